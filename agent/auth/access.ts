@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import type { DeviceRecord, DeviceStore } from './device-store.js';
+
+export type AccessDecision =
+  | { ok: true; device: DeviceRecord }
+  | { ok: false; status: 401 | 403; reason: string };
+
+/** Reads one cookie from a Cookie header without a dependency; values are base64url. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * A browser always sends `Origin` on WebSocket upgrades and cross-origin requests. When it
+ * is present it must name this very host, or a page elsewhere could drive the terminal.
+ */
+export function originAllowed(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const host = req.headers.host;
+  if (!host) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** The single check every REST route and WebSocket upgrade goes through. */
+export class AccessControl {
+  constructor(
+    private readonly devices: DeviceStore,
+    readonly cookieName: string,
+  ) {}
+
+  check(req: IncomingMessage): AccessDecision {
+    if (!originAllowed(req)) return { ok: false, status: 403, reason: 'foreign origin' };
+    const credential = readCookie(req.headers.cookie, this.cookieName);
+    if (!credential) return { ok: false, status: 401, reason: 'no device credential' };
+    const device = this.devices.verify(credential);
+    if (!device) return { ok: false, status: 401, reason: 'unknown device credential' };
+    this.devices.touch(device);
+    return { ok: true, device };
+  }
+}

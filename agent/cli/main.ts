@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import { PortInUseError, agentVersion, startAgent } from '../agent.js';
+import { ConfigError, resolveConfig } from '../config/config.js';
+import { LockHeldError } from '../store/lock.js';
+import { TmuxPreflightError } from '../tmux/tmux.js';
+
+const HELP = `pocketmux: Claude Code sessions in your pocket
+
+Usage:
+  pocketmux [start] [options]   start the agent (the default command)
+  pocketmux --version
+  pocketmux --help
+
+Options (each also settable by an environment variable):
+  --port <n>           port to listen on (POCKETMUX_PORT, default 8420; 0 picks a free one)
+  --host <addr>        address to bind (POCKETMUX_HOST, default 127.0.0.1)
+  --data-dir <dir>     where pocketmux keeps its state (POCKETMUX_DIR, default ~/.pocketmux)
+  --tmux-socket <name> name of pocketmux's own tmux server (POCKETMUX_TMUX_SOCKET, default pocketmux)
+`;
+
+/** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
+function isUserError(err: unknown): boolean {
+  return (
+    err instanceof ConfigError ||
+    err instanceof LockHeldError ||
+    err instanceof TmuxPreflightError ||
+    err instanceof PortInUseError
+  );
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'tmux-socket': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`pocketmux: ${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${agentVersion()}\n`);
+    return 0;
+  }
+  const command = positionals[0] ?? 'start';
+  if (command !== 'start' || positionals.length > 1) {
+    process.stderr.write(`pocketmux: unknown command "${positionals.join(' ')}"\n\n${HELP}`);
+    return 2;
+  }
+
+  try {
+    const config = resolveConfig(
+      {
+        port: values.port as string | undefined,
+        host: values.host as string | undefined,
+        dataDir: values['data-dir'] as string | undefined,
+        tmuxSocket: values['tmux-socket'] as string | undefined,
+      },
+      process.env,
+    );
+    const agent = await startAgent(config);
+    const link = agent.linkUrl();
+    process.stdout.write(
+      `pocketmux ${agentVersion()} is running at ${agent.url}\n` +
+        (link ? `Open this link once to let this browser in (it works one time):\n  ${link}\n` : '') +
+        `Data: ${config.dataDir}  tmux socket: ${config.tmuxSocket}\n`,
+    );
+
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        process.stderr.write(`pocketmux: ${signal}, stopping (tmux sessions keep running)\n`);
+        agent.close().then(resolve, resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  } catch (err) {
+    if (isUserError(err)) {
+      process.stderr.write(`pocketmux: ${(err as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`pocketmux: failed to start: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,91 @@
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+
+export interface AgentConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Name of the agent's own tmux server socket (`tmux -L <name>`). */
+  tmuxSocket: string;
+  tmuxBin: string;
+  heartbeatIntervalMs: number;
+  heartbeatTimeoutMs: number;
+  maxTerminalConnections: number;
+  /** How often pane titles are polled while a client watches (/api/sync). */
+  titlePollMs: number;
+}
+
+export const DEFAULTS = {
+  port: 8420,
+  host: '127.0.0.1',
+  tmuxSocket: 'pocketmux',
+  heartbeatIntervalMs: 30_000,
+  heartbeatTimeoutMs: 90_000,
+  maxTerminalConnections: 32,
+  titlePollMs: 2_000,
+} as const;
+
+export class ConfigError extends Error {}
+
+export interface ConfigInput {
+  port?: string | undefined;
+  host?: string | undefined;
+  dataDir?: string | undefined;
+  tmuxSocket?: string | undefined;
+}
+
+function parseIntIn(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number.parseInt(raw, 10);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
+  return path;
+}
+
+/**
+ * Flags win over environment variables, which win over defaults. Every value is checked
+ * here so a typo stops the agent with a message rather than a strange failure later.
+ */
+export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): AgentConfig {
+  const portRaw = flags.port ?? env.POCKETMUX_PORT;
+  const port = portRaw === undefined ? DEFAULTS.port : parseIntIn('port', portRaw, 0, 65535);
+
+  const host = (flags.host ?? env.POCKETMUX_HOST ?? DEFAULTS.host).trim();
+  if (host === '' || /[\s/]/.test(host)) throw new ConfigError(`host "${host}" is not an address`);
+
+  const dataDirRaw = flags.dataDir ?? env.POCKETMUX_DIR ?? '~/.pocketmux';
+  const expanded = expandHome(dataDirRaw);
+  const dataDir = isAbsolute(expanded) ? expanded : resolve(expanded);
+
+  const tmuxSocket = flags.tmuxSocket ?? env.POCKETMUX_TMUX_SOCKET ?? DEFAULTS.tmuxSocket;
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tmuxSocket)) {
+    throw new ConfigError(`tmux socket name "${tmuxSocket}" may use only letters, digits, '_', '.', '-'`);
+  }
+
+  const ms = (name: string, fallback: number) => {
+    const raw = env[name];
+    return raw === undefined ? fallback : parseIntIn(name, raw, 10, 3_600_000);
+  };
+  const heartbeatIntervalMs = ms('POCKETMUX_HEARTBEAT_INTERVAL_MS', DEFAULTS.heartbeatIntervalMs);
+  const heartbeatTimeoutMs = ms('POCKETMUX_HEARTBEAT_TIMEOUT_MS', DEFAULTS.heartbeatTimeoutMs);
+  if (heartbeatTimeoutMs <= heartbeatIntervalMs) {
+    throw new ConfigError('POCKETMUX_HEARTBEAT_TIMEOUT_MS must be longer than the heartbeat interval');
+  }
+
+  return {
+    port,
+    host,
+    dataDir,
+    tmuxSocket,
+    tmuxBin: env.POCKETMUX_TMUX_BIN ?? 'tmux',
+    heartbeatIntervalMs,
+    heartbeatTimeoutMs,
+    maxTerminalConnections: DEFAULTS.maxTerminalConnections,
+    titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
+  };
+}

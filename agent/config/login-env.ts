@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { userInfo } from 'node:os';
+
+const MARK = '__POCKETMUX_PATH__';
+
+/** The person's login shell: $SHELL, else the passwd entry, else /bin/sh. */
+export function loginShell(env: NodeJS.ProcessEnv): string {
+  if (env.SHELL?.startsWith('/')) return env.SHELL;
+  try {
+    const shell = userInfo().shell;
+    if (shell?.startsWith('/')) return shell;
+  } catch {
+    // No passwd entry (some containers).
+  }
+  return '/bin/sh';
+}
+
+/** Pulls the PATH printed between markers out of whatever a login shell's rc files printed. */
+export function extractMarkedPath(output: string): string | null {
+  const start = output.indexOf(MARK);
+  if (start < 0) return null;
+  const end = output.indexOf(MARK, start + MARK.length);
+  if (end < 0) return null;
+  const path = output.slice(start + MARK.length, end).trim();
+  return path.length > 0 ? path : null;
+}
+
+/**
+ * Asks the login shell for its PATH, so `claude` and the person's tools are found even when
+ * the agent was started by a service manager or from a bare environment. Falls back to the
+ * agent's own PATH (with common directories added) when the shell fails or takes too long.
+ */
+export async function resolveLoginPath(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<{ path: string; source: 'login-shell' | 'fallback' }> {
+  const shell = loginShell(env);
+  const script = `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`;
+  const printed = await new Promise<string | null>((resolve) => {
+    execFile(
+      shell,
+      ['-l', '-c', script],
+      { env: { ...env, TERM: 'dumb' }, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (err, stdout) => resolve(err ? null : stdout),
+    );
+  });
+  const path = printed === null ? null : extractMarkedPath(printed);
+  if (path) return { path, source: 'login-shell' };
+  const extra = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  const parts = (env.PATH ?? '').split(':').filter(Boolean);
+  for (const dir of extra) if (!parts.includes(dir)) parts.push(dir);
+  return { path: parts.join(':'), source: 'fallback' };
+}

@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+
+/** Every file the agent keeps in its data dir, named in one place. */
+export function dataPaths(dataDir: string) {
+  return {
+    dataDir,
+    lock: join(dataDir, 'agent.lock'),
+    /** The port the running agent listens on, for the CLI and the hook script. */
+    port: join(dataDir, 'port'),
+    identity: join(dataDir, 'agent.json'),
+    devices: join(dataDir, 'devices.json'),
+    workspaces: join(dataDir, 'workspaces.json'),
+    tmuxConf: join(dataDir, 'tmux.conf'),
+    log: join(dataDir, 'logs', 'agent.log'),
+  };
+}
+export type DataPaths = ReturnType<typeof dataPaths>;

@@ -1,0 +1,252 @@
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import {
+  type ApiError,
+  ClaimLinkBody,
+  CreateTabBody,
+  CreateWorkspaceBody,
+  RenameBody,
+  type SessionResponse,
+  TabId,
+  WorkspaceId,
+  type WorkspacesResponse,
+} from '../../protocol/api.js';
+import type { AccessControl } from '../auth/access.js';
+import { originAllowed } from '../auth/access.js';
+import type { DeviceRecord, DeviceStore } from '../auth/device-store.js';
+import type { LinkToken } from '../auth/link-token.js';
+import { expandHome } from '../config/config.js';
+import type { WorkspaceStore } from '../store/workspace-store.js';
+import { NotFoundError, type TabService } from '../tabs/tab-service.js';
+import type { Logger } from '../util/log.js';
+
+export interface RouteDeps {
+  access: AccessControl;
+  devices: DeviceStore;
+  link: LinkToken;
+  store: WorkspaceStore;
+  tabs: TabService;
+  log: Logger;
+  version: string;
+  /** True when the agent is served over HTTPS, so the credential cookie is `Secure`. */
+  secure: boolean;
+}
+
+/** Thrown inside handlers; turned into a JSON error with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues?: ApiError['issues'],
+  ) {
+    super(message);
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw new HttpError(400, `invalid ${what}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues);
+}
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/** Express 5 forwards rejected promises to the error handler; this keeps types tidy. */
+const route = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
+  Promise.resolve(fn(req, res)).catch(next);
+};
+
+function deviceOf(res: Response): DeviceRecord {
+  return res.locals.device as DeviceRecord;
+}
+
+function resolveDirectory(raw: string): string {
+  const expanded = expandHome(raw.trim());
+  if (!isAbsolute(expanded)) throw new HttpError(400, `dir must be an absolute path or start with ~, got "${raw}"`);
+  const dir = resolve(expanded);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new HttpError(400, `dir ${dir} does not exist`);
+  }
+  if (!isDir) throw new HttpError(400, `dir ${dir} is not a directory`);
+  return dir;
+}
+
+/**
+ * The REST API. Every path here but the link claim requires a device credential; the list
+ * of protected paths is the router itself, so a new route cannot skip the check.
+ */
+export function apiRouter(deps: RouteDeps): Router {
+  const api = express.Router();
+  api.use(express.json({ limit: '64kb', strict: true }));
+
+  // Claiming the printed link is how a browser gets in; it cannot need a credential.
+  api.post(
+    '/auth/claim',
+    route((req, res) => {
+      if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
+      const body = parse(ClaimLinkBody, req.body, 'claim');
+      if (!deps.link.redeem(body.token)) throw new HttpError(401, 'this link was already used or is not valid; restart the agent for a new one');
+      const { device, credential } = deps.devices.add(body.deviceName ?? guessDeviceName(req.headers['user-agent']));
+      deps.log.info('device linked', { device: device.id, name: device.name });
+      res.cookie(deps.access.cookieName, credential, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.secure,
+        path: '/',
+        maxAge: 400 * 24 * 3600 * 1000,
+      });
+      const body2: SessionResponse = { deviceId: device.id, deviceName: device.name, agentVersion: deps.version };
+      res.status(201).json(body2);
+    }),
+  );
+
+  api.use((req, res, next) => {
+    const decision = deps.access.check(req);
+    if (!decision.ok) {
+      res.status(decision.status).json({ error: decision.reason } satisfies ApiError);
+      return;
+    }
+    res.locals.device = decision.device;
+    next();
+  });
+
+  api.get(
+    '/session',
+    route((_req, res) => {
+      const device = deviceOf(res);
+      res.json({ deviceId: device.id, deviceName: device.name, agentVersion: deps.version } satisfies SessionResponse);
+    }),
+  );
+
+  api.get(
+    '/workspaces',
+    route(async (_req, res) => {
+      await deps.tabs.refreshPanes();
+      res.json({ workspaces: deps.tabs.views() } satisfies WorkspacesResponse);
+    }),
+  );
+
+  api.post(
+    '/workspaces',
+    route((req, res) => {
+      const body = parse(CreateWorkspaceBody, req.body, 'workspace');
+      const dir = resolveDirectory(body.dir);
+      const ws = deps.store.addWorkspace(body.name ?? (basename(dir) || dir), dir);
+      res.status(201).json({ ...ws, tabs: [] });
+    }),
+  );
+
+  api.patch(
+    '/workspaces/:id',
+    route((req, res) => {
+      const id = parse(WorkspaceId, req.params.id, 'workspace id');
+      const body = parse(RenameBody, req.body, 'rename');
+      const ws = deps.store.renameWorkspace(id, body.name);
+      if (!ws) throw new HttpError(404, `no workspace ${id}`);
+      res.json({ ...ws, tabs: deps.store.tabsOf(id).map((t) => deps.tabs.tabView(t)) });
+    }),
+  );
+
+  api.delete(
+    '/workspaces/:id',
+    route(async (req, res) => {
+      const id = parse(WorkspaceId, req.params.id, 'workspace id');
+      await deps.tabs.closeWorkspace(id);
+      res.status(204).end();
+    }),
+  );
+
+  api.get(
+    '/tabs',
+    route(async (_req, res) => {
+      await deps.tabs.refreshPanes();
+      res.json({ tabs: deps.store.tabs().map((t) => deps.tabs.tabView(t)) });
+    }),
+  );
+
+  api.post(
+    '/tabs',
+    route(async (req, res) => {
+      const body = parse(CreateTabBody, req.body, 'tab');
+      const tab = await deps.tabs.createTab(body.workspaceId, body.name ?? null);
+      res.status(201).json(deps.tabs.tabView(tab));
+    }),
+  );
+
+  api.patch(
+    '/tabs/:id',
+    route((req, res) => {
+      const id = parse(TabId, req.params.id, 'tab id');
+      const body = parse(RenameBody, req.body, 'rename');
+      const tab = deps.store.renameTab(id, body.name);
+      if (!tab) throw new HttpError(404, `no tab ${id}`);
+      res.json(deps.tabs.tabView(tab));
+    }),
+  );
+
+  api.delete(
+    '/tabs/:id',
+    route(async (req, res) => {
+      const id = parse(TabId, req.params.id, 'tab id');
+      await deps.tabs.closeTab(id);
+      res.status(204).end();
+    }),
+  );
+
+  api.use((_req, res) => {
+    res.status(404).json({ error: 'no such API route' } satisfies ApiError);
+  });
+
+  api.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) } satisfies ApiError);
+      return;
+    }
+    if (err instanceof NotFoundError) {
+      res.status(404).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    // body-parser's errors carry a status (400 bad JSON, 413 too large, 415 bad type).
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ error: (err as Error).message } satisfies ApiError);
+      return;
+    }
+    deps.log.error('request failed', { error: (err as Error).message });
+    res.status(500).json({ error: 'internal error; see the agent log' } satisfies ApiError);
+  });
+
+  return api;
+}
+
+/** "Chrome on Android" and the like, from a User-Agent, as a default device name. */
+export function guessDeviceName(ua: string | undefined): string {
+  if (!ua) return 'Unknown device';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const platform = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : 'Unknown';
+  return `${browser} on ${platform}`;
+}

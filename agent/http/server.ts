@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { join } from 'node:path';
+import express from 'express';
+import { WebSocketServer } from 'ws';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
+import type { AccessControl } from '../auth/access.js';
+import type { TerminalBridge } from '../terminal/terminal-bridge.js';
+import type { TabService } from '../tabs/tab-service.js';
+import type { Logger } from '../util/log.js';
+import { apiRouter, type RouteDeps } from './routes.js';
+import type { SyncHub } from './sync-hub.js';
+
+export interface ServerDeps extends RouteDeps {
+  access: AccessControl;
+  bridge: TerminalBridge;
+  sync: SyncHub;
+  tabs: TabService;
+  log: Logger;
+  /** Built PWA (vite output); served as static files. */
+  pwaDir: string;
+}
+
+/** The WebSocket paths the agent serves; anything else is refused before upgrading. */
+export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync'] as const;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+function refuseUpgrade(socket: Duplex, status: number, text: string): void {
+  const body = JSON.stringify({ error: text });
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function dimension(raw: string | null, fallback: number): number {
+  if (raw === null || !/^\d{1,5}$/.test(raw)) return fallback;
+  const n = Number(raw);
+  return n >= 1 && n <= MAX_TERMINAL_DIMENSION ? n : fallback;
+}
+
+export function createAgentServer(deps: ServerDeps): Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((_req, res, next) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    next();
+  });
+  app.use('/api', apiRouter(deps));
+
+  if (existsSync(join(deps.pwaDir, 'index.html'))) {
+    app.use(
+      express.static(deps.pwaDir, {
+        index: 'index.html',
+        setHeaders(res, path) {
+          // Hashed assets never change; the shell and service worker must be revalidated.
+          if (/\/assets\//.test(path)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+          else res.setHeader('Cache-Control', 'no-cache');
+        },
+      }),
+    );
+    app.get(/^\/(?!api\/).*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(join(deps.pwaDir, 'index.html'));
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res.status(503).type('text/plain').send('The PWA is not built. Run `npm run build` (or `npm start`, which builds first).\n');
+    });
+  }
+
+  const server = createServer(app);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://agent.invalid');
+    if (!(WEBSOCKET_PATHS as readonly string[]).includes(url.pathname)) return refuseUpgrade(socket, 404, 'Not Found');
+    const decision = deps.access.check(req);
+    if (!decision.ok) {
+      deps.log.warn('refused a WebSocket', { path: url.pathname, reason: decision.reason });
+      return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');
+    }
+
+    if (url.pathname === '/api/sync') {
+      wss.handleUpgrade(req, socket, head, (ws) => deps.sync.add(ws));
+      return;
+    }
+
+    const tab = deps.tabs.tab(url.searchParams.get('tab') ?? '');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      if (!tab) {
+        ws.close(CloseCode.TabNotFound, 'no such tab');
+        return;
+      }
+      deps.bridge.attach(ws, tab, {
+        cols: dimension(url.searchParams.get('cols'), 80),
+        rows: dimension(url.searchParams.get('rows'), 24),
+      });
+    });
+  });
+
+  return server;
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import type { z } from 'zod';
+
+/**
+ * Writes `data` to `path` so that a reader (or a crash) sees either the old file or the new
+ * one, never a half-written mix: write a temp file beside it, fsync, rename over.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Already gone.
+    }
+    throw err;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed above on the error path.
+    }
+  }
+  renameSync(tmp, path);
+}
+
+export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, mode);
+}
+
+export type ReadJsonResult<T> =
+  | { status: 'ok'; value: T }
+  | { status: 'missing' }
+  /** The file did not parse or failed its schema; it was moved to `setAsideAs`. */
+  | { status: 'corrupt'; reason: string; setAsideAs: string };
+
+/**
+ * Reads a JSON file through a schema. A file that is not JSON or fails the schema is never
+ * silently dropped: it is renamed to `<name>.corrupt-<time>` and reported, so the agent can
+ * start afresh while the person can still recover it.
+ */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S): ReadJsonResult<z.infer<S>> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
+    throw err;
+  }
+  let reason: string;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (parsed.success) return { status: 'ok', value: parsed.data };
+    reason = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+  } catch (err) {
+    reason = `not valid JSON: ${(err as Error).message}`;
+  }
+  const setAsideAs = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(path, setAsideAs);
+  return { status: 'corrupt', reason, setAsideAs };
+}

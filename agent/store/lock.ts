@@ -1,0 +1,71 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+
+export class LockHeldError extends Error {
+  constructor(
+    readonly path: string,
+    readonly pid: number,
+  ) {
+    super(`another pocketmux agent (pid ${pid}) is already running with this data dir (lock ${path})`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else; it still holds the lock.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readPid(path: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A single-instance lock: a file created exclusively, holding our PID. A lock left behind by
+ * a process that no longer exists (the agent was SIGKILLed, the machine rebooted) is
+ * reclaimed; a live holder is reported with its PID.
+ */
+export class InstanceLock {
+  private constructor(readonly path: string) {}
+
+  static acquire(path: string): InstanceLock {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        return new InstanceLock(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const holder = readPid(path);
+      if (holder !== null && holder !== process.pid && isAlive(holder)) {
+        throw new LockHeldError(path, holder);
+      }
+      // Stale (dead holder, or an unreadable half-written file): remove and retry.
+      try {
+        unlinkSync(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    throw new Error(`could not take the lock ${path}: it keeps reappearing`);
+  }
+
+  release(): void {
+    if (readPid(this.path) !== process.pid) return;
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // Already removed.
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import { newId } from '../util/ids.js';
+import type { Logger } from '../util/log.js';
+import { readJsonFile, writeJsonAtomic } from './atomic-file.js';
+
+const WorkspaceRecord = z.object({
+  id: z.string().regex(/^ws-[a-z0-9]+$/),
+  name: z.string().min(1),
+  dir: z.string().min(1),
+  createdAt: z.string(),
+});
+export type WorkspaceRecord = z.infer<typeof WorkspaceRecord>;
+
+const TabRecord = z.object({
+  id: z.string().regex(/^tb-[a-z0-9]+$/),
+  workspaceId: z.string(),
+  name: z.string().nullable(),
+  kind: z.literal('shell'),
+  createdAt: z.string(),
+  /** Last known working directory of the pane; where the shell restarts after a reboot. */
+  cwd: z.string().min(1),
+  tmuxSession: z.string().min(1),
+});
+export type TabRecord = z.infer<typeof TabRecord>;
+
+const WorkspaceFile = z.object({
+  version: z.literal(1),
+  workspaces: z.array(WorkspaceRecord),
+  tabs: z.array(TabRecord),
+});
+type WorkspaceFile = z.infer<typeof WorkspaceFile>;
+
+/**
+ * Workspaces and their tabs, persisted in one JSON file written atomically on every change.
+ * Emits `change` after each mutation so the sync channel can tell every client.
+ */
+export class WorkspaceStore extends EventEmitter<{ change: [] }> {
+  private data: WorkspaceFile = { version: 1, workspaces: [], tabs: [] };
+
+  constructor(
+    private readonly path: string,
+    private readonly log: Logger,
+  ) {
+    super();
+  }
+
+  /** Loads the file; returns false when there was none (a first start). */
+  load(): boolean {
+    const result = readJsonFile(this.path, WorkspaceFile);
+    if (result.status === 'ok') {
+      this.data = result.value;
+      // A tab whose workspace is gone cannot be shown; keep the rest.
+      const known = new Set(this.data.workspaces.map((w) => w.id));
+      this.data.tabs = this.data.tabs.filter((t) => known.has(t.workspaceId));
+      return true;
+    }
+    if (result.status === 'corrupt') {
+      this.log.error('workspaces file is corrupt; starting with none and keeping the old file', {
+        reason: result.reason,
+        setAsideAs: result.setAsideAs,
+      });
+      return true;
+    }
+    return false;
+  }
+
+  private save(): void {
+    writeJsonAtomic(this.path, this.data);
+    this.emit('change');
+  }
+
+  workspaces(): readonly WorkspaceRecord[] {
+    return this.data.workspaces;
+  }
+
+  tabs(): readonly TabRecord[] {
+    return this.data.tabs;
+  }
+
+  workspace(id: string): WorkspaceRecord | undefined {
+    return this.data.workspaces.find((w) => w.id === id);
+  }
+
+  tab(id: string): TabRecord | undefined {
+    return this.data.tabs.find((t) => t.id === id);
+  }
+
+  tabsOf(workspaceId: string): TabRecord[] {
+    return this.data.tabs.filter((t) => t.workspaceId === workspaceId);
+  }
+
+  addWorkspace(name: string, dir: string): WorkspaceRecord {
+    const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString() };
+    this.data.workspaces.push(ws);
+    this.save();
+    return ws;
+  }
+
+  renameWorkspace(id: string, name: string): WorkspaceRecord | undefined {
+    const ws = this.workspace(id);
+    if (!ws) return undefined;
+    ws.name = name;
+    this.save();
+    return ws;
+  }
+
+  removeWorkspace(id: string): void {
+    this.data.workspaces = this.data.workspaces.filter((w) => w.id !== id);
+    this.data.tabs = this.data.tabs.filter((t) => t.workspaceId !== id);
+    this.save();
+  }
+
+  addTab(tab: Omit<TabRecord, 'createdAt'>): TabRecord {
+    const record: TabRecord = { ...tab, createdAt: new Date().toISOString() };
+    this.data.tabs.push(record);
+    this.save();
+    return record;
+  }
+
+  renameTab(id: string, name: string | null): TabRecord | undefined {
+    const tab = this.tab(id);
+    if (!tab) return undefined;
+    tab.name = name;
+    this.save();
+    return tab;
+  }
+
+  /** Records where the pane's shell is now, without a change event: titles travel on their own. */
+  updateTabCwd(id: string, cwd: string): void {
+    const tab = this.tab(id);
+    if (!tab || tab.cwd === cwd) return;
+    tab.cwd = cwd;
+    writeJsonAtomic(this.path, this.data);
+  }
+
+  removeTab(id: string): boolean {
+    const before = this.data.tabs.length;
+    this.data.tabs = this.data.tabs.filter((t) => t.id !== id);
+    if (this.data.tabs.length === before) return false;
+    this.save();
+    return true;
+  }
+}

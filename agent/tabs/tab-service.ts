@@ -1,0 +1,193 @@
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { EventEmitter } from 'node:events';
+import type { PaneTitle, TabView, WorkspaceView } from '../../protocol/api.js';
+import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
+import { sessionNameFor } from '../tmux/commands.js';
+import type { Tmux } from '../tmux/tmux.js';
+import { newId } from '../util/ids.js';
+import type { Logger } from '../util/log.js';
+
+export class NotFoundError extends Error {}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Tabs as the person sees them: a record in the workspace store plus a live tmux session.
+ * Owns the rule that the two agree: adopt sessions that survived the agent, restart shells
+ * whose session did not survive a reboot, drop tabs whose shell was ended.
+ */
+export class TabService extends EventEmitter<{ change: [] }> {
+  private readonly titles = new Map<string, PaneTitle>();
+  private readonly alive = new Set<string>();
+  private refreshing: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly tmux: Tmux,
+    /** Environment given to every new shell (the login PATH, among others). */
+    private readonly sessionEnv: Record<string, string>,
+    private readonly log: Logger,
+  ) {
+    super();
+    store.on('change', () => this.emit('change'));
+  }
+
+  /** At agent start: adopt tabs whose session still runs, restart the others' shells. */
+  async restore(): Promise<{ adopted: number; restarted: number }> {
+    let adopted = 0;
+    let restarted = 0;
+    const existing = new Set(await this.tmux.listSessions());
+    for (const tab of [...this.store.tabs()]) {
+      if (existing.has(tab.tmuxSession)) {
+        this.alive.add(tab.id);
+        adopted++;
+        continue;
+      }
+      const cwd = this.startDirectory(tab);
+      try {
+        await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id) });
+        this.alive.add(tab.id);
+        restarted++;
+        this.log.info('restarted the shell of a tab whose tmux session was gone', { tab: tab.id, cwd });
+      } catch (err) {
+        this.log.error('could not restart a tab', { tab: tab.id, error: (err as Error).message });
+      }
+    }
+    await this.refreshPanes();
+    return { adopted, restarted };
+  }
+
+  private startDirectory(tab: TabRecord): string {
+    if (isDirectory(tab.cwd)) return tab.cwd;
+    const ws = this.store.workspace(tab.workspaceId);
+    if (ws && isDirectory(ws.dir)) return ws.dir;
+    return homedir();
+  }
+
+  private envFor(tabId: string): Record<string, string> {
+    return { ...this.sessionEnv, POCKETMUX_TAB: tabId };
+  }
+
+  async createTab(workspaceId: string, name: string | null): Promise<TabRecord> {
+    const ws = this.store.workspace(workspaceId);
+    if (!ws) throw new NotFoundError(`no workspace ${workspaceId}`);
+    if (!existsSync(ws.dir)) throw new NotFoundError(`the workspace directory ${ws.dir} no longer exists`);
+    const id = newId('tb');
+    const tmuxSession = sessionNameFor(ws.id, id);
+    await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id) });
+    this.alive.add(id);
+    const tab = this.store.addTab({ id, workspaceId, name, kind: 'shell', cwd: ws.dir, tmuxSession });
+    this.log.info('tab created', { tab: id, workspace: ws.id });
+    return tab;
+  }
+
+  async closeTab(id: string): Promise<void> {
+    const tab = this.store.tab(id);
+    if (!tab) throw new NotFoundError(`no tab ${id}`);
+    await this.tmux.killSession(tab.tmuxSession);
+    this.forget(id);
+    this.store.removeTab(id);
+    this.log.info('tab closed', { tab: id });
+  }
+
+  async closeWorkspace(id: string): Promise<void> {
+    if (!this.store.workspace(id)) throw new NotFoundError(`no workspace ${id}`);
+    for (const tab of this.store.tabsOf(id)) {
+      await this.tmux.killSession(tab.tmuxSession);
+      this.forget(tab.id);
+    }
+    this.store.removeWorkspace(id);
+  }
+
+  private forget(id: string): void {
+    this.alive.delete(id);
+    this.titles.delete(id);
+  }
+
+  /**
+   * A terminal's tmux client exited. If the session is gone too, the shell ended (the
+   * person typed `exit`, or killed it): the tab goes away. Returns whether it ended.
+   */
+  async sessionMayHaveEnded(id: string): Promise<boolean> {
+    const tab = this.store.tab(id);
+    if (!tab) return true;
+    if (await this.tmux.hasSession(tab.tmuxSession)) return false;
+    this.forget(id);
+    this.store.removeTab(id);
+    this.log.info('tab ended: its shell exited', { tab: id });
+    return true;
+  }
+
+  /**
+   * One `tmux list-panes` for every tab: live titles, current directories, and tabs whose
+   * session disappeared while the agent ran. Concurrent callers share one run.
+   */
+  refreshPanes(): Promise<void> {
+    this.refreshing ??= this.doRefresh().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<void> {
+    // Only tabs that existed before the listing can be judged by it.
+    const listed = new Set(this.store.tabs().map((t) => t.id));
+    const panes = await this.tmux.listPanes();
+    const bySession = new Map(panes.map((p) => [p.session, p]));
+    let changed = false;
+    for (const tab of [...this.store.tabs()]) {
+      if (!listed.has(tab.id)) continue;
+      const pane = bySession.get(tab.tmuxSession);
+      if (!pane) {
+        if (this.alive.has(tab.id)) {
+          this.forget(tab.id);
+          this.store.removeTab(tab.id);
+          this.log.info('tab ended: its tmux session is gone', { tab: tab.id });
+        }
+        continue;
+      }
+      this.alive.add(tab.id);
+      const old = this.titles.get(tab.id);
+      if (!old || old.command !== pane.command || old.path !== pane.path) {
+        this.titles.set(tab.id, { command: pane.command, path: pane.path });
+        changed = true;
+      }
+      if (pane.path) this.store.updateTabCwd(tab.id, pane.path);
+    }
+    if (changed) this.emit('change');
+  }
+
+  tab(id: string): TabRecord | undefined {
+    return this.store.tab(id);
+  }
+
+  tabView(tab: TabRecord): TabView {
+    return {
+      id: tab.id,
+      workspaceId: tab.workspaceId,
+      name: tab.name,
+      kind: tab.kind,
+      createdAt: tab.createdAt,
+      cwd: tab.cwd,
+      title: this.titles.get(tab.id) ?? null,
+      alive: this.alive.has(tab.id),
+    };
+  }
+
+  views(): WorkspaceView[] {
+    return this.store.workspaces().map((ws) => ({
+      id: ws.id,
+      name: ws.name,
+      dir: ws.dir,
+      createdAt: ws.createdAt,
+      tabs: this.store.tabsOf(ws.id).map((t) => this.tabView(t)),
+    }));
+  }
+}

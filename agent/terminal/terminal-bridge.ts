@@ -1,0 +1,221 @@
+import * as pty from 'node-pty';
+import type { WebSocket } from 'ws';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
+import type { TabRecord } from '../store/workspace-store.js';
+import type { TabService } from '../tabs/tab-service.js';
+import type { Tmux } from '../tmux/tmux.js';
+import type { Logger } from '../util/log.js';
+
+/** Pause reading the pty when this much is queued on the socket… */
+export const HIGH_WATER_BYTES = 1024 * 1024;
+/** …and resume once the queue drains below this. */
+export const LOW_WATER_BYTES = 256 * 1024;
+
+const STDOUT_TYPE = Buffer.of(FrameType.Stdout);
+const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
+
+export interface BridgeOptions {
+  tmux: Tmux;
+  tabs: TabService;
+  log: Logger;
+  /** Environment of the `tmux attach` client process. */
+  env: Record<string, string>;
+  heartbeatIntervalMs: number;
+  heartbeatTimeoutMs: number;
+  maxConnections: number;
+}
+
+/** WebSocket close reasons must fit in 123 bytes. */
+function closeReason(text: string): string {
+  return Buffer.byteLength(text) <= 123 ? text : `${text.slice(0, 110)}…`;
+}
+
+/**
+ * One browser terminal: a node-pty running `tmux attach` for the tab, wired to one
+ * WebSocket. Output goes out the moment the pty yields it (no batching timer: a keystroke's
+ * echo must not wait), and flow control rides the socket's write callbacks.
+ */
+class TerminalConnection {
+  private readonly term: pty.IPty;
+  private paused = false;
+  private closed = false;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly silence: NodeJS.Timeout;
+  /** Web-stdin needs a tmux call first; later input waits behind it to keep order. */
+  private inputChain: Promise<void> | null = null;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly tab: TabRecord,
+    size: { cols: number; rows: number },
+    private readonly opts: BridgeOptions,
+    private readonly onClosed: (conn: TerminalConnection) => void,
+  ) {
+    this.term = pty.spawn(opts.tmux.bin, opts.tmux.commands.attach(tab.tmuxSession), {
+      name: 'xterm-256color',
+      cols: size.cols,
+      rows: size.rows,
+      cwd: tab.cwd,
+      env: opts.env,
+      encoding: null,
+    });
+    this.term.onData((data) => this.sendOutput(data as unknown as Buffer));
+    this.term.onExit(() => void this.onPtyExit());
+
+    this.heartbeat = setInterval(() => {
+      if (ws.readyState === ws.OPEN) ws.send(HEARTBEAT_FRAME);
+    }, opts.heartbeatIntervalMs);
+    this.silence = setTimeout(() => this.close(CloseCode.HeartbeatTimeout, 'no heartbeat from client'), opts.heartbeatTimeoutMs);
+
+    ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    ws.on('close', () => this.dispose());
+    ws.on('error', (err) => {
+      opts.log.warn('terminal socket error', { tab: tab.id, error: err.message });
+      this.dispose();
+    });
+  }
+
+  private sendOutput(data: Buffer): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(Buffer.concat([STDOUT_TYPE, data]), { binary: true }, () => this.maybeResume());
+    if (!this.paused && this.ws.bufferedAmount > HIGH_WATER_BYTES) {
+      this.paused = true;
+      this.term.pause();
+    }
+  }
+
+  private maybeResume(): void {
+    if (this.paused && !this.closed && this.ws.bufferedAmount < LOW_WATER_BYTES) {
+      this.paused = false;
+      this.term.resume();
+    }
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    this.silence.refresh();
+    if (!isBinary) {
+      this.close(CloseCode.MalformedFrame, 'terminal frames must be binary');
+      return;
+    }
+    const result = decodeFrame(data);
+    if (!result.ok) {
+      this.close(CloseCode.MalformedFrame, `malformed frame: ${result.error.message}`);
+      return;
+    }
+    if (result.frame.type === FrameType.Stdout) {
+      this.close(CloseCode.MalformedFrame, 'stdout frames only go from the agent to clients');
+      return;
+    }
+    this.enqueue(result.frame);
+  }
+
+  private enqueue(frame: TerminalFrame): void {
+    if (this.inputChain) {
+      this.track(this.inputChain.then(() => this.apply(frame)));
+      return;
+    }
+    const pending = this.apply(frame);
+    if (pending) this.track(pending);
+  }
+
+  private track(work: Promise<void>): void {
+    const chain: Promise<void> = work.finally(() => {
+      if (this.inputChain === chain) this.inputChain = null;
+    });
+    this.inputChain = chain;
+  }
+
+  /** Applies a frame; returns a promise only when it had to wait on tmux. */
+  private apply(frame: TerminalFrame): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    switch (frame.type) {
+      case FrameType.Stdin:
+        this.term.write(Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength));
+        return undefined;
+      case FrameType.Resize:
+        this.term.resize(frame.cols, frame.rows);
+        return undefined;
+      case FrameType.Heartbeat:
+        return undefined;
+      case FrameType.Kill:
+        return this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
+          this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
+        });
+      case FrameType.WebStdin:
+        return this.opts.tmux
+          .leaveCopyMode(this.tab.tmuxSession)
+          .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { error: err.message }))
+          .then(() => {
+            if (!this.closed) this.term.write(frame.text);
+          });
+      default:
+        return undefined;
+    }
+  }
+
+  private async onPtyExit(): Promise<void> {
+    if (this.closed) return;
+    let ended = false;
+    try {
+      ended = await this.opts.tabs.sessionMayHaveEnded(this.tab.id);
+    } catch (err) {
+      this.opts.log.warn('could not check a session after its terminal exited', { error: (err as Error).message });
+    }
+    if (ended) this.close(CloseCode.SessionEnded, 'the session ended');
+    else this.close(CloseCode.AttachFailed, 'the terminal detached from tmux');
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) {
+      this.ws.close(code, closeReason(reason));
+    }
+    this.dispose();
+  }
+
+  private dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.silence);
+    try {
+      // Ends only our `tmux attach` client; the session and its shell live on.
+      this.term.kill();
+    } catch {
+      // Already exited.
+    }
+    this.onClosed(this);
+  }
+}
+
+/** All terminal connections of the agent, capped: past the cap the oldest is dropped. */
+export class TerminalBridge {
+  private readonly connections: TerminalConnection[] = [];
+
+  constructor(private readonly opts: BridgeOptions) {}
+
+  get size(): number {
+    return this.connections.length;
+  }
+
+  attach(ws: WebSocket, tab: TabRecord, size: { cols: number; rows: number }): void {
+    while (this.connections.length >= this.opts.maxConnections) {
+      const oldest = this.connections.shift();
+      oldest?.close(CloseCode.ConnectionLimit, 'too many terminal connections: this, the oldest, was dropped');
+    }
+    try {
+      const conn = new TerminalConnection(ws, tab, size, this.opts, (c) => {
+        const i = this.connections.indexOf(c);
+        if (i >= 0) this.connections.splice(i, 1);
+      });
+      this.connections.push(conn);
+    } catch (err) {
+      this.opts.log.error('could not start a terminal', { tab: tab.id, error: (err as Error).message });
+      ws.close(CloseCode.AttachFailed, closeReason(`could not attach: ${(err as Error).message}`));
+    }
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const conn of [...this.connections]) conn.close(code, reason);
+  }
+}

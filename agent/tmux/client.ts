@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+
+export class TmuxError extends Error {
+  constructor(
+    message: string,
+    readonly args: readonly string[],
+    readonly stderr: string,
+    readonly code: number | string | null,
+  ) {
+    super(message);
+  }
+
+  /** tmux reports a missing server or session in words; these are the ones we act on. */
+  get isMissing(): boolean {
+    return /no server running|can't find session|session not found|no such file|error connecting/i.test(
+      this.stderr,
+    );
+  }
+}
+
+export const TMUX_TIMEOUT_MS = 5_000;
+
+/** The tmux command word in an argument list that starts with `-L <socket> -f <file>`. */
+function subcommandOf(args: readonly string[]): string {
+  const f = args.indexOf('-f');
+  return (f >= 0 ? args[f + 2] : args[0]) ?? '';
+}
+
+/** Runs tmux, always with a timeout, so a wedged tmux server cannot hang the agent. */
+export class TmuxRunner {
+  constructor(
+    readonly bin: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = TMUX_TIMEOUT_MS,
+  ) {}
+
+  run(args: readonly string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.bin,
+        args,
+        { env: this.env, timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          if (!err) return resolve(stdout);
+          const e = err as NodeJS.ErrnoException & { killed?: boolean };
+          const why = e.killed ? `timed out after ${this.timeoutMs} ms` : stderr.trim() || e.message;
+          reject(new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, e.code ?? null));
+        },
+      );
+    });
+  }
+
+  /** Runs and reports success instead of throwing: for `has-session` and friends. */
+  async succeeds(args: readonly string[]): Promise<boolean> {
+    try {
+      await this.run(args);
+      return true;
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return false;
+      if (err instanceof TmuxError && typeof err.code === 'number') return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { TmuxError, TmuxRunner } from './client.js';
+import { type PaneInfo, parsePaneLine, parseTmuxVersion, TmuxCommands, tmuxIsRecentEnough, MIN_TMUX } from './commands.js';
+import { tmuxConfig } from './config-file.js';
+
+export class TmuxPreflightError extends Error {}
+
+/** The agent's tmux server: one socket, one config, every call bounded by a timeout. */
+export class Tmux {
+  readonly commands: TmuxCommands;
+  private readonly runner: TmuxRunner;
+
+  constructor(
+    readonly opts: { bin: string; socket: string; configFile: string; env: NodeJS.ProcessEnv; defaultShell: string },
+  ) {
+    this.commands = new TmuxCommands(opts.socket, opts.configFile);
+    this.runner = new TmuxRunner(opts.bin, opts.env);
+  }
+
+  get bin(): string {
+    return this.opts.bin;
+  }
+
+  /** Explains, in words a person can act on, when tmux is missing or too old. */
+  async preflight(): Promise<string> {
+    let out: string;
+    try {
+      out = await this.runner.run(this.commands.version());
+    } catch (err) {
+      const code = err instanceof TmuxError ? err.code : null;
+      if (code === 'ENOENT') {
+        throw new TmuxPreflightError(
+          `tmux was not found (looked for "${this.opts.bin}" on PATH). pocketmux runs every session in tmux: ` +
+            'install it (Debian/Ubuntu: sudo apt-get install tmux; macOS: brew install tmux) ' +
+            'or point POCKETMUX_TMUX_BIN at it.',
+        );
+      }
+      throw new TmuxPreflightError(`could not run "${this.opts.bin} -V": ${(err as Error).message}`);
+    }
+    const version = parseTmuxVersion(out);
+    if (!version) throw new TmuxPreflightError(`could not read the tmux version from "${out.trim()}"`);
+    if (!tmuxIsRecentEnough(version)) {
+      throw new TmuxPreflightError(
+        `tmux ${version.major}.${version.minor} is too old: pocketmux needs tmux ${MIN_TMUX.major}.${MIN_TMUX.minor} or newer. ` +
+          'Upgrade it with your package manager.',
+      );
+    }
+    return out.trim();
+  }
+
+  /** Writes our config and applies it to a server that may already be running. */
+  async start(): Promise<void> {
+    writeFileAtomic(this.opts.configFile, tmuxConfig({ defaultShell: this.opts.defaultShell }), 0o600);
+    await this.runner.run(this.commands.startServer());
+    // A server that outlived the agent keeps its old options until told again. With no
+    // session, start-server exits at once (exit-empty), so sourcing may find no server.
+    try {
+      await this.runner.run(this.commands.sourceConfig());
+    } catch (err) {
+      if (!(err instanceof TmuxError && err.isMissing)) throw err;
+    }
+  }
+
+  async newSession(opts: { name: string; cwd: string; env: Record<string, string>; cols?: number; rows?: number }): Promise<void> {
+    await this.runner.run(this.commands.newSession(opts));
+  }
+
+  hasSession(name: string): Promise<boolean> {
+    return this.runner.succeeds(this.commands.hasSession(name));
+  }
+
+  async killSession(name: string): Promise<void> {
+    try {
+      await this.runner.run(this.commands.killSession(name));
+    } catch (err) {
+      if (!(err instanceof TmuxError && err.isMissing)) throw err;
+    }
+  }
+
+  async listSessions(): Promise<string[]> {
+    try {
+      const out = await this.runner.run(this.commands.listSessions());
+      return out.split('\n').filter((l) => l.length > 0);
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return [];
+      throw err;
+    }
+  }
+
+  async listPanes(): Promise<PaneInfo[]> {
+    try {
+      const out = await this.runner.run(this.commands.listPanes());
+      return out
+        .split('\n')
+        .map(parsePaneLine)
+        .filter((p): p is PaneInfo => p !== null);
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return [];
+      throw err;
+    }
+  }
+
+  async display(name: string, format: string): Promise<string> {
+    return (await this.runner.run(this.commands.display(name, format))).replace(/\n$/, '');
+  }
+
+  /** Leaves copy-mode if the pane is in it, so typed text reaches the program. */
+  async leaveCopyMode(name: string): Promise<void> {
+    if ((await this.display(name, '#{pane_in_mode}')) === '1') {
+      await this.runner.run(this.commands.cancelCopyMode(name));
+    }
+  }
+
+  async killServer(): Promise<void> {
+    try {
+      await this.runner.run(this.commands.killServer());
+    } catch (err) {
+      if (!(err instanceof TmuxError && err.isMissing)) throw err;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * REST bodies and the shapes of workspaces and tabs as the agent reports them.
+ * Every body the agent receives is parsed with one of these schemas at the boundary.
+ */
+import { z } from 'zod';
+
+const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export const WorkspaceId = z.string().regex(ID_PATTERN, 'not a workspace id');
+export const TabId = z.string().regex(ID_PATTERN, 'not a tab id');
+
+/** A display name: trimmed, non-empty, one line, bounded. */
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(80, 'name must be at most 80 characters')
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'name must not contain control characters');
+
+export const CreateWorkspaceBody = z.strictObject({
+  name: DisplayName.optional(),
+  /** Absolute path or one starting with `~`; must be an existing directory. */
+  dir: z.string().min(1, 'dir must not be empty').max(4096),
+});
+export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBody>;
+
+export const RenameBody = z.strictObject({ name: DisplayName });
+export type RenameBody = z.infer<typeof RenameBody>;
+
+export const CreateTabBody = z.strictObject({
+  workspaceId: WorkspaceId,
+  name: DisplayName.optional(),
+});
+export type CreateTabBody = z.infer<typeof CreateTabBody>;
+
+export const ClaimLinkBody = z.strictObject({
+  token: z.string().min(1).max(256),
+  deviceName: DisplayName.optional(),
+});
+export type ClaimLinkBody = z.infer<typeof ClaimLinkBody>;
+
+/** What the pane runs now, from tmux's `pane_current_command` and `pane_current_path`. */
+export interface PaneTitle {
+  command: string;
+  path: string;
+}
+
+export interface TabView {
+  id: string;
+  workspaceId: string;
+  /** Name the person gave the tab, or null to show the live title. */
+  name: string | null;
+  kind: 'shell';
+  createdAt: string;
+  /** Last known working directory (where the shell restarts after a reboot). */
+  cwd: string;
+  title: PaneTitle | null;
+  /** True while the tab's tmux session exists. */
+  alive: boolean;
+}
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  dir: string;
+  createdAt: string;
+  tabs: TabView[];
+}
+
+export interface WorkspacesResponse {
+  workspaces: WorkspaceView[];
+}
+
+export interface SessionResponse {
+  deviceId: string;
+  deviceName: string;
+  agentVersion: string;
+}
+
+export interface ApiError {
+  error: string;
+  /** Per-field details when a body failed its schema. */
+  issues?: { path: string; message: string }[];
+}

@@ -1,0 +1,28 @@
+/**
+ * WebSocket close codes the agent uses (4000–4999 is the range RFC 6455 leaves to
+ * applications). Clients read them to decide whether to reconnect.
+ */
+export const CloseCode = {
+  /** The client sent a frame that does not decode, or one only the server may send. */
+  MalformedFrame: 4000,
+  /** Nothing arrived from the client within the heartbeat timeout. */
+  HeartbeatTimeout: 4001,
+  /** The agent reached its connection limit and dropped this, the oldest, connection. */
+  ConnectionLimit: 4002,
+  /** The tab named in the request does not exist. */
+  TabNotFound: 4004,
+  /** The tab's session ended (shell exited, killed from a client). Do not reconnect. */
+  SessionEnded: 4005,
+  /** The agent is shutting down; reconnect later. */
+  AgentShutdown: 4006,
+  /** The terminal could not be attached (tmux failed). */
+  AttachFailed: 4007,
+} as const;
+export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+
+/** Codes after which reconnecting cannot help. */
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CloseCode.TabNotFound,
+  CloseCode.SessionEnded,
+  CloseCode.MalformedFrame,
+]);
