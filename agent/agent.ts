@@ -114,6 +114,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       log,
       version,
       secure: false,
+      terminalStats: () => bridge.stats(),
       bridge,
       sync,
       pwaDir: join(packageRoot, 'dist', 'pwa'),

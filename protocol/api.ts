@@ -82,3 +82,20 @@ export interface ApiError {
   /** Per-field details when a body failed its schema. */
   issues?: { path: string; message: string }[];
 }
+
+/** One open terminal connection, as `GET /api/terminals` reports it. */
+export interface TerminalConnectionView {
+  tabId: string;
+  openedAt: string;
+  /** Output bytes sent to this client. */
+  bytesOut: number;
+  /** True while flow control holds the pty because the client reads too slowly. */
+  paused: boolean;
+  pauses: number;
+  /** Most bytes ever queued on this socket. */
+  peakBuffered: number;
+}
+
+export interface TerminalsResponse {
+  terminals: TerminalConnectionView[];
+}

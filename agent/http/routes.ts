@@ -10,6 +10,7 @@ import {
   RenameBody,
   type SessionResponse,
   TabId,
+  type TerminalsResponse,
   WorkspaceId,
   type WorkspacesResponse,
 } from '../../protocol/api.js';
@@ -23,6 +24,8 @@ import { NotFoundError, type TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 
 export interface RouteDeps {
+  /** Open terminal connections and their flow-control counters. */
+  terminalStats: () => TerminalsResponse['terminals'];
   access: AccessControl;
   devices: DeviceStore;
   link: LinkToken;
@@ -159,6 +162,13 @@ export function apiRouter(deps: RouteDeps): Router {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
       await deps.tabs.closeWorkspace(id);
       res.status(204).end();
+    }),
+  );
+
+  api.get(
+    '/terminals',
+    route((_req, res) => {
+      res.json({ terminals: deps.terminalStats() } satisfies TerminalsResponse);
     }),
   );
 

@@ -36,9 +36,24 @@ function closeReason(text: string): string {
  * WebSocket. Output goes out the moment the pty yields it (no batching timer: a keystroke's
  * echo must not wait), and flow control rides the socket's write callbacks.
  */
+export interface TerminalStats {
+  tabId: string;
+  openedAt: string;
+  bytesOut: number;
+  paused: boolean;
+  /** How often flow control paused the pty. */
+  pauses: number;
+  /** The most ever queued on the socket, in bytes. */
+  peakBuffered: number;
+}
+
 class TerminalConnection {
   private readonly term: pty.IPty;
   private paused = false;
+  private readonly openedAt = new Date().toISOString();
+  private bytesOut = 0;
+  private pauses = 0;
+  private peakBuffered = 0;
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly silence: NodeJS.Timeout;
@@ -79,8 +94,12 @@ class TerminalConnection {
   private sendOutput(data: Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.ws.send(Buffer.concat([STDOUT_TYPE, data]), { binary: true }, () => this.maybeResume());
-    if (!this.paused && this.ws.bufferedAmount > HIGH_WATER_BYTES) {
+    this.bytesOut += data.length;
+    const buffered = this.ws.bufferedAmount;
+    if (buffered > this.peakBuffered) this.peakBuffered = buffered;
+    if (!this.paused && buffered > HIGH_WATER_BYTES) {
       this.paused = true;
+      this.pauses++;
       this.term.pause();
     }
   }
@@ -166,6 +185,17 @@ class TerminalConnection {
     else this.close(CloseCode.AttachFailed, 'the terminal detached from tmux');
   }
 
+  stats(): TerminalStats {
+    return {
+      tabId: this.tab.id,
+      openedAt: this.openedAt,
+      bytesOut: this.bytesOut,
+      paused: this.paused,
+      pauses: this.pauses,
+      peakBuffered: this.peakBuffered,
+    };
+  }
+
   close(code: number, reason: string): void {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) {
       this.ws.close(code, closeReason(reason));
@@ -213,6 +243,10 @@ export class TerminalBridge {
       this.opts.log.error('could not start a terminal', { tab: tab.id, error: (err as Error).message });
       ws.close(CloseCode.AttachFailed, closeReason(`could not attach: ${(err as Error).message}`));
     }
+  }
+
+  stats(): TerminalStats[] {
+    return this.connections.map((c) => c.stats());
   }
 
   closeAll(code: number, reason: string): void {
