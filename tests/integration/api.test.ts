@@ -1,0 +1,182 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
+import { api, claim, createTab, firstWorkspaceId, type Session } from '../support/client.js';
+
+let agent: AgentHandle;
+let session: Session;
+
+beforeAll(async () => {
+  agent = await startAgent();
+  session = await claim(agent);
+});
+afterAll(cleanupAgents);
+
+const ROUTES: [string, string][] = [
+  ['GET', '/api/session'],
+  ['GET', '/api/workspaces'],
+  ['POST', '/api/workspaces'],
+  ['PATCH', '/api/workspaces/ws-x'],
+  ['DELETE', '/api/workspaces/ws-x'],
+  ['GET', '/api/tabs'],
+  ['GET', '/api/terminals'],
+  ['POST', '/api/tabs'],
+  ['PATCH', '/api/tabs/tb-x'],
+  ['DELETE', '/api/tabs/tb-x'],
+];
+
+function upgrade(path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(agent.url.replace(/^http/, 'ws') + path.slice(1), { headers });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', reject);
+  });
+}
+
+async function stateOnDisk(): Promise<string> {
+  return readFileSync(join(agent.dataDir, 'workspaces.json'), 'utf8');
+}
+
+describe('access', () => {
+  it('refuses every REST route without a device credential (401)', async () => {
+    for (const [method, path] of ROUTES) {
+      const res = await fetch(new URL(path, agent.url), { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  it('refuses a forged credential (401)', async () => {
+    const forged: Session = { agent, cookie: `${session.cookie.split('=')[0]}=${'A'.repeat(43)}` };
+    expect((await api(forged, 'GET', '/api/workspaces')).status).toBe(401);
+  });
+
+  it('refuses a foreign Origin even with a valid credential (403)', async () => {
+    for (const [method, path] of ROUTES) {
+      const res = await fetch(new URL(path, agent.url), {
+        method,
+        headers: { cookie: session.cookie, origin: 'http://evil.example', 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+  });
+
+  it('refuses WebSocket upgrades without a credential or from a foreign Origin', async () => {
+    const tab = await createTab(session);
+    for (const path of [`/api/terminal?tab=${tab.id}`, '/api/sync']) {
+      expect(await upgrade(path, { origin: agent.url.slice(0, -1) })).toBe(401);
+      expect(await upgrade(path, { cookie: session.cookie, origin: 'http://evil.example' })).toBe(403);
+      expect(await upgrade(path, { cookie: session.cookie, origin: agent.url.slice(0, -1) })).toBe(101);
+    }
+    expect(await upgrade('/api/elsewhere', { cookie: session.cookie })).toBe(404);
+  });
+
+  it('honours the printed link once, then never again', async () => {
+    const res = await fetch(new URL('/api/auth/claim', agent.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: agent.token }),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: string }).error).toMatch(/already used/);
+    const claimForeign = await fetch(new URL('/api/auth/claim', agent.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ token: 'x' }),
+    });
+    expect(claimForeign.status).toBe(403);
+  });
+
+  it('never writes the link token or the credential to its log', async () => {
+    const log = readFileSync(join(agent.dataDir, 'logs', 'agent.log'), 'utf8');
+    expect(log).toMatch(/device linked/);
+    expect(log).not.toContain(agent.token);
+    expect(log).not.toContain(session.cookie.split('=')[1]);
+    expect(agent.stderr()).not.toContain(agent.token);
+  });
+});
+
+describe('workspaces and tabs', () => {
+  it('creates, renames and closes workspaces and tabs', async () => {
+    const dir = join(agent.home, 'proj');
+    mkdirSync(dir, { recursive: true });
+    const created = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: '~/proj' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'proj', dir, tabs: [] });
+    const wsId = created.body.id;
+
+    const renamed = await api<WorkspaceView>(session, 'PATCH', `/api/workspaces/${wsId}`, { name: '  Project X  ' });
+    expect(renamed.body.name).toBe('Project X');
+
+    const tab = await createTab(session, wsId);
+    expect(tab).toMatchObject({ workspaceId: wsId, cwd: dir, alive: true, name: null });
+    const path = await tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${wsId}_${tab.id}:`, '#{pane_current_path}');
+    expect(path.trim()).toBe(dir);
+
+    const tabRenamed = await api<TabView>(session, 'PATCH', `/api/tabs/${tab.id}`, { name: 'server' });
+    expect(tabRenamed.body.name).toBe('server');
+
+    const list = await api<WorkspacesResponse>(session, 'GET', '/api/workspaces');
+    const mine = list.body.workspaces.find((w) => w.id === wsId);
+    expect(mine?.tabs.map((t) => [t.id, t.name])).toEqual([[tab.id, 'server']]);
+    expect(mine?.tabs[0]?.title?.path).toBe(dir);
+
+    expect((await api(session, 'DELETE', `/api/workspaces/${wsId}`)).status).toBe(204);
+    expect(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).not.toContain(tab.id);
+    const after = await api<WorkspacesResponse>(session, 'GET', '/api/workspaces');
+    expect(after.body.workspaces.map((w) => w.id)).not.toContain(wsId);
+  });
+
+  it('refuses bad bodies with a clear message and changes nothing', async () => {
+    const wsId = await firstWorkspaceId(session);
+    writeFileSync(join(agent.home, 'a-file'), 'x');
+    const before = await stateOnDisk();
+    const cases: [string, string, unknown, number, RegExp][] = [
+      ['POST', '/api/workspaces', { dir: 'relative/path' }, 400, /absolute path/],
+      ['POST', '/api/workspaces', { dir: '/nonexistent/dir' }, 400, /does not exist/],
+      ['POST', '/api/workspaces', { dir: '~/a-file' }, 400, /not a directory/],
+      ['POST', '/api/workspaces', { dir: 42 }, 400, /dir/],
+      ['POST', '/api/workspaces', { dir: '/tmp', extra: true }, 400, /extra/],
+      ['POST', '/api/workspaces', {}, 400, /dir/],
+      ['PATCH', `/api/workspaces/${wsId}`, { name: '' }, 400, /must not be empty/],
+      ['PATCH', `/api/workspaces/${wsId}`, { name: 'a\u0007b' }, 400, /control characters/],
+      ['PATCH', `/api/workspaces/${wsId}`, { name: 'x'.repeat(81) }, 400, /at most 80/],
+      ['PATCH', '/api/workspaces/NOT_AN_ID', { name: 'x' }, 400, /workspace id/],
+      ['PATCH', '/api/workspaces/ws-missing', { name: 'x' }, 404, /no workspace/],
+      ['POST', '/api/tabs', { workspaceId: 'ws-missing' }, 404, /no workspace/],
+      ['POST', '/api/tabs', { workspaceId: 7 }, 400, /workspaceId/],
+      ['DELETE', '/api/tabs/tb-missing', undefined, 404, /no tab/],
+      ['GET', '/api/nowhere', undefined, 404, /no such API route/],
+    ];
+    for (const [method, path, body, status, message] of cases) {
+      const res = await api<{ error: string }>(session, method, path, body);
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(status);
+      expect(res.body.error).toMatch(message);
+    }
+    // Malformed JSON and an oversized body, sent raw.
+    const raw = async (body: string) =>
+      fetch(new URL('/api/workspaces', agent.url), { method: 'POST', headers: { cookie: session.cookie, 'content-type': 'application/json' }, body });
+    const malformed = await raw('{"dir": ');
+    expect(malformed.status).toBe(400);
+    const huge = await raw(JSON.stringify({ dir: 'x'.repeat(200_000) }));
+    expect(huge.status).toBe(413);
+    expect(await stateOnDisk()).toBe(before);
+    expect((await api(session, 'GET', '/api/session')).status).toBe(200);
+  });
+
+  it('serves the app shell to anyone, with a strict content security policy', async () => {
+    const res = await fetch(agent.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(await res.text()).toMatch(/<html/i);
+    const deep = await fetch(new URL('/t/tb-anything', agent.url));
+    expect(deep.status).toBe(200);
+  });
+});

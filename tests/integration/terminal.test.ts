@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { FrameType } from '../../protocol/terminal-frame.js';
+import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
+import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
+
+let agent: AgentHandle;
+let session: Session;
+
+beforeAll(async () => {
+  agent = await startAgent();
+  session = await claim(agent);
+});
+afterAll(cleanupAgents);
+
+describe('terminal over WebSocket', () => {
+  it('runs a command typed into a new tab and returns its output', async () => {
+    const tab = await createTab(session);
+    expect(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).toContain(tab.id);
+    const term = new TerminalClient(session, tab.id);
+    await term.opened;
+    term.type('echo hello\r');
+    // The command line reads "… echo hello"; the output is a row holding "hello" alone.
+    await term.waitForLine(/^hello$/);
+    term.close();
+  });
+
+  it('carries resizes through to the tmux window', async () => {
+    const tab = await createTab(session);
+    const term = new TerminalClient(session, tab.id, { cols: 100, rows: 30 });
+    await term.opened;
+    const width = () => tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{window_width}x#{window_height}');
+    await eventually(async () => (await width()).trim() === '100x30', 5000, 'initial size 100x30');
+    term.resize(132, 43);
+    await eventually(async () => (await width()).trim() === '132x43', 5000, 'resized to 132x43');
+    term.close();
+  });
+
+  it('sends heartbeats and closes a socket that stays silent past the timeout', async () => {
+    // Its own agent, with the 30 s / 90 s heartbeat shortened to 200 ms / 1 s.
+    const quick = await startAgent({ env: { POCKETMUX_HEARTBEAT_INTERVAL_MS: '200', POCKETMUX_HEARTBEAT_TIMEOUT_MS: '1000' } });
+    const quickSession = await claim(quick);
+    const tab = await createTab(quickSession);
+    const silent = new TerminalClient(quickSession, tab.id);
+    const chatty = new TerminalClient(quickSession, tab.id);
+    await Promise.all([silent.opened, chatty.opened]);
+    const beat = setInterval(() => chatty.send({ type: FrameType.Heartbeat }), 200);
+    try {
+      const closed = await silent.closed;
+      expect(closed.code).toBe(CloseCode.HeartbeatTimeout);
+      expect(silent.frames.some((f) => f.type === FrameType.Heartbeat)).toBe(true);
+      // The one that kept talking outlived the timeout and still works.
+      chatty.type('echo still-$((20+22))\r');
+      await chatty.waitForLine(/^still-42$/);
+    } finally {
+      clearInterval(beat);
+      chatty.close();
+    }
+  });
+
+  it('drops the oldest connection when a 33rd one opens', async () => {
+    const tab = await createTab(session);
+    const clients: TerminalClient[] = [];
+    try {
+      for (let i = 0; i < 32; i++) {
+        const c = new TerminalClient(session, tab.id);
+        await c.opened;
+        clients.push(c);
+      }
+      const closedEarly = await Promise.race([clients[0]?.closed, new Promise((r) => setTimeout(() => r('open'), 300))]);
+      expect(closedEarly).toBe('open');
+      const newest = new TerminalClient(session, tab.id);
+      await newest.opened;
+      clients.push(newest);
+      expect((await clients[0]?.closed)?.code).toBe(CloseCode.ConnectionLimit);
+      // Only the oldest went; the others are still open.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(clients.slice(1).every((c) => c.ws.readyState === c.ws.OPEN)).toBe(true);
+      newest.type('echo newest-$((1+1))\r');
+      await newest.waitForLine(/^newest-2$/);
+    } finally {
+      for (const c of clients) c.close();
+    }
+  });
+
+  it('closes only the socket that sends a malformed frame', async () => {
+    const tab = await createTab(session);
+    const bad = new TerminalClient(session, tab.id);
+    const good = new TerminalClient(session, tab.id);
+    await Promise.all([bad.opened, good.opened]);
+    bad.ws.send(Uint8Array.of(0x02, 0x00)); // a resize frame three bytes short
+    const closed = await bad.closed;
+    expect(closed.code).toBe(CloseCode.MalformedFrame);
+    expect(closed.reason).toMatch(/resize frame needs 4 payload bytes/);
+
+    const textFrame = new TerminalClient(session, tab.id);
+    await textFrame.opened;
+    textFrame.ws.send('not binary');
+    expect((await textFrame.closed).code).toBe(CloseCode.MalformedFrame);
+
+    const spoof = new TerminalClient(session, tab.id);
+    await spoof.opened;
+    spoof.ws.send(Uint8Array.of(FrameType.Stdout, 0x41));
+    expect((await spoof.closed).code).toBe(CloseCode.MalformedFrame);
+
+    good.type('echo alive-$((3*3))\r');
+    await good.waitForLine(/^alive-9$/);
+    good.close();
+  });
+
+  it('delivers web stdin after leaving copy-mode', async () => {
+    const tab = await createTab(session);
+    const term = new TerminalClient(session, tab.id);
+    await term.opened;
+    const target = `=pm_${tab.workspaceId}_${tab.id}:`;
+    await tmux(agent.tmuxSocket, 'copy-mode', '-t', target);
+    expect((await tmux(agent.tmuxSocket, 'display', '-p', '-t', target, '#{pane_in_mode}')).trim()).toBe('1');
+    term.send({ type: FrameType.WebStdin, text: 'echo web-$((5+5))\r' });
+    await term.waitForLine(/^web-10$/);
+    expect((await tmux(agent.tmuxSocket, 'display', '-p', '-t', target, '#{pane_in_mode}')).trim()).toBe('0');
+    term.close();
+  });
+
+  it('ends the tab when a client sends kill, and when its shell exits', async () => {
+    const killed = await createTab(session);
+    const term = new TerminalClient(session, killed.id);
+    await term.opened;
+    term.send({ type: FrameType.Kill });
+    expect((await term.closed).code).toBe(CloseCode.SessionEnded);
+    expect(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).not.toContain(killed.id);
+    const tabs = await api<{ tabs: { id: string }[] }>(session, 'GET', '/api/tabs');
+    expect(tabs.body.tabs.map((t) => t.id)).not.toContain(killed.id);
+
+    const exited = await createTab(session);
+    const term2 = new TerminalClient(session, exited.id);
+    await term2.opened;
+    term2.type('exit\r');
+    expect((await term2.closed).code).toBe(CloseCode.SessionEnded);
+    const after = await api<{ tabs: { id: string }[] }>(session, 'GET', '/api/tabs');
+    expect(after.body.tabs.map((t) => t.id)).not.toContain(exited.id);
+  });
+
+  it('refuses a terminal for a tab that does not exist', async () => {
+    const term = new TerminalClient(session, 'tb-doesnotexist');
+    await term.opened;
+    expect((await term.closed).code).toBe(CloseCode.TabNotFound);
+  });
+
+  it('keeps the agent up whatever a client sends', async () => {
+    const tab = await createTab(session);
+    for (const frame of [Uint8Array.of(), Uint8Array.of(0x09), Uint8Array.of(0x05, 0xff), Uint8Array.of(0x03, 1)]) {
+      const c = new TerminalClient(session, tab.id);
+      await c.opened;
+      c.ws.send(frame);
+      expect((await c.closed).code).toBe(CloseCode.MalformedFrame);
+    }
+    const res = await api(session, 'GET', '/api/session');
+    expect(res.status).toBe(200);
+    expect(readFileSync(`/proc/${agent.pid}/status`, 'utf8')).toMatch(/State:\s+[RS]/);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Starts a real pocketmux agent for a test: the built CLI in its own process, with its own
+ * data dir, HOME, tmux socket and a free port. Everything it starts is stopped by `cleanup`.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { once } from 'node:events';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
+
+export interface AgentHandle {
+  process: ChildProcess;
+  pid: number;
+  port: number;
+  url: string;
+  /** The one-time link the agent printed at start. */
+  link: string;
+  token: string;
+  dataDir: string;
+  home: string;
+  root: string;
+  tmuxSocket: string;
+  stdout(): string;
+  stderr(): string;
+  /** Sends a signal and waits for the process to exit; returns its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  /** Reuse a test environment (data dir, HOME, tmux socket) from an earlier agent. */
+  reuse?: Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'>;
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+const started: { root: string; tmuxSocket: string; proc: ChildProcess }[] = [];
+
+export function newTestEnvironment(): Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'> {
+  const root = mkdtempSync(join(tmpdir(), 'pocketmux-test-'));
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  return { root, home, dataDir: join(root, 'data'), tmuxSocket: `pmx-test-${randomBytes(4).toString('hex')}` };
+}
+
+export function agentEnv(env: Pick<AgentHandle, 'home'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: env.home,
+    SHELL: '/bin/bash',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    ...extra,
+  };
+  return out;
+}
+
+export async function startAgent(options: StartOptions = {}): Promise<AgentHandle> {
+  const env = options.reuse ?? newTestEnvironment();
+  const proc = spawn(
+    process.execPath,
+    [AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, '--tmux-socket', env.tmuxSocket, ...(options.args ?? [])],
+    { env: agentEnv(env, options.env), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  started.push({ root: env.root, tmuxSocket: env.tmuxSocket, proc });
+  let out = '';
+  let err = '';
+  proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+
+  const link = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agent did not start in 20 s\nstdout:\n${out}\nstderr:\n${err}`)), 20_000);
+    const check = () => {
+      const m = /(http:\/\/\S+#token=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise(m[1] as string);
+      }
+    };
+    proc.stdout?.on('data', check);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`agent exited with ${code} before it was ready\nstdout:\n${out}\nstderr:\n${err}`));
+    });
+  });
+  const url = new URL(link);
+  return {
+    ...env,
+    process: proc,
+    pid: proc.pid as number,
+    port: Number(url.port),
+    url: `${url.origin}/`,
+    link,
+    token: url.hash.replace(/^#token=/, ''),
+    stdout: () => out,
+    stderr: () => err,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+      proc.kill(signal);
+      const [code] = (await once(proc, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** Runs tmux against a test agent's server. */
+export function tmux(socket: string, ...args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile('tmux', ['-L', socket, ...args], { timeout: 5_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
+      else resolvePromise(stdout);
+    });
+  });
+}
+
+/** Stops every agent this test file started, kills their tmux servers, removes their dirs. */
+export async function cleanupAgents(): Promise<void> {
+  for (const { root, tmuxSocket, proc } of started.splice(0)) {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGKILL');
+      await once(proc, 'exit').catch(() => undefined);
+    }
+    await tmux(tmuxSocket, 'kill-server').catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * A test client for a running agent: claims the printed link for a device credential, then
+ * speaks REST and the terminal protocol the way the PWA does.
+ */
+import xtermHeadless from '@xterm/headless';
+import WebSocket from 'ws';
+import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
+import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
+import type { AgentHandle } from './agent.js';
+
+export interface Session {
+  agent: Pick<AgentHandle, 'url' | 'port'>;
+  cookie: string;
+}
+
+export async function claim(agent: Pick<AgentHandle, 'url' | 'port' | 'token'>, deviceName = 'test device'): Promise<Session> {
+  const res = await fetch(new URL('/api/auth/claim', agent.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: agent.token, deviceName }),
+  });
+  if (res.status !== 201) throw new Error(`claim failed: ${res.status} ${await res.text()}`);
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const cookie = setCookie.split(';')[0] ?? '';
+  if (!cookie.includes('=')) throw new Error(`no cookie in ${setCookie}`);
+  return { agent, cookie };
+}
+
+export async function api<T = unknown>(
+  session: Session,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(new URL(path, session.agent.url), {
+    method,
+    headers: { cookie: session.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export async function firstWorkspaceId(session: Session): Promise<string> {
+  const res = await api<WorkspacesResponse>(session, 'GET', '/api/workspaces');
+  const ws = res.body.workspaces[0];
+  if (!ws) throw new Error('no workspace');
+  return ws.id;
+}
+
+export async function createTab(session: Session, workspaceId?: string): Promise<TabView> {
+  const res = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: workspaceId ?? (await firstWorkspaceId(session)) });
+  if (res.status !== 201) throw new Error(`create tab: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+/** A terminal connection that collects output and waits for text to appear in it. */
+export class TerminalClient {
+  readonly ws: WebSocket;
+  private chunks: Buffer[] = [];
+  private textCache = '';
+  private cachedUpTo = 0;
+  readonly frames: TerminalFrame[] = [];
+  readonly closed: Promise<CloseInfo>;
+  readonly opened: Promise<void>;
+  bytesReceived = 0;
+  /** Keep only counts and the screen (for floods) instead of every chunk. */
+  keepOutput = true;
+  onOutput: ((data: Uint8Array) => void) | null = null;
+
+  /** A real terminal emulator fed with the output, to read the screen as a person sees it. */
+  private readonly screenTerm: InstanceType<typeof xtermHeadless.Terminal>;
+
+  constructor(session: Session, tabId: string, opts: { cols?: number; rows?: number; origin?: string } = {}) {
+    this.screenTerm = new xtermHeadless.Terminal({ cols: opts.cols ?? 80, rows: opts.rows ?? 24, allowProposedApi: true });
+    const url = new URL('/api/terminal', session.agent.url.replace(/^http/, 'ws'));
+    url.searchParams.set('tab', tabId);
+    url.searchParams.set('cols', String(opts.cols ?? 80));
+    url.searchParams.set('rows', String(opts.rows ?? 24));
+    this.ws = new WebSocket(url, { headers: { cookie: session.cookie, origin: opts.origin ?? session.agent.url.replace(/\/$/, '') } });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+      this.ws.once('error', reject);
+    });
+    this.closed = new Promise((resolve) => {
+      this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    this.ws.on('message', (data: Buffer) => {
+      const decoded = decodeFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      if (!decoded.ok) throw new Error(`agent sent a malformed frame: ${decoded.error.message}`);
+      const frame = decoded.frame;
+      if (frame.type === FrameType.Stdout) {
+        this.bytesReceived += frame.data.length;
+        this.onOutput?.(frame.data);
+        if (this.keepOutput) this.chunks.push(Buffer.from(frame.data));
+        this.screenTerm.write(Buffer.from(frame.data));
+      } else {
+        this.frames.push(frame);
+      }
+    });
+  }
+
+  output(): string {
+    if (this.cachedUpTo < this.chunks.length) {
+      this.textCache += Buffer.concat(this.chunks.slice(this.cachedUpTo)).toString('utf8');
+      this.cachedUpTo = this.chunks.length;
+    }
+    return this.textCache;
+  }
+
+  /** The visible screen, one string per row, trailing blanks trimmed. */
+  async screen(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.screenTerm.write('', resolve));
+    const buffer = this.screenTerm.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.screenTerm.rows; y++) {
+      rows.push((buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '').trimEnd());
+    }
+    return rows;
+  }
+
+  /** Waits until some row of the screen matches. */
+  async waitForLine(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+    return eventually(async () => (await this.screen()).find((row) => pattern.test(row)), timeoutMs, `a screen row matching ${pattern}`);
+  }
+
+  send(frame: TerminalFrame): void {
+    this.ws.send(encodeFrame(frame));
+  }
+
+  type(text: string): void {
+    this.send({ type: FrameType.Stdin, data: new TextEncoder().encode(text) });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.screenTerm.resize(cols, rows);
+    this.send({ type: FrameType.Resize, cols, rows });
+  }
+
+  async waitFor(pattern: RegExp | string, timeoutMs = 10_000): Promise<void> {
+    const matches = () => (typeof pattern === 'string' ? this.output().includes(pattern) : pattern.test(this.output()));
+    const deadline = Date.now() + timeoutMs;
+    while (!matches()) {
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${pattern}; got:\n${this.output().slice(-2000)}`);
+      }
+      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed while waiting for ${pattern}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  close(): void {
+    this.ws.close();
+    this.screenTerm.dispose();
+  }
+}
+
+/** Polls `check` until it returns a truthy value or the time runs out. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

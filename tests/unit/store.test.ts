@@ -1,0 +1,165 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../../agent/store/atomic-file.js';
+import { InstanceLock, LockHeldError } from '../../agent/store/lock.js';
+import { WorkspaceStore } from '../../agent/store/workspace-store.js';
+import { createLogger } from '../../agent/util/log.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pocketmux-store-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const Schema = z.object({ n: z.number() });
+const quietLog = createLogger({ stderr: false });
+
+describe('atomic writes', () => {
+  it('writes the whole file, owner-only, and leaves no temp file behind', () => {
+    const path = join(dir, 'a.json');
+    writeJsonAtomic(path, { n: 1 });
+    writeJsonAtomic(path, { n: 2 });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ n: 2 });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['a.json']);
+  });
+
+  it('never exposes a partial file to a concurrent reader', async () => {
+    const path = join(dir, 'big.json');
+    const big = { n: 0, pad: 'x'.repeat(2 * 1024 * 1024) };
+    writeJsonAtomic(path, big);
+    // Another process reads in a tight loop while this one rewrites the file.
+    const reader = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); let bad = 0, reads = 0; process.stdout.write('ready\\n');
+       const end = Date.now() + 1500;
+       while (Date.now() < end) { reads++; try { JSON.parse(fs.readFileSync(${JSON.stringify(path)}, 'utf8')); } catch { bad++; } }
+       process.stdout.write(bad + ' ' + reads);`,
+    ]);
+    let out = '';
+    reader.stdout.on('data', (d) => {
+      out += d;
+    });
+    await new Promise<void>((resolve) => reader.stdout.once('data', () => resolve()));
+    const exited = new Promise((resolve) => reader.on('exit', resolve));
+    let writes = 0;
+    while (reader.exitCode === null && writes < 500) {
+      writeJsonAtomic(path, { ...big, n: ++writes });
+      await new Promise((r) => setImmediate(r));
+    }
+    await exited;
+    const [bad, reads] = out.replace('ready\n', '').split(' ').map(Number);
+    expect(reads).toBeGreaterThan(0);
+    expect(writes).toBeGreaterThan(1);
+    expect(bad).toBe(0);
+  });
+
+  it('keeps the old content when the write fails', () => {
+    const path = join(dir, 'keep.json');
+    writeJsonAtomic(path, { n: 1 });
+    expect(() => writeFileAtomic(join(dir, 'missing-dir', 'x.json'), 'x')).toThrow();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ n: 1 });
+  });
+});
+
+describe('reading JSON files through a schema', () => {
+  it('reports a missing file as missing', () => {
+    expect(readJsonFile(join(dir, 'none.json'), Schema)).toEqual({ status: 'missing' });
+  });
+
+  it('reads a valid file', () => {
+    writeFileSync(join(dir, 'ok.json'), '{"n":5}');
+    expect(readJsonFile(join(dir, 'ok.json'), Schema)).toEqual({ status: 'ok', value: { n: 5 } });
+  });
+
+  it('sets a file that is not JSON aside and reports why', () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, '{"n": 5');
+    const result = readJsonFile(path, Schema);
+    expect(result.status).toBe('corrupt');
+    if (result.status !== 'corrupt') return;
+    expect(result.reason).toMatch(/not valid JSON/);
+    expect(existsSync(path)).toBe(false);
+    expect(readFileSync(result.setAsideAs, 'utf8')).toBe('{"n": 5');
+  });
+
+  it('sets aside a file that fails its schema, naming the field', () => {
+    const path = join(dir, 'wrong.json');
+    writeFileSync(path, '{"n":"five"}');
+    const result = readJsonFile(path, Schema);
+    expect(result.status).toBe('corrupt');
+    if (result.status === 'corrupt') expect(result.reason).toMatch(/^n: /);
+  });
+});
+
+describe('workspace store', () => {
+  it('persists workspaces and tabs across instances', () => {
+    const path = join(dir, 'workspaces.json');
+    const a = new WorkspaceStore(path, quietLog);
+    expect(a.load()).toBe(false);
+    const ws = a.addWorkspace('proj', '/tmp');
+    a.addTab({ id: 'tb-1', workspaceId: ws.id, name: null, kind: 'shell', cwd: '/tmp', tmuxSession: `pm_${ws.id}_tb-1` });
+    a.renameTab('tb-1', 'server');
+    const b = new WorkspaceStore(path, quietLog);
+    expect(b.load()).toBe(true);
+    expect(b.workspaces().map((w) => w.name)).toEqual(['proj']);
+    expect(b.tab('tb-1')?.name).toBe('server');
+    b.removeWorkspace(ws.id);
+    expect(b.tabs()).toEqual([]);
+  });
+
+  it('starts empty, keeping the corrupt file aside, when the file is damaged', () => {
+    const path = join(dir, 'workspaces.json');
+    writeFileSync(path, '{"version":1,"workspaces":[{"id":"nope"}],"tabs":[]}');
+    const store = new WorkspaceStore(path, quietLog);
+    expect(store.load()).toBe(true);
+    expect(store.workspaces()).toEqual([]);
+    expect(readdirSync(dir).some((f) => f.startsWith('workspaces.json.corrupt-'))).toBe(true);
+  });
+
+  it('emits change on every mutation', () => {
+    const store = new WorkspaceStore(join(dir, 'w.json'), quietLog);
+    let changes = 0;
+    store.on('change', () => changes++);
+    const ws = store.addWorkspace('a', '/');
+    store.renameWorkspace(ws.id, 'b');
+    store.removeWorkspace(ws.id);
+    expect(changes).toBe(3);
+  });
+});
+
+describe('single-instance lock', () => {
+  it('refuses a second holder while the first is alive, naming its pid', () => {
+    const path = join(dir, 'agent.lock');
+    // A live process other than us holds the lock.
+    writeFileSync(path, `${process.ppid}\n`);
+    expect(() => InstanceLock.acquire(path)).toThrow(LockHeldError);
+    try {
+      InstanceLock.acquire(path);
+    } catch (err) {
+      expect((err as LockHeldError).pid).toBe(process.ppid);
+    }
+  });
+
+  it('reclaims a lock left by a dead process', () => {
+    const path = join(dir, 'agent.lock');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(path, `${dead.stdout}\n`);
+    const lock = InstanceLock.acquire(path);
+    expect(readFileSync(path, 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('reclaims an empty or garbled lock file', () => {
+    const path = join(dir, 'agent.lock');
+    writeFileSync(path, 'garbage');
+    InstanceLock.acquire(path).release();
+  });
+});
