@@ -1,0 +1,134 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import type { CreateWorkspaceBody } from '../../protocol/api.js';
+import { api, errorText } from '../state/api.js';
+import { plusIcon } from './icons.js';
+import { controls } from './shared-styles.js';
+
+/** "Add workspace": a directory on the agent's machine, and an optional name. */
+@customElement('pm-add-workspace')
+export class AddWorkspace extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      form {
+        display: flex;
+        flex-direction: column;
+        gap: 12px;
+        padding: 14px 16px 16px;
+        background: var(--pm-surface);
+        border: 1px solid var(--pm-border);
+        border-radius: var(--pm-radius);
+      }
+      h2 {
+        margin: 0;
+        font-size: 17px;
+      }
+      label {
+        display: flex;
+        flex-direction: column;
+        gap: 6px;
+        font-size: 14px;
+        color: var(--pm-muted);
+      }
+      input {
+        color: var(--pm-text);
+      }
+      #dir {
+        font-family: var(--pm-mono);
+      }
+      .buttons {
+        display: flex;
+        justify-content: flex-end;
+        gap: 8px;
+      }
+      .open {
+        width: 100%;
+        border-style: dashed;
+        background: transparent;
+        color: var(--pm-muted);
+        min-height: 52px;
+      }
+      @media (hover: hover) {
+        .open:hover {
+          color: var(--pm-text);
+        }
+      }
+    `,
+  ];
+
+  @state() private open = false;
+  @state() private busy = false;
+  @state() private error = '';
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const dir = String(data.get('dir') ?? '').trim();
+    const name = String(data.get('name') ?? '').trim();
+    if (!dir) {
+      this.error = 'Enter a directory on the machine running pocketmux, like ~/code/project.';
+      return;
+    }
+    const body: CreateWorkspaceBody = name ? { dir, name } : { dir };
+    this.busy = true;
+    this.error = '';
+    try {
+      await api('POST', '/api/workspaces', body);
+      form.reset();
+      this.open = false;
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async show(): Promise<void> {
+    this.open = true;
+    this.error = '';
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('#dir')?.focus();
+  }
+
+  override render() {
+    if (!this.open) {
+      return html`<button class="open" @click=${this.show}>${plusIcon()} Add workspace</button>`;
+    }
+    return html`<form @submit=${this.submit} novalidate>
+      <h2>Add workspace</h2>
+      <label>
+        Directory on the agent's machine
+        <input
+          id="dir"
+          name="dir"
+          placeholder="~/code/project"
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck="false"
+          enterkeyhint="next"
+          ?disabled=${this.busy}
+        />
+      </label>
+      <label>
+        Name (optional)
+        <input name="name" placeholder="the folder's name" maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.busy} />
+      </label>
+      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
+      <div class="buttons">
+        <button type="button" @click=${() => (this.open = false)}>Cancel</button>
+        <button class="primary" type="submit" ?disabled=${this.busy}>Add</button>
+      </div>
+    </form>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-add-workspace': AddWorkspace;
+  }
+}

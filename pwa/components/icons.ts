@@ -1,0 +1,17 @@
+import { svg, type SVGTemplateResult } from 'lit';
+
+function icon(body: SVGTemplateResult, size = 20) {
+  return svg`<svg width=${size} height=${size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
+}
+
+export const backIcon = () => icon(svg`<path d="M15 18l-6-6 6-6"/>`, 22);
+export const moreIcon = () => icon(svg`<circle cx="5" cy="12" r="1.2"/><circle cx="12" cy="12" r="1.2"/><circle cx="19" cy="12" r="1.2"/>`);
+export const plusIcon = () => icon(svg`<path d="M12 5v14M5 12h14"/>`, 18);
+export const chevronIcon = () => icon(svg`<path d="M9 6l6 6-6 6"/>`, 18);
+export const promptIcon = () => icon(svg`<path d="M5 7l5 5-5 5"/><path d="M13 17h6"/>`, 18);
+export const folderIcon = () => icon(svg`<path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"/>`, 18);
+export const sendIcon = () => icon(svg`<path d="M5 12h14M13 6l6 6-6 6"/>`, 20);
+export const arrowIcon = (dir: 'up' | 'down' | 'left' | 'right') => {
+  const rotate = { up: 0, right: 90, down: 180, left: 270 }[dir];
+  return icon(svg`<g transform="rotate(${rotate} 12 12)"><path d="M12 19V5M6 11l6-6 6 6"/></g>`, 18);
+};

@@ -1,0 +1,112 @@
+import { css, html, LitElement } from 'lit';
+import { customElement, property, query } from 'lit/decorators.js';
+import type { BarKey } from '../state/keys.js';
+import { arrowIcon, sendIcon } from './icons.js';
+import { controls } from './shared-styles.js';
+
+/**
+ * Keys a phone keyboard lacks (Esc, Tab, a sticky Ctrl, arrows) and a line editor whose text
+ * goes to the terminal when sent, with the phone's autocorrect and dictation.
+ */
+@customElement('pm-key-bar')
+export class KeyBar extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+        background: var(--pm-surface);
+        border-top: 1px solid var(--pm-border);
+        padding: 6px calc(6px + var(--pm-safe-right)) calc(6px + var(--pm-safe-bottom)) calc(6px + var(--pm-safe-left));
+      }
+      .keys {
+        display: flex;
+        gap: 5px;
+      }
+      .keys button {
+        flex: 1 1 0;
+        min-width: 0;
+        padding: 0;
+        font-size: 14px;
+        font-weight: 600;
+        background: var(--pm-surface-2);
+      }
+      .keys button[aria-pressed='true'] {
+        background: var(--pm-accent);
+        border-color: var(--pm-accent);
+        color: var(--pm-accent-ink);
+      }
+      form {
+        display: flex;
+        gap: 6px;
+        margin-top: 6px;
+      }
+      input {
+        flex: 1 1 auto;
+        font-family: var(--pm-mono);
+        font-size: 16px;
+      }
+      .send {
+        padding: 0;
+        width: var(--pm-tap);
+      }
+    `,
+  ];
+
+  @property({ type: Boolean }) ctrl = false;
+  @query('input') private input!: HTMLInputElement;
+
+  private key(key: BarKey): void {
+    this.dispatchEvent(new CustomEvent('pm-key', { detail: { key } }));
+  }
+
+  private submit(e: SubmitEvent): void {
+    e.preventDefault();
+    const text = this.input.value;
+    this.input.value = '';
+    this.dispatchEvent(new CustomEvent('pm-line', { detail: { text } }));
+  }
+
+  /** Keeps focus where it is (the terminal, and with it the phone's keyboard) when a key is tapped. */
+  private keepFocus(e: PointerEvent): void {
+    e.preventDefault();
+  }
+
+  override render() {
+    const key = (k: BarKey, label: unknown, name: string) =>
+      html`<button type="button" aria-label=${name} @pointerdown=${this.keepFocus} @click=${() => this.key(k)}>${label}</button>`;
+    return html`
+      <div class="keys" role="toolbar" aria-label="Terminal keys">
+        ${key('esc', 'Esc', 'Escape')} ${key('tab', 'Tab', 'Tab')}
+        <button
+          type="button"
+          aria-label="Control"
+          aria-pressed=${this.ctrl}
+          @pointerdown=${this.keepFocus}
+          @click=${() => this.dispatchEvent(new CustomEvent('pm-ctrl', { detail: { on: !this.ctrl } }))}
+        >
+          Ctrl
+        </button>
+        ${key('left', arrowIcon('left'), 'Left')} ${key('up', arrowIcon('up'), 'Up')} ${key('down', arrowIcon('down'), 'Down')}
+        ${key('right', arrowIcon('right'), 'Right')}
+      </div>
+      <form @submit=${this.submit}>
+        <input
+          aria-label="Send a line to the terminal"
+          placeholder="Type a command…"
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck="false"
+          enterkeyhint="send"
+        />
+        <button class="send primary" type="submit" aria-label="Send">${sendIcon()}</button>
+      </form>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-key-bar': KeyBar;
+  }
+}

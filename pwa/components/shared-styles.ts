@@ -1,0 +1,100 @@
+import { css } from 'lit';
+
+/** Buttons, inputs and small text shared by the elements; colours come from styles.css. */
+export const controls = css`
+  :host {
+    font-family: var(--pm-font);
+    color: var(--pm-text);
+  }
+  button {
+    font: inherit;
+    color: inherit;
+    min-height: var(--pm-tap);
+    min-width: var(--pm-tap);
+    padding: 0 14px;
+    border-radius: 10px;
+    border: 1px solid var(--pm-border);
+    background: var(--pm-surface-2);
+    cursor: pointer;
+    touch-action: manipulation;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 6px;
+    white-space: nowrap;
+  }
+  button:active {
+    background: var(--pm-surface-3);
+  }
+  /* Touch screens keep :hover on the last tapped element; only real pointers get hover. */
+  @media (hover: hover) {
+    button:hover {
+      background: var(--pm-surface-3);
+    }
+    button.primary:hover {
+      filter: brightness(1.08);
+      background: var(--pm-accent);
+    }
+    button.ghost:hover {
+      background: var(--pm-surface-2);
+    }
+  }
+  button:focus-visible,
+  input:focus-visible {
+    outline: 2px solid var(--pm-accent);
+    outline-offset: 1px;
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: default;
+  }
+  button.primary {
+    background: var(--pm-accent);
+    border-color: var(--pm-accent);
+    color: var(--pm-accent-ink);
+    font-weight: 600;
+  }
+  button.danger {
+    background: var(--pm-danger-bg);
+    border-color: #6b2c33;
+    color: var(--pm-danger);
+    font-weight: 600;
+  }
+  button.ghost {
+    background: transparent;
+    border-color: transparent;
+  }
+  button.icon {
+    padding: 0;
+    width: var(--pm-tap);
+  }
+  input {
+    font: inherit;
+    color: inherit;
+    min-height: var(--pm-tap);
+    padding: 0 12px;
+    border-radius: 10px;
+    border: 1px solid var(--pm-border);
+    background: var(--pm-bg);
+    min-width: 0;
+  }
+  input::placeholder {
+    color: var(--pm-muted);
+  }
+  .muted {
+    color: var(--pm-muted);
+  }
+  .error {
+    color: var(--pm-danger);
+    font-size: 14px;
+    overflow-wrap: anywhere;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,215 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import { api, errorText } from '../state/api.js';
+import { shortPath } from '../state/labels.js';
+import { router, terminalPath } from '../state/router.js';
+import { moreIcon, plusIcon } from './icons.js';
+import { controls } from './shared-styles.js';
+import './confirm-bar.js';
+import './rename-form.js';
+import './tab-row.js';
+
+type Mode = 'idle' | 'menu' | 'rename' | 'confirm-close';
+
+/** A workspace: its name and directory, its tabs, and the actions on it. */
+@customElement('pm-workspace-card')
+export class WorkspaceCard extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      section {
+        background: var(--pm-surface);
+        border: 1px solid var(--pm-border);
+        border-radius: var(--pm-radius);
+        overflow: hidden;
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        padding: 8px 6px 8px 16px;
+        border-bottom: 1px solid var(--pm-border);
+      }
+      .title {
+        flex: 1 1 auto;
+        min-width: 0;
+      }
+      h2 {
+        margin: 0;
+        font-size: 17px;
+        font-weight: 650;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .dir {
+        color: var(--pm-muted);
+        font-family: var(--pm-mono);
+        font-size: 13px;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .more {
+        color: var(--pm-muted);
+      }
+      .panel {
+        padding: 10px 12px 12px 16px;
+        border-bottom: 1px solid var(--pm-border);
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      .actions {
+        display: flex;
+        gap: 8px;
+        flex-wrap: wrap;
+      }
+      ul {
+        list-style: none;
+        margin: 0;
+        padding: 4px 6px;
+      }
+      li + li {
+        border-top: 1px solid var(--pm-surface-2);
+      }
+      .empty {
+        padding: 14px 16px 4px;
+        color: var(--pm-muted);
+        font-size: 15px;
+      }
+      footer {
+        padding: 8px 12px 12px;
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      .new-tab {
+        align-self: flex-start;
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) workspace!: WorkspaceView;
+  @state() private mode: Mode = 'idle';
+  @state() private busy = false;
+  @state() private creating = false;
+  @state() private error = '';
+  @state() private createError = '';
+
+  private get path(): string {
+    return `/api/workspaces/${encodeURIComponent(this.workspace.id)}`;
+  }
+
+  private setMode(mode: Mode): void {
+    this.mode = mode;
+    this.error = '';
+  }
+
+  private async run(work: () => Promise<unknown>): Promise<void> {
+    this.busy = true;
+    this.error = '';
+    try {
+      await work();
+      this.mode = 'idle';
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async newTab(): Promise<void> {
+    this.creating = true;
+    this.createError = '';
+    try {
+      const tab = await api<TabView>('POST', '/api/tabs', { workspaceId: this.workspace.id });
+      router.go(terminalPath(tab.id));
+    } catch (err) {
+      this.createError = errorText(err);
+    } finally {
+      this.creating = false;
+    }
+  }
+
+  override render() {
+    const ws = this.workspace;
+    return html`<section aria-label=${`Workspace ${ws.name}`}>
+      <header>
+        <div class="title">
+          <h2>${ws.name}</h2>
+          <div class="dir" title=${ws.dir}>${shortPath(ws.dir)}</div>
+        </div>
+        <button
+          class="icon ghost more"
+          aria-label=${`Actions for workspace ${ws.name}`}
+          aria-expanded=${this.mode !== 'idle'}
+          @click=${() => this.setMode(this.mode === 'idle' ? 'menu' : 'idle')}
+        >
+          ${moreIcon()}
+        </button>
+      </header>
+      ${this.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel()}</div>`}
+      ${ws.tabs.length === 0
+        ? html`<div class="empty">No tabs yet.</div>`
+        : html`<ul>
+            ${repeat(
+              ws.tabs,
+              (t) => t.id,
+              (t) => html`<li><pm-tab-row .tab=${t}></pm-tab-row></li>`,
+            )}
+          </ul>`}
+      <footer>
+        <button class="new-tab" ?disabled=${this.creating} @click=${this.newTab}>${plusIcon()} New tab</button>
+        ${this.createError ? html`<div class="error" role="alert">${this.createError}</div>` : nothing}
+      </footer>
+    </section>`;
+  }
+
+  private renderPanel() {
+    const ws = this.workspace;
+    const error = this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing;
+    switch (this.mode) {
+      case 'menu':
+        return html`<div class="actions">
+            <button @click=${() => this.setMode('rename')}>Rename</button>
+            <button class="danger" @click=${() => this.setMode('confirm-close')}>Close workspace</button>
+          </div>
+          ${error}`;
+      case 'rename':
+        return html`<pm-rename-form
+            label="Workspace name"
+            .value=${ws.name}
+            ?busy=${this.busy}
+            @pm-save=${(e: CustomEvent<{ name: string }>) => this.run(() => api('PATCH', this.path, { name: e.detail.name }))}
+            @pm-cancel=${() => this.setMode('idle')}
+          ></pm-rename-form>
+          ${error}`;
+      case 'confirm-close': {
+        const n = ws.tabs.length;
+        const tabs = n === 0 ? '' : ` Its ${n === 1 ? 'tab' : `${n} tabs`} and everything running in ${n === 1 ? 'it' : 'them'} will end.`;
+        return html`<pm-confirm-bar
+            message=${`Close workspace “${ws.name}”?${tabs}`}
+            action="Close workspace"
+            ?busy=${this.busy}
+            @pm-confirm=${() => this.run(() => api('DELETE', this.path))}
+            @pm-cancel=${() => this.setMode('idle')}
+          ></pm-confirm-bar>
+          ${error}`;
+      }
+      default:
+        return nothing;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-workspace-card': WorkspaceCard;
+  }
+}

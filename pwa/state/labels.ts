@@ -1,0 +1,38 @@
+import type { PaneTitle, TabView } from '../../protocol/api.js';
+
+// The agent does not tell the browser its home directory; these are where homes live on
+// the systems tmux runs on.
+const HOME_PREFIX = /^(\/home\/[^/]+|\/Users\/[^/]+|\/root)(?=\/|$)/;
+
+/** A path as a person reads it: the home part as `~`, and only the last parts when long. */
+export function shortPath(path: string, maxParts = 3): string {
+  let p = path.replace(HOME_PREFIX, '~');
+  if (p.length > 1) p = p.replace(/\/+$/, '');
+  const root = p.startsWith('~') ? '~' : '';
+  const parts = (root ? p.slice(1) : p).split('/').filter(Boolean);
+  if (parts.length <= maxParts) return p || '/';
+  return `…/${parts.slice(-maxParts).join('/')}`;
+}
+
+/** tmux sets the title to `command|path` (see the agent's tmux config). */
+export function parsePaneTitle(title: string): PaneTitle | null {
+  const bar = title.indexOf('|');
+  if (bar <= 0) return title.trim() ? { command: title.trim(), path: '' } : null;
+  return { command: title.slice(0, bar), path: title.slice(bar + 1) };
+}
+
+export interface TabLabel {
+  /** The name the person gave the tab, else what runs in it. */
+  primary: string;
+  /** What runs in a named tab; null when `primary` already says it. */
+  command: string | null;
+  /** Where it runs, shortened. */
+  path: string;
+}
+
+export function tabLabel(tab: Pick<TabView, 'name' | 'title' | 'cwd'>, live: PaneTitle | null = null): TabLabel {
+  const title = live ?? tab.title;
+  const path = shortPath(title?.path || tab.cwd);
+  if (tab.name) return { primary: tab.name, command: title?.command ?? null, path };
+  return { primary: title?.command ?? 'Shell', command: null, path };
+}

@@ -1,0 +1,81 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+export type Route = { name: 'list' } | { name: 'terminal'; tabId: string };
+
+const TERMINAL_PATH = /^\/t\/([a-z0-9-]{1,64})\/?$/;
+
+export function parseRoute(pathname: string): Route | null {
+  if (pathname === '/' || pathname === '') return { name: 'list' };
+  const m = TERMINAL_PATH.exec(pathname);
+  return m?.[1] ? { name: 'terminal', tabId: m[1] } : null;
+}
+
+export function terminalPath(tabId: string): string {
+  return `/t/${encodeURIComponent(tabId)}`;
+}
+
+interface HistoryState {
+  /** Set on entries pushed from inside the app, so "back" knows the list is behind it. */
+  pmInApp?: boolean;
+}
+
+/** Path-based routing on the History API; one instance for the page. */
+class Router extends EventTarget {
+  route: Route = parseRoute(location.pathname) ?? { name: 'list' };
+
+  constructor() {
+    super();
+    if (!parseRoute(location.pathname)) history.replaceState(history.state, '', '/');
+    window.addEventListener('popstate', () => this.sync());
+  }
+
+  go(path: string): void {
+    if (path === location.pathname) return;
+    history.pushState({ pmInApp: true } satisfies HistoryState, '', path);
+    this.sync();
+  }
+
+  /** Back to the list: a real history step when the list is behind us, else a replace. */
+  toList(): void {
+    if ((history.state as HistoryState | null)?.pmInApp) {
+      history.back();
+      return;
+    }
+    history.replaceState(null, '', '/');
+    this.sync();
+  }
+
+  private sync(): void {
+    const next = parseRoute(location.pathname);
+    if (!next) {
+      history.replaceState(null, '', '/');
+      this.route = { name: 'list' };
+    } else {
+      this.route = next;
+    }
+    this.dispatchEvent(new Event('change'));
+  }
+}
+
+export const router = new Router();
+
+/** Re-renders its host whenever the route changes. */
+export class RouteController implements ReactiveController {
+  private readonly onChange = () => this.host.requestUpdate();
+
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  get route(): Route {
+    return router.route;
+  }
+
+  hostConnected(): void {
+    router.addEventListener('change', this.onChange);
+  }
+
+  hostDisconnected(): void {
+    router.removeEventListener('change', this.onChange);
+  }
+}

@@ -1,0 +1,120 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import '../components/update-toast.js';
+import { type Access, resolveAccess, takeLinkToken } from '../state/access.js';
+import { Backoff } from '../state/backoff.js';
+import { RouteController } from '../state/router.js';
+import { SyncController } from '../state/sync-controller.js';
+import './link-screen.js';
+import './session-list.js';
+import './terminal-view.js';
+
+/** The app shell: decides between the link screen, the session list and a terminal. */
+@customElement('pm-app')
+export class App extends LitElement {
+  private readonly routes = new RouteController(this);
+  private readonly sync = new SyncController(this, () => {
+    this.access = { kind: 'denied', linkRejected: false };
+  });
+
+  @state() private access: Access = { kind: 'checking' };
+  private listScroll = 0;
+  /** A link token whose claim never reached the agent; it is still unused, so retries send it. */
+  private pendingToken: string | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly retryBackoff = new Backoff(1_000, 15_000);
+  private readonly onHashChange = () => {
+    // Pasting the link into a tab that already shows the app changes only the fragment.
+    const token = takeLinkToken();
+    if (token) void this.boot(token);
+  };
+  private readonly onOnline = () => {
+    if (this.access.kind === 'error') void this.boot(this.pendingToken);
+  };
+
+  /** Light DOM: the terminal's host element must be reachable by xterm's document stylesheet. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('hashchange', this.onHashChange);
+    window.addEventListener('online', this.onOnline);
+    void this.boot(takeLinkToken());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
+    window.removeEventListener('online', this.onOnline);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+  }
+
+  private async boot(token: string | null): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    // Keep showing an error while retrying in the background, rather than flashing a blank page.
+    if (this.access.kind !== 'error') this.access = { kind: 'checking' };
+    this.sync.stop();
+    const access = await resolveAccess(token);
+    this.access = access;
+    if (access.kind === 'error') {
+      this.pendingToken = token;
+      this.retryTimer = setTimeout(() => void this.boot(this.pendingToken), this.retryBackoff.next());
+      return;
+    }
+    this.pendingToken = null;
+    this.retryBackoff.reset();
+    if (access.kind === 'granted') this.sync.start();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    if (this.routes.route.name === 'terminal' && this.listScroll === 0) this.listScroll = window.scrollY;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    // The list stays mounted under a terminal; put it back where the person left it.
+    if (this.routes.route.name === 'list' && this.listScroll > 0) {
+      window.scrollTo(0, this.listScroll);
+      this.listScroll = 0;
+    }
+  }
+
+  override render() {
+    return html`${this.renderScreen()}<pm-update-toast></pm-update-toast>`;
+  }
+
+  private renderScreen() {
+    const access = this.access;
+    switch (access.kind) {
+      case 'checking':
+        return nothing;
+      case 'denied':
+        return html`<pm-link-screen ?linkRejected=${access.linkRejected} @pm-retry=${() => this.boot(null)}></pm-link-screen>`;
+      case 'error':
+        return html`<pm-link-screen .errorMessage=${access.message} @pm-retry=${() => this.boot(this.pendingToken)}></pm-link-screen>`;
+      case 'granted': {
+        const route = this.routes.route;
+        const found = route.name === 'terminal' ? this.sync.tab(route.tabId) : undefined;
+        return html`
+          <pm-session-list
+            ?hidden=${route.name === 'terminal'}
+            .workspaces=${this.sync.workspaces}
+            ?loaded=${this.sync.loaded}
+            .syncState=${this.sync.state}
+          ></pm-session-list>
+          ${route.name === 'terminal' ? html`<pm-terminal-view .tabId=${route.tabId} .tab=${found?.tab}></pm-terminal-view>` : nothing}
+        `;
+      }
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-app': App;
+  }
+}

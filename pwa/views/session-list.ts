@@ -1,0 +1,113 @@
+import { css, html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { WorkspaceView } from '../../protocol/api.js';
+import '../components/add-workspace.js';
+import '../components/connection-note.js';
+import { controls } from '../components/shared-styles.js';
+import '../components/workspace-card.js';
+import type { SyncState } from '../state/sync-controller.js';
+
+const SYNC_LABEL: Record<SyncState, string> = {
+  connecting: 'Connecting…',
+  online: '',
+  reconnecting: 'Reconnecting…',
+};
+
+/** The first screen: every workspace with its tabs, live from the agent. */
+@customElement('pm-session-list')
+export class SessionList extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+        min-height: 100dvh;
+      }
+      .bar {
+        position: sticky;
+        top: 0;
+        z-index: 1;
+        background: color-mix(in srgb, var(--pm-bg) 88%, transparent);
+        backdrop-filter: blur(8px);
+        border-bottom: 1px solid var(--pm-surface-2);
+        padding-top: var(--pm-safe-top);
+      }
+      .bar-inner,
+      main {
+        max-width: 760px;
+        margin: 0 auto;
+        padding-left: calc(16px + var(--pm-safe-left));
+        padding-right: calc(16px + var(--pm-safe-right));
+      }
+      .bar-inner {
+        display: flex;
+        align-items: center;
+        justify-content: space-between;
+        gap: 12px;
+        min-height: 56px;
+      }
+      h1 {
+        margin: 0;
+        font-size: 20px;
+        font-weight: 700;
+        letter-spacing: -0.01em;
+        display: flex;
+        align-items: center;
+        gap: 10px;
+      }
+      h1 img {
+        width: 28px;
+        height: 28px;
+      }
+      main {
+        display: flex;
+        flex-direction: column;
+        gap: 16px;
+        padding-top: 16px;
+        padding-bottom: calc(24px + var(--pm-safe-bottom));
+      }
+      .placeholder {
+        padding: 32px 8px;
+        text-align: center;
+        color: var(--pm-muted);
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) workspaces: WorkspaceView[] = [];
+  @property({ type: Boolean }) loaded = false;
+  @property() syncState: SyncState = 'connecting';
+
+  override render() {
+    return html`
+      <div class="bar">
+        <div class="bar-inner">
+          <h1><img src="/icon.svg" alt="" />pocketmux</h1>
+          <pm-connection-note label=${this.loaded || this.syncState !== 'connecting' ? SYNC_LABEL[this.syncState] : ''}></pm-connection-note>
+        </div>
+      </div>
+      <main>
+        ${this.loaded ? this.renderWorkspaces() : html`<div class="placeholder" role="status">Loading your sessions…</div>`}
+        ${this.loaded ? html`<pm-add-workspace></pm-add-workspace>` : ''}
+      </main>
+    `;
+  }
+
+  private renderWorkspaces() {
+    if (this.workspaces.length === 0) {
+      return html`<div class="placeholder">No workspaces yet. Add a directory to start a shell in it.</div>`;
+    }
+    return repeat(
+      this.workspaces,
+      (ws) => ws.id,
+      (ws) => html`<pm-workspace-card .workspace=${ws}></pm-workspace-card>`,
+    );
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-session-list': SessionList;
+  }
+}

@@ -1,0 +1,346 @@
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { PaneTitle, TabView } from '../../protocol/api.js';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { backIcon } from '../components/icons.js';
+import '../components/connection-note.js';
+import '../components/key-bar.js';
+import { controls } from '../components/shared-styles.js';
+import { type BarKey, barKeySequence, withCtrl } from '../state/keys.js';
+import { parsePaneTitle, shortPath, tabLabel } from '../state/labels.js';
+import { router } from '../state/router.js';
+import type { TerminalConnectionState } from '../terminal/connection-state.js';
+import type { TerminalSession } from '../terminal/terminal-session.js';
+
+const COARSE_POINTER = '(pointer: coarse)';
+
+function titleKey(title: PaneTitle | null): string {
+  return title ? `${title.command}|${title.path}` : '';
+}
+
+function endedText(code: number): string {
+  switch (code) {
+    case CloseCode.TabNotFound:
+      return 'This tab no longer exists. It was closed, here or on another device.';
+    case CloseCode.SessionEnded:
+      return 'The shell in this tab exited, or the tab was closed.';
+    default:
+      return 'The agent closed this terminal because a message was not understood.';
+  }
+}
+
+/**
+ * A tab's terminal, full screen. xterm.js and everything that needs it load only when the
+ * first terminal opens, so the session list never downloads them.
+ */
+@customElement('pm-terminal-view')
+export class TerminalView extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        position: fixed;
+        top: 0;
+        left: 0;
+        right: 0;
+        height: var(--pm-viewport-height, 100dvh);
+        display: flex;
+        flex-direction: column;
+        background: var(--pm-bg);
+        z-index: 2;
+      }
+      header {
+        flex: none;
+        display: flex;
+        align-items: center;
+        gap: 4px;
+        min-height: 48px;
+        padding: var(--pm-safe-top) calc(8px + var(--pm-safe-right)) 0 calc(2px + var(--pm-safe-left));
+        background: var(--pm-surface);
+        border-bottom: 1px solid var(--pm-border);
+      }
+      .title {
+        flex: 1 1 auto;
+        min-width: 0;
+        display: flex;
+        flex-direction: column;
+        justify-content: center;
+        line-height: 1.2;
+      }
+      .primary-text {
+        font-weight: 650;
+        font-size: 15px;
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
+      }
+      /* Paths lose their start, not their end: the last directory says the most. */
+      .secondary-text {
+        color: var(--pm-muted);
+        font-family: var(--pm-mono);
+        font-size: 12px;
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        direction: rtl;
+        text-align: left;
+      }
+      .stage {
+        position: relative;
+        flex: 1 1 auto;
+        min-height: 0;
+        display: flex;
+      }
+      .banner {
+        position: absolute;
+        top: 8px;
+        left: 50%;
+        transform: translateX(-50%);
+        display: flex;
+        align-items: center;
+        gap: 10px;
+        padding: 3px 3px 3px 14px;
+        max-width: calc(100% - 16px);
+        border-radius: 12px;
+        background: #33291a;
+        border: 1px solid #5b4623;
+        color: var(--pm-warn);
+        font-size: 14px;
+        white-space: nowrap;
+        box-shadow: 0 6px 20px rgb(0 0 0 / 0.4);
+      }
+      .banner button {
+        font-size: 14px;
+        border-color: #5b4623;
+        background: transparent;
+        color: var(--pm-text);
+      }
+      .overlay {
+        position: absolute;
+        inset: 0;
+        display: grid;
+        place-items: center;
+        padding: 24px;
+        background: rgb(14 17 22 / 0.82);
+        backdrop-filter: blur(2px);
+      }
+      .card {
+        max-width: 360px;
+        display: flex;
+        flex-direction: column;
+        gap: 12px;
+        padding: 20px;
+        border-radius: var(--pm-radius);
+        background: var(--pm-surface);
+        border: 1px solid var(--pm-border);
+        text-align: center;
+      }
+      .card h2 {
+        margin: 0;
+        font-size: 19px;
+      }
+      .card p {
+        margin: 0;
+        color: var(--pm-muted);
+      }
+      .loading {
+        position: absolute;
+        inset: 0;
+        display: grid;
+        place-items: center;
+        color: var(--pm-muted);
+      }
+    `,
+  ];
+
+  @property() tabId = '';
+  /** The tab as the sync channel last described it; undefined until known. */
+  @property({ attribute: false }) tab: TabView | undefined;
+
+  @state() private connection: TerminalConnectionState = { kind: 'connecting' };
+  @state() private liveTitle: PaneTitle | null = null;
+  @state() private loaded = false;
+  @state() private loadError = '';
+  @state() private ctrl = false;
+  @state() private touch = matchMedia(COARSE_POINTER).matches;
+
+  private knownTab: TabView | undefined;
+  private session: TerminalSession | null = null;
+  private termHost: HTMLDivElement | null = null;
+  /** Bumped on every start, so a slow import never attaches to a view that moved on. */
+  private generation = 0;
+  private readonly media = matchMedia(COARSE_POINTER);
+  private readonly onPointerChange = () => {
+    this.touch = this.media.matches;
+  };
+  private readonly onViewport = () => {
+    // iOS does not shrink the layout for its keyboard; follow the visual viewport instead.
+    const vv = window.visualViewport;
+    // Pinch-zoom shrinks the visual viewport too; only the keyboard should shrink the terminal.
+    if (vv) this.style.setProperty('--pm-viewport-height', `${Math.round(vv.height * vv.scale)}px`);
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.media.addEventListener('change', this.onPointerChange);
+    window.visualViewport?.addEventListener('resize', this.onViewport);
+    this.onViewport();
+    void this.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.media.removeEventListener('change', this.onPointerChange);
+    window.visualViewport?.removeEventListener('resize', this.onViewport);
+    this.stop();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('tab')) return;
+    const before = this.knownTab;
+    // A closed tab drops out of the sync list; keep naming it while "Session ended" shows.
+    if (this.tab) this.knownTab = this.tab;
+    // The agent's polled title and tmux's own title report the same thing; the newer wins.
+    if (this.tab && before && titleKey(before.title) !== titleKey(this.tab.title)) this.liveTitle = null;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('tabId') && changed.get('tabId') !== undefined && this.isConnected) {
+      this.stop();
+      void this.start();
+    }
+  }
+
+  private async start(): Promise<void> {
+    const generation = ++this.generation;
+    this.connection = { kind: 'connecting' };
+    this.liveTitle = null;
+    this.loadError = '';
+    this.ctrl = false;
+    const host = document.createElement('div');
+    host.className = 'pm-term-host';
+    this.termHost = host;
+    this.append(host);
+    let mod: typeof import('../terminal/terminal-session.js');
+    try {
+      mod = await import('../terminal/terminal-session.js');
+    } catch (err) {
+      if (generation === this.generation) this.loadError = (err as Error).message;
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.loaded = true;
+    this.session = new mod.TerminalSession({
+      tabId: this.tabId,
+      host,
+      fontSize: this.touch ? 13 : 14,
+      onState: (s) => {
+        this.connection = s;
+      },
+      onTitle: (t) => {
+        this.liveTitle = parsePaneTitle(t);
+      },
+    });
+    this.session.setInputTransform((data) => {
+      if (!this.ctrl) return data;
+      this.ctrl = false;
+      return withCtrl(data);
+    });
+    // On a phone, focusing would pop the keyboard over the screen before the person asked.
+    if (!this.touch) this.session.focus();
+  }
+
+  private stop(): void {
+    this.generation++;
+    this.session?.dispose();
+    this.session = null;
+    this.termHost?.remove();
+    this.termHost = null;
+    this.loaded = false;
+  }
+
+  private onKey(key: BarKey): void {
+    const session = this.session;
+    if (!session) return;
+    session.sendKeys(barKeySequence(key, { ctrl: this.ctrl, applicationCursor: session.applicationCursorKeys }));
+    this.ctrl = false;
+  }
+
+  private onLine(text: string): void {
+    this.session?.sendLine(text);
+  }
+
+  private get label(): { primary: string; secondary: string } {
+    if (this.knownTab?.id === this.tabId) {
+      const l = tabLabel(this.knownTab, this.liveTitle);
+      return { primary: l.primary, secondary: l.command ? `${l.command} · ${l.path}` : l.path };
+    }
+    if (this.liveTitle) return { primary: this.liveTitle.command, secondary: shortPath(this.liveTitle.path) };
+    return { primary: 'Terminal', secondary: '' };
+  }
+
+  override render() {
+    const c = this.connection;
+    const label = this.label;
+    const note = !this.loaded || c.kind === 'connecting' ? 'Connecting…' : c.kind === 'reconnecting' ? 'Offline' : '';
+    return html`
+      <header>
+        <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
+        <div class="title">
+          <span class="primary-text">${label.primary}</span>
+          <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
+        </div>
+        <pm-connection-note label=${note}></pm-connection-note>
+      </header>
+      <div class="stage">
+        <slot></slot>
+        ${!this.loaded && !this.loadError ? html`<div class="loading" role="status">Loading terminal…</div>` : nothing}
+        ${c.kind === 'reconnecting'
+          ? html`<div class="banner" role="status">
+              Reconnecting…
+              <button type="button" @click=${() => this.session?.reconnectNow()}>Retry now</button>
+            </div>`
+          : nothing}
+        ${c.kind === 'ended' ? this.renderEnded(c.code) : nothing}
+        ${this.loadError ? this.renderLoadError() : nothing}
+      </div>
+      ${this.touch && c.kind !== 'ended'
+        ? html`<pm-key-bar
+            ?ctrl=${this.ctrl}
+            @pm-key=${(e: CustomEvent<{ key: BarKey }>) => this.onKey(e.detail.key)}
+            @pm-ctrl=${(e: CustomEvent<{ on: boolean }>) => {
+              this.ctrl = e.detail.on;
+            }}
+            @pm-line=${(e: CustomEvent<{ text: string }>) => this.onLine(e.detail.text)}
+          ></pm-key-bar>`
+        : nothing}
+    `;
+  }
+
+  private renderEnded(code: number) {
+    return html`<div class="overlay">
+      <div class="card" role="alert">
+        <h2>Session ended</h2>
+        <p>${endedText(code)}</p>
+        <button class="primary" @click=${() => router.toList()}>Back to sessions</button>
+      </div>
+    </div>`;
+  }
+
+  private renderLoadError() {
+    return html`<div class="overlay">
+      <div class="card" role="alert">
+        <h2>Could not load the terminal</h2>
+        <p>${this.loadError}</p>
+        <p>pocketmux may have been updated; reloading fetches the new version.</p>
+        <button class="primary" @click=${() => location.reload()}>Reload</button>
+      </div>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-terminal-view': TerminalView;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Real Chromium for end-to-end tests, driven by playwright-core. Each `newContext` is a
+ * fresh profile (no cookies, no service worker); Playwright removes it when the browser closes.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { REPO_ROOT } from './agent.js';
+
+/** Debian's chromium package: the real binary, then its wrapper script. */
+const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+export function chromiumExecutable(): string {
+  const fromEnv = process.env.POCKETMUX_CHROMIUM;
+  if (fromEnv) return fromEnv;
+  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+  if (!found) throw new Error(`no Chromium found (looked at ${CHROMIUM_CANDIDATES.join(', ')}); set POCKETMUX_CHROMIUM`);
+  return found;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      // SwiftShader gives headless Chromium WebGL even with --disable-gpu, and the WebGL
+      // renderer paints a canvas the test cannot read. Without WebGL the app falls back to
+      // xterm's DOM renderer (the path this also covers), whose rows are text in the page.
+      '--disable-3d-apis',
+    ],
+  });
+}
+
+/** A phone: 390×844 CSS pixels, touch, and an Android Chrome User-Agent. */
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+};
+
+export const DESKTOP: BrowserContextOptions = {
+  viewport: { width: 1280, height: 800 },
+  deviceScaleFactor: 1,
+};
+
+export const PWA_DIST = join(REPO_ROOT, 'dist', 'pwa');
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+
+/** Built assets that hold xterm.js (its script and stylesheet), found by a string only xterm has. */
+export function xtermAssets(): string[] {
+  const dir = join(PWA_DIST, 'assets');
+  if (!existsSync(dir)) throw new Error('the PWA is not built: run `npm run build` first');
+  return readdirSync(dir)
+    .filter((f) => /\.(js|css)$/.test(f) && readFileSync(join(dir, f), 'utf8').includes('xterm-helper-textarea'))
+    .map((f) => `/assets/${f}`);
+}
+
+/** The rows of the xterm screen as text (DOM renderer), trailing blanks trimmed. */
+export async function screenLines(page: Page): Promise<string[]> {
+  const rows = await page.locator('.xterm-rows > div').allTextContents();
+  return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
+}

@@ -1,0 +1,57 @@
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const BACKGROUND = '#0e1116';
+
+export default defineConfig({
+  root: 'pwa',
+  publicDir: 'public',
+  build: {
+    outDir: '../dist/pwa',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Every browser that can run the app supports modulepreload; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
+    // xterm is one large module by design; it loads only when a terminal opens.
+    chunkSizeWarningLimit: 600,
+  },
+  server: {
+    // `vite` in dev proxies the API to an agent started with `--port 8420`.
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8420', ws: true, changeOrigin: false },
+    },
+  },
+  plugins: [
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifestFilename: 'manifest.webmanifest',
+      includeAssets: ['icon.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: 'pocketmux',
+        short_name: 'pocketmux',
+        description: 'Your tmux shells and Claude Code sessions, on your phone and in the browser.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: BACKGROUND,
+        background_color: BACKGROUND,
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        ],
+      },
+      injectManifest: {
+        // Icons and the manifest are added by the plugin from `manifest` and `includeAssets`.
+        globPatterns: ['**/*.{js,css,html}'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+});
