@@ -75,6 +75,8 @@ export interface SessionResponse {
   deviceId: string;
   deviceName: string;
   agentVersion: string;
+  /** The agent's home directory, so clients can show paths as `~/…`. */
+  home: string;
 }
 
 export interface ApiError {

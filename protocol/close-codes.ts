@@ -20,9 +20,13 @@ export const CloseCode = {
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 
-/** Codes after which reconnecting cannot help. */
+/**
+ * Codes after which a client must not reconnect by itself: reconnecting cannot help, or
+ * (connection limit) would only push another client out in turn.
+ */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CloseCode.TabNotFound,
   CloseCode.SessionEnded,
   CloseCode.MalformedFrame,
+  CloseCode.ConnectionLimit,
 ]);

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
@@ -66,6 +67,10 @@ function deviceOf(res: Response): DeviceRecord {
   return res.locals.device as DeviceRecord;
 }
 
+function sessionOf(device: DeviceRecord, deps: RouteDeps): SessionResponse {
+  return { deviceId: device.id, deviceName: device.name, agentVersion: deps.version, home: homedir() };
+}
+
 function resolveDirectory(raw: string): string {
   const expanded = expandHome(raw.trim());
   if (!isAbsolute(expanded)) throw new HttpError(400, `dir must be an absolute path or start with ~, got "${raw}"`);
@@ -104,8 +109,7 @@ export function apiRouter(deps: RouteDeps): Router {
         path: '/',
         maxAge: 400 * 24 * 3600 * 1000,
       });
-      const body2: SessionResponse = { deviceId: device.id, deviceName: device.name, agentVersion: deps.version };
-      res.status(201).json(body2);
+      res.status(201).json(sessionOf(device, deps));
     }),
   );
 
@@ -122,8 +126,7 @@ export function apiRouter(deps: RouteDeps): Router {
   api.get(
     '/session',
     route((_req, res) => {
-      const device = deviceOf(res);
-      res.json({ deviceId: device.id, deviceName: device.name, agentVersion: deps.version } satisfies SessionResponse);
+      res.json(sessionOf(deviceOf(res), deps));
     }),
   );
 

@@ -85,6 +85,8 @@ export class TabService extends EventEmitter<{ change: [] }> {
     this.alive.add(id);
     const tab = this.store.addTab({ id, workspaceId, name, kind: 'shell', cwd: ws.dir, tmuxSession });
     this.log.info('tab created', { tab: id, workspace: ws.id });
+    // Give the new tab its title now rather than at the next poll.
+    await this.refreshPanes().catch((err: Error) => this.log.warn('pane refresh failed', { error: err.message }));
     return tab;
   }
 

@@ -12,7 +12,7 @@ export class TmuxError extends Error {
 
   /** tmux reports a missing server or session in words; these are the ones we act on. */
   get isMissing(): boolean {
-    return /no server running|can't find session|session not found|no such file|error connecting/i.test(
+    return /no server running|server exited unexpectedly|can't find session|session not found|no such file|error connecting/i.test(
       this.stderr,
     );
   }

@@ -53,10 +53,6 @@ export class TmuxCommands {
     return ['-V'];
   }
 
-  startServer(): string[] {
-    return [...this.base(), 'start-server'];
-  }
-
   sourceConfig(): string[] {
     return [...this.base(), 'source-file', this.configFile];
   }

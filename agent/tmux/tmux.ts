@@ -48,12 +48,13 @@ export class Tmux {
     return out.trim();
   }
 
-  /** Writes our config and applies it to a server that may already be running. */
+  /**
+   * Writes our config and applies it to a server that outlived the agent, which keeps its
+   * old options until told again. With no server running there is nothing to do: the
+   * first new-session starts one with `-f` and reads the file then.
+   */
   async start(): Promise<void> {
     writeFileAtomic(this.opts.configFile, tmuxConfig({ defaultShell: this.opts.defaultShell }), 0o600);
-    await this.runner.run(this.commands.startServer());
-    // A server that outlived the agent keeps its old options until told again. With no
-    // session, start-server exits at once (exit-empty), so sourcing may find no server.
     try {
       await this.runner.run(this.commands.sourceConfig());
     } catch (err) {
@@ -62,7 +63,14 @@ export class Tmux {
   }
 
   async newSession(opts: { name: string; cwd: string; env: Record<string, string>; cols?: number; rows?: number }): Promise<void> {
-    await this.runner.run(this.commands.newSession(opts));
+    try {
+      await this.runner.run(this.commands.newSession(opts));
+    } catch (err) {
+      // A server that was just exiting (its last session closed) can refuse us once; the
+      // retry starts a fresh one.
+      if (!(err instanceof TmuxError && /server exited unexpectedly/.test(err.stderr))) throw err;
+      await this.runner.run(this.commands.newSession(opts));
+    }
   }
 
   hasSession(name: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { SessionResponse } from '../../protocol/api.js';
+import { setHomeDirectory } from './labels.js';
 import { ApiRequestError, api, errorText } from './api.js';
 
 export type Access =
@@ -22,9 +23,14 @@ export function takeLinkToken(): string | null {
   return token || null;
 }
 
+function granted(session: SessionResponse): Access {
+  setHomeDirectory(session.home);
+  return { kind: 'granted', session };
+}
+
 async function currentSession(): Promise<Access> {
   try {
-    return { kind: 'granted', session: await api<SessionResponse>('GET', '/api/session') };
+    return granted(await api<SessionResponse>('GET', '/api/session'));
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'denied', linkRejected: false };
     return { kind: 'error', message: errorText(err) };
@@ -39,8 +45,7 @@ export async function resolveAccess(token: string | null): Promise<Access> {
   if (token === null) return currentSession();
   try {
     // The agent names the device from the User-Agent ("Chrome on Android").
-    const session = await api<SessionResponse>('POST', '/api/auth/claim', { token });
-    return { kind: 'granted', session };
+    return granted(await api<SessionResponse>('POST', '/api/auth/claim', { token }));
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) {
       // The same browser may already be in (a reload of the link before it was cleared).

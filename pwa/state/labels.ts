@@ -1,12 +1,20 @@
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 
-// The agent does not tell the browser its home directory; these are where homes live on
-// the systems tmux runs on.
-const HOME_PREFIX = /^(\/home\/[^/]+|\/Users\/[^/]+|\/root)(?=\/|$)/;
+// Until the agent has said where its home is, guess from where homes live on the systems
+// tmux runs on.
+const GUESSED_HOME = /^(\/home\/[^/]+|\/Users\/[^/]+|\/root)(?=\/|$)/;
+let homePrefix: RegExp = GUESSED_HOME;
+
+/** The agent's home directory, from `GET /api/session`. */
+export function setHomeDirectory(home: string): void {
+  const trimmed = home.replace(/\/+$/, '');
+  if (!trimmed) return;
+  homePrefix = new RegExp(`^${trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`);
+}
 
 /** A path as a person reads it: the home part as `~`, and only the last parts when long. */
 export function shortPath(path: string, maxParts = 3): string {
-  let p = path.replace(HOME_PREFIX, '~');
+  let p = path.replace(homePrefix, '~');
   if (p.length > 1) p = p.replace(/\/+$/, '');
   const root = p.startsWith('~') ? '~' : '';
   const parts = (root ? p.slice(1) : p).split('/').filter(Boolean);

@@ -24,6 +24,8 @@ function endedText(code: number): string {
       return 'This tab no longer exists. It was closed, here or on another device.';
     case CloseCode.SessionEnded:
       return 'The shell in this tab exited, or the tab was closed.';
+    case CloseCode.ConnectionLimit:
+      return 'Too many terminals were open on the agent, so it closed this one, the oldest. The shell is still running.';
     default:
       return 'The agent closed this terminal because a message was not understood.';
   }
@@ -318,11 +320,13 @@ export class TerminalView extends LitElement {
   }
 
   private renderEnded(code: number) {
+    const stillRunning = code === CloseCode.ConnectionLimit;
     return html`<div class="overlay">
       <div class="card" role="alert">
-        <h2>Session ended</h2>
+        <h2>${stillRunning ? 'Terminal closed' : 'Session ended'}</h2>
         <p>${endedText(code)}</p>
-        <button class="primary" @click=${() => router.toList()}>Back to sessions</button>
+        ${stillRunning ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
+        <button class=${stillRunning ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>
       </div>
     </div>`;
   }

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import type { SessionResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
 import { api, claim, createTab, firstWorkspaceId, type Session } from '../support/client.js';
 
@@ -100,6 +100,15 @@ describe('access', () => {
     expect(log).not.toContain(agent.token);
     expect(log).not.toContain(session.cookie.split('=')[1]);
     expect(agent.stderr()).not.toContain(agent.token);
+  });
+});
+
+describe('session', () => {
+  it('names the device and tells the agent home, for showing paths as ~', async () => {
+    const res = await api<SessionResponse>(session, 'GET', '/api/session');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ deviceName: 'test device', home: agent.home });
+    expect(res.body.deviceId).toMatch(/^dv-/);
   });
 });
 

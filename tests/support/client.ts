@@ -71,6 +71,8 @@ export class TerminalClient {
   bytesReceived = 0;
   /** Keep only counts and the screen (for floods) instead of every chunk. */
   keepOutput = true;
+  /** Feed the headless terminal; off where its parsing would skew a measurement. */
+  trackScreen = true;
   onOutput: ((data: Uint8Array) => void) | null = null;
 
   /** A real terminal emulator fed with the output, to read the screen as a person sees it. */
@@ -99,7 +101,7 @@ export class TerminalClient {
         this.bytesReceived += frame.data.length;
         this.onOutput?.(frame.data);
         if (this.keepOutput) this.chunks.push(Buffer.from(frame.data));
-        this.screenTerm.write(Buffer.from(frame.data));
+        if (this.trackScreen) this.screenTerm.write(Buffer.from(frame.data));
       } else {
         this.frames.push(frame);
       }

@@ -16,7 +16,6 @@ const BASE = ['-L', 'pocketmux', '-f', '/data/tmux.conf'];
 describe('tmux command builder', () => {
   it('always names our own socket and config file', () => {
     for (const args of [
-      cmds.startServer(),
       cmds.listSessions(),
       cmds.listPanes(),
       cmds.hasSession('s'),

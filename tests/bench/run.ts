@@ -1,0 +1,237 @@
+/**
+ * `npm run bench`: the terminal path measured against its own floor, in one run.
+ *
+ * Both measurements compare pocketmux's whole path (tmux → node-pty → agent → WebSocket →
+ * client) with node-pty attached to the same tmux server directly, in this process, with no
+ * agent and no WebSocket. Rounds alternate between the two so machine noise hits both.
+ * Results are printed and written to docs/benchmarks.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import * as pty from 'node-pty';
+import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
+import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
+
+const FLOOD_COLS = 250;
+const FLOOD_ROWS = 80;
+const FLOOD_LINES = 220_000;
+const FLOOD_WIDTH = FLOOD_COLS - 2;
+const FLOOD_BYTES = FLOOD_LINES * (FLOOD_WIDTH + 1);
+const FLOOD_ROUNDS = 5;
+const KEYSTROKES = 1000;
+
+interface Sink {
+  write(text: string): void;
+  onData(fn: (chunk: Uint8Array) => void): void;
+  close(): void;
+}
+
+function quantile(sorted: number[], q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i] as number;
+}
+
+function median(values: number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A terminal through the agent. */
+async function viaAgent(session: Session, tabId: string, cols: number, rows: number): Promise<Sink> {
+  const term = new TerminalClient(session, tabId, { cols, rows });
+  term.keepOutput = false;
+  term.trackScreen = false;
+  await term.opened;
+  const listeners: ((c: Uint8Array) => void)[] = [];
+  term.onOutput = (c) => {
+    for (const l of listeners) l(c);
+  };
+  return {
+    write: (text) => term.type(text),
+    onData: (fn) => listeners.push(fn),
+    close: () => term.close(),
+  };
+}
+
+/** The floor: node-pty reading `tmux attach` in this process. */
+function direct(socket: string, confFile: string, session: string, cols: number, rows: number): Sink {
+  const p = pty.spawn('tmux', ['-u', '-L', socket, '-f', confFile, 'attach-session', '-t', `=${session}`], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string>,
+    encoding: null,
+  });
+  const listeners: ((c: Uint8Array) => void)[] = [];
+  p.onData((c) => {
+    for (const l of listeners) l(c as unknown as Uint8Array);
+  });
+  return { write: (text) => p.write(text), onData: (fn) => listeners.push(fn), close: () => p.kill() };
+}
+
+/** Waits until `marker` shows up in the stream; returns ms from `start` and bytes seen. */
+function watchFor(sink: Sink, marker: string): { done: Promise<void>; bytes: () => number } {
+  let tail = '';
+  let bytes = 0;
+  let resolve: () => void = () => undefined;
+  const done = new Promise<void>((r) => {
+    resolve = r;
+  });
+  let armed = true;
+  sink.onData((chunk) => {
+    if (!armed) return;
+    bytes += chunk.length;
+    tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-marker.length - 64);
+    if (tail.includes(marker)) {
+      armed = false;
+      resolve();
+    }
+  });
+  return { done, bytes: () => bytes };
+}
+
+async function floodOnce(sink: Sink, round: number): Promise<{ ms: number; bytes: number }> {
+  const n = 1000 + round;
+  const watch = watchFor(sink, `FLOOD-END-${n}`);
+  const start = performance.now();
+  sink.write(`seq -f '%0${FLOOD_WIDTH}.0f' 1 ${FLOOD_LINES}; echo FLOOD-END-$((${n - 1}+1))\r`);
+  await watch.done;
+  const ms = performance.now() - start;
+  // Let tmux settle its last repaint before the next round.
+  await sleep(300);
+  return { ms, bytes: watch.bytes() };
+}
+
+async function keystrokes(sink: Sink, count: number): Promise<number[]> {
+  let waiting: (() => void) | null = null;
+  sink.onData(() => {
+    const w = waiting;
+    waiting = null;
+    w?.();
+  });
+  const samples: number[] = [];
+  for (let i = 0; i < count + 50; i++) {
+    // Type a character, then erase it: the line never grows and every key has an echo.
+    const key = i % 2 === 0 ? 'a' : '\x7f';
+    const echoed = new Promise<void>((r) => {
+      waiting = r;
+    });
+    const t0 = performance.now();
+    sink.write(key);
+    await echoed;
+    const dt = performance.now() - t0;
+    if (i >= 50) samples.push(dt); // the first keys warm up both paths
+    await sleep(2);
+  }
+  return samples;
+}
+
+async function main(): Promise<void> {
+  const agent = await startAgent();
+  try {
+    const session = await claim(agent, 'bench');
+    const conf = join(agent.dataDir, 'tmux.conf');
+
+    // Throughput: one tab per path, both on the agent's tmux server.
+    const ours = await createTab(session);
+    const floor = await createTab(session);
+    const oursSink = await viaAgent(session, ours.id, FLOOD_COLS, FLOOD_ROWS);
+    const floorSink = direct(agent.tmuxSocket, conf, `pm_${floor.workspaceId}_${floor.id}`, FLOOD_COLS, FLOOD_ROWS);
+    await sleep(800);
+    const oursFlood: { ms: number; bytes: number }[] = [];
+    const floorFlood: { ms: number; bytes: number }[] = [];
+    for (let r = 0; r < FLOOD_ROUNDS; r++) {
+      floorFlood.push(await floodOnce(floorSink, r * 2));
+      oursFlood.push(await floodOnce(oursSink, r * 2 + 1));
+    }
+    oursSink.close();
+    floorSink.close();
+
+    // Keystroke echo: `cat` in both panes, keys one at a time.
+    const keyOurs = await createTab(session);
+    const keyFloor = await createTab(session);
+    for (const t of [keyOurs, keyFloor]) await tmux(agent.tmuxSocket, 'send-keys', '-t', `=pm_${t.workspaceId}_${t.id}:`, 'exec cat', 'Enter');
+    const keyOursSink = await viaAgent(session, keyOurs.id, 80, 24);
+    const keyFloorSink = direct(agent.tmuxSocket, conf, `pm_${keyFloor.workspaceId}_${keyFloor.id}`, 80, 24);
+    await sleep(800);
+    const latOurs: number[] = [];
+    const latFloor: number[] = [];
+    const half = KEYSTROKES / 2;
+    latFloor.push(...(await keystrokes(keyFloorSink, half)));
+    latOurs.push(...(await keystrokes(keyOursSink, half)));
+    latFloor.push(...(await keystrokes(keyFloorSink, half)));
+    latOurs.push(...(await keystrokes(keyOursSink, half)));
+    keyOursSink.close();
+    keyFloorSink.close();
+
+    const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
+    const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
+    const oursMBps = mbps(oursFlood);
+    const floorMBps = mbps(floorFlood);
+    const sortedOurs = [...latOurs].sort((a, b) => a - b);
+    const sortedFloor = [...latFloor].sort((a, b) => a - b);
+    const r = {
+      throughputRatio: oursMBps / floorMBps,
+      oursMBps,
+      floorMBps,
+      oursWire: wire(oursFlood),
+      floorWire: wire(floorFlood),
+      p50: quantile(sortedOurs, 0.5),
+      p99: quantile(sortedOurs, 0.99),
+      floorP50: quantile(sortedFloor, 0.5),
+      floorP99: quantile(sortedFloor, 0.99),
+    };
+
+    const when = new Date().toISOString().slice(0, 10);
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const f1 = (x: number) => x.toFixed(1);
+    const f2 = (x: number) => x.toFixed(2);
+    const table = [
+      '| measure | pocketmux (tmux → node-pty → agent → WebSocket → client) | floor (node-pty on `tmux attach`, same process) | result | goal |',
+      '| --- | --- | --- | --- | --- |',
+      `| flood throughput, ${(FLOOD_BYTES / 1e6).toFixed(1)} MB of output, median of ${FLOOD_ROUNDS} | ${f1(r.oursMBps)} MB/s | ${f1(r.floorMBps)} MB/s | ratio **${f2(r.throughputRatio)}** | ≥ 0.95 |`,
+      `| bytes tmux forwarded during the flood, median | ${f1(r.oursWire)} MB/s | ${f1(r.floorWire)} MB/s | | |`,
+      `| keystroke echo p50, ${KEYSTROKES} keys | **${f2(r.p50)} ms** | ${f2(r.floorP50)} ms | | ≤ 1 ms |`,
+      `| keystroke echo p99, ${KEYSTROKES} keys | **${f2(r.p99)} ms** | ${f2(r.floorP99)} ms | | ≤ 2.5 ms |`,
+    ].join('\n');
+    process.stdout.write(`\n${table}\n`);
+
+    const doc = `# Benchmarks
+
+Produced by \`npm run bench\` (\`tests/bench/run.ts\`), all figures from one run on ${when},
+${cpus().length} cores (${cpu}), Node ${process.version}. Each pocketmux figure is measured beside
+its floor in the same run, rounds alternating, so the ratio is what counts, not the
+absolute numbers.
+
+## Terminal
+
+${table}
+
+How it is measured:
+
+- **Throughput**: in a ${FLOOD_COLS}×${FLOOD_ROWS} pane, \`seq -f '%0${FLOOD_WIDTH}.0f' 1 ${FLOOD_LINES}\` prints
+  ${(FLOOD_BYTES / 1e6).toFixed(1)} MB of full-width lines, then a marker. Time runs from sending the
+  command to the marker reaching the client. The floor is node-pty attached with \`tmux attach\`
+  to another session of the same tmux server, read in the bench process. tmux is a terminal,
+  not a pipe: when its reader lags it skips frames and repaints, so how many bytes it
+  forwards varies from run to run (second row); the time for the program's output to get
+  through is the figure that matters.
+- **Keystroke echo**: \`cat\` runs in the pane; one key is sent (alternately \`a\` and
+  backspace, so the line never grows), and the time runs until the first output comes back.
+  Keys are sent one at a time, 2 ms apart, after 50 warm-up keys per batch. The agent sends
+  each pty read at once; there is no batching timer on the output path.
+`;
+    writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);
+    process.stdout.write('\nwritten to docs/benchmarks.md\n');
+  } finally {
+    await agent.stop();
+    await cleanupAgents();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
