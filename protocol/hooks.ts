@@ -1,0 +1,74 @@
+/**
+ * Claude Code hook payloads, as the hook script forwards them to `POST /hooks/<event>`.
+ * Claude adds fields in new versions, so every schema accepts unknown fields; what the
+ * agent reads is required only where an event means nothing without it.
+ */
+import { z } from 'zod';
+
+const Common = z.looseObject({
+  session_id: z.string().min(1),
+  transcript_path: z.string().optional(),
+  cwd: z.string().optional(),
+  hook_event_name: z.string().min(1),
+  permission_mode: z.string().optional(),
+});
+
+const ToolInput = z.record(z.string(), z.unknown());
+
+export const HOOK_SCHEMAS = {
+  SessionStart: Common.extend({ source: z.string().optional(), model: z.string().optional() }),
+  UserPromptSubmit: Common.extend({ prompt: z.string() }),
+  PreToolUse: Common.extend({ tool_name: z.string(), tool_input: ToolInput, tool_use_id: z.string().optional() }),
+  PermissionRequest: Common.extend({
+    tool_name: z.string(),
+    tool_input: ToolInput,
+    permission_suggestions: z.array(z.unknown()).optional(),
+  }),
+  Notification: Common.extend({ message: z.string().optional(), notification_type: z.string().optional() }),
+  PostToolUse: Common.extend({
+    tool_name: z.string(),
+    tool_input: ToolInput.optional(),
+    tool_response: z.unknown().optional(),
+    tool_use_id: z.string().optional(),
+  }),
+  PostToolUseFailure: Common.extend({ tool_name: z.string(), tool_use_id: z.string().optional(), error: z.unknown().optional() }),
+  Stop: Common.extend({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
+  StopFailure: Common.extend({ error: z.unknown().optional() }),
+  SessionEnd: Common.extend({ reason: z.string().optional() }),
+  PreCompact: Common.extend({ trigger: z.string().optional() }),
+  PostCompact: Common.extend({ trigger: z.string().optional(), compact_summary: z.string().optional() }),
+  SubagentStop: Common,
+} as const;
+
+export type HookEventName = keyof typeof HOOK_SCHEMAS;
+export const HOOK_EVENT_NAMES = Object.keys(HOOK_SCHEMAS) as HookEventName[];
+
+export type HookPayload = {
+  [K in HookEventName]: z.infer<(typeof HOOK_SCHEMAS)[K]> & { hook_event_name: K };
+}[HookEventName];
+
+export type HookParseResult = { ok: true; payload: HookPayload } | { ok: false; error: string };
+
+export function isHookEventName(name: string): name is HookEventName {
+  return Object.hasOwn(HOOK_SCHEMAS, name);
+}
+
+/**
+ * Parses a payload for the event named in the URL. The body must name the same event:
+ * a mismatch means a misconfigured hook, refused rather than guessed at.
+ */
+export function parseHookPayload(event: string, body: unknown): HookParseResult {
+  if (!isHookEventName(event)) return { ok: false, error: `unknown hook event "${event}"` };
+  const parsed = HOOK_SCHEMAS[event].safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    return { ok: false, error: `invalid ${event} payload: ${issues}` };
+  }
+  if (parsed.data.hook_event_name !== event) {
+    return { ok: false, error: `payload says hook_event_name "${parsed.data.hook_event_name}" but was posted to ${event}` };
+  }
+  return { ok: true, payload: parsed.data as HookPayload };
+}
+
+/** Notification types that mean Claude waits for a permission answer. */
+export const PERMISSION_NOTIFICATION_TYPES: ReadonlySet<string> = new Set(['permission_prompt', 'worker_permission_prompt']);
