@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CloseCode } from '../protocol/close-codes.js';
 import { AccessControl } from './auth/access.js';
+import { installHooks, loadHookToken } from './claude/hook-files.js';
+import { hookRouter } from './claude/hook-intake.js';
 import { DeviceStore } from './auth/device-store.js';
 import { LinkToken } from './auth/link-token.js';
 import type { AgentConfig } from './config/config.js';
@@ -14,6 +16,8 @@ import { dataPaths } from './config/paths.js';
 import { createAgentServer } from './http/server.js';
 import { SyncHub } from './http/sync-hub.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from './store/atomic-file.js';
+import { StatusHub } from './status/status-hub.js';
+import { StatusManager } from './status/status-manager.js';
 import { InstanceLock } from './store/lock.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { TabService } from './tabs/tab-service.js';
@@ -92,6 +96,17 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const restored = await tabs.restore();
     if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);
 
+    const status = new StatusManager(paths.status, log);
+    status.load();
+    const statusHub = new StatusHub(status);
+    // A closed tab's status goes with it; unmanaged sessions stay until their claude ends.
+    tabs.on('change', () => {
+      for (const key of Object.keys(status.snapshot())) {
+        if (!key.startsWith('unmanaged-') && !tabs.tab(key)) status.forget(key);
+      }
+    });
+    const hookToken = loadHookToken(paths.hookToken);
+
     const access = new AccessControl(devices, `pmx_${identity.slice(3)}`);
     const link = new LinkToken();
     const bridge = new TerminalBridge({
@@ -115,6 +130,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       version,
       secure: false,
       terminalStats: () => bridge.stats(),
+      hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, log }),
+      statusHub,
       bridge,
       sync,
       pwaDir: join(packageRoot, 'dist', 'pwa'),
@@ -122,6 +139,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
 
     const port = await listen(server, config.port, config.host);
     writeFileAtomic(paths.port, `${port}\n`, 0o600);
+    // Written at every start: the script carries the live port.
+    const hookPaths = installHooks(paths.dataDir, port, hookToken);
+    log.info('claude hooks installed', { settings: hookPaths.settings });
     const url = `http://${displayHost(config.host)}:${port}/`;
     log.info('agent listening', { url, pid: process.pid, version });
 
@@ -138,6 +158,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
         closing ??= (async () => {
           bridge.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
           sync.close();
+          statusHub.close();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           try {

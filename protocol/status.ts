@@ -1,4 +1,5 @@
 /** What each Claude tab is doing, as `/api/status` reports it. */
+import { z } from 'zod';
 
 export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
 export type ClaudeState = (typeof CLAUDE_STATES)[number];
@@ -33,3 +34,26 @@ export interface TabStatus {
   /** When the state last changed (ms since epoch). */
   since: number;
 }
+
+/** A hook event as clients see it: what happened, in which tab, with its sequence number. */
+export interface HookEventView {
+  tabId: string;
+  event: string;
+  seq: number;
+  at: number;
+  /** A short human summary, e.g. the tool name or the notification text. */
+  detail: string | null;
+}
+
+export type StatusServerMessage =
+  | { type: 'status:sync'; tabs: Record<string, TabStatus> }
+  | { type: 'status:update'; tabId: string; status: TabStatus }
+  | { type: 'status:hook-event'; hook: HookEventView }
+  | { type: 'status:error'; message: string };
+
+export const StatusClientMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('status:request-sync') }),
+  z.strictObject({ type: z.literal('status:tab-dismissed'), tabId: z.string().min(1).max(64) }),
+  z.strictObject({ type: z.literal('status:ack-notification'), tabId: z.string().min(1).max(64) }),
+]);
+export type StatusClientMessage = z.infer<typeof StatusClientMessage>;

@@ -11,6 +11,8 @@ export function dataPaths(dataDir: string) {
     devices: join(dataDir, 'devices.json'),
     workspaces: join(dataDir, 'workspaces.json'),
     tmuxConf: join(dataDir, 'tmux.conf'),
+    hookToken: join(dataDir, 'hook-token'),
+    status: join(dataDir, 'status.json'),
     log: join(dataDir, 'logs', 'agent.log'),
   };
 }

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
-import express from 'express';
+import express, { type Router } from 'express';
 import { WebSocketServer } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { AccessControl } from '../auth/access.js';
+import type { StatusHub } from '../status/status-hub.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -14,6 +15,8 @@ import { apiRouter, type RouteDeps } from './routes.js';
 import type { SyncHub } from './sync-hub.js';
 
 export interface ServerDeps extends RouteDeps {
+  hooks: Router;
+  statusHub: StatusHub;
   access: AccessControl;
   bridge: TerminalBridge;
   sync: SyncHub;
@@ -24,7 +27,7 @@ export interface ServerDeps extends RouteDeps {
 }
 
 /** The WebSocket paths the agent serves; anything else is refused before upgrading. */
-export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync'] as const;
+export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync', '/api/status'] as const;
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -56,6 +59,7 @@ export function createAgentServer(deps: ServerDeps): Server {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     next();
   });
+  app.use('/hooks', deps.hooks);
   app.use('/api', apiRouter(deps));
 
   if (existsSync(join(deps.pwaDir, 'index.html'))) {
@@ -94,6 +98,10 @@ export function createAgentServer(deps: ServerDeps): Server {
 
     if (url.pathname === '/api/sync') {
       wss.handleUpgrade(req, socket, head, (ws) => deps.sync.add(ws));
+      return;
+    }
+    if (url.pathname === '/api/status') {
+      wss.handleUpgrade(req, socket, head, (ws) => deps.statusHub.add(ws));
       return;
     }
 

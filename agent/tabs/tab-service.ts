@@ -26,6 +26,8 @@ function isDirectory(path: string): boolean {
 export class TabService extends EventEmitter<{ change: [] }> {
   private readonly titles = new Map<string, PaneTitle>();
   private readonly alive = new Set<string>();
+  /** `%N` pane id → tab id, from the last pane listing. */
+  private paneToTab = new Map<string, string>();
   private refreshing: Promise<void> | null = null;
 
   constructor(
@@ -143,6 +145,12 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const listed = new Set(this.store.tabs().map((t) => t.id));
     const panes = await this.tmux.listPanes();
     const bySession = new Map(panes.map((p) => [p.session, p]));
+    const tabBySession = new Map(this.store.tabs().map((t) => [t.tmuxSession, t.id]));
+    this.paneToTab = new Map();
+    for (const pane of panes) {
+      const tabId = tabBySession.get(pane.session);
+      if (tabId) this.paneToTab.set(pane.paneId, tabId);
+    }
     let changed = false;
     for (const tab of [...this.store.tabs()]) {
       if (!listed.has(tab.id)) continue;
@@ -164,6 +172,14 @@ export class TabService extends EventEmitter<{ change: [] }> {
       if (pane.path) this.store.updateTabCwd(tab.id, pane.path);
     }
     if (changed) this.emit('change');
+  }
+
+  /** The tab a pane belongs to; looks again at tmux once when the pane is new to us. */
+  async tabForPane(paneId: string): Promise<string | undefined> {
+    const known = this.paneToTab.get(paneId);
+    if (known && this.store.tab(known)) return known;
+    await this.refreshPanes();
+    return this.paneToTab.get(paneId);
   }
 
   tab(id: string): TabRecord | undefined {

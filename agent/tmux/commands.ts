@@ -9,6 +9,7 @@ export const SESSION_PREFIX = 'pm';
 /** Tab metadata tmux reports for every pane in one call. */
 export const PANE_FORMAT = [
   '#{session_name}',
+  '#{pane_id}',
   '#{pane_pid}',
   '#{pane_current_command}',
   '#{pane_current_path}',
@@ -18,6 +19,8 @@ export const PANE_FORMAT = [
 
 export interface PaneInfo {
   session: string;
+  /** `%N`: what a process inside the pane sees as $TMUX_PANE. */
+  paneId: string;
   panePid: number;
   command: string;
   path: string;
@@ -107,12 +110,13 @@ export class TmuxCommands {
 
 export function parsePaneLine(line: string): PaneInfo | null {
   const parts = line.split('\t');
-  if (parts.length !== 6) return null;
-  const [session, pid, command, path, width, height] = parts as [string, string, string, string, string, string];
+  if (parts.length !== 7) return null;
+  const [session, paneId, pid, command, path, width, height] = parts as [string, string, string, string, string, string, string];
   const panePid = Number.parseInt(pid, 10);
-  if (!session || !Number.isInteger(panePid)) return null;
+  if (!session || !/^%\d+$/.test(paneId) || !Number.isInteger(panePid)) return null;
   return {
     session,
+    paneId,
     panePid,
     command,
     path,

@@ -70,7 +70,7 @@ describe('access', () => {
 
   it('refuses WebSocket upgrades without a credential or from a foreign Origin', async () => {
     const tab = await createTab(session);
-    for (const path of [`/api/terminal?tab=${tab.id}`, '/api/sync']) {
+    for (const path of [`/api/terminal?tab=${tab.id}`, '/api/sync', '/api/status']) {
       expect(await upgrade(path, { origin: agent.url.slice(0, -1) })).toBe(401);
       expect(await upgrade(path, { cookie: session.cookie, origin: 'http://evil.example' })).toBe(403);
       expect(await upgrade(path, { cookie: session.cookie, origin: agent.url.slice(0, -1) })).toBe(101);

@@ -69,9 +69,10 @@ describe('tmux command builder', () => {
   });
 
   it('parses list-panes lines and rejects malformed ones', () => {
-    expect(PANE_FORMAT.split('\t')).toHaveLength(6);
-    expect(parsePaneLine('pm_a_b\t1234\tvim\t/home/me/my proj\t120\t40')).toEqual({
+    expect(PANE_FORMAT.split('\t')).toHaveLength(7);
+    expect(parsePaneLine('pm_a_b\t%12\t1234\tvim\t/home/me/my proj\t120\t40')).toEqual({
       session: 'pm_a_b',
+      paneId: '%12',
       panePid: 1234,
       command: 'vim',
       path: '/home/me/my proj',
@@ -79,8 +80,9 @@ describe('tmux command builder', () => {
       height: 40,
     });
     expect(parsePaneLine('')).toBeNull();
-    expect(parsePaneLine('pm_a_b\tnot-a-pid\tbash\t/\t80\t24')).toBeNull();
-    expect(parsePaneLine('pm_a_b\t1\tbash')).toBeNull();
+    expect(parsePaneLine('pm_a_b\t%1\tnot-a-pid\tbash\t/\t80\t24')).toBeNull();
+    expect(parsePaneLine('pm_a_b\t12\t1\tbash\t/\t80\t24')).toBeNull();
+    expect(parsePaneLine('pm_a_b\t%1\t1\tbash')).toBeNull();
   });
 
   it('reads tmux versions and knows which are too old', () => {

@@ -1,0 +1,93 @@
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
+import { newSecret } from '../util/ids.js';
+import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
+
+/** How long Claude may wait on a PermissionRequest hook: an approval from a phone takes time. */
+export const PERMISSION_HOOK_TIMEOUT_S = 600;
+/** Every other event is reported and forgotten. */
+export const EVENT_HOOK_TIMEOUT_S = 10;
+
+export const HOOK_TOKEN_HEADER = 'x-pocketmux-token';
+export const HOOK_PANE_HEADER = 'x-pocketmux-pane';
+export const HOOK_TMUX_HEADER = 'x-pocketmux-tmux';
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The script Claude runs for every hook event. It is on the hot path of every event, so it
+ * starts nothing but sh and one curl, and it must never slow Claude down: with the agent
+ * gone, the connection is refused at once (loopback), curl gives up, and the script exits
+ * 0 printing nothing. The payload goes through untouched; the pane comes from $TMUX_PANE.
+ */
+export function hookScript(opts: { port: number; token: string }): string {
+  return `#!/bin/sh
+# Written by pocketmux at every start; edits are overwritten. Forwards one Claude Code hook
+# event to the agent and prints the agent's answer (a permission decision, or nothing).
+case "$1" in
+  PermissionRequest) max=${PERMISSION_HOOK_TIMEOUT_S - 5} ;;
+  *) max=${EVENT_HOOK_TIMEOUT_S - 5} ;;
+esac
+curl -s -f --noproxy '*' --connect-timeout 0.5 --max-time "$max" \\
+  -H 'Content-Type: application/json' \\
+  -H ${shellQuote(`X-Pocketmux-Token: ${opts.token}`)} \\
+  -H "X-Pocketmux-Pane: \${TMUX_PANE:-}" \\
+  -H "X-Pocketmux-Tmux: \${TMUX:-}" \\
+  --data-binary @- "http://127.0.0.1:${opts.port}/hooks/$1" 2>/dev/null
+exit 0
+`;
+}
+
+/** `--settings` file for claude: every event pocketmux understands goes to the script. */
+export function hookSettings(scriptPath: string): object {
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of HOOK_EVENT_NAMES) {
+    hooks[event] = [
+      {
+        matcher: '',
+        hooks: [
+          {
+            type: 'command',
+            command: `${shellQuote(scriptPath)} ${event}`,
+            timeout: event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S,
+          },
+        ],
+      },
+    ];
+  }
+  return { hooks };
+}
+
+/** The token hooks present; made once, kept in the data dir readable only by the user. */
+export function loadHookToken(path: string): string {
+  try {
+    const token = readFileSync(path, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{32,}$/.test(token)) return token;
+  } catch {
+    // Made below.
+  }
+  const token = newSecret();
+  writeFileAtomic(path, `${token}\n`, 0o600);
+  return token;
+}
+
+export interface HookPaths {
+  dir: string;
+  script: string;
+  settings: string;
+}
+
+/** Writes the script and settings for the port the agent listens on now. */
+export function installHooks(dataDir: string, port: number, token: string): HookPaths {
+  const dir = join(dataDir, 'hooks');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const script = join(dir, 'hook.sh');
+  const settings = join(dir, 'settings.json');
+  writeFileAtomic(script, hookScript({ port, token }), 0o700);
+  writeJsonAtomic(settings, hookSettings(script), 0o600);
+  return { dir, script, settings };
+}

@@ -1,0 +1,86 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { basename } from 'node:path';
+import express, { type Request, type Response, type Router } from 'express';
+import { parseHookPayload } from '../../protocol/hooks.js';
+import type { StatusManager } from '../status/status-manager.js';
+import { unmanagedKey } from '../status/status-manager.js';
+import type { TabService } from '../tabs/tab-service.js';
+import type { Logger } from '../util/log.js';
+import { HOOK_PANE_HEADER, HOOK_TMUX_HEADER, HOOK_TOKEN_HEADER } from './hook-files.js';
+
+/** Hook payloads carry tool inputs (a whole file for Write); anything past this is not a hook. */
+export const HOOK_BODY_LIMIT = '2mb';
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** `$TMUX` is `<socket path>,<server pid>,<session>`; pane ids only mean something on our server. */
+export function fromOurTmux(tmuxEnv: string | undefined, socketName: string): boolean {
+  if (!tmuxEnv) return false;
+  return basename(tmuxEnv.split(',')[0] ?? '') === socketName;
+}
+
+function refuse(res: Response, status: number, error: string): void {
+  res.status(status).json({ error });
+}
+
+export interface HookIntakeDeps {
+  token: string;
+  tmuxSocket: string;
+  tabs: TabService;
+  status: StatusManager;
+  log: Logger;
+}
+
+/**
+ * `POST /hooks/<event>`: where hook.sh delivers Claude's events. Only from this machine,
+ * only with the hook token, never from a browser page (any Origin is refused), and every
+ * body through the schemas in protocol/. A refused request changes nothing.
+ */
+export function hookRouter(deps: HookIntakeDeps): Router {
+  const router = express.Router();
+
+  router.use((req: IncomingMessage, res: Response, next) => {
+    if (!isLoopback(req.socket.remoteAddress)) return refuse(res, 403, 'hooks are accepted from this machine only');
+    if (req.headers.origin !== undefined) return refuse(res, 403, 'hooks never come from a browser');
+    const token = req.headers[HOOK_TOKEN_HEADER];
+    if (!tokenMatches(typeof token === 'string' ? token : undefined, deps.token)) return refuse(res, 401, 'missing or wrong hook token');
+    next();
+  });
+  router.use(express.json({ limit: HOOK_BODY_LIMIT, strict: true, type: () => true }));
+
+  router.post('/:event', async (req: Request, res: Response) => {
+    const event = String(req.params.event);
+    const parsed = parseHookPayload(event, req.body);
+    if (!parsed.ok) return refuse(res, 400, parsed.error);
+    const payload = parsed.payload;
+    const pane = req.headers[HOOK_PANE_HEADER];
+    const paneId = typeof pane === 'string' && /^%\d+$/.test(pane) ? pane : undefined;
+    const tmuxEnv = req.headers[HOOK_TMUX_HEADER];
+    let key: string | undefined;
+    if (paneId && fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) {
+      key = await deps.tabs.tabForPane(paneId).catch(() => undefined);
+    }
+    key ??= unmanagedKey(payload.session_id);
+    deps.status.applyHook(key, payload);
+    res.status(204).end();
+  });
+
+  router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return refuse(res, status, (err as Error).message);
+    deps.log.error('hook intake failed', { error: (err as Error).message });
+    refuse(res, 500, 'internal error; see the agent log');
+  });
+  return router;
+}

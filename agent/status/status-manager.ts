@@ -1,0 +1,105 @@
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import type { HookPayload } from '../../protocol/hooks.js';
+import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus } from '../../protocol/status.js';
+import { readJsonFile, writeJsonAtomic } from '../store/atomic-file.js';
+import type { Logger } from '../util/log.js';
+import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
+
+const PersistedStatus = z.object({
+  state: z.enum(CLAUDE_STATES),
+  seq: z.number().int().nonnegative(),
+  claudeRunning: z.boolean(),
+  compacting: z.boolean(),
+  sessionId: z.string().nullable(),
+  lastHookAt: z.number().nullable(),
+  since: z.number(),
+});
+const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), PersistedStatus) });
+
+/** Key for a Claude session whose pane the agent does not manage: kept, not dropped. */
+export function unmanagedKey(sessionId: string): string {
+  return `unmanaged-${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
+}
+
+function hookDetail(payload: HookPayload): string | null {
+  switch (payload.hook_event_name) {
+    case 'PreToolUse':
+    case 'PermissionRequest':
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return payload.tool_name;
+    case 'Notification':
+      return payload.message ?? payload.notification_type ?? null;
+    case 'SessionStart':
+      return payload.source ?? null;
+    case 'SessionEnd':
+      return payload.reason ?? null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Owns every tab's status: feeds events through the pure reducer, persists the result, and
+ * tells listeners (the /api/status channel, later push and approvals) what changed.
+ */
+export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
+  private readonly tabs = new Map<string, TabStatus>();
+
+  constructor(
+    private readonly path: string,
+    private readonly log: Logger,
+  ) {
+    super();
+  }
+
+  /** Loads persisted statuses; a tab that was busy comes back unknown until re-checked. */
+  load(): void {
+    const result = readJsonFile(this.path, StatusFile);
+    if (result.status === 'corrupt') {
+      this.log.error('status file is corrupt; starting with no status', { reason: result.reason, setAsideAs: result.setAsideAs });
+      return;
+    }
+    if (result.status !== 'ok') return;
+    for (const [key, status] of Object.entries(result.value.tabs)) this.tabs.set(key, restoredStatus(status));
+  }
+
+  private persist(): void {
+    writeJsonAtomic(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) });
+  }
+
+  get(key: string): TabStatus | undefined {
+    return this.tabs.get(key);
+  }
+
+  snapshot(): Record<string, TabStatus> {
+    return Object.fromEntries(this.tabs);
+  }
+
+  apply(key: string, event: StatusEvent): TabStatus {
+    const before = this.tabs.get(key) ?? initialStatus(event.at);
+    const { status, effects } = nextStatus(before, event);
+    if (status !== before || !this.tabs.has(key)) {
+      this.tabs.set(key, status);
+      this.persist();
+      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning) {
+        this.emit('message', { type: 'status:update', tabId: key, status });
+      }
+    }
+    for (const effect of effects) this.emit('effect', key, effect);
+    return status;
+  }
+
+  applyHook(key: string, payload: HookPayload, at = Date.now()): TabStatus {
+    const status = this.apply(key, { kind: 'hook', payload, at });
+    const hook: HookEventView = { tabId: key, event: payload.hook_event_name, seq: status.seq, at, detail: hookDetail(payload) };
+    this.emit('message', { type: 'status:hook-event', hook });
+    return status;
+  }
+
+  /** A tab closed: its status goes with it. */
+  forget(key: string): void {
+    if (this.tabs.delete(key)) this.persist();
+  }
+}

@@ -1,0 +1,218 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
+import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
+import { claim, createTab, eventually, type Session } from '../support/client.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
+const captured = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as { hook_event_name: string; session_id: string });
+
+let agent: AgentHandle;
+let session: Session;
+
+beforeAll(async () => {
+  agent = await startAgent();
+  session = await claim(agent);
+});
+afterAll(cleanupAgents);
+
+/** Runs the installed hook script exactly as Claude would: sh, payload on stdin, pane in env. */
+function runHook(
+  event: string,
+  payload: unknown,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const script = join(agent.dataDir, 'hooks', 'hook.sh');
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', `'${script}' ${event}`], { env: { PATH: process.env.PATH, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.stdin.end(`${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n`);
+  });
+}
+
+class StatusClient {
+  readonly messages: StatusServerMessage[] = [];
+  readonly ws: WebSocket;
+  readonly opened: Promise<void>;
+  constructor(s: Session) {
+    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: s.cookie } });
+    this.opened = new Promise((r) => this.ws.once('open', () => r()));
+    this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as StatusServerMessage));
+  }
+  latest(tabId: string): TabStatus | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i];
+      if (m?.type === 'status:update' && m.tabId === tabId) return m.status;
+      if (m?.type === 'status:sync' && m.tabs[tabId]) return m.tabs[tabId];
+    }
+    return undefined;
+  }
+}
+
+async function paneEnv(tabId: string, workspaceId: string): Promise<Record<string, string>> {
+  const target = `=pm_${workspaceId}_${tabId}:`;
+  const [paneId, socketPath, pid] = (await tmux(agent.tmuxSocket, 'display', '-p', '-t', target, '#{pane_id}\t#{socket_path}\t#{pid}'))
+    .trim()
+    .split('\t');
+  return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
+}
+
+describe('Claude hooks', () => {
+  it('installs a settings file and a private script for every event', () => {
+    const settings = JSON.parse(readFileSync(join(agent.dataDir, 'hooks', 'settings.json'), 'utf8')) as {
+      hooks: Record<string, { matcher: string; hooks: { type: string; command: string; timeout: number }[] }[]>;
+    };
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'PostToolUse', 'Stop', 'SessionEnd', 'PreCompact', 'PostCompact']) {
+      const entry = settings.hooks[event]?.[0];
+      expect(entry?.matcher, event).toBe('');
+      expect(entry?.hooks[0]?.type).toBe('command');
+      expect(entry?.hooks[0]?.command).toContain(`hook.sh' ${event}`);
+    }
+    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBeGreaterThanOrEqual(300);
+    const script = readFileSync(join(agent.dataDir, 'hooks', 'hook.sh'), 'utf8');
+    expect(script).toContain(`http://127.0.0.1:${agent.port}/hooks/`);
+    // The hot path starts sh and one curl, nothing else.
+    expect(script).not.toMatch(/\b(tmux|cat|node|python)\b/);
+    expect(statSync(join(agent.dataDir, 'hooks', 'hook.sh')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(agent.dataDir, 'hook-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('moves a tab through the states of a real session, seen on /api/status', async () => {
+    const tab = await createTab(session);
+    const env = await paneEnv(tab.id, tab.workspaceId);
+    const client = new StatusClient(session);
+    await client.opened;
+    const seen: string[] = [];
+    for (const payload of captured) {
+      const r = await runHook(payload.hook_event_name, payload, env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      const status = await eventually(() => {
+        const s = client.latest(tab.id);
+        return s && s.seq === seen.length + 1 ? s : null;
+      }, 5000, `status after ${payload.hook_event_name}`);
+      seen.push(`${payload.hook_event_name}:${status.state}`);
+    }
+    expect(seen).toEqual([
+      'SessionStart:idle',
+      'UserPromptSubmit:busy',
+      'PreToolUse:busy',
+      'PermissionRequest:needs-input',
+      'Notification:needs-input',
+      'PostToolUse:busy',
+      'Stop:ready-for-review',
+      'UserPromptSubmit:busy',
+      'PreToolUse:busy',
+      'PermissionRequest:needs-input',
+      'UserPromptSubmit:busy',
+      'SessionEnd:idle',
+    ]);
+    expect(client.messages.filter((m) => m.type === 'status:hook-event')).toHaveLength(captured.length);
+    client.ws.close();
+  });
+
+  it('clears ready-for-review when a client dismisses the tab', async () => {
+    const tab = await createTab(session);
+    const env = await paneEnv(tab.id, tab.workspaceId);
+    const client = new StatusClient(session);
+    await client.opened;
+    const stop = captured.find((p) => p.hook_event_name === 'Stop');
+    await runHook('Stop', stop, env);
+    await eventually(() => client.latest(tab.id)?.state === 'ready-for-review', 5000, 'ready-for-review');
+    client.ws.send(JSON.stringify({ type: 'status:tab-dismissed', tabId: tab.id }));
+    await eventually(() => client.latest(tab.id)?.state === 'idle', 5000, 'idle after dismiss');
+    client.ws.send('not json');
+    await eventually(() => client.messages.some((m) => m.type === 'status:error'), 5000, 'an error reply');
+    client.ws.close();
+  });
+
+  it('keeps events from a pane it does not manage as an unmanaged session', async () => {
+    const client = new StatusClient(session);
+    await client.opened;
+    const start = { ...captured[0], session_id: 'outside-1234' };
+    await runHook('SessionStart', start, { TMUX_PANE: '%999', TMUX: '/tmp/tmux-0/default,1,0' });
+    await eventually(() => client.latest('unmanaged-outside-1234')?.state === 'idle', 5000, 'unmanaged session');
+    client.ws.close();
+  });
+
+  it('refuses bad input with a clear status and changes nothing', async () => {
+    const tab = await createTab(session);
+    const env = await paneEnv(tab.id, tab.workspaceId);
+    const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+    const before = JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null);
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(new URL(path, agent.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE as string, 'x-pocketmux-tmux': env.TMUX as string, ...headers },
+        body,
+      });
+    const stop = JSON.stringify(captured.find((p) => p.hook_event_name === 'Stop'));
+    const cases: [string, Promise<Response>, number, RegExp][] = [
+      ['malformed JSON', post('/hooks/Stop', '{"session_id": '), 400, /JSON/],
+      ['wrong types', post('/hooks/UserPromptSubmit', JSON.stringify({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 42 })), 400, /prompt/],
+      ['missing required field', post('/hooks/Stop', JSON.stringify({ hook_event_name: 'Stop' })), 400, /session_id/],
+      ['unknown event', post('/hooks/Bogus', stop), 400, /unknown hook event/],
+      ['event mismatch', post('/hooks/SessionEnd', stop), 400, /posted to SessionEnd/],
+      ['a 10 MB body', post('/hooks/Stop', JSON.stringify({ ...JSON.parse(stop), pad: 'x'.repeat(10 * 1024 * 1024) })), 413, /too large/],
+      ['no token', post('/hooks/Stop', stop, { 'x-pocketmux-token': '' }), 401, /hook token/],
+      ['a wrong token', post('/hooks/Stop', stop, { 'x-pocketmux-token': 'A'.repeat(token.length) }), 401, /hook token/],
+      ['a browser Origin', post('/hooks/Stop', stop, { origin: agent.url.slice(0, -1) }), 403, /browser/],
+    ];
+    for (const [name, request, status, message] of cases) {
+      const res = await request;
+      expect(res.status, name).toBe(status);
+      expect(((await res.json()) as { error: string }).error, name).toMatch(message);
+    }
+    expect(JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null)).toBe(before);
+  });
+
+  it('returns at once, silently and with exit 0, when the agent is down', async () => {
+    const other = await startAgent();
+    await other.stop();
+    const script = join(other.dataDir, 'hooks', 'hook.sh');
+    const times: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const started = performance.now();
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn('/bin/sh', ['-c', `'${script}' Stop`]);
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+        });
+        child.stderr.on('data', (d) => {
+          out += d;
+        });
+        child.on('exit', (code) => resolve({ code, out }));
+        child.stdin.end(`${JSON.stringify(captured[6])}\n`);
+      });
+      times.push(performance.now() - started);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe('');
+    }
+    // A bound, not a benchmark: Claude must never wait on a missing agent.
+    expect(Math.max(...times)).toBeLessThan(200);
+  });
+});
+
+async function statusSnapshot(): Promise<{ tabs: Record<string, TabStatus> }> {
+  const client = new StatusClient(session);
+  await client.opened;
+  const sync = await eventually(() => client.messages.find((m) => m.type === 'status:sync'), 5000, 'status sync');
+  client.ws.close();
+  return sync as { tabs: Record<string, TabStatus> };
+}
