@@ -15,25 +15,24 @@ function rssKiB(pid: number): number {
 
 /**
  * Pulls the line numbers `seq` printed out of the raw terminal stream. tmux re-renders what
- * it shows, so the stream holds escape sequences around the numbers; each number that
- * stands alone on a line is collected in arrival order.
+ * it shows: it may move the cursor and redraw part of a line, so the stream is cut at every
+ * escape sequence and line break, and only runs of exactly one full line's digits count.
  */
 class SeqScanner {
   readonly numbers: number[] = [];
   private rest = '';
   private readonly decoder = new TextDecoder();
+  private readonly separator = /\x1b\[[0-9;?>]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r|\n/;
+
+  constructor(private readonly width: number) {}
 
   push(chunk: Uint8Array): void {
-    const text = this.rest + this.decoder.decode(chunk, { stream: true });
-    const lines = text.split(/\r\n|\n/);
-    this.rest = lines.pop() ?? '';
-    for (const line of lines) this.scan(line);
-  }
-
-  private scan(line: string): void {
-    // Strip CSI sequences and charset switches; what remains of a seq line is its number.
-    const plain = line.replace(/\x1b\[[0-9;?>]*[A-Za-z]/g, '').replace(/\x1b[()][0-9A-Za-z]/g, '');
-    if (/^\d+$/.test(plain)) this.numbers.push(Number(plain));
+    const segments = (this.rest + this.decoder.decode(chunk, { stream: true })).split(this.separator);
+    // The last segment may continue in the next chunk.
+    this.rest = segments.pop() ?? '';
+    for (const segment of segments) {
+      if (segment.length === this.width && /^\d+$/.test(segment)) this.numbers.push(Number(segment));
+    }
   }
 }
 
@@ -51,7 +50,7 @@ describe('output flood', () => {
     const rows = 80;
     const term = new TerminalClient(session, tab.id, { cols, rows });
     term.keepOutput = false;
-    const scanner = new SeqScanner();
+    const scanner = new SeqScanner(cols - 2);
     let sawDone = false;
     let tail = '';
     term.onOutput = (data) => {
