@@ -1,0 +1,235 @@
+/**
+ * `/api/timeline`: the conversation of one Claude tab, as typed entries the agent derives from
+ * the session's transcript. Entries are bounded in size so a client can hold hundreds of them
+ * whatever the session did (a 5 MB tool output or a huge file write arrives as an excerpt).
+ */
+
+/** Size bounds, in UTF-16 code units, applied by the agent before an entry leaves it. */
+export const TIMELINE_LIMITS = {
+  /** A prompt or an assistant text. */
+  text: 16_000,
+  /** A tool result's text. */
+  toolResult: 2_000,
+  /** Each string inside a tool call's input object. */
+  inputString: 2_000,
+  /** The one-line summary of a tool call's input. */
+  summary: 200,
+  /** The first line of a thinking block. */
+  thinkingLine: 200,
+} as const;
+
+export interface TimelineEntryBase {
+  /**
+   * Stable across reads of the same transcript: the transcript line's uuid (with `:<n>` for
+   * the n-th block of a line holding several), or the tool_use_id for a tool call.
+   */
+  id: string;
+  /** ISO timestamp the transcript line carries. */
+  at: string;
+  /** Byte offset in the transcript file of the line this entry came from. */
+  offset: number;
+  /**
+   * The reader's change counter when this entry was added or last changed (a tool call gets a
+   * new one when its result arrives). A client that asks for entries after a seq it holds
+   * upserts them by `id`.
+   */
+  seq: number;
+}
+
+/** What the person typed. */
+export interface PromptEntry extends TimelineEntryBase {
+  kind: 'prompt';
+  text: string;
+  truncated: boolean;
+}
+
+/** Text Claude wrote. */
+export interface AssistantTextEntry extends TimelineEntryBase {
+  kind: 'assistant-text';
+  /** The API message id; one message spans several entries when it holds several blocks. */
+  messageId: string;
+  text: string;
+  truncated: boolean;
+  /** The person pressed Esc while this message was streaming; the text is what arrived. */
+  aborted: boolean;
+}
+
+export interface ToolResult {
+  status: 'ok' | 'error';
+  /** The start of the result's text; images and other non-text parts appear as placeholders. */
+  text: string;
+  truncated: boolean;
+  at: string;
+  offset: number;
+}
+
+/** A tool Claude called, with its result once the transcript has it. */
+export interface ToolCallEntry extends TimelineEntryBase {
+  kind: 'tool-call';
+  messageId: string;
+  toolUseId: string;
+  name: string;
+  /** One readable line: the command, the file, the pattern... */
+  summary: string;
+  /** The input object, with every long string inside cut to `TIMELINE_LIMITS.inputString`. */
+  input: unknown;
+  result?: ToolResult;
+}
+
+/** Claude thought; folded to its size and first line. */
+export interface ThinkingEntry extends TimelineEntryBase {
+  kind: 'thinking';
+  messageId: string;
+  /** Length of the thinking text (0 when the API redacted or omitted it). */
+  length: number;
+  firstLine: string;
+  redacted: boolean;
+}
+
+/**
+ * The synthetic `[Request interrupted by user...]` line: Esc while Claude worked, or "No" in a
+ * permission dialog (`forToolUse`). Claude fires no hook for it, so it ends a turn silently.
+ */
+export interface InterruptEntry extends TimelineEntryBase {
+  kind: 'interrupt';
+  forToolUse: boolean;
+}
+
+/** Something Claude Code itself reported: compaction, an API error, a local command. */
+export interface NoticeEntry extends TimelineEntryBase {
+  kind: 'notice';
+  subtype: string;
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+export type TimelineEntry =
+  | PromptEntry
+  | AssistantTextEntry
+  | ToolCallEntry
+  | ThinkingEntry
+  | InterruptEntry
+  | NoticeEntry;
+
+export type TimelineEntryKind = TimelineEntry['kind'];
+
+/** Tokens of one API message, as its `usage` reports them. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+}
+
+export interface ClippedText {
+  text: string;
+  truncated: boolean;
+}
+
+/** Cuts `text` to at most `max` code units, never splitting a surrogate pair. */
+export function clipText(text: string, max: number): ClippedText {
+  if (text.length <= max) return { text, truncated: false };
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end--;
+  return { text: text.slice(0, end), truncated: true };
+}
+
+/** The first non-empty line of `text`, cut to `max`, with `…` when anything was left out. */
+export function firstLine(text: string, max: number): string {
+  const trimmed = text.trim();
+  const nl = trimmed.indexOf('\n');
+  const line = (nl === -1 ? trimmed : trimmed.slice(0, nl)).trimEnd();
+  const clipped = clipText(line, max);
+  return clipped.truncated || nl !== -1 ? `${clipped.text}…` : clipped.text;
+}
+
+const MAX_INPUT_DEPTH = 8;
+const MAX_INPUT_ITEMS = 100;
+
+/**
+ * A copy of a tool's input small enough to ship: long strings cut, deep nesting and long
+ * arrays or objects elided. A Write of a multi-megabyte file keeps its path and the start of
+ * its content.
+ */
+export function clipToolInput(value: unknown, maxString: number = TIMELINE_LIMITS.inputString): unknown {
+  return clipValue(value, maxString, 0);
+}
+
+function clipValue(value: unknown, maxString: number, depth: number): unknown {
+  if (typeof value === 'string') {
+    const clipped = clipText(value, maxString);
+    return clipped.truncated ? `${clipped.text}… [${value.length - clipped.text.length} more chars]` : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_INPUT_DEPTH) return '[…]';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_INPUT_ITEMS).map((v) => clipValue(v, maxString, depth + 1));
+    if (value.length > MAX_INPUT_ITEMS) items.push(`[${value.length - MAX_INPUT_ITEMS} more items]`);
+    return items;
+  }
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const [k, v] of Object.entries(value)) {
+    if (n++ === MAX_INPUT_ITEMS) {
+      out['…'] = 'more keys left out';
+      break;
+    }
+    out[k] = clipValue(v, maxString, depth + 1);
+  }
+  return out;
+}
+
+/** Which input field best says what a tool call does, for the tools Claude Code ships. */
+const SUMMARY_FIELDS: Record<string, readonly string[]> = {
+  Bash: ['command'],
+  BashOutput: ['bash_id'],
+  KillShell: ['shell_id'],
+  Read: ['file_path'],
+  Write: ['file_path'],
+  Edit: ['file_path'],
+  MultiEdit: ['file_path'],
+  NotebookEdit: ['notebook_path'],
+  Glob: ['pattern', 'path'],
+  Grep: ['pattern', 'path'],
+  WebFetch: ['url'],
+  WebSearch: ['query'],
+  Task: ['description'],
+  Agent: ['description'],
+  Skill: ['skill', 'command'],
+  SlashCommand: ['command'],
+};
+
+/** Fields worth showing for a tool this table does not know (MCP tools, future ones). */
+const GENERIC_FIELDS = ['command', 'file_path', 'path', 'url', 'query', 'pattern', 'description', 'prompt', 'name'];
+
+/**
+ * One readable line saying what a tool call does: `npm test`, `src/app.ts`, `TODO in src`.
+ * Used for timeline entries, the current tool of a tab, and approval cards.
+ */
+export function summarizeToolInput(name: string, input: unknown, max: number = TIMELINE_LIMITS.summary): string {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return input === undefined ? '' : firstLine(JSON.stringify(input) ?? '', max);
+  }
+  const fields = input as Record<string, unknown>;
+  const str = (key: string): string | undefined => {
+    const v = fields[key];
+    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  };
+  if (name === 'Grep' || name === 'Glob') {
+    const pattern = str('pattern');
+    const path = str('path');
+    if (pattern !== undefined) return firstLine(path === undefined ? pattern : `${pattern} in ${path}`, max);
+  }
+  if (name === 'TodoWrite' && Array.isArray(fields.todos)) {
+    return `${fields.todos.length} todo${fields.todos.length === 1 ? '' : 's'}`;
+  }
+  for (const key of SUMMARY_FIELDS[name] ?? GENERIC_FIELDS) {
+    const v = str(key);
+    if (v !== undefined) return firstLine(v, max);
+  }
+  for (const v of Object.values(fields)) {
+    if (typeof v === 'string' && v.trim() !== '') return firstLine(v, max);
+  }
+  return firstLine(JSON.stringify(fields) ?? '', max);
+}
