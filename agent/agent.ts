@@ -159,6 +159,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           bridge.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
           sync.close();
           statusHub.close();
+          status.flush();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           try {

@@ -17,6 +17,8 @@ const PersistedStatus = z.object({
 });
 const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), PersistedStatus) });
 
+const PERSIST_DELAY_MS = 100;
+
 /** Key for a Claude session whose pane the agent does not manage: kept, not dropped. */
 export function unmanagedKey(sessionId: string): string {
   return `unmanaged-${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
@@ -46,6 +48,7 @@ function hookDetail(payload: HookPayload): string | null {
  */
 export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
   private readonly tabs = new Map<string, TabStatus>();
+  private persistTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly path: string,
@@ -65,7 +68,19 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     for (const [key, status] of Object.entries(result.value.tabs)) this.tabs.set(key, restoredStatus(status));
   }
 
+  /**
+   * Writes are gathered for a moment: a burst of hooks costs one fsync'd write instead of
+   * one each, keeping the hook path fast. A crash in that window loses nothing that restart
+   * recovery does not re-check anyway.
+   */
   private persist(): void {
+    this.persistTimer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
+  }
+
+  /** Writes pending changes now (on shutdown). */
+  flush(): void {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
     writeJsonAtomic(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) });
   }
 

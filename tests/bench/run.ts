@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { hookBench } from './hooks.js';
 
 const FLOOD_COLS = 250;
 const FLOOD_ROWS = 80;
@@ -178,6 +179,8 @@ async function main(): Promise<void> {
     keyOursSink.close();
     keyFloorSink.close();
 
+    const hooks = await hookBench(agent, session);
+
     const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
     const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
     const oursMBps = mbps(oursFlood);
@@ -211,7 +214,15 @@ async function main(): Promise<void> {
       `| keystroke echo p50, ${KEYSTROKES} keys | **${f2(r.p50)} ms** | ${f2(r.floorP50)} ms | | ≤ 1 ms |`,
       `| keystroke echo p99, ${KEYSTROKES} keys | **${f2(r.p99)} ms** | ${f2(r.floorP99)} ms | | ≤ 2.5 ms |`,
     ].join('\n');
-    process.stdout.write(`\n${table}\n`);
+    const hookTable = [
+      '| measure | result | goal |',
+      '| --- | --- | --- |',
+      `| hook.sh run → \`status:update\` on a WebSocket client, p50 / p99 of 1,000 | **${f2(hooks.scriptP50)} / ${f2(hooks.scriptP99)} ms** | ≤ 10 / ≤ 15 ms |`,
+      `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
+      `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
+      `| agent RSS after that, ${hooks.loadTabs} tabs (shell tabs: Claude tabs are not built yet) | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
+    ].join('\n');
+    process.stdout.write(`\n${table}\n\n${hookTable}\n`);
 
     const doc = `# Benchmarks
 
@@ -237,7 +248,19 @@ How it is measured:
 - **Keystroke echo**: \`cat\` runs in the pane; one key is sent (alternately \`a\` and
   backspace, so the line never grows), and the time runs until the first output comes back.
   Keys are sent one at a time, 2 ms apart, in ten batches alternating between the two
-  paths, each after ${WARMUP_KEYS} warm-up keys. The agent sends
+  paths, each after ${WARMUP_KEYS} warm-up keys.
+
+## Claude hooks
+
+${hookTable}
+
+How it is measured: the installed \`hooks/hook.sh\` is started with \`/bin/sh\` and a captured
+payload on stdin, with \`TMUX\`/\`TMUX_PANE\` of a real tab, as Claude starts it; time runs
+until the matching \`status:hook-event\` reaches a client on \`/api/status\` (UserPromptSubmit
+and Stop alternate, so each one changes the state). 50 warm-up events are not counted. The
+agent-only row replaces the script with a \`fetch\` from the bench process. The load row
+posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
+sequence numbers on the client: none missing, none out of order. The agent sends
   each pty read at once; there is no batching timer on the output path.
 `;
     writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);

@@ -1,0 +1,174 @@
+/**
+ * Hook path figures: from Claude running hook.sh to the `status:update` on a client, the
+ * agent's own share of it, and a sustained load over many tabs.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import type { StatusServerMessage } from '../../protocol/status.js';
+import { type AgentHandle, REPO_ROOT, tmux } from '../support/agent.js';
+import { createTab, type Session } from '../support/client.js';
+
+const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
+
+export interface HookBenchResult {
+  scriptP50: number;
+  scriptP99: number;
+  agentP50: number;
+  agentP99: number;
+  loadSent: number;
+  loadTabs: number;
+  loadSeconds: number;
+  lost: number;
+  reordered: number;
+  rssKiB: number;
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
+}
+
+function payloads(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const line of readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const p = JSON.parse(line) as { hook_event_name: string };
+    out[p.hook_event_name] ??= p;
+  }
+  return out;
+}
+
+/** Resolves when the status channel reports `seq` for `tabId`. */
+class StatusWatcher {
+  private readonly waiters = new Map<string, { seq: number; resolve: () => void }>();
+  readonly seqs = new Map<string, number[]>();
+  readonly ws: WebSocket;
+  readonly opened: Promise<void>;
+
+  constructor(session: Session) {
+    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    this.opened = new Promise((r) => this.ws.once('open', () => r()));
+    this.ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as StatusServerMessage;
+      if (msg.type !== 'status:hook-event') return;
+      const list = this.seqs.get(msg.hook.tabId) ?? [];
+      list.push(msg.hook.seq);
+      this.seqs.set(msg.hook.tabId, list);
+      const w = this.waiters.get(msg.hook.tabId);
+      if (w && msg.hook.seq >= w.seq) {
+        this.waiters.delete(msg.hook.tabId);
+        w.resolve();
+      }
+    });
+  }
+
+  waitFor(tabId: string, seq: number): Promise<void> {
+    return new Promise((resolve) => this.waiters.set(tabId, { seq, resolve }));
+  }
+}
+
+async function paneEnv(agent: AgentHandle, tab: { id: string; workspaceId: string }): Promise<Record<string, string>> {
+  const [paneId, socketPath, pid] = (
+    await tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{pane_id}\t#{socket_path}\t#{pid}')
+  )
+    .trim()
+    .split('\t');
+  return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
+}
+
+function runScript(script: string, event: string, body: string, env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', [script, event], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+    child.stdin.end(body);
+  });
+}
+
+export async function hookBench(agent: AgentHandle, session: Session): Promise<HookBenchResult> {
+  const events = payloads();
+  const script = join(agent.dataDir, 'hooks', 'hook.sh');
+  const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+  const watcher = new StatusWatcher(session);
+  await watcher.opened;
+  const tab = await createTab(session);
+  const env = await paneEnv(agent, tab);
+  const order = ['UserPromptSubmit', 'Stop'];
+  let seq = 0;
+
+  // Whole path: hook.sh started as Claude starts it, until the client hears of it.
+  const scriptTimes: number[] = [];
+  for (let i = 0; i < 1050; i++) {
+    const event = order[i % 2] as string;
+    const body = `${JSON.stringify(events[event])}\n`;
+    const heard = watcher.waitFor(tab.id, ++seq);
+    const t0 = performance.now();
+    await runScript(script, event, body, env);
+    await heard;
+    if (i >= 50) scriptTimes.push(performance.now() - t0);
+  }
+
+  // The agent's share: an HTTP POST straight to the intake, until the client hears of it.
+  const agentTimes: number[] = [];
+  const post = (event: string, headers: Record<string, string>) =>
+    fetch(new URL(`/hooks/${event}`, agent.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, ...headers },
+      body: JSON.stringify(events[event]),
+    });
+  const hookHeaders = (e: Record<string, string>) => ({ 'x-pocketmux-pane': e.TMUX_PANE as string, 'x-pocketmux-tmux': e.TMUX as string });
+  for (let i = 0; i < 1050; i++) {
+    const event = order[i % 2] as string;
+    const heard = watcher.waitFor(tab.id, ++seq);
+    const t0 = performance.now();
+    await post(event, hookHeaders(env));
+    await heard;
+    if (i >= 50) agentTimes.push(performance.now() - t0);
+  }
+
+  // Sustained load: 1,000 events a second for 10 s spread over 20 tabs.
+  const tabs = [tab];
+  while (tabs.length < 20) tabs.push(await createTab(session));
+  const envs = await Promise.all(tabs.map((t) => paneEnv(agent, t)));
+  const before = new Map(tabs.map((t) => [t.id, watcher.seqs.get(t.id)?.length ?? 0]));
+  const rate = 1000;
+  const seconds = 10;
+  let sent = 0;
+  const started = performance.now();
+  const inflight: Promise<unknown>[] = [];
+  while (sent < rate * seconds) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    while (sent < Math.min(due, rate * seconds)) {
+      const i = sent % tabs.length;
+      inflight.push(post(order[Math.floor(sent / tabs.length) % 2] as string, hookHeaders(envs[i] as Record<string, string>)));
+      sent++;
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(inflight);
+  const loadSeconds = (performance.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  let lost = 0;
+  let reordered = 0;
+  for (const t of tabs) {
+    const list = (watcher.seqs.get(t.id) ?? []).slice(before.get(t.id));
+    lost += rate * seconds / tabs.length - list.length;
+    for (let i = 1; i < list.length; i++) if ((list[i] as number) <= (list[i - 1] as number)) reordered++;
+  }
+  const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${agent.pid}/status`, 'utf8'))?.[1] ?? 0);
+  watcher.ws.close();
+  return {
+    scriptP50: quantile(scriptTimes, 0.5),
+    scriptP99: quantile(scriptTimes, 0.99),
+    agentP50: quantile(agentTimes, 0.5),
+    agentP99: quantile(agentTimes, 0.99),
+    loadSent: sent,
+    loadTabs: tabs.length,
+    loadSeconds,
+    lost,
+    reordered,
+    rssKiB,
+  };
+}
