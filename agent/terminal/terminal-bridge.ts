@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import * as pty from 'node-pty';
 import type { WebSocket } from 'ws';
+import type { TerminalConnectionView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { TabRecord } from '../store/workspace-store.js';
@@ -36,16 +37,8 @@ function closeReason(text: string): string {
  * WebSocket. Output goes out the moment the pty yields it (no batching timer: a keystroke's
  * echo must not wait), and flow control rides the socket's write callbacks.
  */
-export interface TerminalStats {
-  tabId: string;
-  openedAt: string;
-  bytesOut: number;
-  paused: boolean;
-  /** How often flow control paused the pty. */
-  pauses: number;
-  /** The most ever queued on the socket, in bytes. */
-  peakBuffered: number;
-}
+/** The counters of one connection, as `GET /api/terminals` reports them. */
+export type TerminalStats = TerminalConnectionView;
 
 class TerminalConnection {
   private readonly term: pty.IPty;
