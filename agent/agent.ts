@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CloseCode } from '../protocol/close-codes.js';
 import { AccessControl } from './auth/access.js';
-import { installHooks, loadHookToken } from './claude/hook-files.js';
+import { hookSettingsPath, installHooks, loadHookToken } from './claude/hook-files.js';
 import { hookRouter } from './claude/hook-intake.js';
 import { DeviceStore } from './auth/device-store.js';
 import { LinkToken } from './auth/link-token.js';
@@ -17,6 +17,7 @@ import { createAgentServer } from './http/server.js';
 import { SyncHub } from './http/sync-hub.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from './store/atomic-file.js';
 import { StatusHub } from './status/status-hub.js';
+import { StatusMonitor } from './status/status-monitor.js';
 import { StatusManager } from './status/status-manager.js';
 import { InstanceLock } from './store/lock.js';
 import { WorkspaceStore } from './store/workspace-store.js';
@@ -92,9 +93,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     devices.load();
     const identity = loadIdentity(paths.identity, log);
 
-    const tabs = new TabService(store, tmux, { PATH: login.path }, log);
-    const restored = await tabs.restore();
-    if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);
+    const tabs = new TabService(store, tmux, { PATH: login.path }, log, {
+      launch: { bin: config.claudeBin, settingsPath: hookSettingsPath(paths.dataDir), extraArgs: config.claudeArgs, shell },
+      resumeAfterReboot: config.resumeClaudeAfterReboot,
+    });
 
     const status = new StatusManager(paths.status, log);
     status.load();
@@ -142,6 +144,18 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // Written at every start: the script carries the live port.
     const hookPaths = installHooks(paths.dataDir, port, hookToken);
     log.info('claude hooks installed', { settings: hookPaths.settings });
+    // After the hooks: a Claude tab restarted here reports to this agent from its first event.
+    const restored = await tabs.restore();
+    if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);
+    const monitor = new StatusMonitor({
+      status,
+      tabs,
+      log,
+      claudeConfigDir: config.claudeConfigDir,
+      transcriptPollMs: config.transcriptPollMs,
+      safetyPollMs: config.safetyPollMs,
+    });
+    await monitor.start();
     const url = `http://${displayHost(config.host)}:${port}/`;
     log.info('agent listening', { url, pid: process.pid, version });
 
@@ -158,6 +172,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
         closing ??= (async () => {
           bridge.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
           sync.close();
+          monitor.stop();
           statusHub.close();
           status.flush();
           server.closeAllConnections();

@@ -27,9 +27,24 @@ export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBody>;
 export const RenameBody = z.strictObject({ name: DisplayName });
 export type RenameBody = z.infer<typeof RenameBody>;
 
+/** Claude Code's `--permission-mode` values. */
+export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk']);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+/** A Claude session id (a UUID in practice). */
+export const ClaudeSessionId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'not a Claude session id');
+
 export const CreateTabBody = z.strictObject({
   workspaceId: WorkspaceId,
   name: DisplayName.optional(),
+  kind: z.enum(['shell', 'claude']).default('shell'),
+  /** For a Claude tab: a past session to resume, and the permission mode to start in. */
+  claude: z
+    .strictObject({
+      resume: ClaudeSessionId.optional(),
+      permissionMode: PermissionMode.optional(),
+    })
+    .optional(),
 });
 export type CreateTabBody = z.infer<typeof CreateTabBody>;
 
@@ -50,7 +65,9 @@ export interface TabView {
   workspaceId: string;
   /** Name the person gave the tab, or null to show the live title. */
   name: string | null;
-  kind: 'shell';
+  kind: 'shell' | 'claude';
+  /** For a Claude tab: the Claude session it runs or last ran, once known. */
+  claudeSessionId: string | null;
   createdAt: string;
   /** Last known working directory (where the shell restarts after a reboot). */
   cwd: string;

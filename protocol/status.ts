@@ -33,6 +33,8 @@ export interface TabStatus {
   lastHookAt: number | null;
   /** When the state last changed (ms since epoch). */
   since: number;
+  /** The session's transcript, as its hooks name it. */
+  transcriptPath: string | null;
 }
 
 /** A hook event as clients see it: what happened, in which tab, with its sequence number. */

@@ -80,13 +80,18 @@ export interface HookPaths {
   settings: string;
 }
 
+/** Where the settings live, known before the port is: Claude tabs are started with it. */
+export function hookSettingsPath(dataDir: string): string {
+  return join(dataDir, 'hooks', 'settings.json');
+}
+
 /** Writes the script and settings for the port the agent listens on now. */
 export function installHooks(dataDir: string, port: number, token: string): HookPaths {
   const dir = join(dataDir, 'hooks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const script = join(dir, 'hook.sh');
-  const settings = join(dir, 'settings.json');
+  const settings = hookSettingsPath(dataDir);
   writeFileAtomic(script, hookScript({ port, token }), 0o700);
   writeJsonAtomic(settings, hookSettings(script), 0o600);
   return { dir, script, settings };

@@ -71,6 +71,7 @@ export function hookRouter(deps: HookIntakeDeps): Router {
     if (paneId && fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) {
       key = await deps.tabs.tabForPane(paneId).catch(() => undefined);
     }
+    if (key) deps.tabs.noteClaudeSession(key, payload.session_id);
     key ??= unmanagedKey(payload.session_id);
     deps.status.applyHook(key, payload);
     res.status(204).end();

@@ -16,6 +16,7 @@ Options (each also settable by an environment variable):
   --host <addr>        address to bind (POCKETMUX_HOST, default 127.0.0.1)
   --data-dir <dir>     where pocketmux keeps its state (POCKETMUX_DIR, default ~/.pocketmux)
   --tmux-socket <name> name of pocketmux's own tmux server (POCKETMUX_TMUX_SOCKET, default pocketmux)
+  --claude-bin <path>  the claude command for Claude tabs (POCKETMUX_CLAUDE, default claude)
 `;
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
@@ -39,6 +40,7 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'tmux-socket': { type: 'string' },
+        'claude-bin': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -69,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
         host: values.host as string | undefined,
         dataDir: values['data-dir'] as string | undefined,
         tmuxSocket: values['tmux-socket'] as string | undefined,
+        claudeBin: values['claude-bin'] as string | undefined,
       },
       process.env,
     );

@@ -13,6 +13,18 @@ export interface AgentConfig {
   maxTerminalConnections: number;
   /** How often pane titles are polled while a client watches (/api/sync). */
   titlePollMs: number;
+  /** The claude command; resolved on the login PATH when it has no slash. */
+  claudeBin: string;
+  /** Extra arguments for every claude the agent starts. */
+  claudeArgs: string[];
+  /** Restart a Claude tab with `--resume <its session>` after a reboot. */
+  resumeClaudeAfterReboot: boolean;
+  /** Claude Code's config dir (`CLAUDE_CONFIG_DIR`, else ~/.claude): sessions and transcripts live there. */
+  claudeConfigDir: string;
+  /** How often the transcript of a working Claude tab is read for the synthetic interrupt. */
+  transcriptPollMs: number;
+  /** Fixed safety-net poll period; by default it grows from 30 s to 60 s with the tab count. */
+  safetyPollMs: number | null;
 }
 
 export const DEFAULTS = {
@@ -28,6 +40,7 @@ export const DEFAULTS = {
 export class ConfigError extends Error {}
 
 export interface ConfigInput {
+  claudeBin?: string | undefined;
   port?: string | undefined;
   host?: string | undefined;
   dataDir?: string | undefined;
@@ -87,5 +100,11 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     heartbeatTimeoutMs,
     maxTerminalConnections: DEFAULTS.maxTerminalConnections,
     titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
+    claudeBin: flags.claudeBin ?? env.POCKETMUX_CLAUDE ?? 'claude',
+    claudeArgs: (env.POCKETMUX_CLAUDE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    resumeClaudeAfterReboot: !/^(0|false|no|off)$/i.test(env.POCKETMUX_CLAUDE_RESUME ?? ''),
+    claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),
+    transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
+    safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
   };
 }

@@ -21,7 +21,7 @@ import type { DeviceRecord, DeviceStore } from '../auth/device-store.js';
 import type { LinkToken } from '../auth/link-token.js';
 import { expandHome } from '../config/config.js';
 import type { WorkspaceStore } from '../store/workspace-store.js';
-import { NotFoundError, type TabService } from '../tabs/tab-service.js';
+import { NotFoundError, type TabService, UnavailableError } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 
 export interface RouteDeps {
@@ -187,7 +187,11 @@ export function apiRouter(deps: RouteDeps): Router {
     '/tabs',
     route(async (req, res) => {
       const body = parse(CreateTabBody, req.body, 'tab');
-      const tab = await deps.tabs.createTab(body.workspaceId, body.name ?? null);
+      const tab = await deps.tabs.createTab(body.workspaceId, body.name ?? null, {
+        kind: body.kind,
+        ...(body.claude?.resume ? { resume: body.claude.resume } : {}),
+        ...(body.claude?.permissionMode ? { permissionMode: body.claude.permissionMode } : {}),
+      });
       res.status(201).json(deps.tabs.tabView(tab));
     }),
   );
@@ -219,6 +223,10 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) } satisfies ApiError);
+      return;
+    }
+    if (err instanceof UnavailableError) {
+      res.status(409).json({ error: err.message } satisfies ApiError);
       return;
     }
     if (err instanceof NotFoundError) {

@@ -27,7 +27,16 @@ export interface Transition {
 }
 
 export function initialStatus(at: number): TabStatus {
-  return { state: 'idle', seq: 0, claudeRunning: false, compacting: false, sessionId: null, lastHookAt: null, since: at };
+  return {
+    state: 'idle',
+    seq: 0,
+    claudeRunning: false,
+    compacting: false,
+    sessionId: null,
+    lastHookAt: null,
+    since: at,
+    transcriptPath: null,
+  };
 }
 
 /**
@@ -83,6 +92,7 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
     seq: before.seq + 1,
     lastHookAt: at,
     sessionId: payload.session_id,
+    transcriptPath: payload.transcript_path ?? before.transcriptPath,
     claudeRunning: payload.hook_event_name !== 'SessionEnd',
   };
   const settle = (reason: Extract<StatusEffect, { kind: 'permission-settled' }>['reason']) => {

@@ -14,6 +14,7 @@ const PersistedStatus = z.object({
   sessionId: z.string().nullable(),
   lastHookAt: z.number().nullable(),
   since: z.number(),
+  transcriptPath: z.string().nullable().default(null),
 });
 const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), PersistedStatus) });
 

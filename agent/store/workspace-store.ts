@@ -16,7 +16,10 @@ const TabRecord = z.object({
   id: z.string().regex(/^tb-[a-z0-9]+$/),
   workspaceId: z.string(),
   name: z.string().nullable(),
-  kind: z.literal('shell'),
+  kind: z.enum(['shell', 'claude']),
+  /** Claude tabs: the session to resume after a reboot, learnt from its hooks. */
+  claudeSessionId: z.string().nullable().default(null),
+  permissionMode: z.string().nullable().default(null),
   createdAt: z.string(),
   /** Last known working directory of the pane; where the shell restarts after a reboot. */
   cwd: z.string().min(1),
@@ -124,6 +127,14 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     tab.name = name;
     this.save();
     return tab;
+  }
+
+  /** Remembers which Claude session a tab runs, so a reboot can resume it. */
+  setClaudeSession(id: string, sessionId: string): void {
+    const tab = this.tab(id);
+    if (tab?.kind !== 'claude' || tab.claudeSessionId === sessionId) return;
+    tab.claudeSessionId = sessionId;
+    this.save();
   }
 
   /** Records where the pane's shell is now, without a change event: titles travel on their own. */

@@ -3,12 +3,15 @@ import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
 import type { PaneTitle, TabView, WorkspaceView } from '../../protocol/api.js';
 import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
+import { type ClaudeLaunchConfig, claudeShellCommand, findExecutable } from '../claude/launcher.js';
 import { sessionNameFor } from '../tmux/commands.js';
 import type { Tmux } from '../tmux/tmux.js';
 import { newId } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
 
 export class NotFoundError extends Error {}
+/** The request is fine but cannot be served on this machine (claude missing). */
+export class UnavailableError extends Error {}
 
 function isDirectory(path: string): boolean {
   try {
@@ -28,6 +31,8 @@ export class TabService extends EventEmitter<{ change: [] }> {
   private readonly alive = new Set<string>();
   /** `%N` pane id → tab id, from the last pane listing. */
   private paneToTab = new Map<string, string>();
+  /** Tab id → pid of the pane's first process, from the last pane listing. */
+  private panePids = new Map<string, number>();
   private refreshing: Promise<void> | null = null;
 
   constructor(
@@ -36,6 +41,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
     /** Environment given to every new shell (the login PATH, among others). */
     private readonly sessionEnv: Record<string, string>,
     private readonly log: Logger,
+    private readonly claude: { launch: ClaudeLaunchConfig; resumeAfterReboot: boolean },
   ) {
     super();
     store.on('change', () => this.emit('change'));
@@ -53,8 +59,9 @@ export class TabService extends EventEmitter<{ change: [] }> {
         continue;
       }
       const cwd = this.startDirectory(tab);
+      const resume = this.claude.resumeAfterReboot ? tab.claudeSessionId : null;
       try {
-        await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id) });
+        await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id), command: this.commandFor(tab, resume) });
         this.alive.add(tab.id);
         restarted++;
         this.log.info('restarted the shell of a tab whose tmux session was gone', { tab: tab.id, cwd });
@@ -77,15 +84,39 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return { ...this.sessionEnv, POCKETMUX_TAB: tabId };
   }
 
-  async createTab(workspaceId: string, name: string | null): Promise<TabRecord> {
+  /** A Claude tab starts claude (then a shell); a shell tab starts the login shell. */
+  private commandFor(tab: Pick<TabRecord, 'kind' | 'permissionMode'>, resume: string | null | undefined): string | undefined {
+    if (tab.kind !== 'claude') return undefined;
+    return claudeShellCommand(this.claude.launch, { resume, permissionMode: tab.permissionMode });
+  }
+
+  async createTab(
+    workspaceId: string,
+    name: string | null,
+    opts: { kind: 'shell' | 'claude'; resume?: string; permissionMode?: string } = { kind: 'shell' },
+  ): Promise<TabRecord> {
     const ws = this.store.workspace(workspaceId);
     if (!ws) throw new NotFoundError(`no workspace ${workspaceId}`);
     if (!existsSync(ws.dir)) throw new NotFoundError(`the workspace directory ${ws.dir} no longer exists`);
+    if (opts.kind === 'claude' && !findExecutable(this.claude.launch.bin, this.sessionEnv.PATH ?? '')) {
+      throw new UnavailableError(
+        `claude ("${this.claude.launch.bin}") was not found on the login PATH; install Claude Code or start the agent with --claude-bin`,
+      );
+    }
     const id = newId('tb');
     const tmuxSession = sessionNameFor(ws.id, id);
-    await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id) });
+    const record = { kind: opts.kind, permissionMode: opts.permissionMode ?? null };
+    await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id), command: this.commandFor(record, opts.resume) });
     this.alive.add(id);
-    const tab = this.store.addTab({ id, workspaceId, name, kind: 'shell', cwd: ws.dir, tmuxSession });
+    const tab = this.store.addTab({
+      id,
+      workspaceId,
+      name,
+      ...record,
+      claudeSessionId: opts.kind === 'claude' ? (opts.resume ?? null) : null,
+      cwd: ws.dir,
+      tmuxSession,
+    });
     this.log.info('tab created', { tab: id, workspace: ws.id });
     // Give the new tab its title now rather than at the next poll.
     await this.refreshPanes().catch((err: Error) => this.log.warn('pane refresh failed', { error: err.message }));
@@ -147,9 +178,12 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const bySession = new Map(panes.map((p) => [p.session, p]));
     const tabBySession = new Map(this.store.tabs().map((t) => [t.tmuxSession, t.id]));
     this.paneToTab = new Map();
+    this.panePids = new Map();
     for (const pane of panes) {
       const tabId = tabBySession.get(pane.session);
-      if (tabId) this.paneToTab.set(pane.paneId, tabId);
+      if (!tabId) continue;
+      this.paneToTab.set(pane.paneId, tabId);
+      this.panePids.set(tabId, pane.panePid);
     }
     let changed = false;
     for (const tab of [...this.store.tabs()]) {
@@ -174,6 +208,16 @@ export class TabService extends EventEmitter<{ change: [] }> {
     if (changed) this.emit('change');
   }
 
+  /** The pid of the tab's pane process at the last pane listing. */
+  panePid(tabId: string): number | undefined {
+    return this.panePids.get(tabId);
+  }
+
+  /** A hook named the Claude session a tab runs; remembered for `--resume` after a reboot. */
+  noteClaudeSession(tabId: string, sessionId: string): void {
+    this.store.setClaudeSession(tabId, sessionId);
+  }
+
   /** The tab a pane belongs to; looks again at tmux once when the pane is new to us. */
   async tabForPane(paneId: string): Promise<string | undefined> {
     const known = this.paneToTab.get(paneId);
@@ -192,6 +236,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
       workspaceId: tab.workspaceId,
       name: tab.name,
       kind: tab.kind,
+      claudeSessionId: tab.claudeSessionId,
       createdAt: tab.createdAt,
       cwd: tab.cwd,
       title: this.titles.get(tab.id) ?? null,

@@ -42,6 +42,15 @@ const exactSession = (name: string) => `=${name}`;
 /** The active pane of the session's current window. */
 const exactPane = (name: string) => `=${name}:`;
 
+export interface NewSessionOptions {
+  name: string;
+  cwd: string;
+  env: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  command?: string;
+}
+
 export class TmuxCommands {
   constructor(
     readonly socket: string,
@@ -60,10 +69,12 @@ export class TmuxCommands {
     return [...this.base(), 'source-file', this.configFile];
   }
 
-  newSession(opts: { name: string; cwd: string; env: Record<string, string>; cols?: number; rows?: number }): string[] {
+  /** `command`, when given, is run by the default shell instead of a plain login shell. */
+  newSession(opts: NewSessionOptions): string[] {
     const args = [...this.base(), 'new-session', '-d', '-s', opts.name, '-c', opts.cwd];
     args.push('-x', String(opts.cols ?? 80), '-y', String(opts.rows ?? 24));
     for (const [key, value] of Object.entries(opts.env)) args.push('-e', `${key}=${value}`);
+    if (opts.command) args.push(opts.command);
     return args;
   }
 

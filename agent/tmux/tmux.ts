@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { TmuxError, TmuxRunner } from './client.js';
-import { type PaneInfo, parsePaneLine, parseTmuxVersion, TmuxCommands, tmuxIsRecentEnough, MIN_TMUX } from './commands.js';
+import { type NewSessionOptions, type PaneInfo, parsePaneLine, parseTmuxVersion, TmuxCommands, tmuxIsRecentEnough, MIN_TMUX } from './commands.js';
 import { tmuxConfig } from './config-file.js';
 
 export class TmuxPreflightError extends Error {}
@@ -62,7 +62,7 @@ export class Tmux {
     }
   }
 
-  async newSession(opts: { name: string; cwd: string; env: Record<string, string>; cols?: number; rows?: number }): Promise<void> {
+  async newSession(opts: NewSessionOptions): Promise<void> {
     try {
       await this.runner.run(this.commands.newSession(opts));
     } catch (err) {

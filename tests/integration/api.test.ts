@@ -180,6 +180,20 @@ describe('workspaces and tabs', () => {
     expect((await api(session, 'GET', '/api/session')).status).toBe(200);
   });
 
+  it('refuses a Claude tab, clearly, when claude is not installed', async () => {
+    const bare = await startAgent({ args: ['--claude-bin', 'claude-not-installed-here'] });
+    const s = await claim(bare);
+    const before = await api<{ tabs: TabView[] }>(s, 'GET', '/api/tabs');
+    const res = await api<{ error: string }>(s, 'POST', '/api/tabs', { workspaceId: await firstWorkspaceId(s), kind: 'claude' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/claude-not-installed-here.*not found.*--claude-bin/);
+    expect((await api<{ tabs: TabView[] }>(s, 'GET', '/api/tabs')).body.tabs).toEqual(before.body.tabs);
+    const badMode = await api<{ error: string }>(s, 'POST', '/api/tabs', { workspaceId: await firstWorkspaceId(s), kind: 'claude', claude: { permissionMode: 'yolo' } });
+    expect(badMode.status).toBe(400);
+    expect(badMode.body.error).toMatch(/permissionMode/);
+    await bare.stop();
+  });
+
   it('serves the app shell to anyone, with a strict content security policy', async () => {
     const res = await fetch(agent.url);
     expect(res.status).toBe(200);

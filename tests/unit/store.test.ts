@@ -104,7 +104,7 @@ describe('workspace store', () => {
     const a = new WorkspaceStore(path, quietLog);
     expect(a.load()).toBe(false);
     const ws = a.addWorkspace('proj', '/tmp');
-    a.addTab({ id: 'tb-1', workspaceId: ws.id, name: null, kind: 'shell', cwd: '/tmp', tmuxSession: `pm_${ws.id}_tb-1` });
+    a.addTab({ id: 'tb-1', workspaceId: ws.id, name: null, kind: 'shell', claudeSessionId: null, permissionMode: null, cwd: '/tmp', tmuxSession: `pm_${ws.id}_tb-1` });
     a.renameTab('tb-1', 'server');
     const b = new WorkspaceStore(path, quietLog);
     expect(b.load()).toBe(true);

@@ -1,0 +1,49 @@
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+
+export interface ClaudeLaunchConfig {
+  /** The claude command: a path, or a name looked up on the login PATH. */
+  bin: string;
+  /** The hook settings the agent installed (`--settings`). */
+  settingsPath: string;
+  extraArgs: readonly string[];
+  /** The person's login shell, which takes over the pane when claude exits. */
+  shell: string;
+}
+
+export interface ClaudeLaunch {
+  resume?: string | null;
+  permissionMode?: string | null;
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The shell command a Claude tab's tmux session starts with. claude runs first; when it
+ * exits (`/exit`, a crash) the pane becomes the person's login shell rather than closing,
+ * so the tab stays and says Claude is not running. The person's own settings still apply:
+ * `--settings` adds our hooks to theirs.
+ */
+export function claudeShellCommand(config: ClaudeLaunchConfig, launch: ClaudeLaunch): string {
+  const args = [config.bin, '--settings', config.settingsPath];
+  if (launch.resume) args.push('--resume', launch.resume);
+  if (launch.permissionMode) args.push('--permission-mode', launch.permissionMode);
+  args.push(...config.extraArgs);
+  return `${args.map(quote).join(' ')}; exec ${quote(config.shell)} -l`;
+}
+
+/** Finds an executable the way a shell would: as given when it has a slash, else on PATH. */
+export function findExecutable(bin: string, path: string): string | null {
+  const candidates = bin.includes('/') ? [bin] : path.split(':').filter(isAbsolute).map((dir) => join(dir, bin));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+import { findClaude } from '../claude/process.js';
+import { TranscriptReader, type TranscriptSummary } from '../claude/transcript-reader.js';
+import type { TabService } from '../tabs/tab-service.js';
+import type { Logger } from '../util/log.js';
+import type { StatusManager } from './status-manager.js';
+import type { TabStatus } from '../../protocol/status.js';
+
+export interface MonitorOptions {
+  status: StatusManager;
+  tabs: TabService;
+  log: Logger;
+  claudeConfigDir: string;
+  transcriptPollMs: number;
+  /** Fixed period, or null for 30 s growing to 60 s with the number of Claude tabs. */
+  safetyPollMs: number | null;
+}
+
+/** What an `unknown` tab really is, from its process and transcript. */
+export function recoveredState(claudeRunning: boolean, transcript: TranscriptSummary | null, lastHookAt: number | null): TabStatus['state'] {
+  if (!claudeRunning) return 'idle';
+  if (!transcript) return 'busy';
+  if (transcript.interrupt && Date.parse(transcript.interrupt.at) > (lastHookAt ?? 0)) return 'idle';
+  const ended = transcript.turnEndedAt;
+  if (ended && (!transcript.lastPromptAt || Date.parse(ended) >= Date.parse(transcript.lastPromptAt))) return 'ready-for-review';
+  return 'busy';
+}
+
+/**
+ * Everything that fills the gaps hooks leave, never deciding state on its own authority
+ * while hooks speak: restart recovery, the safety-net poll (claude gone from its pane), and
+ * the synthetic interrupt read from the transcript (Claude fires no hook for Esc).
+ */
+export class StatusMonitor {
+  private readonly readers = new Map<string, TranscriptReader>();
+  private transcriptTimer: NodeJS.Timeout | null = null;
+  private safetyTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly opts: MonitorOptions) {}
+
+  async start(): Promise<void> {
+    await this.recover();
+    this.transcriptTimer = setInterval(() => void this.watchTranscripts(), this.opts.transcriptPollMs);
+    this.scheduleSafetyPoll();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.transcriptTimer) clearInterval(this.transcriptTimer);
+    if (this.safetyTimer) clearTimeout(this.safetyTimer);
+  }
+
+  private claudeIn(tabId: string): boolean {
+    const pid = this.opts.tabs.panePid(tabId);
+    return pid !== undefined && findClaude(pid, this.opts.claudeConfigDir) !== null;
+  }
+
+  private async summaryOf(tabId: string, status: TabStatus): Promise<TranscriptSummary | null> {
+    if (!status.transcriptPath) return null;
+    let reader = this.readers.get(tabId);
+    if (!reader || reader.path !== status.transcriptPath) {
+      reader = new TranscriptReader(status.transcriptPath, { maxEntries: 50 });
+      this.readers.set(tabId, reader);
+    }
+    const poll = await reader.poll();
+    return poll.missing ? null : reader.summary();
+  }
+
+  /** After a restart: every `unknown` tab is settled, silently (the reducer sends no push). */
+  async recover(): Promise<void> {
+    await this.opts.tabs.refreshPanes().catch(() => undefined);
+    for (const [key, status] of Object.entries(this.opts.status.snapshot())) {
+      if (status.state !== 'unknown') continue;
+      const running = this.opts.tabs.tab(key) !== undefined && this.claudeIn(key);
+      const summary = running ? await this.summaryOf(key, status).catch(() => null) : null;
+      const state = recoveredState(running, summary, status.lastHookAt);
+      this.opts.status.apply(key, { kind: 'recovered', state, claudeRunning: running, at: Date.now() });
+      this.opts.log.info('recovered the status of a tab', { tab: key, state });
+    }
+  }
+
+  /** While a tab works, its transcript is followed for the interrupt that fires no hook. */
+  private async watchTranscripts(): Promise<void> {
+    for (const [key, status] of Object.entries(this.opts.status.snapshot())) {
+      if (this.stopped) return;
+      if (status.state !== 'busy' && status.state !== 'needs-input') continue;
+      try {
+        const summary = await this.summaryOf(key, status);
+        if (summary?.interrupt) this.opts.status.apply(key, { kind: 'interrupt', at: Date.parse(summary.interrupt.at) });
+      } catch (err) {
+        this.opts.log.debug('transcript read failed', { tab: key, error: (err as Error).message });
+      }
+    }
+    // Readers of tabs that went away are dropped.
+    for (const key of this.readers.keys()) if (!this.opts.status.get(key)) this.readers.delete(key);
+  }
+
+  private scheduleSafetyPoll(): void {
+    if (this.stopped) return;
+    const claudeTabs = Object.keys(this.opts.status.snapshot()).length;
+    const period = this.opts.safetyPollMs ?? Math.min(60_000, 30_000 + 1_500 * claudeTabs);
+    this.safetyTimer = setTimeout(() => {
+      void this.safetyPoll().finally(() => this.scheduleSafetyPoll());
+    }, period);
+  }
+
+  /**
+   * Looks at every tab with a status: tmux panes (new sessions, titles, dead tabs) and
+   * whether claude still runs. A tab whose claude is gone goes idle, which also ends a
+   * `busy` stuck after a crash.
+   */
+  async safetyPoll(): Promise<void> {
+    try {
+      await this.opts.tabs.refreshPanes();
+    } catch (err) {
+      this.opts.log.warn('safety poll could not list panes', { error: (err as Error).message });
+      return;
+    }
+    for (const [key, status] of Object.entries(this.opts.status.snapshot())) {
+      if (!this.opts.tabs.tab(key)) continue;
+      if (!status.claudeRunning && status.state === 'idle') continue;
+      if (!this.claudeIn(key)) this.opts.status.apply(key, { kind: 'process-gone', at: Date.now() });
+    }
+  }
+}
