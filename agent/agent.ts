@@ -8,6 +8,8 @@ import { CloseCode } from '../protocol/close-codes.js';
 import { AccessControl } from './auth/access.js';
 import { hookSettingsPath, installHooks, loadHookToken } from './claude/hook-files.js';
 import { hookRouter } from './claude/hook-intake.js';
+import { listClaudeSessions } from './claude/sessions.js';
+import { TimelineHub } from './claude/timeline-hub.js';
 import { DeviceStore } from './auth/device-store.js';
 import { LinkToken } from './auth/link-token.js';
 import type { AgentConfig } from './config/config.js';
@@ -101,6 +103,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const status = new StatusManager(paths.status, log);
     status.load();
     const statusHub = new StatusHub(status);
+    const timeline = new TimelineHub(status, log, Math.min(config.transcriptPollMs, 500));
     // A closed tab's status goes with it; unmanaged sessions stay until their claude ends.
     tabs.on('change', () => {
       for (const key of Object.keys(status.snapshot())) {
@@ -134,6 +137,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       terminalStats: () => bridge.stats(),
       hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, log }),
       statusHub,
+      timeline,
+      claudeSessions: (dir: string) => listClaudeSessions(config.claudeConfigDir, dir),
       bridge,
       sync,
       pwaDir: join(packageRoot, 'dist', 'pwa'),
@@ -174,6 +179,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           sync.close();
           monitor.stop();
           statusHub.close();
+          timeline.close();
           status.flush();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -118,3 +118,18 @@ export interface TerminalConnectionView {
 export interface TerminalsResponse {
   terminals: TerminalConnectionView[];
 }
+
+/** A past Claude session of a workspace, from `~/.claude/projects/<slug>/<id>.jsonl`. */
+export interface ClaudeSessionSummary {
+  id: string;
+  /** When the transcript was last written (ISO). */
+  modifiedAt: string;
+  /** The first prompt the person typed, shortened; null if none was found. */
+  firstPrompt: string | null;
+  sizeBytes: number;
+}
+
+/** `GET /api/workspaces/:id/claude-sessions`: newest first. */
+export interface ClaudeSessionsResponse {
+  sessions: ClaudeSessionSummary[];
+}

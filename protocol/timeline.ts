@@ -233,3 +233,18 @@ export function summarizeToolInput(name: string, input: unknown, max: number = T
   }
   return firstLine(JSON.stringify(fields) ?? '', max);
 }
+
+/**
+ * `/api/timeline?tab=<id>`: a first page of the tab's conversation, then live changes.
+ * Entries are keyed by `id`; an `append` may carry an entry already shown (a tool call whose
+ * result arrived) and replaces it. `reset` means the transcript changed under us (a new
+ * session, `/clear`): drop everything shown and take the page that follows.
+ */
+export type TimelineServerMessage =
+  | { type: 'timeline:page'; tabId: string; entries: TimelineEntry[]; sessionId: string | null }
+  | { type: 'timeline:append'; tabId: string; entries: TimelineEntry[] }
+  | { type: 'timeline:reset'; tabId: string }
+  | { type: 'timeline:error'; message: string };
+
+/** How many entries the first page holds. */
+export const TIMELINE_FIRST_PAGE = 200;

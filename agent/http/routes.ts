@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import {
   type ApiError,
   ClaimLinkBody,
+  type ClaudeSessionsResponse,
   CreateTabBody,
   CreateWorkspaceBody,
   RenameBody,
@@ -25,6 +26,8 @@ import { NotFoundError, type TabService, UnavailableError } from '../tabs/tab-se
 import type { Logger } from '../util/log.js';
 
 export interface RouteDeps {
+  /** Past Claude sessions started in a directory, newest first. */
+  claudeSessions: (dir: string) => Promise<ClaudeSessionsResponse['sessions']>;
   /** Open terminal connections and their flow-control counters. */
   terminalStats: () => TerminalsResponse['terminals'];
   access: AccessControl;
@@ -156,6 +159,16 @@ export function apiRouter(deps: RouteDeps): Router {
       const ws = deps.store.renameWorkspace(id, body.name);
       if (!ws) throw new HttpError(404, `no workspace ${id}`);
       res.json({ ...ws, tabs: deps.store.tabsOf(id).map((t) => deps.tabs.tabView(t)) });
+    }),
+  );
+
+  api.get(
+    '/workspaces/:id/claude-sessions',
+    route(async (req, res) => {
+      const id = parse(WorkspaceId, req.params.id, 'workspace id');
+      const ws = deps.store.workspace(id);
+      if (!ws) throw new HttpError(404, `no workspace ${id}`);
+      res.json({ sessions: await deps.claudeSessions(ws.dir) } satisfies ClaudeSessionsResponse);
     }),
   );
 

@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { AccessControl } from '../auth/access.js';
+import type { TimelineHub } from '../claude/timeline-hub.js';
 import type { StatusHub } from '../status/status-hub.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -17,6 +18,7 @@ import type { SyncHub } from './sync-hub.js';
 export interface ServerDeps extends RouteDeps {
   hooks: Router;
   statusHub: StatusHub;
+  timeline: TimelineHub;
   access: AccessControl;
   bridge: TerminalBridge;
   sync: SyncHub;
@@ -27,7 +29,7 @@ export interface ServerDeps extends RouteDeps {
 }
 
 /** The WebSocket paths the agent serves; anything else is refused before upgrading. */
-export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync', '/api/status'] as const;
+export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync', '/api/status', '/api/timeline'] as const;
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -98,6 +100,14 @@ export function createAgentServer(deps: ServerDeps): Server {
 
     if (url.pathname === '/api/sync') {
       wss.handleUpgrade(req, socket, head, (ws) => deps.sync.add(ws));
+      return;
+    }
+    if (url.pathname === '/api/timeline') {
+      const tabId = url.searchParams.get('tab') ?? '';
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if (!deps.tabs.tab(tabId) && !tabId.startsWith('unmanaged-')) ws.close(CloseCode.TabNotFound, 'no such tab');
+        else deps.timeline.add(ws, tabId);
+      });
       return;
     }
     if (url.pathname === '/api/status') {

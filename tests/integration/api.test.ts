@@ -23,6 +23,7 @@ const ROUTES: [string, string][] = [
   ['DELETE', '/api/workspaces/ws-x'],
   ['GET', '/api/tabs'],
   ['GET', '/api/terminals'],
+  ['GET', '/api/workspaces/ws-x/claude-sessions'],
   ['POST', '/api/tabs'],
   ['PATCH', '/api/tabs/tb-x'],
   ['DELETE', '/api/tabs/tb-x'],
@@ -70,7 +71,7 @@ describe('access', () => {
 
   it('refuses WebSocket upgrades without a credential or from a foreign Origin', async () => {
     const tab = await createTab(session);
-    for (const path of [`/api/terminal?tab=${tab.id}`, '/api/sync', '/api/status']) {
+    for (const path of [`/api/terminal?tab=${tab.id}`, '/api/sync', '/api/status', `/api/timeline?tab=${tab.id}`]) {
       expect(await upgrade(path, { origin: agent.url.slice(0, -1) })).toBe(401);
       expect(await upgrade(path, { cookie: session.cookie, origin: 'http://evil.example' })).toBe(403);
       expect(await upgrade(path, { cookie: session.cookie, origin: agent.url.slice(0, -1) })).toBe(101);

@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { ClaudeSessionsResponse, TabView, WorkspaceView } from '../../protocol/api.js';
+import type { TimelineEntry, TimelineServerMessage } from '../../protocol/timeline.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
@@ -49,7 +50,20 @@ class StatusClient {
   }
 }
 
+class TimelineClient {
+  readonly messages: TimelineServerMessage[] = [];
+  readonly ws: WebSocket;
+  constructor(s: Session, tabId: string) {
+    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/timeline?tab=${tabId}`, { headers: { cookie: s.cookie } });
+    this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as TimelineServerMessage));
+  }
+  appended(): TimelineEntry[] {
+    return this.messages.flatMap((m) => (m.type === 'timeline:append' ? m.entries : []));
+  }
+}
+
 describe('Claude tab status with the real Claude Code CLI', () => {
+  let timelineClient: TimelineClient;
   let fake: FakeAnthropic;
   let claude: ClaudeEnv;
   let agent: AgentHandle;
@@ -142,6 +156,19 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     const listed = await api<{ tabs: TabView[] }>(session, 'GET', '/api/tabs');
     expect(listed.body.tabs.find((t) => t.id === tab.id)?.claudeSessionId).toBe(status.sessionId);
     client.ws.close();
+
+    // The workspace lists the session for resuming, by its first prompt.
+    const past = await api<ClaudeSessionsResponse>(session, 'GET', `/api/workspaces/${tab.workspaceId}/claude-sessions`);
+    expect(past.body.sessions[0]).toMatchObject({ id: status.sessionId, firstPrompt: 'please run it' });
+
+    // The timeline shows the conversation from the transcript.
+    const timeline = new TimelineClient(session, tab.id);
+    const page = await eventually(() => timeline.messages.find((m) => m.type === 'timeline:page'), 10_000, 'a timeline page');
+    const entries = page.type === 'timeline:page' ? page.entries : [];
+    expect(entries.find((e) => e.kind === 'prompt')).toMatchObject({ text: 'please run it' });
+    expect(entries.find((e) => e.kind === 'tool-call')).toMatchObject({ name: 'Bash', result: { status: 'ok' } });
+    expect(entries.filter((e) => e.kind === 'assistant-text').at(-1)).toMatchObject({ text: 'All done: the command ran.' });
+    timelineClient = timeline;
   });
 
   it('goes idle through the synthetic interrupt when Esc stops a streamed answer', async () => {
@@ -157,6 +184,13 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     // No hook fired: the transcript's interrupt line did it.
     expect(idle.seq).toBe(busy.seq);
     client.ws.close();
+    // A timeline left open received the new prompt and the interruption live.
+    await eventually(
+      () => timelineClient.appended().some((e) => e.kind === 'interrupt') && timelineClient.appended().some((e) => e.kind === 'prompt' && e.text === 'do it slowly'),
+      10_000,
+      'the interrupt on the timeline',
+    );
+    timelineClient.ws.close();
   });
 
   it('killed while busy and restarted, it recovers the tab silently and follows it on', async () => {

@@ -128,6 +128,7 @@ export async function cleanupAgents(): Promise<void> {
       await once(proc, 'exit').catch(() => undefined);
     }
     await tmux(tmuxSocket, 'kill-server').catch(() => undefined);
-    rmSync(root, { recursive: true, force: true });
+    // A process killed a moment ago (claude in a pane) may still be writing as it dies.
+    rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }

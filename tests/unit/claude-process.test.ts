@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { claudeShellCommand, findExecutable } from '../../agent/claude/launcher.
 import { descendants, findClaude, parseStat, readProcessTable } from '../../agent/claude/process.js';
 import type { TranscriptSummary } from '../../agent/claude/transcript-reader.js';
 import { recoveredState } from '../../agent/status/status-monitor.js';
+import { listClaudeSessions, projectSlug } from '../../agent/claude/sessions.js';
 
 let dir: string;
 beforeEach(() => {
@@ -94,5 +95,28 @@ describe('restart recovery decision', () => {
     const s = summary({ interrupt: { at: '2026-01-01T00:05:00Z', forToolUse: false }, lastPromptAt: '2026-01-01T00:04:00Z' });
     expect(recoveredState(true, s, t('2026-01-01T00:04:30Z'))).toBe('idle');
     expect(recoveredState(true, s, t('2026-01-01T00:06:00Z'))).toBe('busy');
+  });
+});
+
+describe('past Claude sessions', () => {
+  it('names project folders as Claude Code does', () => {
+    expect(projectSlug('/home/user/proj')).toBe('-home-user-proj');
+    expect(projectSlug('/home/me/my proj.v2')).toBe('-home-me-my-proj-v2');
+  });
+
+  it('lists transcripts newest first with their first prompt, skipping other files', async () => {
+    const folder = join(dir, 'projects', projectSlug('/work/app'));
+    mkdirSync(folder, { recursive: true });
+    const fixture = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl'));
+    writeFileSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), fixture);
+    writeFileSync(join(folder, '22222222-aaaa-bbbb-cccc-000000000002.jsonl'), '{"garbage": ');
+    writeFileSync(join(folder, 'notes.txt'), 'x');
+    utimesSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), new Date('2026-01-01'), new Date('2026-01-01'));
+    const sessions = await listClaudeSessions(dir, '/work/app');
+    expect(sessions.map((s) => [s.id, s.firstPrompt])).toEqual([
+      ['22222222-aaaa-bbbb-cccc-000000000002', null],
+      ['11111111-aaaa-bbbb-cccc-000000000001', 'please run it'],
+    ]);
+    expect(await listClaudeSessions(dir, '/nowhere')).toEqual([]);
   });
 });
