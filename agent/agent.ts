@@ -112,7 +112,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     const hookToken = loadHookToken(paths.hookToken);
 
-    const access = new AccessControl(devices, `pmx_${identity.slice(3)}`);
+    const access = new AccessControl(devices, `pmx_${identity.slice(3)}`, hookToken);
     const link = new LinkToken();
     const bridge = new TerminalBridge({
       tmux,
@@ -135,6 +135,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       version,
       secure: false,
       terminalStats: () => bridge.stats(),
+      statusSnapshot: () => status.snapshot(),
       hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, log }),
       statusHub,
       timeline,

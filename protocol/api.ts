@@ -48,6 +48,13 @@ export const CreateTabBody = z.strictObject({
 });
 export type CreateTabBody = z.infer<typeof CreateTabBody>;
 
+/** `POST /api/tabs/:id/input`: text typed into the tab, then Enter unless `enter` is false. */
+export const TabInputBody = z.strictObject({
+  text: z.string().max(64 * 1024, 'text must be at most 64 KB'),
+  enter: z.boolean().default(true),
+});
+export type TabInputBody = z.infer<typeof TabInputBody>;
+
 export const ClaimLinkBody = z.strictObject({
   token: z.string().min(1).max(256),
   deviceName: DisplayName.optional(),

@@ -1,5 +1,18 @@
 import type { IncomingMessage } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
 import type { DeviceRecord, DeviceStore } from './device-store.js';
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export type AccessDecision =
   | { ok: true; device: DeviceRecord }
@@ -34,14 +47,33 @@ export function originAllowed(req: IncomingMessage): boolean {
 }
 
 /** The single check every REST route and WebSocket upgrade goes through. */
+/** Who the `pocketmux` CLI is when it talks to the agent: it holds no device credential. */
+export const CLI_DEVICE: DeviceRecord = {
+  id: 'cli',
+  name: 'pocketmux CLI',
+  credentialHash: '0'.repeat(64),
+  pairedAt: new Date(0).toISOString(),
+  lastSeenAt: null,
+};
+
+export const CLI_TOKEN_HEADER = 'x-pocketmux-token';
+
 export class AccessControl {
   constructor(
     private readonly devices: DeviceStore,
     readonly cookieName: string,
+    /** The hook token; with it, scripts on this machine (the CLI) may use the API. */
+    private readonly localToken: string,
   ) {}
 
   check(req: IncomingMessage): AccessDecision {
     if (!originAllowed(req)) return { ok: false, status: 403, reason: 'foreign origin' };
+    const token = req.headers[CLI_TOKEN_HEADER];
+    if (typeof token === 'string' && req.headers.origin === undefined) {
+      // Only from this machine, never from a page: the token lives in a file only the user reads.
+      if (isLoopback(req.socket.remoteAddress) && tokenMatches(token, this.localToken)) return { ok: true, device: CLI_DEVICE };
+      return { ok: false, status: 401, reason: 'wrong local token, or not from this machine' };
+    }
     const credential = readCookie(req.headers.cookie, this.cookieName);
     if (!credential) return { ok: false, status: 401, reason: 'no device credential' };
     const device = this.devices.verify(credential);

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
@@ -12,17 +12,6 @@ import { HOOK_PANE_HEADER, HOOK_TMUX_HEADER, HOOK_TOKEN_HEADER } from './hook-fi
 /** Hook payloads carry tool inputs (a whole file for Write); anything past this is not a hook. */
 export const HOOK_BODY_LIMIT = '2mb';
 
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
-}
-
-function tokenMatches(presented: string | undefined, expected: string): boolean {
-  if (!presented) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** `$TMUX` is `<socket path>,<server pid>,<session>`; pane ids only mean something on our server. */
 export function fromOurTmux(tmuxEnv: string | undefined, socketName: string): boolean {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PortInUseError, agentVersion, startAgent } from '../agent.js';
-import { ConfigError, resolveConfig } from '../config/config.js';
+import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
+import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { LockHeldError } from '../store/lock.js';
 import { TmuxPreflightError } from '../tmux/tmux.js';
 
@@ -8,6 +9,13 @@ const HELP = `pocketmux: Claude Code sessions in your pocket
 
 Usage:
   pocketmux [start] [options]   start the agent (the default command)
+  pocketmux tabs [--json]       every tab and its state, from the running agent
+  pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
+  pocketmux tab send ID TEXT [--no-enter]
+  pocketmux tab status ID [--wait-for STATE] [--timeout SECONDS]
+  pocketmux tab close ID
+      (tab commands talk to the agent of --data-dir over loopback; all take --json;
+       exit 3 when no agent runs, 4 when --wait-for times out)
   pocketmux --version
   pocketmux --help
 
@@ -41,6 +49,14 @@ export async function main(argv: string[]): Promise<number> {
         'data-dir': { type: 'string' },
         'tmux-socket': { type: 'string' },
         'claude-bin': { type: 'string' },
+        json: { type: 'boolean' },
+        claude: { type: 'boolean' },
+        name: { type: 'string' },
+        'permission-mode': { type: 'string' },
+        resume: { type: 'string' },
+        'wait-for': { type: 'string' },
+        timeout: { type: 'string' },
+        'no-enter': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -59,6 +75,31 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'start';
+  if (command === 'tabs' || command === 'tab') {
+    const timeout = (values.timeout as string | undefined) ?? '600';
+    if (!/^\d+$/.test(timeout)) {
+      process.stderr.write('pocketmux: --timeout takes whole seconds\n');
+      return EXIT.usage;
+    }
+    try {
+      return await runRemote(positionals, {
+        dataDir: dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome),
+        json: values.json === true,
+        claude: values.claude === true,
+        name: values.name as string | undefined,
+        permissionMode: values['permission-mode'] as string | undefined,
+        resume: values.resume as string | undefined,
+        waitFor: values['wait-for'] as string | undefined,
+        timeoutS: Number(timeout),
+        enter: values['no-enter'] !== true,
+      });
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      if (values.json === true) process.stdout.write(`${JSON.stringify({ error: err.message })}\n`);
+      process.stderr.write(`pocketmux: ${err.message}\n`);
+      return err.code;
+    }
+  }
   if (command !== 'start' || positionals.length > 1) {
     process.stderr.write(`pocketmux: unknown command "${positionals.join(' ')}"\n\n${HELP}`);
     return 2;

@@ -12,10 +12,12 @@ import {
   RenameBody,
   type SessionResponse,
   TabId,
+  TabInputBody,
   type TerminalsResponse,
   WorkspaceId,
   type WorkspacesResponse,
 } from '../../protocol/api.js';
+import type { TabStatus } from '../../protocol/status.js';
 import type { AccessControl } from '../auth/access.js';
 import { originAllowed } from '../auth/access.js';
 import type { DeviceRecord, DeviceStore } from '../auth/device-store.js';
@@ -26,6 +28,8 @@ import { NotFoundError, type TabService, UnavailableError } from '../tabs/tab-se
 import type { Logger } from '../util/log.js';
 
 export interface RouteDeps {
+  /** Every Claude tab's status, for scripts polling over REST. */
+  statusSnapshot: () => Record<string, TabStatus>;
   /** Past Claude sessions started in a directory, newest first. */
   claudeSessions: (dir: string) => Promise<ClaudeSessionsResponse['sessions']>;
   /** Open terminal connections and their flow-control counters. */
@@ -177,6 +181,23 @@ export function apiRouter(deps: RouteDeps): Router {
     route(async (req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
       await deps.tabs.closeWorkspace(id);
+      res.status(204).end();
+    }),
+  );
+
+  api.get(
+    '/status',
+    route((_req, res) => {
+      res.json({ tabs: deps.statusSnapshot() });
+    }),
+  );
+
+  api.post(
+    '/tabs/:id/input',
+    route(async (req, res) => {
+      const id = parse(TabId, req.params.id, 'tab id');
+      const body = parse(TabInputBody, req.body, 'input');
+      await deps.tabs.sendInput(id, body.text, body.enter);
       res.status(204).end();
     }),
   );

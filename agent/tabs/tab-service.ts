@@ -208,6 +208,12 @@ export class TabService extends EventEmitter<{ change: [] }> {
     if (changed) this.emit('change');
   }
 
+  async sendInput(id: string, text: string, enter: boolean): Promise<void> {
+    const tab = this.store.tab(id);
+    if (!tab) throw new NotFoundError(`no tab ${id}`);
+    await this.tmux.type(tab.tmuxSession, text, enter);
+  }
+
   /** The pid of the tab's pane process at the last pane listing. */
   panePid(tabId: string): number | undefined {
     return this.panePids.get(tabId);

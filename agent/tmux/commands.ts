@@ -110,6 +110,15 @@ export class TmuxCommands {
     return [...this.base(), 'display-message', '-p', '-t', exactPane(name), format];
   }
 
+  /** Types `text` into the pane as literal keys (no key-name lookup). */
+  sendLiteral(name: string, text: string): string[] {
+    return [...this.base(), 'send-keys', '-t', exactPane(name), '-l', '--', text];
+  }
+
+  sendEnter(name: string): string[] {
+    return [...this.base(), 'send-keys', '-t', exactPane(name), 'Enter'];
+  }
+
   cancelCopyMode(name: string): string[] {
     return [...this.base(), 'send-keys', '-t', exactPane(name), '-X', 'cancel'];
   }

@@ -119,6 +119,13 @@ export class Tmux {
     }
   }
 
+  /** Types text into a session's pane, leaving copy-mode first, then Enter if asked. */
+  async type(name: string, text: string, enter: boolean): Promise<void> {
+    await this.leaveCopyMode(name);
+    if (text.length > 0) await this.runner.run(this.commands.sendLiteral(name, text));
+    if (enter) await this.runner.run(this.commands.sendEnter(name));
+  }
+
   async killServer(): Promise<void> {
     try {
       await this.runner.run(this.commands.killServer());

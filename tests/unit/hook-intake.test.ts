@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hookScript, hookSettings } from '../../agent/claude/hook-files.js';
-import { fromOurTmux, isLoopback } from '../../agent/claude/hook-intake.js';
+import { isLoopback } from '../../agent/auth/access.js';
+import { fromOurTmux } from '../../agent/claude/hook-intake.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
 describe('hook intake guards', () => {

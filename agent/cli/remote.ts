@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
+import { CLI_TOKEN_HEADER } from '../auth/access.js';
+import { dataPaths } from '../config/paths.js';
+
+/** Exit codes of the script commands, so callers can tell failures apart. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, notRunning: 3, timedOut: 4 } as const;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Connection {
+  base: string;
+  token: string;
+}
+
+/** The running agent of a data dir: its port file and its local token. */
+export function connect(dataDir: string): Connection {
+  const paths = dataPaths(dataDir);
+  let port: string;
+  let token: string;
+  try {
+    port = readFileSync(paths.port, 'utf8').trim();
+    token = readFileSync(paths.hookToken, 'utf8').trim();
+  } catch {
+    throw new CliError(`no pocketmux agent is running for ${dataDir} (start one with: pocketmux start)`, EXIT.notRunning);
+  }
+  if (!/^\d+$/.test(port)) throw new CliError(`the port file ${paths.port} is damaged; restart the agent`, EXIT.notRunning);
+  return { base: `http://127.0.0.1:${port}`, token };
+}
+
+async function call<T>(conn: Connection, method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`${conn.base}${path}`, {
+      method,
+      headers: { [CLI_TOKEN_HEADER]: conn.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch {
+    throw new CliError(`the agent at ${conn.base} does not answer; is it running? (pocketmux start)`, EXIT.notRunning);
+  }
+  const text = await res.text();
+  const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) {
+    const message = (parsed as { error?: string } | undefined)?.error ?? `HTTP ${res.status}`;
+    throw new CliError(message, EXIT.failed);
+  }
+  return parsed as T;
+}
+
+export interface TabRow {
+  id: string;
+  kind: TabView['kind'];
+  workspace: string;
+  name: string | null;
+  title: string | null;
+  cwd: string;
+  alive: boolean;
+  state: ClaudeState | null;
+  claudeRunning: boolean | null;
+}
+
+async function rows(conn: Connection): Promise<TabRow[]> {
+  const [{ workspaces }, { tabs: status }] = await Promise.all([
+    call<WorkspacesResponse>(conn, 'GET', '/api/workspaces'),
+    call<{ tabs: Record<string, TabStatus> }>(conn, 'GET', '/api/status'),
+  ]);
+  return workspaces.flatMap((ws) =>
+    ws.tabs.map((t) => ({
+      id: t.id,
+      kind: t.kind,
+      workspace: ws.name,
+      name: t.name,
+      title: t.title ? t.title.command : null,
+      cwd: t.title?.path || t.cwd,
+      alive: t.alive,
+      state: status[t.id]?.state ?? null,
+      claudeRunning: status[t.id]?.claudeRunning ?? null,
+    })),
+  );
+}
+
+function table(list: TabRow[]): string {
+  if (list.length === 0) return 'no tabs\n';
+  const lines = list.map((r) => [r.id, r.kind, r.kind === 'claude' ? (r.claudeRunning === false ? 'not-running' : (r.state ?? '-')) : '-', r.workspace, r.name ?? r.title ?? '', r.cwd]);
+  const header = ['ID', 'KIND', 'STATE', 'WORKSPACE', 'NAME', 'DIRECTORY'];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
+  return `${[fmt(header), ...lines.map(fmt)].join('\n')}\n`;
+}
+
+export interface RemoteOptions {
+  dataDir: string;
+  json: boolean;
+  claude: boolean;
+  name?: string | undefined;
+  permissionMode?: string | undefined;
+  resume?: string | undefined;
+  waitFor?: string | undefined;
+  timeoutS: number;
+  enter: boolean;
+}
+
+const out = (text: string) => process.stdout.write(text);
+
+/** `pocketmux tabs` and `pocketmux tab …`: the running agent, driven from scripts. */
+export async function runRemote(args: string[], opts: RemoteOptions): Promise<number> {
+  const conn = connect(opts.dataDir);
+  const [command, sub, ...rest] = args;
+  if (command === 'tabs' && sub === undefined) {
+    const list = await rows(conn);
+    out(opts.json ? `${JSON.stringify(list, null, 2)}\n` : table(list));
+    return EXIT.ok;
+  }
+  if (command !== 'tab') throw new CliError(`unknown command "${args.join(' ')}"`, EXIT.usage);
+  switch (sub) {
+    case 'new': {
+      if (rest.length !== 1) throw new CliError('usage: pocketmux tab new [--claude] [--name N] DIR', EXIT.usage);
+      const dir = resolve(rest[0] as string);
+      const { workspaces } = await call<WorkspacesResponse>(conn, 'GET', '/api/workspaces');
+      const ws = workspaces.find((w) => w.dir === dir) ?? (await call<WorkspaceView>(conn, 'POST', '/api/workspaces', { dir }));
+      const claude = opts.permissionMode || opts.resume ? { permissionMode: opts.permissionMode, resume: opts.resume } : undefined;
+      const tab = await call<TabView>(conn, 'POST', '/api/tabs', {
+        workspaceId: ws.id,
+        kind: opts.claude ? 'claude' : 'shell',
+        ...(opts.name ? { name: opts.name } : {}),
+        ...(opts.claude && claude ? { claude } : {}),
+      });
+      out(opts.json ? `${JSON.stringify(tab, null, 2)}\n` : `${tab.id}\n`);
+      return EXIT.ok;
+    }
+    case 'send': {
+      if (rest.length !== 2) throw new CliError('usage: pocketmux tab send ID TEXT', EXIT.usage);
+      await call(conn, 'POST', `/api/tabs/${encodeURIComponent(rest[0] as string)}/input`, { text: rest[1], enter: opts.enter });
+      if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
+      return EXIT.ok;
+    }
+    case 'status': {
+      if (rest.length !== 1) throw new CliError('usage: pocketmux tab status ID [--wait-for STATE]', EXIT.usage);
+      const id = rest[0] as string;
+      const wanted = opts.waitFor;
+      if (wanted !== undefined && !(CLAUDE_STATES as readonly string[]).includes(wanted)) {
+        throw new CliError(`--wait-for takes one of ${CLAUDE_STATES.join(', ')}`, EXIT.usage);
+      }
+      const deadline = Date.now() + opts.timeoutS * 1000;
+      for (;;) {
+        const row = (await rows(conn)).find((r) => r.id === id);
+        if (!row) throw new CliError(`no tab ${id}`, EXIT.failed);
+        if (wanted === undefined || row.state === wanted) {
+          out(opts.json ? `${JSON.stringify(row, null, 2)}\n` : `${row.state ?? (row.kind === 'shell' ? 'shell' : 'unknown')}\n`);
+          return EXIT.ok;
+        }
+        if (Date.now() > deadline) throw new CliError(`tab ${id} is ${row.state ?? 'without status'}, not ${wanted}, after ${opts.timeoutS} s`, EXIT.timedOut);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    case 'close': {
+      if (rest.length !== 1) throw new CliError('usage: pocketmux tab close ID', EXIT.usage);
+      await call(conn, 'DELETE', `/api/tabs/${encodeURIComponent(rest[0] as string)}`);
+      if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
+      return EXIT.ok;
+    }
+    default:
+      throw new CliError(`unknown command "${args.join(' ')}"`, EXIT.usage);
+  }
+}
+
+export function dataDirFrom(flag: string | undefined, env: NodeJS.ProcessEnv, expand: (p: string) => string): string {
+  return resolve(expand(flag ?? env.POCKETMUX_DIR ?? '~/.pocketmux'));
+}
