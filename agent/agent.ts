@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CloseCode } from '../protocol/close-codes.js';
 import { AccessControl } from './auth/access.js';
-import { hookSettingsPath, installHooks, loadHookToken } from './claude/hook-files.js';
+import { hookSettingsPath, installHooks, loadHookToken, readUserStatusLine } from './claude/hook-files.js';
 import { hookRouter } from './claude/hook-intake.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { TimelineHub } from './claude/timeline-hub.js';
@@ -148,7 +148,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const port = await listen(server, config.port, config.host);
     writeFileAtomic(paths.port, `${port}\n`, 0o600);
     // Written at every start: the script carries the live port.
-    const hookPaths = installHooks(paths.dataDir, port, hookToken);
+    const hookPaths = installHooks(paths.dataDir, port, hookToken, readUserStatusLine(config.claudeConfigDir));
     log.info('claude hooks installed', { settings: hookPaths.settings });
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();

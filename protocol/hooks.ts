@@ -72,3 +72,21 @@ export function parseHookPayload(event: string, body: unknown): HookParseResult 
 
 /** Notification types that mean Claude waits for a permission answer. */
 export const PERMISSION_NOTIFICATION_TYPES: ReadonlySet<string> = new Set(['permission_prompt', 'worker_permission_prompt']);
+
+const Percent = z.number().min(0).max(100);
+const RateWindow = z.looseObject({
+  used_percentage: Percent.optional(),
+  resets_at: z.union([z.number(), z.string()]).optional(),
+});
+
+/** The JSON Claude Code pipes to a statusLine command (reported by hook.sh as `statusline`). */
+export const StatusLineReport = z.looseObject({
+  session_id: z.string().min(1),
+  model: z.looseObject({ id: z.string().optional(), display_name: z.string().optional() }).optional(),
+  cost: z.looseObject({ total_cost_usd: z.number().nonnegative().optional() }).optional(),
+  context_window: z.looseObject({ used_percentage: Percent.optional(), context_window_size: z.number().optional() }).optional(),
+  rate_limits: z
+    .looseObject({ five_hour: RateWindow.optional(), seven_day: RateWindow.optional() })
+    .optional(),
+});
+export type StatusLineReport = z.infer<typeof StatusLineReport>;

@@ -35,6 +35,23 @@ export interface TabStatus {
   since: number;
   /** The session's transcript, as its hooks name it. */
   transcriptPath: string | null;
+  /** Model, context use and rate limits from the latest statusLine report. */
+  usage: TabUsage | null;
+}
+
+export interface RateLimitWindow {
+  usedPercent: number | null;
+  /** When the window resets, as Claude reports it (epoch seconds or an ISO time). */
+  resetsAt: number | string | null;
+}
+
+export interface TabUsage {
+  model: string | null;
+  contextPercent: number | null;
+  costUsd: number | null;
+  fiveHour: RateLimitWindow | null;
+  sevenDay: RateLimitWindow | null;
+  at: number;
 }
 
 /** A hook event as clients see it: what happened, in which tab, with its sequence number. */

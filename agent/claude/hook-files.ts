@@ -23,10 +23,29 @@ function shellQuote(value: string): string {
  * gone, the connection is refused at once (loopback), curl gives up, and the script exits
  * 0 printing nothing. The payload goes through untouched; the pane comes from $TMUX_PANE.
  */
-export function hookScript(opts: { port: number; token: string }): string {
+export function hookScript(opts: { port: number; token: string; userStatusLine?: string | null }): string {
+  const userStatusLine = opts.userStatusLine
+    ? `printf '%s' "$payload" | /bin/sh -c ${shellQuote(opts.userStatusLine)}`
+    : '';
   return `#!/bin/sh
 # Written by pocketmux at every start; edits are overwritten. Forwards one Claude Code hook
 # event to the agent and prints the agent's answer (a permission decision, or nothing).
+if [ "$1" = statusline ]; then
+  # Claude's statusLine: report it in the background (so the line shows at once), then run
+  # the person's own statusLine command, if any, with the same input. Only sh builtins read
+  # the input: no extra process on a path Claude runs often.
+  payload=
+  while IFS= read -r line || [ -n "$line" ]; do payload="$payload$line
+"; done
+  printf '%s' "$payload" | curl -s -o /dev/null --noproxy '*' --connect-timeout 0.5 --max-time 2 \\
+    -H 'Content-Type: application/json' \\
+    -H ${shellQuote(`X-Pocketmux-Token: ${opts.token}`)} \\
+    -H "X-Pocketmux-Pane: \${TMUX_PANE:-}" \\
+    -H "X-Pocketmux-Tmux: \${TMUX:-}" \\
+    --data-binary @- "http://127.0.0.1:${opts.port}/hooks/statusline" >/dev/null 2>&1 &
+  ${userStatusLine}
+  exit 0
+fi
 case "$1" in
   PermissionRequest) max=${PERMISSION_HOOK_TIMEOUT_S - 5} ;;
   *) max=${EVENT_HOOK_TIMEOUT_S - 5} ;;
@@ -42,7 +61,7 @@ exit 0
 }
 
 /** `--settings` file for claude: every event pocketmux understands goes to the script. */
-export function hookSettings(scriptPath: string): object {
+export function hookSettings(scriptPath: string, userStatusLine: UserStatusLine | null = null): object {
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENT_NAMES) {
     hooks[event] = [
@@ -58,7 +77,31 @@ export function hookSettings(scriptPath: string): object {
       },
     ];
   }
-  return { hooks };
+  const statusLine: Record<string, unknown> = { type: 'command', command: `${shellQuote(scriptPath)} statusline` };
+  if (userStatusLine?.padding !== undefined) statusLine.padding = userStatusLine.padding;
+  return { hooks, statusLine };
+}
+
+export interface UserStatusLine {
+  command: string;
+  padding?: number;
+}
+
+/**
+ * The person's own statusLine, from Claude Code's user settings. Only one statusLine is
+ * active, and ours (from --settings) wins, so ours runs theirs and prints its output.
+ */
+export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | null {
+  try {
+    const settings = JSON.parse(readFileSync(join(claudeConfigDir, 'settings.json'), 'utf8')) as {
+      statusLine?: { type?: unknown; command?: unknown; padding?: unknown };
+    };
+    const line = settings.statusLine;
+    if (line?.type !== 'command' || typeof line.command !== 'string' || line.command.trim() === '') return null;
+    return { command: line.command, ...(typeof line.padding === 'number' ? { padding: line.padding } : {}) };
+  } catch {
+    return null;
+  }
 }
 
 /** The token hooks present; made once, kept in the data dir readable only by the user. */
@@ -86,13 +129,13 @@ export function hookSettingsPath(dataDir: string): string {
 }
 
 /** Writes the script and settings for the port the agent listens on now. */
-export function installHooks(dataDir: string, port: number, token: string): HookPaths {
+export function installHooks(dataDir: string, port: number, token: string, userStatusLine: UserStatusLine | null = null): HookPaths {
   const dir = join(dataDir, 'hooks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const script = join(dir, 'hook.sh');
   const settings = hookSettingsPath(dataDir);
-  writeFileAtomic(script, hookScript({ port, token }), 0o700);
-  writeJsonAtomic(settings, hookSettings(script), 0o600);
+  writeFileAtomic(script, hookScript({ port, token, userStatusLine: userStatusLine?.command ?? null }), 0o700);
+  writeJsonAtomic(settings, hookSettings(script, userStatusLine), 0o600);
   return { dir, script, settings };
 }

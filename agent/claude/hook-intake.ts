@@ -2,7 +2,7 @@ import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
-import { parseHookPayload } from '../../protocol/hooks.js';
+import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import type { StatusManager } from '../status/status-manager.js';
 import { unmanagedKey } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -48,18 +48,30 @@ export function hookRouter(deps: HookIntakeDeps): Router {
   });
   router.use(express.json({ limit: HOOK_BODY_LIMIT, strict: true, type: () => true }));
 
+  /** The tab the reporting pane belongs to, when it is one of ours. */
+  const tabOf = async (req: Request): Promise<string | undefined> => {
+    const pane = req.headers[HOOK_PANE_HEADER];
+    const paneId = typeof pane === 'string' && /^%\d+$/.test(pane) ? pane : undefined;
+    const tmuxEnv = req.headers[HOOK_TMUX_HEADER];
+    if (!paneId || !fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) return undefined;
+    return deps.tabs.tabForPane(paneId).catch(() => undefined);
+  };
+
+  router.post('/statusline', async (req: Request, res: Response) => {
+    const parsed = StatusLineReport.safeParse(req.body);
+    if (!parsed.success) {
+      return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+    }
+    deps.status.applyUsage((await tabOf(req)) ?? unmanagedKey(parsed.data.session_id), parsed.data);
+    res.status(204).end();
+  });
+
   router.post('/:event', async (req: Request, res: Response) => {
     const event = String(req.params.event);
     const parsed = parseHookPayload(event, req.body);
     if (!parsed.ok) return refuse(res, 400, parsed.error);
     const payload = parsed.payload;
-    const pane = req.headers[HOOK_PANE_HEADER];
-    const paneId = typeof pane === 'string' && /^%\d+$/.test(pane) ? pane : undefined;
-    const tmuxEnv = req.headers[HOOK_TMUX_HEADER];
-    let key: string | undefined;
-    if (paneId && fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) {
-      key = await deps.tabs.tabForPane(paneId).catch(() => undefined);
-    }
+    let key = await tabOf(req);
     if (key) deps.tabs.noteClaudeSession(key, payload.session_id);
     key ??= unmanagedKey(payload.session_id);
     deps.status.applyHook(key, payload);

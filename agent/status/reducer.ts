@@ -36,6 +36,7 @@ export function initialStatus(at: number): TabStatus {
     lastHookAt: null,
     since: at,
     transcriptPath: null,
+    usage: null,
   };
 }
 

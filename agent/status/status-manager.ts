@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import type { HookPayload } from '../../protocol/hooks.js';
-import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus } from '../../protocol/status.js';
+import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
+import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus, type TabUsage } from '../../protocol/status.js';
 import { readJsonFile, writeJsonAtomic } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
@@ -15,6 +15,8 @@ const PersistedStatus = z.object({
   lastHookAt: z.number().nullable(),
   since: z.number(),
   transcriptPath: z.string().nullable().default(null),
+  // Usage is refreshed by the next statusLine report; it is not worth keeping across restarts.
+  usage: z.unknown().transform(() => null),
 });
 const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), PersistedStatus) });
 
@@ -105,6 +107,27 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     }
     for (const effect of effects) this.emit('effect', key, effect);
     return status;
+  }
+
+  /** A statusLine report: usage figures only, no state change and no sequence bump. */
+  applyUsage(key: string, report: StatusLineReport, at = Date.now()): void {
+    const before = this.tabs.get(key) ?? initialStatus(at);
+    const window = (w: { used_percentage?: number | undefined; resets_at?: number | string | undefined } | undefined) =>
+      w ? { usedPercent: w.used_percentage ?? null, resetsAt: w.resets_at ?? null } : null;
+    const usage: TabUsage = {
+      model: report.model?.display_name ?? report.model?.id ?? null,
+      contextPercent: report.context_window?.used_percentage ?? null,
+      costUsd: report.cost?.total_cost_usd ?? null,
+      fiveHour: window(report.rate_limits?.five_hour),
+      sevenDay: window(report.rate_limits?.seven_day),
+      at,
+    };
+    const same = before.usage && JSON.stringify({ ...before.usage, at: 0 }) === JSON.stringify({ ...usage, at: 0 });
+    const status = { ...before, usage };
+    this.tabs.set(key, status);
+    if (same) return;
+    this.persist();
+    this.emit('message', { type: 'status:update', tabId: key, status });
   }
 
   applyHook(key: string, payload: HookPayload, at = Date.now()): TabStatus {

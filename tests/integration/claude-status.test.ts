@@ -57,6 +57,16 @@ class TimelineClient {
     this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/timeline?tab=${tabId}`, { headers: { cookie: s.cookie } });
     this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as TimelineServerMessage));
   }
+  /** Everything shown so far: the page, with appends replacing entries by id. */
+  entries(): TimelineEntry[] {
+    const byId = new Map<string, TimelineEntry>();
+    for (const m of this.messages) {
+      if (m.type === 'timeline:reset') byId.clear();
+      if (m.type === 'timeline:page' || m.type === 'timeline:append') for (const e of m.entries) byId.set(e.id, e);
+    }
+    return [...byId.values()];
+  }
+
   appended(): TimelineEntry[] {
     return this.messages.flatMap((m) => (m.type === 'timeline:append' ? m.entries : []));
   }
@@ -147,6 +157,11 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     await client.waitState(tab.id, 'ready-for-review');
     expect(readFileSync(file, 'utf8')).toBe('from-claude\n');
 
+    // The statusLine wrapper reported the model and context use for the tab.
+    const usage = await eventually(() => client.latest(tab.id)?.usage, 15_000, 'a statusLine report');
+    expect(usage.contextPercent).toBeTypeOf('number');
+    expect(usage.model).toBeTruthy();
+
     client.ws.send(JSON.stringify({ type: 'status:tab-dismissed', tabId: tab.id }));
     await client.waitState(tab.id, 'idle');
     expect(client.states(tab.id)).toEqual(['idle', 'busy', 'needs-input', 'busy', 'ready-for-review', 'idle']);
@@ -161,13 +176,16 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     const past = await api<ClaudeSessionsResponse>(session, 'GET', `/api/workspaces/${tab.workspaceId}/claude-sessions`);
     expect(past.body.sessions[0]).toMatchObject({ id: status.sessionId, firstPrompt: 'please run it' });
 
-    // The timeline shows the conversation from the transcript.
+    // The timeline shows the conversation from the transcript (a first page, then appends:
+    // the last line may land just after the Stop hook).
     const timeline = new TimelineClient(session, tab.id);
-    const page = await eventually(() => timeline.messages.find((m) => m.type === 'timeline:page'), 10_000, 'a timeline page');
-    const entries = page.type === 'timeline:page' ? page.entries : [];
+    await eventually(() => timeline.messages.some((m) => m.type === 'timeline:page'), 10_000, 'a timeline page');
+    const entries = await eventually(() => {
+      const all = timeline.entries();
+      return all.some((e) => e.kind === 'assistant-text' && e.text === 'All done: the command ran.') ? all : null;
+    }, 10_000, 'the final answer on the timeline');
     expect(entries.find((e) => e.kind === 'prompt')).toMatchObject({ text: 'please run it' });
     expect(entries.find((e) => e.kind === 'tool-call')).toMatchObject({ name: 'Bash', result: { status: 'ok' } });
-    expect(entries.filter((e) => e.kind === 'assistant-text').at(-1)).toMatchObject({ text: 'All done: the command ran.' });
     timelineClient = timeline;
   });
 

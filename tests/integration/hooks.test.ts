@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
-import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { claim, createTab, eventually, type Session } from '../support/client.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
@@ -179,6 +179,39 @@ describe('Claude hooks', () => {
       expect(((await res.json()) as { error: string }).error, name).toMatch(message);
     }
     expect(JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null)).toBe(before);
+  });
+
+  it('takes statusLine reports as usage per tab, and still prints the person’s own line', async () => {
+    const env = newTestEnvironment();
+    mkdirSync(join(env.home, '.claude'), { recursive: true });
+    writeFileSync(join(env.home, '.claude', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: `printf 'my line'` } }));
+    const own = await startAgent({ reuse: env });
+    const s = await claim(own);
+    const tab = await createTab(s);
+    const target = `=pm_${tab.workspaceId}_${tab.id}:`;
+    const [paneId, socketPath, pid] = (await tmux(own.tmuxSocket, 'display', '-p', '-t', target, '#{pane_id}\t#{socket_path}\t#{pid}')).trim().split('\t');
+    const client = new StatusClient(s);
+    await client.opened;
+    const report = readFileSync(join(FIXTURES, 'statusline.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).at(-1) as string;
+    const script = join(own.dataDir, 'hooks', 'hook.sh');
+    const printed = await new Promise<string>((resolve) => {
+      const child = spawn('/bin/sh', [script, 'statusline'], { env: { PATH: process.env.PATH, TMUX_PANE: paneId, TMUX: `${socketPath},${pid},0` } });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.on('exit', () => resolve(out));
+      child.stdin.end(`${report}\n`);
+    });
+    expect(printed).toBe('my line');
+    const usage = await eventually(() => client.latest(tab.id)?.usage, 5000, 'usage on /api/status');
+    expect(usage).toMatchObject({ model: 'Opus 5.5', contextPercent: 0, costUsd: 0.00154, fiveHour: null });
+    // A report changes no state and bumps no sequence.
+    expect(client.latest(tab.id)).toMatchObject({ state: 'idle', seq: 0 });
+    const settings = JSON.parse(readFileSync(join(own.dataDir, 'hooks', 'settings.json'), 'utf8')) as { statusLine: { command: string } };
+    expect(settings.statusLine.command).toBe(`'${script}' statusline`);
+    client.ws.close();
+    await own.stop();
   });
 
   it('returns at once, silently and with exit 0, when the agent is down', async () => {

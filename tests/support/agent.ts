@@ -122,12 +122,16 @@ export function tmux(socket: string, ...args: string[]): Promise<string> {
 
 /** Stops every agent this test file started, kills their tmux servers, removes their dirs. */
 export async function cleanupAgents(): Promise<void> {
-  for (const { root, tmuxSocket, proc } of started.splice(0)) {
+  const all = started.splice(0);
+  // Every process first: a later agent may share an earlier one's dirs (a restart test).
+  for (const { proc } of all) {
     if (proc.exitCode === null && proc.signalCode === null) {
       proc.kill('SIGKILL');
       await once(proc, 'exit').catch(() => undefined);
     }
-    await tmux(tmuxSocket, 'kill-server').catch(() => undefined);
+  }
+  for (const socket of new Set(all.map((a) => a.tmuxSocket))) await tmux(socket, 'kill-server').catch(() => undefined);
+  for (const root of new Set(all.map((a) => a.root))) {
     // A process killed a moment ago (claude in a pane) may still be writing as it dies.
     rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
