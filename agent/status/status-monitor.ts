@@ -105,12 +105,13 @@ export class StatusMonitor {
   }
 
   /**
-   * Looks at every tab with a status: tmux panes (new sessions, titles, dead tabs) and
-   * whether claude still runs. A tab whose claude is gone goes idle, which also ends a
-   * `busy` stuck after a crash.
+   * Looks at tmux (sessions made outside the app, titles, dead tabs) and at whether claude
+   * still runs in every tab with a status. A tab whose claude is gone goes idle, which also
+   * ends a `busy` stuck after a crash.
    */
   async safetyPoll(): Promise<void> {
     try {
+      await this.opts.tabs.discover();
       await this.opts.tabs.refreshPanes();
     } catch (err) {
       this.opts.log.warn('safety poll could not list panes', { error: (err as Error).message });

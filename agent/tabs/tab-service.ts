@@ -47,6 +47,41 @@ export class TabService extends EventEmitter<{ change: [] }> {
     store.on('change', () => this.emit('change'));
   }
 
+  /**
+   * Sessions someone made on our tmux server by hand (`tmux -L pocketmux new -s x`) become
+   * tabs, in the workspace whose directory holds their pane (else the first workspace), so
+   * every session on the server shows in the app.
+   */
+  async discover(): Promise<string[]> {
+    const known = new Set(this.store.tabs().map((t) => t.tmuxSession));
+    const panes = await this.tmux.listPanes();
+    const adopted: string[] = [];
+    for (const pane of panes) {
+      if (known.has(pane.session)) continue;
+      known.add(pane.session);
+      const workspaces = [...this.store.workspaces()];
+      const home = workspaces
+        .filter((w) => pane.path === w.dir || pane.path.startsWith(`${w.dir.replace(/\/$/, '')}/`))
+        .sort((a, b) => b.dir.length - a.dir.length)[0] ?? workspaces[0];
+      if (!home) break;
+      const tab = this.store.addTab({
+        id: newId('tb'),
+        workspaceId: home.id,
+        name: pane.session.slice(0, 80),
+        kind: 'shell',
+        claudeSessionId: null,
+        permissionMode: null,
+        cwd: pane.path || home.dir,
+        tmuxSession: pane.session,
+      });
+      this.alive.add(tab.id);
+      adopted.push(tab.id);
+      this.log.info('adopted a tmux session made outside pocketmux', { tab: tab.id, session: pane.session });
+    }
+    if (adopted.length > 0) await this.refreshPanes();
+    return adopted;
+  }
+
   /** At agent start: adopt tabs whose session still runs, restart the others' shells. */
   async restore(): Promise<{ adopted: number; restarted: number }> {
     let adopted = 0;

@@ -187,4 +187,24 @@ describe('agent lifecycle', () => {
     term.close();
     await agent.stop();
   });
+
+  it('adopts a session made on its tmux server by hand, in the workspace of its directory', async () => {
+    const agent = await startAgent({ env: { POCKETMUX_SAFETY_POLL_MS: '300' } });
+    const s = await claim(agent);
+    const dir = join(agent.home, 'handmade');
+    mkdirSync(dir);
+    const ws = await api<{ id: string }>(s, 'POST', '/api/workspaces', { dir });
+    await tmux(agent.tmuxSocket, 'new-session', '-d', '-s', 'by-hand', '-c', dir);
+    const tab = await eventually(async () => {
+      const res = await api<{ tabs: TabView[] }>(s, 'GET', '/api/tabs');
+      return res.body.tabs.find((t) => t.name === 'by-hand');
+    }, 10_000, 'the hand-made session to become a tab');
+    expect(tab).toMatchObject({ workspaceId: ws.body.id, alive: true, cwd: dir });
+    const term = new TerminalClient(s, tab.id);
+    await term.opened;
+    term.type('echo adopted-$((6*7))\r');
+    await term.waitForLine(/^adopted-42$/);
+    term.close();
+    await agent.stop();
+  });
 });
