@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { claudeTabsBench } from './claude-tabs.js';
 import { hookBench } from './hooks.js';
 
 const FLOOD_COLS = 250;
@@ -180,6 +181,7 @@ async function main(): Promise<void> {
     keyFloorSink.close();
 
     const hooks = await hookBench(agent, session);
+    const claudeTabs = await claudeTabsBench(20);
 
     const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
     const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
@@ -220,7 +222,9 @@ async function main(): Promise<void> {
       `| hook.sh run → \`status:update\` on a WebSocket client, p50 / p99 of 1,000 | **${f2(hooks.scriptP50)} / ${f2(hooks.scriptP99)} ms** | ≤ 10 / ≤ 15 ms |`,
       `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
       `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
-      `| agent RSS after that, ${hooks.loadTabs} tabs (shell tabs: Claude tabs are not built yet) | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
+      `| agent RSS after that load, ${hooks.loadTabs} shell tabs | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
+      `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
+      `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
     ].join('\n');
     process.stdout.write(`\n${table}\n\n${hookTable}\n`);
 
@@ -260,7 +264,10 @@ until the matching \`status:hook-event\` reaches a client on \`/api/status\` (Us
 and Stop alternate, so each one changes the state). 50 warm-up events are not counted. The
 agent-only row replaces the script with a \`fetch\` from the bench process. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
-sequence numbers on the client: none missing, none out of order. The agent sends
+sequence numbers on the client: none missing, none out of order. The Claude-tab rows start
+20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
+API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
+settle for 3 s, and read VmRSS from \`/proc\`. The agent sends
   each pty read at once; there is no batching timer on the output path.
 `;
     writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
+import { descendants, readProcessTable } from '../../agent/claude/process.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -121,6 +122,15 @@ export function tmux(socket: string, ...args: string[]): Promise<string> {
 }
 
 /** Stops every agent this test file started, kills their tmux servers, removes their dirs. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function cleanupAgents(): Promise<void> {
   const all = started.splice(0);
   // Every process first: a later agent may share an earlier one's dirs (a restart test).
@@ -130,7 +140,17 @@ export async function cleanupAgents(): Promise<void> {
       await once(proc, 'exit').catch(() => undefined);
     }
   }
-  for (const socket of new Set(all.map((a) => a.tmuxSocket))) await tmux(socket, 'kill-server').catch(() => undefined);
+  // Everything running in the panes (claude among it) is waited for: it writes as it dies.
+  const table = readProcessTable();
+  const inPanes: number[] = [];
+  for (const socket of new Set(all.map((a) => a.tmuxSocket))) {
+    const pids = await tmux(socket, 'list-panes', '-a', '-F', '#{pane_pid}').catch(() => '');
+    for (const pid of pids.split('\n').filter(Boolean).map(Number)) inPanes.push(pid, ...descendants(table, pid));
+    await tmux(socket, 'kill-server').catch(() => undefined);
+  }
+  const deadline = Date.now() + 10_000;
+  while (inPanes.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of inPanes.filter(isRunning)) process.kill(pid, 'SIGKILL');
   for (const root of new Set(all.map((a) => a.root))) {
     // A process killed a moment ago (claude in a pane) may still be writing as it dies.
     rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
