@@ -5,3 +5,4 @@ export * from './status.js';
 export * from './sync.js';
 export * from './terminal-frame.js';
 export * from './timeline.js';
+export * from './status-client.js';

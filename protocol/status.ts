@@ -1,5 +1,4 @@
 /** What each Claude tab is doing, as `/api/status` reports it. */
-import { z } from 'zod';
 
 export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
 export type ClaudeState = (typeof CLAUDE_STATES)[number];
@@ -69,10 +68,3 @@ export type StatusServerMessage =
   | { type: 'status:update'; tabId: string; status: TabStatus }
   | { type: 'status:hook-event'; hook: HookEventView }
   | { type: 'status:error'; message: string };
-
-export const StatusClientMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('status:request-sync') }),
-  z.strictObject({ type: z.literal('status:tab-dismissed'), tabId: z.string().min(1).max(64) }),
-  z.strictObject({ type: z.literal('status:ack-notification'), tabId: z.string().min(1).max(64) }),
-]);
-export type StatusClientMessage = z.infer<typeof StatusClientMessage>;

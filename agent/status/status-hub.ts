@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
-import { StatusClientMessage, type StatusServerMessage } from '../../protocol/status.js';
+import { StatusClientMessage } from '../../protocol/status-client.js';
+import type { StatusServerMessage } from '../../protocol/status.js';
 import type { StatusManager } from './status-manager.js';
 
 /**

@@ -15,3 +15,9 @@ export const arrowIcon = (dir: 'up' | 'down' | 'left' | 'right') => {
   const rotate = { up: 0, right: 90, down: 180, left: 270 }[dir];
   return icon(svg`<g transform="rotate(${rotate} 12 12)"><path d="M12 19V5M6 11l6-6 6 6"/></g>`, 18);
 };
+/** Claude's mark: a four-pointed spark. */
+export const sparkIcon = () => icon(svg`<path d="M12 3c.6 4.6 2.4 6.4 7 7-4.6.6-6.4 2.4-7 7-.6-4.6-2.4-6.4-7-7 4.6-.6 6.4-2.4 7-7z"/>`, 18);
+export const caretIcon = () => icon(svg`<path d="M6 9l6 6 6-6"/>`, 18);
+export const terminalIcon = () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M7 9l3 3-3 3"/><path d="M12 15h5"/>`, 18);
+export const timelineIcon = () =>
+  icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/><path d="M9 10h6M9 14h4"/>`, 18);

@@ -1,13 +1,16 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { TabView } from '../../protocol/api.js';
+import type { TabStatus } from '../../protocol/status.js';
 import { api, errorText } from '../state/api.js';
 import { tabLabel } from '../state/labels.js';
 import { router, terminalPath } from '../state/router.js';
-import { chevronIcon, moreIcon, promptIcon } from './icons.js';
+import { describeStatus } from '../state/tab-status.js';
+import { chevronIcon, moreIcon, promptIcon, sparkIcon } from './icons.js';
 import { controls } from './shared-styles.js';
 import './confirm-bar.js';
 import './rename-form.js';
+import './status-dot.js';
 
 type Mode = 'idle' | 'menu' | 'rename' | 'confirm-close';
 
@@ -45,6 +48,7 @@ export class TabRow extends LitElement {
         }
       }
       .glyph {
+        position: relative;
         flex: none;
         display: grid;
         place-items: center;
@@ -53,6 +57,17 @@ export class TabRow extends LitElement {
         border-radius: 8px;
         background: var(--pm-surface-2);
         color: var(--pm-accent);
+      }
+      /* The status sits on the glyph's corner, ringed in the row's colour to stand clear of it. */
+      .glyph pm-status-dot {
+        position: absolute;
+        right: -4px;
+        bottom: -4px;
+        --pm-dot-size: 14px;
+        padding: 2px;
+        border-radius: 50%;
+        background: var(--pm-surface);
+        box-sizing: content-box;
       }
       .text {
         display: flex;
@@ -74,6 +89,39 @@ export class TabRow extends LitElement {
         font-size: 14px;
         font-family: var(--pm-mono);
         white-space: nowrap;
+      }
+      /* The state is what the row is for: the path gives way first. */
+      .secondary-text .state {
+        /* Shrinks only after the path (flex-shrink 1000) has given way. */
+        flex: 0 1 auto;
+        min-width: 0;
+        font-family: var(--pm-font);
+        overflow: hidden;
+        text-overflow: ellipsis;
+      }
+      .secondary-text .state ~ .path {
+        flex-shrink: 1000;
+        min-width: 1.5em;
+      }
+      .state.needs-input {
+        color: var(--pm-attention);
+        font-weight: 600;
+      }
+      .state.ready-for-review {
+        color: var(--pm-review);
+        font-weight: 600;
+      }
+      .state.busy {
+        color: var(--pm-busy);
+      }
+      /* What waits on the person is tinted, not moved: rows never jump under a finger. */
+      .row.needs-input .open {
+        background: rgb(240 181 74 / 0.08);
+        box-shadow: inset 3px 0 0 var(--pm-attention);
+      }
+      .row.ready-for-review .open {
+        background: rgb(108 182 255 / 0.07);
+        box-shadow: inset 3px 0 0 var(--pm-review);
       }
       .secondary-text .command {
         flex: none;
@@ -116,6 +164,8 @@ export class TabRow extends LitElement {
   ];
 
   @property({ attribute: false }) tab!: TabView;
+  /** The tab's Claude status, when the agent has one. */
+  @property({ attribute: false }) status: TabStatus | undefined;
   @state() private mode: Mode = 'idle';
   @state() private busy = false;
   @state() private error = '';
@@ -151,16 +201,27 @@ export class TabRow extends LitElement {
   }
 
   override render() {
+    const claude = this.tab.kind === 'claude';
     const label = tabLabel(this.tab);
-    const command = this.tab.alive ? label.command : 'not running';
+    const primary = claude && !this.tab.name ? 'Claude' : label.primary;
+    const status = this.tab.alive ? describeStatus(this.tab, this.status) : null;
+    const command = this.tab.alive ? (claude ? null : label.command) : 'not running';
+    const name = `Open ${primary} in ${label.path}${status ? `, ${status.text}` : ''}`;
     return html`
-      <div class="row ${this.tab.alive ? '' : 'dead'}">
-        <button class="open" @click=${this.open} aria-label=${`Open ${label.primary} in ${label.path}`}>
-          <span class="glyph">${promptIcon()}</span>
+      <div class="row ${this.tab.alive ? '' : 'dead'} ${status?.attention ? status.state : ''}">
+        <button class="open" @click=${this.open} aria-label=${name}>
+          <span class="glyph">
+            ${claude ? sparkIcon() : promptIcon()}
+            ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
+          </span>
           <span class="text">
-            <span class="primary-text">${label.primary}</span>
+            <span class="primary-text">${primary}</span>
             <span class="secondary-text">
-              ${command ? html`<span class="command">${command} ·</span>` : nothing}
+              ${status
+                ? html`<span class="state ${status.state}">${status.text}</span><span aria-hidden="true">·</span>`
+                : command
+                  ? html`<span class="command">${command} ·</span>`
+                  : nothing}
               <span class="path"><bdi>${label.path}</bdi></span>
             </span>
           </span>
@@ -168,14 +229,14 @@ export class TabRow extends LitElement {
         </button>
         <button
           class="icon ghost more"
-          aria-label=${`Actions for ${label.primary}`}
+          aria-label=${`Actions for ${primary}`}
           aria-expanded=${this.mode !== 'idle'}
           @click=${() => this.setMode(this.mode === 'idle' ? 'menu' : 'idle')}
         >
           ${moreIcon()}
         </button>
       </div>
-      ${this.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel(label.primary)}</div>`}
+      ${this.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel(primary)}</div>`}
     `;
   }
 
@@ -199,7 +260,7 @@ export class TabRow extends LitElement {
           ${error}`;
       case 'confirm-close':
         return html`<pm-confirm-bar
-            message=${`Close “${name}”? Its shell and everything running in it will end.`}
+            message=${`Close “${name}”? ${this.tab.kind === 'claude' ? 'Claude and everything running in it' : 'Its shell and everything running in it'} will end.`}
             action="Close tab"
             ?busy=${this.busy}
             @pm-confirm=${this.close}

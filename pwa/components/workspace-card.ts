@@ -2,13 +2,17 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { TabStatus } from '../../protocol/status.js';
 import { api, errorText } from '../state/api.js';
 import { shortPath } from '../state/labels.js';
 import { router, terminalPath } from '../state/router.js';
-import { moreIcon, plusIcon } from './icons.js';
+import { attentionCount, STATE_LABEL, workspaceState } from '../state/tab-status.js';
+import { caretIcon, moreIcon, plusIcon, sparkIcon } from './icons.js';
 import { controls } from './shared-styles.js';
 import './confirm-bar.js';
+import './new-claude-sheet.js';
 import './rename-form.js';
+import './status-dot.js';
 import './tab-row.js';
 
 type Mode = 'idle' | 'menu' | 'rename' | 'confirm-close';
@@ -39,6 +43,12 @@ export class WorkspaceCard extends LitElement {
         flex: 1 1 auto;
         min-width: 0;
       }
+      .name {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        min-width: 0;
+      }
       h2 {
         margin: 0;
         font-size: 17px;
@@ -46,6 +56,15 @@ export class WorkspaceCard extends LitElement {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
+      }
+      .waiting {
+        flex: none;
+        font-size: 13px;
+        font-weight: 600;
+        color: var(--pm-review);
+      }
+      .waiting.needs-input {
+        color: var(--pm-attention);
       }
       .dir {
         color: var(--pm-muted);
@@ -89,14 +108,36 @@ export class WorkspaceCard extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
-      .new-tab {
-        align-self: flex-start;
+      .buttons {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 8px;
+      }
+      /* "New Claude" and its options read as one control. */
+      .split {
+        display: inline-flex;
+      }
+      .split .new-claude {
+        border-top-right-radius: 0;
+        border-bottom-right-radius: 0;
+      }
+      .split .options {
+        border-top-left-radius: 0;
+        border-bottom-left-radius: 0;
+        border-left: none;
+        padding: 0;
+      }
+      .split .new-claude svg {
+        color: var(--pm-accent);
       }
     `,
   ];
 
   @property({ attribute: false }) workspace!: WorkspaceView;
+  /** Claude statuses by tab id, as the status channel last reported them. */
+  @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
   @state() private mode: Mode = 'idle';
+  @state() private claudeSheet = false;
   @state() private busy = false;
   @state() private creating = false;
   @state() private error = '';
@@ -124,11 +165,11 @@ export class WorkspaceCard extends LitElement {
     }
   }
 
-  private async newTab(): Promise<void> {
+  private async newTab(kind: 'shell' | 'claude'): Promise<void> {
     this.creating = true;
     this.createError = '';
     try {
-      const tab = await api<TabView>('POST', '/api/tabs', { workspaceId: this.workspace.id });
+      const tab = await api<TabView>('POST', '/api/tabs', { workspaceId: this.workspace.id, kind });
       router.go(terminalPath(tab.id));
     } catch (err) {
       this.createError = errorText(err);
@@ -139,10 +180,16 @@ export class WorkspaceCard extends LitElement {
 
   override render() {
     const ws = this.workspace;
+    const state = workspaceState(ws, this.statuses);
+    const waiting = attentionCount([ws], this.statuses);
     return html`<section aria-label=${`Workspace ${ws.name}`}>
       <header>
         <div class="title">
-          <h2>${ws.name}</h2>
+          <div class="name">
+            ${state ? html`<pm-status-dot state=${state} label=${`${ws.name}: ${STATE_LABEL[state].toLowerCase()}`}></pm-status-dot>` : nothing}
+            <h2>${ws.name}</h2>
+            ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
+          </div>
           <div class="dir" title=${ws.dir}>${shortPath(ws.dir)}</div>
         </div>
         <button
@@ -161,12 +208,31 @@ export class WorkspaceCard extends LitElement {
             ${repeat(
               ws.tabs,
               (t) => t.id,
-              (t) => html`<li><pm-tab-row .tab=${t}></pm-tab-row></li>`,
+              (t) => html`<li><pm-tab-row data-tab-id=${t.id} .tab=${t} .status=${this.statuses[t.id]}></pm-tab-row></li>`,
             )}
           </ul>`}
       <footer>
-        <button class="new-tab" ?disabled=${this.creating} @click=${this.newTab}>${plusIcon()} New tab</button>
+        <div class="buttons">
+          <button ?disabled=${this.creating} @click=${() => this.newTab('shell')}>${plusIcon()} New tab</button>
+          <span class="split">
+            <button class="new-claude" ?disabled=${this.creating} @click=${() => this.newTab('claude')}>${sparkIcon()} New Claude</button>
+            <button
+              class="options"
+              aria-label="Claude options: permission mode, resume a past session"
+              aria-expanded=${this.claudeSheet}
+              @click=${() => {
+                this.claudeSheet = !this.claudeSheet;
+                this.createError = '';
+              }}
+            >
+              ${caretIcon()}
+            </button>
+          </span>
+        </div>
         ${this.createError ? html`<div class="error" role="alert">${this.createError}</div>` : nothing}
+        ${this.claudeSheet
+          ? html`<pm-new-claude-sheet .workspaceId=${ws.id} @pm-cancel=${() => (this.claudeSheet = false)}></pm-new-claude-sheet>`
+          : nothing}
       </footer>
     </section>`;
   }

@@ -1,17 +1,24 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
-export type Route = { name: 'list' } | { name: 'terminal'; tabId: string };
+/** What a tab's full-screen view shows: its terminal, or its Claude conversation. */
+export type TabViewMode = 'terminal' | 'timeline';
 
-const TERMINAL_PATH = /^\/t\/([a-z0-9-]{1,64})\/?$/;
+export type Route = { name: 'list' } | { name: 'terminal'; tabId: string; view: TabViewMode };
+
+const TAB_PATH = /^\/t\/([a-z0-9-]{1,64})(\/timeline)?\/?$/;
 
 export function parseRoute(pathname: string): Route | null {
   if (pathname === '/' || pathname === '') return { name: 'list' };
-  const m = TERMINAL_PATH.exec(pathname);
-  return m?.[1] ? { name: 'terminal', tabId: m[1] } : null;
+  const m = TAB_PATH.exec(pathname);
+  return m?.[1] ? { name: 'terminal', tabId: m[1], view: m[2] ? 'timeline' : 'terminal' } : null;
 }
 
 export function terminalPath(tabId: string): string {
   return `/t/${encodeURIComponent(tabId)}`;
+}
+
+export function tabViewPath(tabId: string, view: TabViewMode): string {
+  return view === 'timeline' ? `${terminalPath(tabId)}/timeline` : terminalPath(tabId);
 }
 
 interface HistoryState {
@@ -32,6 +39,16 @@ class Router extends EventTarget {
   go(path: string): void {
     if (path === location.pathname) return;
     history.pushState({ pmInApp: true } satisfies HistoryState, '', path);
+    this.sync();
+  }
+
+  /**
+   * Moves within the same screen (terminal ⇄ timeline) without a history step, so "back"
+   * still leads to the list rather than through every switch.
+   */
+  replace(path: string): void {
+    if (path === location.pathname) return;
+    history.replaceState(history.state, '', path);
     this.sync();
   }
 

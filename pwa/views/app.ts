@@ -4,7 +4,9 @@ import '../components/update-toast.js';
 import { type Access, resolveAccess, takeLinkToken } from '../state/access.js';
 import { Backoff } from '../state/backoff.js';
 import { RouteController } from '../state/router.js';
-import { SyncController } from '../state/sync-controller.js';
+import { StatusController } from '../state/status-controller.js';
+import { type SyncState, SyncController } from '../state/sync-controller.js';
+import { attentionCount, needsPerson } from '../state/tab-status.js';
 import './link-screen.js';
 import './session-list.js';
 import './terminal-view.js';
@@ -14,8 +16,10 @@ import './terminal-view.js';
 export class App extends LitElement {
   private readonly routes = new RouteController(this);
   private readonly sync = new SyncController(this, () => {
+    this.status.stop();
     this.access = { kind: 'denied', linkRejected: false };
   });
+  private readonly status = new StatusController(this);
 
   @state() private access: Access = { kind: 'checking' };
   private listScroll = 0;
@@ -57,6 +61,7 @@ export class App extends LitElement {
     // Keep showing an error while retrying in the background, rather than flashing a blank page.
     if (this.access.kind !== 'error') this.access = { kind: 'checking' };
     this.sync.stop();
+    this.status.stop();
     const access = await resolveAccess(token);
     this.access = access;
     if (access.kind === 'error') {
@@ -66,16 +71,38 @@ export class App extends LitElement {
     }
     this.pendingToken = null;
     this.retryBackoff.reset();
-    if (access.kind === 'granted') this.sync.start();
+    if (access.kind === 'granted') {
+      this.sync.start();
+      this.status.start();
+    }
+  }
+
+  /** The list's connection note speaks for both live channels: a stale dot is as wrong as a stale tab. */
+  private connectionState(): SyncState {
+    if (this.sync.state !== 'online') return this.sync.state;
+    return this.status.state === 'online' ? 'online' : 'reconnecting';
+  }
+
+  /** How many tabs wait on the person: needs input or ready for review. */
+  private waitingCount(): number {
+    if (this.access.kind !== 'granted') return 0;
+    // Before the tab list arrives, count what the status channel knows about the agent's tabs.
+    if (!this.sync.loaded) return this.status.managed().filter(([, s]) => needsPerson(s.state)).length;
+    return attentionCount(this.sync.workspaces, this.status.statuses);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (this.routes.route.name === 'terminal' && this.listScroll === 0) this.listScroll = window.scrollY;
+    const route = this.routes.route;
+    if (route.name === 'terminal' && this.listScroll === 0) this.listScroll = window.scrollY;
+    this.status.setViewing(this.access.kind === 'granted' && route.name === 'terminal' ? route.tabId : null);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    const waiting = this.waitingCount();
+    const title = waiting > 0 ? `(${waiting}) pocketmux` : 'pocketmux';
+    if (document.title !== title) document.title = title;
     // The list stays mounted under a terminal; put it back where the person left it.
     if (this.routes.route.name === 'list' && this.listScroll > 0) {
       window.scrollTo(0, this.listScroll);
@@ -84,7 +111,9 @@ export class App extends LitElement {
   }
 
   override render() {
-    return html`${this.renderScreen()}<pm-update-toast></pm-update-toast>`;
+    const waiting = this.waitingCount();
+    return html`${this.renderScreen()}<pm-update-toast></pm-update-toast>
+      <div class="pm-visually-hidden" role="status">${waiting === 0 ? '' : `${waiting} ${waiting === 1 ? 'tab waits' : 'tabs wait'} for you`}</div>`;
   }
 
   private renderScreen() {
@@ -104,9 +133,17 @@ export class App extends LitElement {
             ?hidden=${route.name === 'terminal'}
             .workspaces=${this.sync.workspaces}
             ?loaded=${this.sync.loaded}
-            .syncState=${this.sync.state}
+            .syncState=${this.connectionState()}
+            .statuses=${this.status.statuses}
           ></pm-session-list>
-          ${route.name === 'terminal' ? html`<pm-terminal-view .tabId=${route.tabId} .tab=${found?.tab}></pm-terminal-view>` : nothing}
+          ${route.name === 'terminal'
+            ? html`<pm-terminal-view
+                .tabId=${route.tabId}
+                .view=${route.view}
+                .tab=${found?.tab}
+                .status=${this.status.get(route.tabId)}
+              ></pm-terminal-view>`
+            : nothing}
         `;
       }
     }

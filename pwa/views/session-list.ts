@@ -2,6 +2,7 @@ import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { WorkspaceView } from '../../protocol/api.js';
+import type { TabStatus } from '../../protocol/status.js';
 import '../components/add-workspace.js';
 import '../components/connection-note.js';
 import { controls } from '../components/shared-styles.js';
@@ -78,6 +79,7 @@ export class SessionList extends LitElement {
   @property({ attribute: false }) workspaces: WorkspaceView[] = [];
   @property({ type: Boolean }) loaded = false;
   @property() syncState: SyncState = 'connecting';
+  @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
 
   override render() {
     return html`
@@ -101,7 +103,7 @@ export class SessionList extends LitElement {
     return repeat(
       this.workspaces,
       (ws) => ws.id,
-      (ws) => html`<pm-workspace-card .workspace=${ws}></pm-workspace-card>`,
+      (ws) => html`<pm-workspace-card .workspace=${ws} .statuses=${this.statuses}></pm-workspace-card>`,
     );
   }
 }

@@ -2,13 +2,16 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { backIcon } from '../components/icons.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { backIcon, terminalIcon, timelineIcon } from '../components/icons.js';
 import '../components/connection-note.js';
 import '../components/key-bar.js';
 import { controls } from '../components/shared-styles.js';
+import '../components/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from '../state/keys.js';
 import { parsePaneTitle, shortPath, tabLabel } from '../state/labels.js';
-import { router } from '../state/router.js';
+import { router, type TabViewMode, tabViewPath } from '../state/router.js';
+import { describeStatus, hasTimeline } from '../state/tab-status.js';
 import type { TerminalConnectionState } from '../terminal/connection-state.js';
 import type { TerminalSession } from '../terminal/terminal-session.js';
 
@@ -32,8 +35,9 @@ function endedText(code: number): string {
 }
 
 /**
- * A tab's terminal, full screen. xterm.js and everything that needs it load only when the
- * first terminal opens, so the session list never downloads them.
+ * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline.
+ * xterm.js and the timeline each load only when first shown, so the session list never
+ * downloads them and the timeline never pulls in xterm.
  */
 @customElement('pm-terminal-view')
 export class TerminalView extends LitElement {
@@ -69,6 +73,12 @@ export class TerminalView extends LitElement {
         justify-content: center;
         line-height: 1.2;
       }
+      .name {
+        display: flex;
+        align-items: center;
+        gap: 7px;
+        min-width: 0;
+      }
       .primary-text {
         font-weight: 650;
         font-size: 15px;
@@ -86,6 +96,56 @@ export class TerminalView extends LitElement {
         text-overflow: ellipsis;
         direction: rtl;
         text-align: left;
+      }
+      .state-text {
+        flex: none;
+        font-size: 12px;
+        font-weight: 600;
+        white-space: nowrap;
+        color: var(--pm-muted);
+      }
+      .state-text.needs-input {
+        color: var(--pm-attention);
+      }
+      .state-text.ready-for-review {
+        color: var(--pm-review);
+      }
+      .state-text.busy {
+        color: var(--pm-busy);
+      }
+      .switch {
+        flex: none;
+        display: inline-flex;
+        padding: 2px;
+        gap: 2px;
+        border-radius: 12px;
+        background: var(--pm-bg);
+        border: 1px solid var(--pm-border);
+      }
+      .switch button {
+        border: none;
+        background: transparent;
+        color: var(--pm-muted);
+        min-height: 40px;
+        padding: 0 12px;
+      }
+      .switch button[aria-pressed='true'] {
+        background: var(--pm-surface-3);
+        color: var(--pm-text);
+      }
+      /* On a phone the two choices keep their icons and lose their words (still their names). */
+      @media (max-width: 560px) {
+        .switch button {
+          padding: 0;
+          width: 44px;
+        }
+        .switch .word {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip-path: inset(50%);
+        }
       }
       .stage {
         position: relative;
@@ -158,6 +218,10 @@ export class TerminalView extends LitElement {
   @property() tabId = '';
   /** The tab as the sync channel last described it; undefined until known. */
   @property({ attribute: false }) tab: TabView | undefined;
+  @property() view: TabViewMode = 'terminal';
+  /** The tab's Claude status, when the agent has one. */
+  @property({ attribute: false }) status: TabStatus | undefined;
+  @state() private timelineLoaded = false;
 
   @state() private connection: TerminalConnectionState = { kind: 'connecting' };
   @state() private liveTitle: PaneTitle | null = null;
@@ -187,7 +251,7 @@ export class TerminalView extends LitElement {
     this.media.addEventListener('change', this.onPointerChange);
     window.visualViewport?.addEventListener('resize', this.onViewport);
     this.onViewport();
-    void this.start();
+    void this.show();
   }
 
   override disconnectedCallback(): void {
@@ -207,10 +271,33 @@ export class TerminalView extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('tabId') && changed.get('tabId') !== undefined && this.isConnected) {
+    const moved = (changed.has('tabId') && changed.get('tabId') !== undefined) || (changed.has('view') && changed.get('view') !== undefined);
+    if (moved && this.isConnected) {
       this.stop();
-      void this.start();
+      void this.show();
     }
+  }
+
+  /** Starts what the current view needs; the terminal's socket is open only while it shows. */
+  private async show(): Promise<void> {
+    if (this.view === 'timeline') await this.loadTimeline();
+    else await this.start();
+  }
+
+  private async loadTimeline(): Promise<void> {
+    const generation = ++this.generation;
+    this.loadError = '';
+    try {
+      await import('../timeline/timeline-view.js');
+    } catch (err) {
+      if (generation === this.generation) this.loadError = (err as Error).message;
+      return;
+    }
+    if (generation === this.generation) this.timelineLoaded = true;
+  }
+
+  private switchTo(view: TabViewMode): void {
+    router.replace(tabViewPath(this.tabId, view));
   }
 
   private async start(): Promise<void> {
@@ -254,6 +341,7 @@ export class TerminalView extends LitElement {
 
   private stop(): void {
     this.generation++;
+    this.loadError = '';
     this.session?.dispose();
     this.session = null;
     this.termHost?.remove();
@@ -275,6 +363,8 @@ export class TerminalView extends LitElement {
   private get label(): { primary: string; secondary: string } {
     if (this.knownTab?.id === this.tabId) {
       const l = tabLabel(this.knownTab, this.liveTitle);
+      // Whatever runs in a Claude tab (claude, or the shell after it exits), it is "Claude".
+      if (this.knownTab.kind === 'claude' && !this.knownTab.name) return { primary: 'Claude', secondary: l.path };
       return { primary: l.primary, secondary: l.command ? `${l.command} · ${l.path}` : l.path };
     }
     if (this.liveTitle) return { primary: this.liveTitle.command, secondary: shortPath(this.liveTitle.path) };
@@ -282,18 +372,53 @@ export class TerminalView extends LitElement {
   }
 
   override render() {
-    const c = this.connection;
     const label = this.label;
-    const note = !this.loaded || c.kind === 'connecting' ? 'Connecting…' : c.kind === 'reconnecting' ? 'Offline' : '';
+    const status = this.knownTab ? describeStatus(this.knownTab, this.status) : null;
+    const timeline = this.view === 'timeline' || hasTimeline(this.knownTab, this.status);
     return html`
       <header>
         <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
         <div class="title">
-          <span class="primary-text">${label.primary}</span>
+          <span class="name">
+            ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
+            <span class="primary-text">${label.primary}</span>
+            ${status && (status.state !== 'idle' || !status.text.startsWith('Idle')) ? html`<span class="state-text ${status.state}" aria-hidden="true">${status.text}</span>` : nothing}
+          </span>
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
-        <pm-connection-note label=${note}></pm-connection-note>
+        ${this.view === 'terminal' ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
+        ${timeline ? this.renderSwitch() : nothing}
       </header>
+      ${this.view === 'timeline' ? this.renderTimeline() : this.renderTerminal()}
+    `;
+  }
+
+  private get connectionNote(): string {
+    const c = this.connection;
+    return !this.loaded || c.kind === 'connecting' ? 'Connecting…' : c.kind === 'reconnecting' ? 'Offline' : '';
+  }
+
+  private renderSwitch() {
+    const option = (view: TabViewMode, text: string, icon: unknown) =>
+      html`<button type="button" aria-pressed=${this.view === view} title=${text} @click=${() => this.switchTo(view)}>
+        ${icon}<span class="word">${text}</span>
+      </button>`;
+    return html`<div class="switch" role="group" aria-label="Show">
+      ${option('terminal', 'Terminal', terminalIcon())} ${option('timeline', 'Timeline', timelineIcon())}
+    </div>`;
+  }
+
+  private renderTimeline() {
+    return html`<div class="stage">
+      ${this.timelineLoaded ? html`<pm-timeline-view .tabId=${this.tabId}></pm-timeline-view>` : nothing}
+      ${!this.timelineLoaded && !this.loadError ? html`<div class="loading" role="status">Loading timeline…</div>` : nothing}
+      ${this.loadError ? this.renderLoadError('timeline') : nothing}
+    </div>`;
+  }
+
+  private renderTerminal() {
+    const c = this.connection;
+    return html`
       <div class="stage">
         <slot></slot>
         ${!this.loaded && !this.loadError ? html`<div class="loading" role="status">Loading terminal…</div>` : nothing}
@@ -304,7 +429,7 @@ export class TerminalView extends LitElement {
             </div>`
           : nothing}
         ${c.kind === 'ended' ? this.renderEnded(c.code) : nothing}
-        ${this.loadError ? this.renderLoadError() : nothing}
+        ${this.loadError ? this.renderLoadError('terminal') : nothing}
       </div>
       ${this.touch && c.kind !== 'ended'
         ? html`<pm-key-bar
@@ -331,10 +456,10 @@ export class TerminalView extends LitElement {
     </div>`;
   }
 
-  private renderLoadError() {
+  private renderLoadError(what: TabViewMode) {
     return html`<div class="overlay">
       <div class="card" role="alert">
-        <h2>Could not load the terminal</h2>
+        <h2>Could not load the ${what}</h2>
         <p>${this.loadError}</p>
         <p>pocketmux may have been updated; reloading fetches the new version.</p>
         <button class="primary" @click=${() => location.reload()}>Reload</button>

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
-import { type AgentHandle, REPO_ROOT, tmux } from '../support/agent.js';
+import { type AgentHandle, REPO_ROOT, } from '../support/agent.js';
 import { createTab, type Session } from '../support/client.js';
+import { paneEnv } from '../support/status.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 
@@ -69,14 +70,6 @@ class StatusWatcher {
   }
 }
 
-async function paneEnv(agent: AgentHandle, tab: { id: string; workspaceId: string }): Promise<Record<string, string>> {
-  const [paneId, socketPath, pid] = (
-    await tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{pane_id}\t#{socket_path}\t#{pid}')
-  )
-    .trim()
-    .split('\t');
-  return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
-}
 
 function runScript(script: string, event: string, body: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {

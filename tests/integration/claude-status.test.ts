@@ -8,47 +8,14 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaudeSessionsResponse, TabView, WorkspaceView } from '../../protocol/api.js';
 import type { TimelineEntry, TimelineServerMessage } from '../../protocol/timeline.js';
-import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
+import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { api, claim, eventually, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, slow, text } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
 
 const DIALOG = 'Do you want to proceed?';
-
-class StatusClient {
-  readonly messages: StatusServerMessage[] = [];
-  readonly ws: WebSocket;
-  readonly opened: Promise<void>;
-  constructor(s: Session) {
-    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: s.cookie } });
-    this.opened = new Promise((r) => this.ws.once('open', () => r()));
-    this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as StatusServerMessage));
-  }
-  latest(tabId: string): TabStatus | undefined {
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const m = this.messages[i];
-      if (m?.type === 'status:update' && m.tabId === tabId) return m.status;
-      if (m?.type === 'status:sync' && m.tabs[tabId]) return m.tabs[tabId];
-    }
-    return undefined;
-  }
-  /** Every state this client was told about for the tab, in order, repeats folded. */
-  states(tabId: string): string[] {
-    const out: string[] = [];
-    for (const m of this.messages) {
-      const s = m.type === 'status:update' && m.tabId === tabId ? m.status : m.type === 'status:sync' ? m.tabs[tabId] : undefined;
-      if (s && out.at(-1) !== s.state) out.push(s.state);
-    }
-    return out;
-  }
-  waitState(tabId: string, state: TabStatus['state'], extra: (s: TabStatus) => boolean = () => true, timeoutMs = 30_000): Promise<TabStatus> {
-    return eventually(() => {
-      const s = this.latest(tabId);
-      return s && s.state === state && extra(s) ? s : null;
-    }, timeoutMs, `${tabId} to be ${state}`);
-  }
-}
 
 class TimelineClient {
   readonly messages: TimelineServerMessage[] = [];

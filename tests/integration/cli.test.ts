@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paneEnv } from '../support/status.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
@@ -66,19 +67,15 @@ describe('pocketmux CLI for scripts', () => {
 
     const waiting = cli('tab', 'status', tab.id, '--wait-for', 'ready-for-review', '--json');
     // Claude's Stop hook arrives for the tab's pane.
-    const [paneId, socketPath, pid] = (
-      await tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{pane_id}\t#{socket_path}\t#{pid}')
-    )
-      .trim()
-      .split('\t');
+    const pane = await paneEnv(agent, tab);
     await new Promise((r) => setTimeout(r, 500));
     const res = await fetch(new URL('/hooks/Stop', agent.url), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'x-pocketmux-token': readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim(),
-        'x-pocketmux-pane': paneId as string,
-        'x-pocketmux-tmux': `${socketPath},${pid},0`,
+        'x-pocketmux-pane': pane.TMUX_PANE,
+        'x-pocketmux-tmux': pane.TMUX,
       },
       body: stop,
     });

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, } from '../support/agent.js';
 import { claim, createTab, eventually, type Session } from '../support/client.js';
+import { paneEnv, StatusClient } from '../support/status.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
 const captured = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
@@ -45,31 +45,8 @@ function runHook(
   });
 }
 
-class StatusClient {
-  readonly messages: StatusServerMessage[] = [];
-  readonly ws: WebSocket;
-  readonly opened: Promise<void>;
-  constructor(s: Session) {
-    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: s.cookie } });
-    this.opened = new Promise((r) => this.ws.once('open', () => r()));
-    this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as StatusServerMessage));
-  }
-  latest(tabId: string): TabStatus | undefined {
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const m = this.messages[i];
-      if (m?.type === 'status:update' && m.tabId === tabId) return m.status;
-      if (m?.type === 'status:sync' && m.tabs[tabId]) return m.tabs[tabId];
-    }
-    return undefined;
-  }
-}
-
-async function paneEnv(tabId: string, workspaceId: string): Promise<Record<string, string>> {
-  const target = `=pm_${workspaceId}_${tabId}:`;
-  const [paneId, socketPath, pid] = (await tmux(agent.tmuxSocket, 'display', '-p', '-t', target, '#{pane_id}\t#{socket_path}\t#{pid}'))
-    .trim()
-    .split('\t');
-  return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
+function tabPaneEnv(tabId: string, workspaceId: string): Promise<Record<string, string>> {
+  return paneEnv(agent, { id: tabId, workspaceId });
 }
 
 describe('Claude hooks', () => {
@@ -94,7 +71,7 @@ describe('Claude hooks', () => {
 
   it('moves a tab through the states of a real session, seen on /api/status', async () => {
     const tab = await createTab(session);
-    const env = await paneEnv(tab.id, tab.workspaceId);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
     const client = new StatusClient(session);
     await client.opened;
     const seen: string[] = [];
@@ -128,7 +105,7 @@ describe('Claude hooks', () => {
 
   it('clears ready-for-review when a client dismisses the tab', async () => {
     const tab = await createTab(session);
-    const env = await paneEnv(tab.id, tab.workspaceId);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
     const client = new StatusClient(session);
     await client.opened;
     const stop = captured.find((p) => p.hook_event_name === 'Stop');
@@ -152,7 +129,7 @@ describe('Claude hooks', () => {
 
   it('refuses bad input with a clear status and changes nothing', async () => {
     const tab = await createTab(session);
-    const env = await paneEnv(tab.id, tab.workspaceId);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
     const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
     const before = JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null);
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
@@ -188,14 +165,13 @@ describe('Claude hooks', () => {
     const own = await startAgent({ reuse: env });
     const s = await claim(own);
     const tab = await createTab(s);
-    const target = `=pm_${tab.workspaceId}_${tab.id}:`;
-    const [paneId, socketPath, pid] = (await tmux(own.tmuxSocket, 'display', '-p', '-t', target, '#{pane_id}\t#{socket_path}\t#{pid}')).trim().split('\t');
+    const { TMUX_PANE, TMUX } = await paneEnv(own, tab);
     const client = new StatusClient(s);
     await client.opened;
     const report = readFileSync(join(FIXTURES, 'statusline.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).at(-1) as string;
     const script = join(own.dataDir, 'hooks', 'hook.sh');
     const printed = await new Promise<string>((resolve) => {
-      const child = spawn('/bin/sh', [script, 'statusline'], { env: { PATH: process.env.PATH, TMUX_PANE: paneId, TMUX: `${socketPath},${pid},0` } });
+      const child = spawn('/bin/sh', [script, 'statusline'], { env: { PATH: process.env.PATH, TMUX_PANE, TMUX } });
       let out = '';
       child.stdout.on('data', (d) => {
         out += d;

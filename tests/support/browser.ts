@@ -4,8 +4,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { REPO_ROOT } from './agent.js';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type AgentHandle, REPO_ROOT } from './agent.js';
+import type { Session } from './client.js';
 
 /** Debian's chromium package: the real binary, then its wrapper script. */
 const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -67,4 +68,11 @@ export function xtermAssets(): string[] {
 export async function screenLines(page: Page): Promise<string[]> {
   const rows = await page.locator('.xterm-rows > div').allTextContents();
   return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
+}
+
+/** The device credential a browser got from the printed link, for REST calls beside it. */
+export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'port'>): Promise<Session> {
+  const cookies = await context.cookies(agent.url);
+  if (cookies.length === 0) throw new Error('the browser holds no credential for the agent');
+  return { agent, cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
 }

@@ -1,0 +1,12 @@
+/**
+ * What a client may send on `/api/status`. Kept apart from status.ts so the PWA's first
+ * screen, which imports the state helpers there, does not pull in the schema library.
+ */
+import { z } from 'zod';
+
+export const StatusClientMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('status:request-sync') }),
+  z.strictObject({ type: z.literal('status:tab-dismissed'), tabId: z.string().min(1).max(64) }),
+  z.strictObject({ type: z.literal('status:ack-notification'), tabId: z.string().min(1).max(64) }),
+]);
+export type StatusClientMessage = z.infer<typeof StatusClientMessage>;

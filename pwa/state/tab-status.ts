@@ -1,0 +1,71 @@
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import { type ClaudeState, highestPriority, type TabStatus } from '../../protocol/status.js';
+
+/** Words for each state, as the dot's accessible name and the row's visible text. */
+export const STATE_LABEL: Record<ClaudeState, string> = {
+  'needs-input': 'Needs input',
+  'ready-for-review': 'Ready for review',
+  busy: 'Working',
+  unknown: 'Status unknown',
+  idle: 'Idle',
+};
+
+/** The states that wait on the person: they count in the title and stand out in the list. */
+export function needsPerson(state: ClaudeState): boolean {
+  return state === 'needs-input' || state === 'ready-for-review';
+}
+
+export interface StatusDescription {
+  /** Which dot to draw. */
+  state: ClaudeState;
+  /** What the dot means, in words: visible next to it and read by screen readers. */
+  text: string;
+  attention: boolean;
+  compacting: boolean;
+}
+
+/**
+ * How a tab's Claude status reads, or null for a tab that has nothing to say: a shell tab
+ * where Claude never ran, or ran and is gone (it is a shell again).
+ */
+export function describeStatus(tab: Pick<TabView, 'kind'>, status: TabStatus | undefined): StatusDescription | null {
+  if (!status) {
+    if (tab.kind !== 'claude') return null;
+    // A Claude tab reports once its first hook fires; until then nothing is known.
+    return { state: 'unknown', text: 'No status yet', attention: false, compacting: false };
+  }
+  if (tab.kind !== 'claude' && !status.claudeRunning && status.state === 'idle') return null;
+  let text = STATE_LABEL[status.state];
+  if (!status.claudeRunning && tab.kind === 'claude') {
+    text = status.state === 'idle' ? 'Claude not running' : `${text}, Claude not running`;
+  }
+  if (status.compacting) text = `${text}, compacting`;
+  return { state: status.state, text, attention: needsPerson(status.state), compacting: status.compacting };
+}
+
+/** The one state a workspace's dot shows: the most urgent among its tabs, or null if none speaks. */
+export function workspaceState(ws: WorkspaceView, statuses: Readonly<Record<string, TabStatus>>): ClaudeState | null {
+  const states: ClaudeState[] = [];
+  for (const tab of ws.tabs) {
+    const d = describeStatus(tab, statuses[tab.id]);
+    if (d) states.push(d.state);
+  }
+  return states.length === 0 ? null : highestPriority(states);
+}
+
+/** How many tabs wait on the person, counting only tabs the list shows. */
+export function attentionCount(workspaces: readonly WorkspaceView[], statuses: Readonly<Record<string, TabStatus>>): number {
+  let n = 0;
+  for (const ws of workspaces) {
+    for (const tab of ws.tabs) {
+      const s = statuses[tab.id];
+      if (s && needsPerson(s.state)) n++;
+    }
+  }
+  return n;
+}
+
+/** Whether a tab has a conversation to show beside its terminal. */
+export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabStatus | undefined): boolean {
+  return tab?.kind === 'claude' || !!status?.transcriptPath;
+}

@@ -1,0 +1,496 @@
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type {
+  AssistantTextEntry,
+  InterruptEntry,
+  NoticeEntry,
+  PromptEntry,
+  ThinkingEntry,
+  TimelineEntry,
+  ToolCallEntry,
+} from '../../protocol/timeline.js';
+import { controls } from '../components/shared-styles.js';
+import { shortTime } from '../state/time.js';
+import { TimelineConnection, type TimelineLinkState } from './timeline-connection.js';
+import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
+
+/** Within this many pixels of the end counts as "at the end": new entries keep it in view. */
+const PINNED_SLACK_PX = 64;
+
+/** Failed attempts in a row before saying the timeline may not exist on this agent. */
+const UNAVAILABLE_AFTER = 3;
+
+function inputText(entry: ToolCallEntry): string {
+  const input = entry.input as Record<string, unknown> | null;
+  // A shell command reads best as itself; anything else as its fields.
+  if (entry.name === 'Bash' && input && typeof input.command === 'string') return input.command;
+  if (input === undefined || input === null) return '';
+  return JSON.stringify(input, null, 2);
+}
+
+function characters(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k characters` : `${n} characters`;
+}
+
+/**
+ * A Claude tab's conversation: what the person asked, what Claude said, the tools it ran
+ * and what they returned. Follows the end as entries arrive, unless the person scrolled up
+ * to read, in which case a button offers the way back down.
+ */
+@customElement('pm-timeline-view')
+export class TimelineView extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        flex: 1 1 auto;
+        min-width: 0;
+        min-height: 0;
+        display: flex;
+        flex-direction: column;
+        position: relative;
+      }
+      .scroller {
+        flex: 1 1 auto;
+        min-height: 0;
+        overflow-y: auto;
+        overscroll-behavior: contain;
+        -webkit-overflow-scrolling: touch;
+      }
+      ol {
+        list-style: none;
+        margin: 0 auto;
+        max-width: 820px;
+        padding: 16px calc(14px + var(--pm-safe-right)) calc(28px + var(--pm-safe-bottom)) calc(14px + var(--pm-safe-left));
+        display: flex;
+        flex-direction: column;
+        gap: 12px;
+      }
+      li {
+        min-width: 0;
+      }
+      .text {
+        margin: 0;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        line-height: 1.5;
+      }
+      .prompt {
+        display: flex;
+        flex-direction: column;
+        align-items: flex-end;
+        gap: 3px;
+        margin-top: 8px;
+      }
+      .prompt .text {
+        max-width: min(88%, 640px);
+        padding: 9px 13px;
+        border-radius: 14px 14px 4px 14px;
+        background: #1d3a31;
+        border: 1px solid #28503f;
+      }
+      time,
+      .meta {
+        color: var(--pm-muted);
+        font-size: 12px;
+      }
+      .assistant {
+        padding: 0 2px;
+      }
+      .cut {
+        color: var(--pm-muted);
+        font-size: 13px;
+        font-style: italic;
+      }
+      details {
+        border: 1px solid var(--pm-border);
+        border-radius: 10px;
+        background: var(--pm-surface);
+        min-width: 0;
+      }
+      summary {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        min-height: var(--pm-tap);
+        padding: 6px 12px;
+        cursor: pointer;
+        list-style: none;
+        border-radius: 10px;
+        touch-action: manipulation;
+      }
+      summary::-webkit-details-marker {
+        display: none;
+      }
+      summary:focus-visible {
+        outline: 2px solid var(--pm-accent);
+        outline-offset: 1px;
+      }
+      summary::after {
+        content: '';
+        flex: none;
+        margin-left: auto;
+        width: 7px;
+        height: 7px;
+        border-right: 2px solid var(--pm-muted);
+        border-bottom: 2px solid var(--pm-muted);
+        transform: rotate(45deg) translate(-2px, -2px);
+      }
+      details[open] > summary::after {
+        transform: rotate(-135deg) translate(-2px, -2px);
+      }
+      .tool-name {
+        flex: none;
+        font-weight: 650;
+        font-size: 14px;
+      }
+      .tool-summary {
+        flex: 0 1 auto;
+        min-width: 0;
+        font-family: var(--pm-mono);
+        font-size: 13px;
+        color: var(--pm-muted);
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
+      }
+      .mark {
+        flex: none;
+        display: inline-grid;
+        place-items: center;
+        width: 20px;
+        height: 20px;
+        border-radius: 50%;
+        font-size: 12px;
+        font-weight: 700;
+      }
+      .mark.ok {
+        background: rgb(94 211 166 / 0.15);
+        color: var(--pm-accent);
+      }
+      .mark.error {
+        background: var(--pm-danger-bg);
+        color: var(--pm-danger);
+      }
+      .mark.running {
+        border: 2px solid rgb(180 160 255 / 0.28);
+        border-top-color: var(--pm-busy);
+        animation: spin 0.9s linear infinite;
+        width: 16px;
+        height: 16px;
+        margin: 2px;
+      }
+      @keyframes spin {
+        to {
+          transform: rotate(1turn);
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        .mark.running {
+          animation: none;
+        }
+      }
+      .body {
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+        padding: 0 12px 12px;
+      }
+      .label {
+        font-size: 12px;
+        color: var(--pm-muted);
+        text-transform: uppercase;
+        letter-spacing: 0.04em;
+      }
+      pre {
+        margin: 0;
+        padding: 8px 10px;
+        max-height: 320px;
+        overflow: auto;
+        border-radius: 8px;
+        background: var(--pm-bg);
+        font-family: var(--pm-mono);
+        font-size: 12.5px;
+        line-height: 1.45;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      pre.error {
+        color: var(--pm-danger);
+      }
+      .thinking {
+        background: transparent;
+        border-style: dashed;
+      }
+      .thinking summary {
+        color: var(--pm-muted);
+        font-size: 14px;
+        font-style: italic;
+      }
+      .thinking .body {
+        color: var(--pm-muted);
+        font-size: 14px;
+      }
+      .marker {
+        display: flex;
+        align-items: center;
+        gap: 10px;
+        color: var(--pm-warn);
+        font-size: 13px;
+      }
+      .marker::before,
+      .marker::after {
+        content: '';
+        flex: 1 1 auto;
+        border-top: 1px solid #5b4623;
+      }
+      .notice {
+        font-size: 13px;
+        color: var(--pm-muted);
+        padding: 6px 10px;
+        border-left: 3px solid var(--pm-border);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .notice.warning {
+        border-left-color: var(--pm-warn);
+        color: var(--pm-warn);
+      }
+      .notice.error {
+        border-left-color: var(--pm-danger);
+        color: var(--pm-danger);
+      }
+      .placeholder {
+        margin: auto;
+        padding: 32px 24px;
+        max-width: 420px;
+        text-align: center;
+        color: var(--pm-muted);
+      }
+      .banner {
+        position: absolute;
+        top: 8px;
+        left: 50%;
+        transform: translateX(-50%);
+        z-index: 1;
+        display: flex;
+        align-items: center;
+        gap: 10px;
+        padding: 3px 3px 3px 14px;
+        max-width: calc(100% - 16px);
+        border-radius: 12px;
+        background: #33291a;
+        border: 1px solid #5b4623;
+        color: var(--pm-warn);
+        font-size: 14px;
+        box-shadow: 0 6px 20px rgb(0 0 0 / 0.4);
+      }
+      .banner.error {
+        background: var(--pm-danger-bg);
+        border-color: #5a2a31;
+        color: var(--pm-danger);
+        padding: 8px 14px;
+      }
+      .banner button {
+        font-size: 14px;
+        border-color: #5b4623;
+        background: transparent;
+      }
+      .latest {
+        position: absolute;
+        bottom: calc(16px + var(--pm-safe-bottom));
+        left: 50%;
+        transform: translateX(-50%);
+        border-radius: 999px;
+        background: var(--pm-surface-3);
+        box-shadow: 0 6px 20px rgb(0 0 0 / 0.45);
+      }
+    `,
+  ];
+
+  @property() tabId = '';
+  @state() private timeline: TimelineState = EMPTY_TIMELINE;
+  @state() private link: TimelineLinkState = { kind: 'connecting' };
+  /** Entries arrived below while the person was reading further up. */
+  @state() private unseen = false;
+  @query('.scroller') private scroller!: HTMLElement | null;
+
+  private connection: TimelineConnection | null = null;
+  private pinned = true;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.open();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.connection?.dispose();
+    this.connection = null;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('tabId') && changed.get('tabId') !== undefined && this.isConnected) this.open();
+  }
+
+  private open(): void {
+    this.connection?.dispose();
+    this.timeline = EMPTY_TIMELINE;
+    this.pinned = true;
+    this.unseen = false;
+    if (!this.tabId) return;
+    this.connection = new TimelineConnection(
+      this.tabId,
+      (msg) => {
+        const before = this.timeline.entries.length;
+        this.timeline = applyTimelineMessage(this.timeline, msg);
+        if (msg.type === 'timeline:page' || msg.type === 'timeline:reset') this.pinned = true;
+        else if (!this.pinned && this.timeline.entries.length > before) this.unseen = true;
+      },
+      (link) => {
+        this.link = link;
+      },
+    );
+  }
+
+  // Untyped: `timeline` is private, which the typed map cannot name.
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('timeline') && this.pinned) this.toEnd();
+  }
+
+  private toEnd(): void {
+    const el = this.scroller;
+    if (el) el.scrollTop = el.scrollHeight;
+    this.unseen = false;
+  }
+
+  private onScroll(): void {
+    const el = this.scroller;
+    if (!el) return;
+    this.pinned = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK_PX;
+    if (this.pinned) this.unseen = false;
+  }
+
+  override render() {
+    const t = this.timeline;
+    return html`
+      ${this.renderBanner()}
+      <div class="scroller" @scroll=${this.onScroll}>
+        ${t.entries.length > 0
+          ? html`<ol aria-label="Conversation">
+              ${repeat(
+                t.entries,
+                (e) => e.id,
+                (e) => html`<li>${this.renderEntry(e)}</li>`,
+              )}
+            </ol>`
+          : this.renderEmpty()}
+      </div>
+      ${this.unseen ? html`<button class="latest" @click=${() => this.toEnd()}>Jump to latest ↓</button>` : nothing}
+    `;
+  }
+
+  private renderBanner() {
+    const link = this.link;
+    if (link.kind === 'gone') return html`<div class="banner error" role="alert">This tab no longer exists.</div>`;
+    if (link.kind === 'reconnecting') {
+      const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';
+      return html`<div class="banner" role="status">
+        ${text}
+        <button type="button" @click=${() => this.connection?.reconnectNow()}>Retry now</button>
+      </div>`;
+    }
+    if (this.timeline.error) return html`<div class="banner error" role="alert">${this.timeline.error}</div>`;
+    return nothing;
+  }
+
+  private renderEmpty() {
+    if (!this.timeline.loaded) {
+      return html`<div class="placeholder" role="status">${this.link.kind === 'online' ? 'Reading the conversation…' : 'Connecting…'}</div>`;
+    }
+    return html`<div class="placeholder">
+      ${this.timeline.sessionId === null
+        ? 'No Claude conversation in this tab yet. It shows here once Claude starts and you send a prompt.'
+        : 'Nothing said yet. Send a prompt in the terminal and the conversation shows here.'}
+    </div>`;
+  }
+
+  private renderEntry(e: TimelineEntry) {
+    switch (e.kind) {
+      case 'prompt':
+        return this.renderPrompt(e);
+      case 'assistant-text':
+        return this.renderAssistant(e);
+      case 'tool-call':
+        return this.renderTool(e);
+      case 'thinking':
+        return this.renderThinking(e);
+      case 'interrupt':
+        return this.renderInterrupt(e);
+      case 'notice':
+        return this.renderNotice(e);
+    }
+  }
+
+  private renderPrompt(e: PromptEntry) {
+    return html`<div class="prompt">
+      <p class="text"><span class="visually-hidden">You: </span>${e.text}${e.truncated ? html`<span class="cut"> … (shortened)</span>` : nothing}</p>
+      <time datetime=${e.at}>${shortTime(e.at)}</time>
+    </div>`;
+  }
+
+  private renderAssistant(e: AssistantTextEntry) {
+    return html`<div class="assistant">
+      <p class="text"><span class="visually-hidden">Claude: </span>${e.text}${e.truncated ? html`<span class="cut"> … (shortened)</span>` : nothing}</p>
+      ${e.aborted ? html`<div class="cut">Stopped while writing.</div>` : nothing}
+    </div>`;
+  }
+
+  private renderTool(e: ToolCallEntry) {
+    const r = e.result;
+    const mark = !r
+      ? html`<span class="mark running" role="img" aria-label="running"></span>`
+      : r.status === 'ok'
+        ? html`<span class="mark ok" role="img" aria-label="done">✓</span>`
+        : html`<span class="mark error" role="img" aria-label="failed">!</span>`;
+    const input = inputText(e);
+    return html`<details class="tool">
+      <summary>
+        ${mark}
+        <span class="tool-name">${e.name}</span>
+        <span class="tool-summary">${e.summary}</span>
+      </summary>
+      <div class="body">
+        ${input ? html`<span class="label">${e.name === 'Bash' ? 'Command' : 'Input'}</span><pre>${input}</pre>` : nothing}
+        ${r
+          ? html`<span class="label">${r.status === 'ok' ? 'Result' : 'Error'}</span>
+              <pre class=${r.status === 'error' ? 'error' : ''}>${r.text || '(no output)'}${r.truncated ? '\n…' : ''}</pre>
+              ${r.truncated ? html`<span class="cut">Only the start of the result is shown; the terminal has it all.</span>` : nothing}`
+          : html`<span class="meta">Running, or waiting for your answer in the terminal.</span>`}
+      </div>
+    </details>`;
+  }
+
+  private renderThinking(e: ThinkingEntry) {
+    if (e.redacted || e.length === 0) return html`<div class="meta">Claude thought (not shown by the API).</div>`;
+    return html`<details class="thinking">
+      <summary>Thinking · ${characters(e.length)}</summary>
+      <div class="body"><p class="text">${e.firstLine}</p></div>
+    </details>`;
+  }
+
+  private renderInterrupt(e: InterruptEntry) {
+    return html`<div class="marker" role="note">${e.forToolUse ? 'Tool call stopped by you' : 'Interrupted by you'}</div>`;
+  }
+
+  private renderNotice(e: NoticeEntry) {
+    return html`<div class="notice ${e.level}" role="note">${e.text}</div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-timeline-view': TimelineView;
+  }
+}

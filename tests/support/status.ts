@@ -1,0 +1,60 @@
+/**
+ * Test helpers for the Claude status engine: a real `/api/status` client, and what a hook
+ * running in a tab's pane would see as $TMUX and $TMUX_PANE.
+ */
+import WebSocket from 'ws';
+import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
+import { type AgentHandle, tmux } from './agent.js';
+import { eventually, type Session } from './client.js';
+
+export class StatusClient {
+  readonly messages: StatusServerMessage[] = [];
+  readonly ws: WebSocket;
+  readonly opened: Promise<void>;
+
+  constructor(s: Session) {
+    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: s.cookie } });
+    this.opened = new Promise((r) => this.ws.once('open', () => r()));
+    this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as StatusServerMessage));
+  }
+
+  latest(tabId: string): TabStatus | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i];
+      if (m?.type === 'status:update' && m.tabId === tabId) return m.status;
+      if (m?.type === 'status:sync' && m.tabs[tabId]) return m.tabs[tabId];
+    }
+    return undefined;
+  }
+
+  /** Every state this client was told about for the tab, in order, repeats folded. */
+  states(tabId: string): string[] {
+    const out: string[] = [];
+    for (const m of this.messages) {
+      const s = m.type === 'status:update' && m.tabId === tabId ? m.status : m.type === 'status:sync' ? m.tabs[tabId] : undefined;
+      if (s && out.at(-1) !== s.state) out.push(s.state);
+    }
+    return out;
+  }
+
+  waitState(tabId: string, state: TabStatus['state'], extra: (s: TabStatus) => boolean = () => true, timeoutMs = 30_000): Promise<TabStatus> {
+    return eventually(
+      () => {
+        const s = this.latest(tabId);
+        return s && s.state === state && extra(s) ? s : null;
+      },
+      timeoutMs,
+      `${tabId} to be ${state}`,
+    );
+  }
+}
+
+/** `$TMUX_PANE` and `$TMUX` as a process in the tab's pane has them. */
+export async function paneEnv(agent: Pick<AgentHandle, 'tmuxSocket'>, tab: { id: string; workspaceId: string }): Promise<{ TMUX_PANE: string; TMUX: string }> {
+  const [paneId, socketPath, pid] = (
+    await tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{pane_id}\t#{socket_path}\t#{pid}')
+  )
+    .trim()
+    .split('\t');
+  return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
+}
