@@ -181,7 +181,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           monitor.stop();
           statusHub.close();
           timeline.close();
-          status.flush();
+          await status.flush();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           try {

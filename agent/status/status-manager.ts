@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus, type TabUsage } from '../../protocol/status.js';
-import { readJsonFile, writeJsonAtomic } from '../store/atomic-file.js';
+import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
 
@@ -52,6 +52,7 @@ function hookDetail(payload: HookPayload): string | null {
 export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
   private readonly tabs = new Map<string, TabStatus>();
   private persistTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
 
   constructor(
     private readonly path: string,
@@ -77,13 +78,29 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
    * recovery does not re-check anyway.
    */
   private persist(): void {
-    this.persistTimer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
+    this.persistTimer ??= setTimeout(() => void this.writeInBackground(), PERSIST_DELAY_MS);
   }
 
-  /** Writes pending changes now (on shutdown). */
-  flush(): void {
+  /** Off the event loop, one write at a time; changes made meanwhile go in the next one. */
+  private async writeInBackground(): Promise<void> {
+    this.persistTimer = null;
+    if (this.writing) {
+      this.persist();
+      return;
+    }
+    this.writing = writeJsonAtomicAsync(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) })
+      .catch((err: Error) => this.log.error('could not write the status file', { error: err.message }))
+      .finally(() => {
+        this.writing = null;
+      });
+    await this.writing;
+  }
+
+  /** On shutdown: lets a write in flight land, then writes the latest state. */
+  async flush(): Promise<void> {
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = null;
+    await this.writing;
     writeJsonAtomic(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) });
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import type { z } from 'zod';
 
 /**
@@ -32,6 +33,25 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 
 export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, mode);
+}
+
+/**
+ * The same guarantee without blocking the event loop: write, fsync and rename run on the
+ * thread pool. For files written often on a hot path (the status file).
+ */
+export async function writeJsonAtomicAsync(path: string, value: unknown, mode = 0o600): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(tmp, 'w', mode);
+  try {
+    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await rename(tmp, path);
 }
 
 export type ReadJsonResult<T> =

@@ -3,7 +3,8 @@
  * agent's own share of it, and a sustained load over many tabs.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
@@ -16,6 +17,9 @@ const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 export interface HookBenchResult {
   scriptP50: number;
   scriptP99: number;
+  /** sh plus one curl to a bare server: what starting the two processes costs. */
+  floorP50: number;
+  floorP99: number;
   agentP50: number;
   agentP99: number;
   loadSent: number;
@@ -91,8 +95,28 @@ export async function hookBench(agent: AgentHandle, session: Session): Promise<H
   const order = ['UserPromptSubmit', 'Stop'];
   let seq = 0;
 
-  // Whole path: hook.sh started as Claude starts it, until the client hears of it.
+  // The floor: sh running one curl that posts the same payload to a bare HTTP server in this
+  // process, with nothing behind it. No script can start less.
+  const floorServer = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => floorServer.listen(0, '127.0.0.1', () => r()));
+  const floorPort = (floorServer.address() as { port: number }).port;
+  const floorScript = join(agent.root, 'floor.sh');
+  writeFileSync(
+    floorScript,
+    `#!/bin/sh\ncurl -s -f --noproxy '*' --connect-timeout 0.5 --max-time 5 -H 'Content-Type: application/json' --data-binary @- "http://127.0.0.1:${floorPort}/hooks/$1" 2>/dev/null\nexit 0\n`,
+    { mode: 0o700 },
+  );
+
+  // Whole path: hook.sh started as Claude starts it, until the client hears of it; each run
+  // is followed by one of the floor, so both see the same machine.
   const scriptTimes: number[] = [];
+  const floorTimes: number[] = [];
   for (let i = 0; i < 1050; i++) {
     const event = order[i % 2] as string;
     const body = `${JSON.stringify(events[event])}\n`;
@@ -100,16 +124,31 @@ export async function hookBench(agent: AgentHandle, session: Session): Promise<H
     const t0 = performance.now();
     await runScript(script, event, body, env);
     await heard;
-    if (i >= 50) scriptTimes.push(performance.now() - t0);
+    const t1 = performance.now();
+    await runScript(floorScript, event, body, env);
+    if (i >= 50) {
+      scriptTimes.push(t1 - t0);
+      floorTimes.push(performance.now() - t1);
+    }
   }
+  floorServer.close();
 
   // The agent's share: an HTTP POST straight to the intake, until the client hears of it.
   const agentTimes: number[] = [];
+  // node:http with keep-alive rather than fetch: undici's own overhead showed in the p99.
+  const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
   const post = (event: string, headers: Record<string, string>) =>
-    fetch(new URL(`/hooks/${event}`, agent.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, ...headers },
-      body: JSON.stringify(events[event]),
+    new Promise<void>((resolve, reject) => {
+      const req = request(
+        new URL(`/hooks/${event}`, agent.url),
+        { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(events[event]));
     });
   const hookHeaders = (e: Record<string, string>) => ({ 'x-pocketmux-pane': e.TMUX_PANE as string, 'x-pocketmux-tmux': e.TMUX as string });
   for (let i = 0; i < 1050; i++) {
@@ -155,6 +194,8 @@ export async function hookBench(agent: AgentHandle, session: Session): Promise<H
   return {
     scriptP50: quantile(scriptTimes, 0.5),
     scriptP99: quantile(scriptTimes, 0.99),
+    floorP50: quantile(floorTimes, 0.5),
+    floorP99: quantile(floorTimes, 0.99),
     agentP50: quantile(agentTimes, 0.5),
     agentP99: quantile(agentTimes, 0.99),
     loadSent: sent,

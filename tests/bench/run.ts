@@ -220,6 +220,7 @@ async function main(): Promise<void> {
       '| measure | result | goal |',
       '| --- | --- | --- |',
       `| hook.sh run → \`status:update\` on a WebSocket client, p50 / p99 of 1,000 | **${f2(hooks.scriptP50)} / ${f2(hooks.scriptP99)} ms** | ≤ 10 / ≤ 15 ms |`,
+      `| floor: sh + one curl posting to a bare HTTP server, p50 / p99, alternating with the row above | ${f2(hooks.floorP50)} / ${f2(hooks.floorP99)} ms | |`,
       `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
       `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
       `| agent RSS after that load, ${hooks.loadTabs} shell tabs | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
@@ -262,7 +263,8 @@ How it is measured: the installed \`hooks/hook.sh\` is started with \`/bin/sh\` 
 payload on stdin, with \`TMUX\`/\`TMUX_PANE\` of a real tab, as Claude starts it; time runs
 until the matching \`status:hook-event\` reaches a client on \`/api/status\` (UserPromptSubmit
 and Stop alternate, so each one changes the state). 50 warm-up events are not counted. The
-agent-only row replaces the script with a \`fetch\` from the bench process. The load row
+agent-only row replaces the script with an HTTP POST (node:http, keep-alive) from the bench
+process. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
 sequence numbers on the client: none missing, none out of order. The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in

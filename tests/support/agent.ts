@@ -144,9 +144,13 @@ export async function cleanupAgents(): Promise<void> {
   const table = readProcessTable();
   const inPanes: number[] = [];
   for (const socket of new Set(all.map((a) => a.tmuxSocket))) {
-    const pids = await tmux(socket, 'list-panes', '-a', '-F', '#{pane_pid}').catch(() => '');
-    for (const pid of pids.split('\n').filter(Boolean).map(Number)) inPanes.push(pid, ...descendants(table, pid));
+    const panes = await tmux(socket, 'list-panes', '-a', '-F', '#{pane_pid}\t#{socket_path}').catch(() => '');
+    const rows = panes.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    for (const [pid] of rows) inPanes.push(Number(pid), ...descendants(table, Number(pid)));
     await tmux(socket, 'kill-server').catch(() => undefined);
+    // kill-server leaves the socket file behind.
+    const socketPath = rows[0]?.[1];
+    if (socketPath) rmSync(socketPath, { force: true });
   }
   const deadline = Date.now() + 10_000;
   while (inPanes.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

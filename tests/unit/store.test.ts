@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../../agent/store/atomic-file.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic, writeJsonAtomicAsync } from '../../agent/store/atomic-file.js';
 import { InstanceLock, LockHeldError } from '../../agent/store/lock.js';
 import { WorkspaceStore } from '../../agent/store/workspace-store.js';
 import { createLogger } from '../../agent/util/log.js';
@@ -58,6 +58,16 @@ describe('atomic writes', () => {
     expect(reads).toBeGreaterThan(0);
     expect(writes).toBeGreaterThan(1);
     expect(bad).toBe(0);
+  });
+
+  it('writes atomically off the event loop too', async () => {
+    const path = join(dir, 'async.json');
+    await writeJsonAtomicAsync(path, { n: 1 });
+    await Promise.all([writeJsonAtomicAsync(path, { n: 2 }), writeJsonAtomicAsync(path, { n: 3 })]);
+    expect([2, 3]).toContain((JSON.parse(readFileSync(path, 'utf8')) as { n: number }).n);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['async.json']);
+    await expect(writeJsonAtomicAsync(join(dir, 'missing-dir', 'x.json'), {})).rejects.toThrow();
   });
 
   it('keeps the old content when the write fails', () => {
