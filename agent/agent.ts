@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import type { Server } from 'node:http';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,11 @@ import { hookRouter } from './claude/hook-intake.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { TimelineHub } from './claude/timeline-hub.js';
 import { DeviceStore } from './auth/device-store.js';
-import { LinkToken } from './auth/link-token.js';
+import QRCode from 'qrcode';
+import type { PairingResponse } from '../protocol/api.js';
+import { DeviceSockets } from './auth/device-sockets.js';
+import { HostGuard } from './auth/host.js';
+import { AttemptLimiter, formatCode, PairingStore } from './auth/pairing.js';
 import type { AgentConfig } from './config/config.js';
 import { loginShell, resolveLoginPath } from './config/login-env.js';
 import { dataPaths } from './config/paths.js';
@@ -22,6 +27,7 @@ import { StatusHub } from './status/status-hub.js';
 import { StatusMonitor } from './status/status-monitor.js';
 import { StatusManager } from './status/status-manager.js';
 import { InstanceLock } from './store/lock.js';
+import { assertPrivate } from './store/permissions.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { TabService } from './tabs/tab-service.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
@@ -59,8 +65,8 @@ export interface RunningAgent {
   host: string;
   /** Local URL of the PWA, without any secret. */
   url: string;
-  /** The one-time link for the first browser, or null once used. */
-  linkUrl(): string | null;
+  /** A new pairing for the next device: its URL (secret in the fragment), code and QR. */
+  newPairing(): Promise<PairingResponse>;
   close(): Promise<void>;
 }
 
@@ -71,8 +77,15 @@ function displayHost(host: string): string {
 
 export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {}): Promise<RunningAgent> {
   const paths = dataPaths(config.dataDir);
+  assertPrivate([
+    ...(config.tls ? [{ path: config.tls.keyFile, kind: 'file' as const }] : []),
+    { path: paths.dataDir, kind: 'dir' },
+    { path: paths.hookToken, kind: 'file' },
+    { path: paths.devices, kind: 'file' },
+    { path: paths.identity, kind: 'file' },
+    { path: paths.status, kind: 'file' },
+  ]);
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(paths.dataDir, 0o700);
   const lock = InstanceLock.acquire(paths.lock);
   const log = opts.log ?? createLogger({ file: paths.log });
 
@@ -88,6 +101,17 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const tmuxVersion = await tmux.preflight();
     await tmux.start();
     log.info('tmux ready', { version: tmuxVersion, socket: config.tmuxSocket });
+
+    let tls: { cert: Buffer; key: Buffer } | null = null;
+    if (config.tls) {
+      try {
+        tls = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
+        // Fails here, with a clear message, on a key that does not match or a damaged PEM.
+        createSecureContext(tls);
+      } catch (err) {
+        throw new TlsError(`cannot read the TLS certificate or key: ${(err as Error).message}`);
+      }
+    }
 
     const store = new WorkspaceStore(paths.workspaces, log);
     if (!store.load()) store.addWorkspace('Home', homedir());
@@ -113,7 +137,20 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const hookToken = loadHookToken(paths.hookToken);
 
     const access = new AccessControl(devices, `pmx_${identity.slice(3)}`, hookToken);
-    const link = new LinkToken();
+    const pairings = new PairingStore(config.pairingTtlMs);
+    const sockets = new DeviceSockets();
+    const hostGuard = new HostGuard({ host: config.host, publicUrl: config.publicUrl });
+    let baseUrl = '';
+    const newPairing = async (): Promise<PairingResponse> => {
+      const pairing = pairings.create();
+      const url = `${baseUrl}#pair=${pairing.secret}`;
+      return {
+        url,
+        code: formatCode(pairing.code),
+        expiresAt: new Date(pairing.expiresAt).toISOString(),
+        qrSvg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }),
+      };
+    };
     const bridge = new TerminalBridge({
       tmux,
       tabs,
@@ -125,15 +162,22 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     const sync = new SyncHub(tabs, log, config.titlePollMs);
     const version = agentVersion();
-    const server = createAgentServer({
+    const { server, local } = createAgentServer({
       access,
       devices,
-      link,
+      pairings,
+      attempts: new AttemptLimiter(),
+      newPairing,
+      revoked: (id) => sockets.revoke(id),
+      hostGuard,
+      sockets,
       store,
       tabs,
       log,
       version,
-      secure: false,
+      secure: tls !== null || config.publicUrl?.startsWith('https:') === true,
+      tls,
+      localTwin: tls !== null || !(isLoopbackHost(config.host) || config.host === '0.0.0.0' || config.host === '::'),
       terminalStats: () => bridge.stats(),
       statusSnapshot: () => status.snapshot(),
       hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, log }),
@@ -146,9 +190,13 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
 
     const port = await listen(server, config.port, config.host);
-    writeFileAtomic(paths.port, `${port}\n`, 0o600);
+    const localPort = local ? await listen(local, 0, '127.0.0.1') : null;
+    hostGuard.listening(port, localPort);
+    /** Where this machine's tools (hook.sh, the CLI) reach the agent over plain HTTP. */
+    const toolsPort = localPort ?? port;
+    writeFileAtomic(paths.port, `${toolsPort}\n`, 0o600);
     // Written at every start: the script carries the live port.
-    const hookPaths = installHooks(paths.dataDir, port, hookToken, readUserStatusLine(config.claudeConfigDir));
+    const hookPaths = installHooks(paths.dataDir, toolsPort, hookToken, readUserStatusLine(config.claudeConfigDir));
     log.info('claude hooks installed', { settings: hookPaths.settings });
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();
@@ -162,7 +210,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       safetyPollMs: config.safetyPollMs,
     });
     await monitor.start();
-    const url = `http://${displayHost(config.host)}:${port}/`;
+    const url = config.publicUrl ?? `${tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
+    if (!tls && !config.publicUrl?.startsWith('https:') && !isLoopbackHost(config.host)) log.warn(PLAIN_HTTP_WARNING);
+    baseUrl = url;
     log.info('agent listening', { url, pid: process.pid, version });
 
     let closing: Promise<void> | null = null;
@@ -170,10 +220,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       port,
       host: config.host,
       url,
-      linkUrl: () => {
-        const token = link.peek();
-        return token ? `${url}#token=${token}` : null;
-      },
+      newPairing,
       close: () => {
         closing ??= (async () => {
           bridge.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
@@ -182,8 +229,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           statusHub.close();
           timeline.close();
           await status.flush();
-          server.closeAllConnections();
-          await new Promise<void>((resolve) => server.close(() => resolve()));
+          for (const s of local ? [server, local] : [server]) {
+            s.closeAllConnections();
+            await new Promise<void>((resolve) => s.close(() => resolve()));
+          }
           try {
             unlinkSync(paths.port);
           } catch {
@@ -202,6 +251,19 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
 }
 
 export class PortInUseError extends Error {}
+export class TlsError extends Error {}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** Said once, in full, when phones would reach the agent over plain HTTP. */
+export const PLAIN_HTTP_WARNING =
+  'pocketmux is reachable from other machines over plain HTTP. Phones can use it as a web page, ' +
+  'but browsers allow installing the app, offline use and push notifications only over HTTPS ' +
+  '(or on 127.0.0.1), and the pairing secret and credentials cross the network unencrypted. ' +
+  'Fix it with --tls-cert/--tls-key (a certificate for this machine), or keep the agent on ' +
+  '127.0.0.1 behind an HTTPS proxy such as `tailscale serve` and pass --public-url.';
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {

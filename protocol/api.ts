@@ -55,11 +55,39 @@ export const TabInputBody = z.strictObject({
 });
 export type TabInputBody = z.infer<typeof TabInputBody>;
 
-export const ClaimLinkBody = z.strictObject({
-  token: z.string().min(1).max(256),
-  deviceName: DisplayName.optional(),
-});
-export type ClaimLinkBody = z.infer<typeof ClaimLinkBody>;
+/** `POST /api/pair`: the secret from a scanned `#pair=` URL, or a typed short code. */
+export const PairBody = z
+  .strictObject({
+    secret: z.string().min(1).max(256).optional(),
+    code: z.string().min(1).max(32).optional(),
+    deviceName: DisplayName.optional(),
+  })
+  .refine((b) => (b.secret === undefined) !== (b.code === undefined), 'give either secret or code, not both');
+export type PairBody = z.infer<typeof PairBody>;
+
+/** `POST /api/pairings`: a pairing for the next device. */
+export interface PairingResponse {
+  url: string;
+  /** Formatted for reading: XXXX-XXXX. */
+  code: string;
+  expiresAt: string;
+  /** The URL's QR code as an SVG document. */
+  qrSvg: string;
+}
+
+export interface DeviceView {
+  id: string;
+  name: string;
+  platform: string;
+  pairedAt: string;
+  lastSeenAt: string | null;
+  /** The device making the request. */
+  current: boolean;
+}
+
+export interface DevicesResponse {
+  devices: DeviceView[];
+}
 
 /** What the pane runs now, from tmux's `pane_current_command` and `pane_current_path`. */
 export interface PaneTitle {

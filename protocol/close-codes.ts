@@ -17,6 +17,8 @@ export const CloseCode = {
   AgentShutdown: 4006,
   /** The terminal could not be attached (tmux failed). */
   AttachFailed: 4007,
+  /** This device was revoked: pair again. */
+  DeviceRevoked: 4401,
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 
@@ -29,4 +31,5 @@ export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CloseCode.SessionEnded,
   CloseCode.MalformedFrame,
   CloseCode.ConnectionLimit,
+  CloseCode.DeviceRevoked,
 ]);

@@ -51,6 +51,7 @@ export function originAllowed(req: IncomingMessage): boolean {
 export const CLI_DEVICE: DeviceRecord = {
   id: 'cli',
   name: 'pocketmux CLI',
+  platform: 'this machine',
   credentialHash: '0'.repeat(64),
   pairedAt: new Date(0).toISOString(),
   lastSeenAt: null,

@@ -9,6 +9,7 @@ const DeviceRecord = z.object({
   name: z.string(),
   /** SHA-256 of the credential, hex. The credential itself is never stored. */
   credentialHash: z.string().regex(/^[0-9a-f]{64}$/),
+  platform: z.string().default(''),
   pairedAt: z.string(),
   lastSeenAt: z.string().nullable(),
 });
@@ -50,11 +51,12 @@ export class DeviceStore {
   }
 
   /** Creates a device and returns its credential: the only time it exists in clear. */
-  add(name: string): { device: DeviceRecord; credential: string } {
+  add(name: string, platform = ''): { device: DeviceRecord; credential: string } {
     const credential = newSecret();
     const device: DeviceRecord = {
       id: newId('dv'),
       name,
+      platform,
       credentialHash: hashCredential(credential).toString('hex'),
       pairedAt: new Date().toISOString(),
       lastSeenAt: null,
@@ -73,6 +75,16 @@ export class DeviceStore {
       if (timingSafeEqual(presented, Buffer.from(device.credentialHash, 'hex'))) match = device;
     }
     return match;
+  }
+
+  /** Forgets a device: its credential stops working at once. */
+  remove(id: string): boolean {
+    const before = this.devices.length;
+    this.devices = this.devices.filter((d) => d.id !== id);
+    if (this.devices.length === before) return false;
+    this.lastSeenFlush.delete(id);
+    this.save();
+    return true;
   }
 
   /** Notes that a device was seen; written at most once a minute per device. */

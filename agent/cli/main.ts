@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
-import { PortInUseError, agentVersion, startAgent } from '../agent.js';
+import { PortInUseError, TlsError, agentVersion, startAgent } from '../agent.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
+import { pairingText } from './pairing-text.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { LockHeldError } from '../store/lock.js';
+import { InsecurePermissionsError } from '../store/permissions.js';
 import { TmuxPreflightError } from '../tmux/tmux.js';
 
 const HELP = `pocketmux: Claude Code sessions in your pocket
 
 Usage:
   pocketmux [start] [options]   start the agent (the default command)
+  pocketmux pair                a QR code and short code to pair another device
+  pocketmux devices [--json]    paired devices;  pocketmux devices revoke ID
   pocketmux tabs [--json]       every tab and its state, from the running agent
   pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
   pocketmux tab send ID TEXT [--no-enter]
@@ -25,6 +29,9 @@ Options (each also settable by an environment variable):
   --data-dir <dir>     where pocketmux keeps its state (POCKETMUX_DIR, default ~/.pocketmux)
   --tmux-socket <name> name of pocketmux's own tmux server (POCKETMUX_TMUX_SOCKET, default pocketmux)
   --claude-bin <path>  the claude command for Claude tabs (POCKETMUX_CLAUDE, default claude)
+  --tls-cert <pem> --tls-key <pem>
+                       serve HTTPS (POCKETMUX_TLS_CERT, POCKETMUX_TLS_KEY); phones need it
+  --public-url <url>   the URL phones use, carried by the QR code (POCKETMUX_PUBLIC_URL)
 `;
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
@@ -33,7 +40,9 @@ function isUserError(err: unknown): boolean {
     err instanceof ConfigError ||
     err instanceof LockHeldError ||
     err instanceof TmuxPreflightError ||
-    err instanceof PortInUseError
+    err instanceof PortInUseError ||
+    err instanceof TlsError ||
+    err instanceof InsecurePermissionsError
   );
 }
 
@@ -49,6 +58,9 @@ export async function main(argv: string[]): Promise<number> {
         'data-dir': { type: 'string' },
         'tmux-socket': { type: 'string' },
         'claude-bin': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'public-url': { type: 'string' },
         json: { type: 'boolean' },
         claude: { type: 'boolean' },
         name: { type: 'string' },
@@ -75,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'start';
-  if (command === 'tabs' || command === 'tab') {
+  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices') {
     const timeout = (values.timeout as string | undefined) ?? '600';
     if (!/^\d+$/.test(timeout)) {
       process.stderr.write('pocketmux: --timeout takes whole seconds\n');
@@ -113,14 +125,16 @@ export async function main(argv: string[]): Promise<number> {
         dataDir: values['data-dir'] as string | undefined,
         tmuxSocket: values['tmux-socket'] as string | undefined,
         claudeBin: values['claude-bin'] as string | undefined,
+        tlsCert: values['tls-cert'] as string | undefined,
+        tlsKey: values['tls-key'] as string | undefined,
+        publicUrl: values['public-url'] as string | undefined,
       },
       process.env,
     );
     const agent = await startAgent(config);
-    const link = agent.linkUrl();
     process.stdout.write(
       `pocketmux ${agentVersion()} is running at ${agent.url}\n` +
-        (link ? `Open this link once to let this browser in (it works one time):\n  ${link}\n` : '') +
+        (await pairingText(await agent.newPairing())) +
         `Data: ${config.dataDir}  tmux socket: ${config.tmuxSocket}\n`,
     );
 

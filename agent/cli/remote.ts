@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import { pairingText } from './pairing-text.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { dataPaths } from '../config/paths.js';
@@ -117,6 +118,26 @@ const out = (text: string) => process.stdout.write(text);
 export async function runRemote(args: string[], opts: RemoteOptions): Promise<number> {
   const conn = connect(opts.dataDir);
   const [command, sub, ...rest] = args;
+  if (command === 'pair' && sub === undefined) {
+    const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
+    out(opts.json ? `${JSON.stringify({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, null, 2)}\n` : await pairingText(pairing));
+    return EXIT.ok;
+  }
+  if (command === 'devices') {
+    if (sub === undefined) {
+      const { devices } = await call<DevicesResponse>(conn, 'GET', '/api/devices');
+      if (opts.json) out(`${JSON.stringify(devices, null, 2)}\n`);
+      else if (devices.length === 0) out('no paired devices\n');
+      else for (const d of devices) out(`${d.id}  ${d.name}  (${d.platform || 'unknown'})  paired ${d.pairedAt}  last seen ${d.lastSeenAt ?? 'never'}\n`);
+      return EXIT.ok;
+    }
+    if (sub === 'revoke' && rest.length === 1) {
+      await call(conn, 'DELETE', `/api/devices/${encodeURIComponent(rest[0] as string)}`);
+      out(opts.json ? `${JSON.stringify({ ok: true })}\n` : `revoked ${rest[0]}\n`);
+      return EXIT.ok;
+    }
+    throw new CliError('usage: pocketmux devices [revoke ID]', EXIT.usage);
+  }
   if (command === 'tabs' && sub === undefined) {
     const list = await rows(conn);
     out(opts.json ? `${JSON.stringify(list, null, 2)}\n` : table(list));

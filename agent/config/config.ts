@@ -23,6 +23,12 @@ export interface AgentConfig {
   claudeConfigDir: string;
   /** How often the transcript of a working Claude tab is read for the synthetic interrupt. */
   transcriptPollMs: number;
+  /** How long a pairing code stays valid. */
+  pairingTtlMs: number;
+  /** Serve HTTPS with this certificate and key (PEM files). */
+  tls: { certFile: string; keyFile: string } | null;
+  /** The URL phones reach the agent at (what the QR carries), when it is not the bound address. */
+  publicUrl: string | null;
   /** Fixed safety-net poll period; by default it grows from 30 s to 60 s with the tab count. */
   safetyPollMs: number | null;
 }
@@ -41,6 +47,9 @@ export class ConfigError extends Error {}
 
 export interface ConfigInput {
   claudeBin?: string | undefined;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
+  publicUrl?: string | undefined;
   port?: string | undefined;
   host?: string | undefined;
   dataDir?: string | undefined;
@@ -90,7 +99,28 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     throw new ConfigError('POCKETMUX_HEARTBEAT_TIMEOUT_MS must be longer than the heartbeat interval');
   }
 
+  const certFile = flags.tlsCert ?? env.POCKETMUX_TLS_CERT;
+  const keyFile = flags.tlsKey ?? env.POCKETMUX_TLS_KEY;
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
+  const tls = certFile && keyFile ? { certFile: resolve(expandHome(certFile)), keyFile: resolve(expandHome(keyFile)) } : null;
+
+  const publicRaw = flags.publicUrl ?? env.POCKETMUX_PUBLIC_URL;
+  let publicUrl: string | null = null;
+  if (publicRaw !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(publicRaw);
+    } catch {
+      throw new ConfigError(`--public-url "${publicRaw}" is not a URL`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError('--public-url must be http:// or https://');
+    if (parsed.pathname !== '/' || parsed.search || parsed.hash) throw new ConfigError('--public-url is an origin only, like https://box.example.ts.net/');
+    publicUrl = `${parsed.origin}/`;
+  }
+
   return {
+    tls,
+    publicUrl,
     port,
     host,
     dataDir,
@@ -105,6 +135,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     resumeClaudeAfterReboot: !/^(0|false|no|off)$/i.test(env.POCKETMUX_CLAUDE_RESUME ?? ''),
     claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),
     transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
+    pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
   };
 }

@@ -2,10 +2,12 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   type ApiError,
-  ClaimLinkBody,
+  type DevicesResponse,
+  PairBody,
+  type PairingResponse,
   type ClaudeSessionsResponse,
   CreateTabBody,
   CreateWorkspaceBody,
@@ -21,7 +23,7 @@ import type { TabStatus } from '../../protocol/status.js';
 import type { AccessControl } from '../auth/access.js';
 import { originAllowed } from '../auth/access.js';
 import type { DeviceRecord, DeviceStore } from '../auth/device-store.js';
-import type { LinkToken } from '../auth/link-token.js';
+import type { AttemptLimiter, PairingStore } from '../auth/pairing.js';
 import { expandHome } from '../config/config.js';
 import type { WorkspaceStore } from '../store/workspace-store.js';
 import { NotFoundError, type TabService, UnavailableError } from '../tabs/tab-service.js';
@@ -36,7 +38,12 @@ export interface RouteDeps {
   terminalStats: () => TerminalsResponse['terminals'];
   access: AccessControl;
   devices: DeviceStore;
-  link: LinkToken;
+  pairings: PairingStore;
+  attempts: AttemptLimiter;
+  /** Makes a pairing for the next device, with its URL and QR code. */
+  newPairing: () => Promise<PairingResponse>;
+  /** A device was revoked: cut its open sockets. */
+  revoked: (deviceId: string) => void;
   store: WorkspaceStore;
   tabs: TabService;
   log: Logger;
@@ -70,6 +77,8 @@ const route = (fn: Handler) => (req: Request, res: Response, next: NextFunction)
   Promise.resolve(fn(req, res)).catch(next);
 };
 
+const DeviceId = z.string().regex(/^dv-[a-z0-9]{1,32}$/, 'not a device id');
+
 function deviceOf(res: Response): DeviceRecord {
   return res.locals.device as DeviceRecord;
 }
@@ -93,22 +102,34 @@ function resolveDirectory(raw: string): string {
 }
 
 /**
- * The REST API. Every path here but the link claim requires a device credential; the list
+ * The REST API. Every path here but pairing requires a device credential; the list
  * of protected paths is the router itself, so a new route cannot skip the check.
  */
 export function apiRouter(deps: RouteDeps): Router {
   const api = express.Router();
   api.use(express.json({ limit: '64kb', strict: true }));
 
-  // Claiming the printed link is how a browser gets in; it cannot need a credential.
+  // Pairing is how a device gets in; it cannot need a credential. Wrong attempts are
+  // limited per source address.
   api.post(
-    '/auth/claim',
+    '/pair',
     route((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
-      const body = parse(ClaimLinkBody, req.body, 'claim');
-      if (!deps.link.redeem(body.token)) throw new HttpError(401, 'this link was already used or is not valid; restart the agent for a new one');
-      const { device, credential } = deps.devices.add(body.deviceName ?? guessDeviceName(req.headers['user-agent']));
-      deps.log.info('device linked', { device: device.id, name: device.name });
+      const source = req.socket.remoteAddress ?? 'unknown';
+      const wait = deps.attempts.retryAfter(source);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(wait));
+        throw new HttpError(429, `too many wrong pairing attempts; try again in ${wait} s`);
+      }
+      const body = parse(PairBody, req.body, 'pairing');
+      if (!deps.pairings.redeem({ secret: body.secret, code: body.code })) {
+        deps.attempts.fail(source);
+        throw new HttpError(401, 'this pairing link or code is wrong, already used or expired; get a new one with `pocketmux pair`');
+      }
+      deps.attempts.succeed(source);
+      const ua = req.headers['user-agent'];
+      const { device, credential } = deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua));
+      deps.log.info('device paired', { device: device.id, name: device.name });
       res.cookie(deps.access.cookieName, credential, {
         httpOnly: true,
         sameSite: 'strict',
@@ -129,6 +150,40 @@ export function apiRouter(deps: RouteDeps): Router {
     res.locals.device = decision.device;
     next();
   });
+
+  api.post(
+    '/pairings',
+    route(async (_req, res) => {
+      res.status(201).json(await deps.newPairing());
+    }),
+  );
+
+  api.get(
+    '/devices',
+    route((_req, res) => {
+      const me = deviceOf(res).id;
+      const devices = deps.devices.list().map((d) => ({
+        id: d.id,
+        name: d.name,
+        platform: d.platform,
+        pairedAt: d.pairedAt,
+        lastSeenAt: d.lastSeenAt,
+        current: d.id === me,
+      }));
+      res.json({ devices } satisfies DevicesResponse);
+    }),
+  );
+
+  api.delete(
+    '/devices/:id',
+    route((req, res) => {
+      const id = parse(DeviceId, req.params.id, 'device id');
+      if (!deps.devices.remove(id)) throw new HttpError(404, `no device ${id}`);
+      deps.revoked(id);
+      deps.log.info('device revoked', { device: id });
+      res.status(204).end();
+    }),
+  );
 
   api.get(
     '/session',

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { AccessControl } from '../auth/access.js';
+import type { DeviceSockets } from '../auth/device-sockets.js';
+import type { HostGuard } from '../auth/host.js';
 import type { TimelineHub } from '../claude/timeline-hub.js';
 import type { StatusHub } from '../status/status-hub.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
@@ -16,6 +19,12 @@ import { apiRouter, type RouteDeps } from './routes.js';
 import type { SyncHub } from './sync-hub.js';
 
 export interface ServerDeps extends RouteDeps {
+  /** PEM certificate and key: serve HTTPS (and WSS) instead of HTTP. */
+  tls: { cert: Buffer; key: Buffer } | null;
+  /** Also serve plain HTTP on loopback for local tools (when the main server is HTTPS or not on loopback). */
+  localTwin: boolean;
+  hostGuard: HostGuard;
+  sockets: DeviceSockets;
   hooks: Router;
   statusHub: StatusHub;
   timeline: TimelineHub;
@@ -53,12 +62,26 @@ function dimension(raw: string | null, fallback: number): number {
   return n >= 1 && n <= MAX_TERMINAL_DIMENSION ? n : fallback;
 }
 
-export function createAgentServer(deps: ServerDeps): Server {
+export interface AgentServers {
+  server: Server;
+  /**
+   * A plain-HTTP twin of the app for this machine's own tools (hook.sh, the CLI), bound to
+   * loopback only: with TLS hooks then pay no handshake, and an agent bound to one LAN
+   * address stays reachable from 127.0.0.1. Null when the main server already is that.
+   */
+  local: Server | null;
+}
+
+export function createAgentServer(deps: ServerDeps): AgentServers {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    if (!deps.hostGuard.allows(req.headers.host)) {
+      res.status(421).json({ error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
+      return;
+    }
     next();
   });
   app.use('/hooks', deps.hooks);
@@ -85,38 +108,46 @@ export function createAgentServer(deps: ServerDeps): Server {
     });
   }
 
-  const server = createServer(app);
+  const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, app) : createServer(app);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://agent.invalid');
     if (!(WEBSOCKET_PATHS as readonly string[]).includes(url.pathname)) return refuseUpgrade(socket, 404, 'Not Found');
+    if (!deps.hostGuard.allows(req.headers.host)) return refuseUpgrade(socket, 421, 'Misdirected Request');
     const decision = deps.access.check(req);
     if (!decision.ok) {
       deps.log.warn('refused a WebSocket', { path: url.pathname, reason: decision.reason });
       return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');
     }
 
+    const device = decision.device;
+    const handle = (accept: (ws: WebSocket) => void) =>
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        deps.sockets.register(device.id, ws);
+        accept(ws);
+      });
+
     if (url.pathname === '/api/sync') {
-      wss.handleUpgrade(req, socket, head, (ws) => deps.sync.add(ws));
+      handle((ws) => deps.sync.add(ws));
       return;
     }
     if (url.pathname === '/api/timeline') {
       const tabId = url.searchParams.get('tab') ?? '';
-      wss.handleUpgrade(req, socket, head, (ws) => {
+      handle((ws) => {
         if (!deps.tabs.tab(tabId) && !tabId.startsWith('unmanaged-')) ws.close(CloseCode.TabNotFound, 'no such tab');
         else deps.timeline.add(ws, tabId);
       });
       return;
     }
     if (url.pathname === '/api/status') {
-      wss.handleUpgrade(req, socket, head, (ws) => deps.statusHub.add(ws));
+      handle((ws) => deps.statusHub.add(ws));
       return;
     }
 
     const tab = deps.tabs.tab(url.searchParams.get('tab') ?? '');
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    handle((ws) => {
       if (!tab) {
         ws.close(CloseCode.TabNotFound, 'no such tab');
         return;
@@ -128,5 +159,5 @@ export function createAgentServer(deps: ServerDeps): Server {
     });
   });
 
-  return server;
+  return { server, local: deps.localTwin ? createServer(app) : null };
 }

@@ -21,3 +21,7 @@ export const caretIcon = () => icon(svg`<path d="M6 9l6 6 6-6"/>`, 18);
 export const terminalIcon = () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M7 9l3 3-3 3"/><path d="M12 15h5"/>`, 18);
 export const timelineIcon = () =>
   icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/><path d="M9 10h6M9 14h4"/>`, 18);
+/** A laptop with a phone before it: the devices that may use this agent. */
+export const devicesIcon = () =>
+  icon(svg`<path d="M4 16V6a1 1 0 0 1 1-1h13a1 1 0 0 1 1 1v2"/><path d="M2 19h11"/><rect x="15" y="11" width="7" height="10" rx="1.5"/><path d="M18.5 18h0.01"/>`, 20);
+export const closeIcon = () => icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`, 20);

@@ -1,26 +1,38 @@
-import type { SessionResponse } from '../../protocol/api.js';
-import { setHomeDirectory } from './labels.js';
+import type { PairBody, SessionResponse } from '../../protocol/api.js';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { reportAccessLost } from './access-lost.js';
 import { ApiRequestError, api, errorText } from './api.js';
+import { setHomeDirectory } from './labels.js';
+
+export { onAccessLost } from './access-lost.js';
 
 export type Access =
   | { kind: 'checking' }
   | { kind: 'granted'; session: SessionResponse }
-  /** No credential in this browser, or the link could not be used. */
-  | { kind: 'denied'; linkRejected: boolean }
-  /** The agent could not be asked (down, network) or refused in a way a new link cannot fix. */
+  /**
+   * This browser has no valid credential: it must pair. `secret` comes from a `#pair=` URL;
+   * `lost` says it was in before (revoked, or its credential is no longer known).
+   */
+  | { kind: 'unpaired'; secret: string | null; lost: boolean }
+  /** The agent could not be asked (down, network) or refused in a way pairing cannot fix. */
   | { kind: 'error'; message: string };
 
-const TOKEN_PREFIX = '#token=';
+const PAIR_PREFIX = '#pair=';
 
 /**
- * Takes the one-time token out of the address bar. It is removed at once, before the claim
- * even answers, so it cannot end up in a bookmark, a shared screenshot or the history.
+ * Takes the pairing secret out of the address bar. It is removed at once, before anything
+ * is asked of the agent, so it cannot end up in a bookmark, a shared screenshot or the history.
  */
-export function takeLinkToken(): string | null {
-  if (!location.hash.startsWith(TOKEN_PREFIX)) return null;
-  const token = decodeURIComponent(location.hash.slice(TOKEN_PREFIX.length));
+export function takePairSecret(): string | null {
+  if (!location.hash.startsWith(PAIR_PREFIX)) return null;
+  let secret: string;
+  try {
+    secret = decodeURIComponent(location.hash.slice(PAIR_PREFIX.length));
+  } catch {
+    secret = '';
+  }
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-  return token || null;
+  return secret.trim() || null;
 }
 
 function granted(session: SessionResponse): Access {
@@ -28,31 +40,55 @@ function granted(session: SessionResponse): Access {
   return { kind: 'granted', session };
 }
 
-async function currentSession(): Promise<Access> {
+/**
+ * Whether this browser may use the agent. A browser that is already paired keeps its
+ * device when it opens a pairing link again; the unused pairing simply expires.
+ */
+export async function resolveAccess(secret: string | null, lost = false): Promise<Access> {
   try {
-    return granted(await api<SessionResponse>('GET', '/api/session'));
+    return granted(await api<SessionResponse>('GET', '/api/session', undefined, { unauthorizedMeansLost: false }));
   } catch (err) {
-    if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'denied', linkRejected: false };
+    if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'unpaired', secret, lost };
     return { kind: 'error', message: errorText(err) };
   }
 }
 
 /**
- * Works out whether this browser may use the agent: claims a link token if the page was
- * opened from the printed link, otherwise asks for the current session.
+ * Trades a pairing secret or a typed short code for a device credential (an HttpOnly
+ * cookie). The code goes as typed; the agent ignores case and the dash.
  */
-export async function resolveAccess(token: string | null): Promise<Access> {
-  if (token === null) return currentSession();
-  try {
-    // The agent names the device from the User-Agent ("Chrome on Android").
-    return granted(await api<SessionResponse>('POST', '/api/auth/claim', { token }));
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 401) {
-      // The same browser may already be in (a reload of the link before it was cleared).
-      const existing = await currentSession();
-      return existing.kind === 'denied' ? { kind: 'denied', linkRejected: true } : existing;
-    }
-    if (err instanceof ApiRequestError && err.status !== 0) return { kind: 'error', message: err.message };
-    return { kind: 'error', message: errorText(err) };
+export async function pair(body: PairBody): Promise<Access> {
+  return granted(await api<SessionResponse>('POST', '/api/pair', body, { unauthorizedMeansLost: false }));
+}
+
+let checking: Promise<void> | null = null;
+
+/**
+ * Asks the agent whether our credential still holds; a 401 is reported as lost access by
+ * `api`. A refused WebSocket upgrade looks like any network failure to the page, so every
+ * socket that never opened asks this; calls made while one is running share it.
+ */
+export function checkAccess(): Promise<void> {
+  checking ??= api('GET', '/api/session')
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => {
+      checking = null;
+    });
+  return checking;
+}
+
+/**
+ * What a live socket's close says about access. Returns true when the device was revoked
+ * (the socket must not reconnect); a socket that never opened makes us ask the REST API why.
+ */
+export function accessEndedBy(close: CloseEvent, opened: boolean): boolean {
+  if (close.code === CloseCode.DeviceRevoked) {
+    reportAccessLost();
+    return true;
   }
+  if (!opened) void checkAccess();
+  return false;
 }

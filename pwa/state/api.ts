@@ -1,23 +1,47 @@
 import type { ApiError } from '../../protocol/api.js';
+import { reportAccessLost } from './access-lost.js';
 
 /** A failed API call, carrying the agent's own `{error}` text so the UI can show it as is. */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Seconds the agent asked us to wait (`Retry-After`), when it said. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.name = 'ApiRequestError';
   }
 }
 
+export interface ApiOptions {
+  /**
+   * Whether a 401 means this browser lost its access (the default). Pairing answers 401
+   * for a wrong code, which says nothing about a credential this browser does not have.
+   */
+  unauthorizedMeansLost?: boolean;
+}
+
+export interface ApiResponse<T> {
+  body: T;
+  headers: Headers;
+}
+
 const UNREACHABLE = 'Could not reach the agent. Is pocketmux still running?';
 
+/** `Retry-After` is either a number of seconds or an HTTP date. */
+function retryAfterSeconds(header: string | null): number | null {
+  if (header === null) return null;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
 /**
- * Calls the agent's REST API on this origin. The device credential is an HttpOnly cookie
- * the browser adds by itself; this code never sees it.
+ * Calls the agent's REST API on this origin and keeps the response headers. The device
+ * credential is an HttpOnly cookie the browser adds by itself; this code never sees it.
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function apiResponse<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<ApiResponse<T>> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -38,10 +62,20 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     parsed = undefined;
   }
   if (!res.ok) {
+    if (res.status === 401 && options.unauthorizedMeansLost !== false) reportAccessLost();
     const message = (parsed as Partial<ApiError> | undefined)?.error;
-    throw new ApiRequestError(res.status, typeof message === 'string' && message ? message : `The agent answered ${res.status} ${res.statusText}`.trim());
+    throw new ApiRequestError(
+      res.status,
+      typeof message === 'string' && message ? message : `The agent answered ${res.status} ${res.statusText}`.trim(),
+      retryAfterSeconds(res.headers.get('retry-after')),
+    );
   }
-  return parsed as T;
+  return { body: parsed as T, headers: res.headers };
+}
+
+/** Calls the agent's REST API and returns the parsed body. */
+export async function api<T>(method: string, path: string, body?: unknown, options?: ApiOptions): Promise<T> {
+  return (await apiResponse<T>(method, path, body, options)).body;
 }
 
 export function errorText(err: unknown): string {

@@ -3,12 +3,15 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 /** What a tab's full-screen view shows: its terminal, or its Claude conversation. */
 export type TabViewMode = 'terminal' | 'timeline';
 
-export type Route = { name: 'list' } | { name: 'terminal'; tabId: string; view: TabViewMode };
+export type Route = { name: 'list' } | { name: 'devices' } | { name: 'terminal'; tabId: string; view: TabViewMode };
+
+export const DEVICES_PATH = '/devices';
 
 const TAB_PATH = /^\/t\/([a-z0-9-]{1,64})(\/timeline)?\/?$/;
 
 export function parseRoute(pathname: string): Route | null {
   if (pathname === '/' || pathname === '') return { name: 'list' };
+  if (pathname === DEVICES_PATH || pathname === `${DEVICES_PATH}/`) return { name: 'devices' };
   const m = TAB_PATH.exec(pathname);
   return m?.[1] ? { name: 'terminal', tabId: m[1], view: m[2] ? 'timeline' : 'terminal' } : null;
 }
@@ -43,8 +46,8 @@ class Router extends EventTarget {
   }
 
   /**
-   * Moves within the same screen (terminal ⇄ timeline) without a history step, so "back"
-   * still leads to the list rather than through every switch.
+   * Moves without a history step: within the same screen (terminal ⇄ timeline), so "back"
+   * still leads to the list rather than through every switch, or to the list after pairing.
    */
   replace(path: string): void {
     if (path === location.pathname) return;

@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { CLAUDE_STATES, type StatusServerMessage, type TabStatus } from '../../protocol/status.js';
+import { accessEndedBy } from './access.js';
 import { websocketUrl } from './api.js';
 import { Backoff } from './backoff.js';
 
@@ -130,7 +131,9 @@ export class StatusController implements ReactiveController {
     const ws = new WebSocket(websocketUrl('/api/status'));
     this.socket = ws;
     this.synced = false;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.backoff.reset();
       this.setState('online');
     };
@@ -139,13 +142,16 @@ export class StatusController implements ReactiveController {
       const msg = parseMessage(ev.data);
       if (msg) this.receive(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.socket !== ws) return;
       this.socket = null;
       if (!this.running) return;
+      // A revoked device must not knock again; the app shows the pair screen instead.
+      if (accessEndedBy(ev, opened)) {
+        this.stop();
+        return;
+      }
       this.setState('reconnecting');
-      // A refused upgrade (credential revoked) is noticed by the sync controller, which
-      // stops the app; this one only keeps trying.
       this.timer = setTimeout(() => this.connect(), this.backoff.next());
     };
   }

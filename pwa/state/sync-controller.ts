@@ -1,7 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
-import { ApiRequestError, api, websocketUrl } from './api.js';
+import { accessEndedBy } from './access.js';
+import { websocketUrl } from './api.js';
 import { Backoff } from './backoff.js';
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -15,7 +16,7 @@ function isSnapshot(value: unknown): value is SyncServerMessage {
 
 /**
  * Keeps the workspace list live from `/api/sync`: the agent sends a full snapshot on connect
- * and on every change. Reconnects with backoff when the socket drops.
+ * and on every change. Reconnects with backoff when the socket drops, until access is lost.
  */
 export class SyncController implements ReactiveController {
   workspaces: WorkspaceView[] = [];
@@ -38,11 +39,7 @@ export class SyncController implements ReactiveController {
     if (document.visibilityState === 'visible') this.onWake();
   };
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    /** Called when the agent no longer accepts this browser's credential. */
-    private readonly onUnauthorized: () => void,
-  ) {
+  constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
   }
 
@@ -104,13 +101,16 @@ export class SyncController implements ReactiveController {
       this.loaded = true;
       this.host.requestUpdate();
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.socket !== ws) return;
       this.socket = null;
       if (!this.running) return;
+      // A revoked device must not knock again; the app shows the pair screen instead.
+      if (accessEndedBy(ev, opened)) {
+        this.stop();
+        return;
+      }
       this.setState('reconnecting');
-      // A refused upgrade looks like any other failure; ask the REST API why.
-      if (!opened) void this.checkCredential();
       this.timer = setTimeout(() => this.connect(), this.backoff.next());
     };
   }
@@ -135,17 +135,6 @@ export class SyncController implements ReactiveController {
   private clearWatchdog(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
     this.watchdog = null;
-  }
-
-  private async checkCredential(): Promise<void> {
-    try {
-      await api('GET', '/api/session');
-    } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 401 && this.running) {
-        this.stop();
-        this.onUnauthorized();
-      }
-    }
   }
 
   private drop(): void {

@@ -1,7 +1,8 @@
 import { FINAL_CLOSE_CODES } from '../../protocol/close-codes.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
-import { Backoff } from '../state/backoff.js';
+import { accessEndedBy } from '../state/access.js';
 import { websocketUrl } from '../state/api.js';
+import { Backoff } from '../state/backoff.js';
 import type { TerminalConnectionState } from './connection-state.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 
@@ -98,11 +99,13 @@ export class TerminalConnection implements Disposable {
     const ws = new WebSocket(websocketUrl(`/api/terminal?${query}`));
     ws.binaryType = 'arraybuffer';
     this.socket = ws;
+    let opened = false;
     let received = false;
     let sawOutput = false;
     const isReconnect = this.hadSession;
 
     ws.onopen = () => {
+      opened = true;
       this.lastMessageAt = Date.now();
       this.armSilence();
       this.setState({ kind: 'open' });
@@ -135,7 +138,8 @@ export class TerminalConnection implements Disposable {
       this.socket = null;
       this.clearSilence();
       if (this.store.isDisposed) return;
-      if (FINAL_CLOSE_CODES.has(ev.code)) {
+      // A revoked device must not knock again; the app shows the pair screen instead.
+      if (accessEndedBy(ev, opened) || FINAL_CLOSE_CODES.has(ev.code)) {
         this.setState({ kind: 'ended', code: ev.code, reason: ev.reason });
         return;
       }

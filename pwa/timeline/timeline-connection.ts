@@ -1,5 +1,6 @@
 import { CloseCode } from '../../protocol/close-codes.js';
 import type { TimelineServerMessage } from '../../protocol/timeline.js';
+import { accessEndedBy } from '../state/access.js';
 import { websocketUrl } from '../state/api.js';
 import { Backoff } from '../state/backoff.js';
 import { parseTimelineMessage } from './timeline-store.js';
@@ -10,7 +11,9 @@ export type TimelineLinkState =
   /** `failures` counts attempts in a row that never opened: an agent without the route, or down. */
   | { kind: 'reconnecting'; failures: number }
   /** The tab is gone; trying again cannot help. */
-  | { kind: 'gone' };
+  | { kind: 'gone' }
+  /** This device was revoked; the app goes back to pairing. */
+  | { kind: 'revoked' };
 
 /** A phone asleep this long may hold a dead socket that does not know it; start over. */
 const STALE_AFTER_HIDDEN_MS = 20_000;
@@ -84,6 +87,10 @@ export class TimelineConnection {
       if (this.socket !== ws) return;
       this.socket = null;
       if (this.disposed) return;
+      if (accessEndedBy(ev, opened)) {
+        this.onState({ kind: 'revoked' });
+        return;
+      }
       if (ev.code === CloseCode.TabNotFound || ev.code === CloseCode.SessionEnded) {
         this.onState({ kind: 'gone' });
         return;

@@ -394,6 +394,7 @@ export class TimelineView extends LitElement {
   private renderBanner() {
     const link = this.link;
     if (link.kind === 'gone') return html`<div class="banner error" role="alert">This tab no longer exists.</div>`;
+    if (link.kind === 'revoked') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';
       return html`<div class="banner" role="status">

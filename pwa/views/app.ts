@@ -1,39 +1,62 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import '../components/update-toast.js';
-import { type Access, resolveAccess, takeLinkToken } from '../state/access.js';
+import { type Access, onAccessLost, resolveAccess, takePairSecret } from '../state/access.js';
+import { errorText } from '../state/api.js';
 import { Backoff } from '../state/backoff.js';
-import { RouteController } from '../state/router.js';
+import { type Route, RouteController, router } from '../state/router.js';
 import { StatusController } from '../state/status-controller.js';
 import { type SyncState, SyncController } from '../state/sync-controller.js';
 import { attentionCount, needsPerson } from '../state/tab-status.js';
-import './link-screen.js';
+import './pair-screen.js';
 import './session-list.js';
 import './terminal-view.js';
+import './unreachable-screen.js';
 
-/** The app shell: decides between the link screen, the session list and a terminal. */
+/** The app shell: decides between pairing, the session list, the devices page and a terminal. */
 @customElement('pm-app')
 export class App extends LitElement {
   private readonly routes = new RouteController(this);
-  private readonly sync = new SyncController(this, () => {
-    this.status.stop();
-    this.access = { kind: 'denied', linkRejected: false };
-  });
+  private readonly sync = new SyncController(this);
   private readonly status = new StatusController(this);
 
   @state() private access: Access = { kind: 'checking' };
+  /** The devices page is loaded on first visit; a failed load is said, not left blank. */
+  @state() private devicesLoadError = '';
+  private devicesRequested = false;
+  /** The screen last drawn, to tell when the person moved to another one. */
+  private shownRoute: Route['name'] | null = null;
   private listScroll = 0;
-  /** A link token whose claim never reached the agent; it is still unused, so retries send it. */
-  private pendingToken: string | null = null;
+  /** A pairing secret the agent could not be asked about yet; it is unused, so retries keep it. */
+  private pendingSecret: string | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly retryBackoff = new Backoff(1_000, 15_000);
+  private stopListening: (() => void) | null = null;
   private readonly onHashChange = () => {
-    // Pasting the link into a tab that already shows the app changes only the fragment.
-    const token = takeLinkToken();
-    if (token) void this.boot(token);
+    // Pasting a pairing URL into a tab that already shows the app changes only the fragment.
+    const secret = takePairSecret();
+    if (secret) void this.boot(secret);
   };
   private readonly onOnline = () => {
-    if (this.access.kind === 'error') void this.boot(this.pendingToken);
+    if (this.access.kind === 'error') void this.boot(this.pendingSecret);
+  };
+  /**
+   * Any REST 401 or socket closed for a revoked device lands here. Stopping the live
+   * channels here is what ends their reconnecting; the pair screen takes over.
+   */
+  private readonly onAccessLost = () => {
+    if (this.access.kind !== 'granted') return;
+    this.sync.stop();
+    this.status.stop();
+    this.access = { kind: 'unpaired', secret: null, lost: true };
+  };
+  private readonly onPaired = (e: CustomEvent<Access>) => {
+    this.pendingSecret = null;
+    this.access = e.detail;
+    if (this.access.kind !== 'granted') return;
+    router.replace('/');
+    this.sync.start();
+    this.status.start();
   };
 
   /** Light DOM: the terminal's host element must be reachable by xterm's document stylesheet. */
@@ -45,36 +68,48 @@ export class App extends LitElement {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
     window.addEventListener('online', this.onOnline);
-    void this.boot(takeLinkToken());
+    this.stopListening = onAccessLost(this.onAccessLost);
+    void this.boot(takePairSecret());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
     window.removeEventListener('online', this.onOnline);
+    this.stopListening?.();
+    this.stopListening = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
   }
 
-  private async boot(token: string | null): Promise<void> {
+  private async boot(secret: string | null): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     // Keep showing an error while retrying in the background, rather than flashing a blank page.
     if (this.access.kind !== 'error') this.access = { kind: 'checking' };
     this.sync.stop();
     this.status.stop();
-    const access = await resolveAccess(token);
+    const access = await resolveAccess(secret);
     this.access = access;
     if (access.kind === 'error') {
-      this.pendingToken = token;
-      this.retryTimer = setTimeout(() => void this.boot(this.pendingToken), this.retryBackoff.next());
+      this.pendingSecret = secret;
+      this.retryTimer = setTimeout(() => void this.boot(this.pendingSecret), this.retryBackoff.next());
       return;
     }
-    this.pendingToken = null;
+    this.pendingSecret = null;
     this.retryBackoff.reset();
     if (access.kind === 'granted') {
       this.sync.start();
       this.status.start();
     }
+  }
+
+  private loadDevicesView(): void {
+    if (this.devicesRequested) return;
+    this.devicesRequested = true;
+    import('./devices-view.js').catch((err: unknown) => {
+      this.devicesRequested = false;
+      this.devicesLoadError = errorText(err);
+    });
   }
 
   /** The list's connection note speaks for both live channels: a stale dot is as wrong as a stale tab. */
@@ -94,8 +129,11 @@ export class App extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const route = this.routes.route;
-    if (route.name === 'terminal' && this.listScroll === 0) this.listScroll = window.scrollY;
-    this.status.setViewing(this.access.kind === 'granted' && route.name === 'terminal' ? route.tabId : null);
+    const granted = this.access.kind === 'granted';
+    // Leaving the list: remember where it was, before it is hidden.
+    if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
+    if (granted && route.name === 'devices') this.loadDevicesView();
+    this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -103,11 +141,17 @@ export class App extends LitElement {
     const waiting = this.waitingCount();
     const title = waiting > 0 ? `(${waiting}) pocketmux` : 'pocketmux';
     if (document.title !== title) document.title = title;
-    // The list stays mounted under a terminal; put it back where the person left it.
-    if (this.routes.route.name === 'list' && this.listScroll > 0) {
-      window.scrollTo(0, this.listScroll);
-      this.listScroll = 0;
+    if (this.access.kind !== 'granted') {
+      this.shownRoute = null;
+      return;
     }
+    const shown = this.routes.route.name;
+    if (shown === this.shownRoute) return;
+    // The list stays mounted under the other screens; put it back where the person left it.
+    if (shown === 'list' && this.listScroll > 0) window.scrollTo(0, this.listScroll);
+    if (shown === 'list') this.listScroll = 0;
+    if (shown === 'devices') window.scrollTo(0, 0);
+    this.shownRoute = shown;
   }
 
   override render() {
@@ -121,16 +165,19 @@ export class App extends LitElement {
     switch (access.kind) {
       case 'checking':
         return nothing;
-      case 'denied':
-        return html`<pm-link-screen ?linkRejected=${access.linkRejected} @pm-retry=${() => this.boot(null)}></pm-link-screen>`;
+      case 'unpaired':
+        return html`<pm-pair-screen .secret=${access.secret} ?lost=${access.lost} @pm-paired=${this.onPaired}></pm-pair-screen>`;
       case 'error':
-        return html`<pm-link-screen .errorMessage=${access.message} @pm-retry=${() => this.boot(this.pendingToken)}></pm-link-screen>`;
+        return html`<pm-unreachable-screen
+          .errorMessage=${access.message}
+          @pm-retry=${() => this.boot(this.pendingSecret)}
+        ></pm-unreachable-screen>`;
       case 'granted': {
         const route = this.routes.route;
         const found = route.name === 'terminal' ? this.sync.tab(route.tabId) : undefined;
         return html`
           <pm-session-list
-            ?hidden=${route.name === 'terminal'}
+            ?hidden=${route.name !== 'list'}
             .workspaces=${this.sync.workspaces}
             ?loaded=${this.sync.loaded}
             .syncState=${this.connectionState()}
@@ -144,9 +191,17 @@ export class App extends LitElement {
                 .status=${this.status.get(route.tabId)}
               ></pm-terminal-view>`
             : nothing}
+          ${route.name === 'devices' ? this.renderDevices() : nothing}
         `;
       }
     }
+  }
+
+  private renderDevices() {
+    if (this.devicesLoadError) {
+      return html`<pm-unreachable-screen problem="not-loaded" .errorMessage=${this.devicesLoadError}></pm-unreachable-screen>`;
+    }
+    return html`<pm-devices-view></pm-devices-view>`;
   }
 }
 

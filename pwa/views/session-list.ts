@@ -5,8 +5,10 @@ import type { WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import '../components/add-workspace.js';
 import '../components/connection-note.js';
+import { devicesIcon } from '../components/icons.js';
 import { controls } from '../components/shared-styles.js';
 import '../components/workspace-card.js';
+import { DEVICES_PATH, router } from '../state/router.js';
 import type { SyncState } from '../state/sync-controller.js';
 
 const SYNC_LABEL: Record<SyncState, string> = {
@@ -61,6 +63,16 @@ export class SessionList extends LitElement {
         width: 28px;
         height: 28px;
       }
+      .actions {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        min-width: 0;
+        margin-right: -10px;
+      }
+      .actions button {
+        color: var(--pm-muted);
+      }
       main {
         display: flex;
         flex-direction: column;
@@ -86,7 +98,10 @@ export class SessionList extends LitElement {
       <div class="bar">
         <div class="bar-inner">
           <h1><img src="/icon.svg" alt="" />pocketmux</h1>
-          <pm-connection-note label=${this.loaded || this.syncState !== 'connecting' ? SYNC_LABEL[this.syncState] : ''}></pm-connection-note>
+          <div class="actions">
+            <pm-connection-note label=${this.loaded || this.syncState !== 'connecting' ? SYNC_LABEL[this.syncState] : ''}></pm-connection-note>
+            <button class="ghost icon" aria-label="Devices" title="Devices" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
+          </div>
         </div>
       </div>
       <main>

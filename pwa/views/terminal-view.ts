@@ -27,6 +27,8 @@ function endedText(code: number): string {
       return 'This tab no longer exists. It was closed, here or on another device.';
     case CloseCode.SessionEnded:
       return 'The shell in this tab exited, or the tab was closed.';
+    case CloseCode.DeviceRevoked:
+      return 'This device was removed from pocketmux. Pair it again to continue.';
     case CloseCode.ConnectionLimit:
       return 'Too many terminals were open on the agent, so it closed this one, the oldest. The shell is still running.';
     default:
@@ -445,13 +447,13 @@ export class TerminalView extends LitElement {
   }
 
   private renderEnded(code: number) {
-    const stillRunning = code === CloseCode.ConnectionLimit;
+    const stillRunning = code === CloseCode.ConnectionLimit || code === CloseCode.DeviceRevoked;
     return html`<div class="overlay">
       <div class="card" role="alert">
         <h2>${stillRunning ? 'Terminal closed' : 'Session ended'}</h2>
         <p>${endedText(code)}</p>
-        ${stillRunning ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
-        <button class=${stillRunning ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>
+        ${code === CloseCode.ConnectionLimit ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
+        <button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>
       </div>
     </div>`;
   }

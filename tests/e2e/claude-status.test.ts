@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, sessionOf, xtermAssets } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, xtermAssets } from '../support/browser.js';
 import { api, createTab, type Session } from '../support/client.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
@@ -121,7 +121,7 @@ describe('Claude status in Chromium', () => {
   it('shows needs-input and ready-for-review on the row, the workspace and the title', async () => {
     phone = await browser.newContext(PHONE);
     page = await phone.newPage();
-    await page.goto(agent.link);
+    await pairPage(page, { link: agent.link });
     await page.getByRole('heading', { name: 'Home' }).waitFor();
     expect(await page.title()).toBe('pocketmux');
     session = await sessionOf(phone, agent);

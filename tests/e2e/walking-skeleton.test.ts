@@ -1,13 +1,14 @@
 /**
- * The walking skeleton in real Chromium against a real agent: link a phone with the printed
- * link, open a shell from the list, type into it, reload, and see the same device on a desktop.
+ * The walking skeleton in real Chromium against a real agent: pair a phone with the printed
+ * pairing URL, open a shell from the list, type into it, reload, and see the same device on
+ * a desktop.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, screenLines, xtermAssets } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, xtermAssets } from '../support/browser.js';
 import { eventually } from '../support/client.js';
 
 let agent: AgentHandle;
@@ -51,7 +52,7 @@ async function typeCommand(page: Page, command: string): Promise<void> {
 }
 
 describe('walking skeleton in Chromium', () => {
-  it('links a phone with the printed link, opens a shell from the list and runs a command', async () => {
+  it('pairs a phone with the printed URL, opens a shell from the list and runs a command', async () => {
     const xterm = xtermAssets();
     expect(xterm.some((a) => a.endsWith('.js'))).toBe(true);
     const index = await (await fetch(agent.url)).text();
@@ -62,7 +63,7 @@ describe('walking skeleton in Chromium', () => {
     const requested: string[] = [];
     page.on('request', (req) => requested.push(new URL(req.url()).pathname));
 
-    await page.goto(agent.link);
+    await pairPage(page, { link: agent.link });
     await page.getByRole('heading', { name: 'Home' }).waitFor();
     expect(page.url()).toBe(agent.url);
     expect(await page.evaluate(() => location.hash)).toBe('');
@@ -165,14 +166,18 @@ describe('walking skeleton in Chromium', () => {
     await desktop.close();
   });
 
-  it('refuses the link a second time', async () => {
+  it('refuses the pairing URL a second time and offers the code instead', async () => {
     const stranger = await browser.newContext(PHONE);
     const page = await stranger.newPage();
     await page.goto(agent.link);
-    await page.getByText('This link was already used or is not valid.').waitFor();
-    await page.getByText('Restart the agent for a new one.').waitFor();
+    await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
     expect(await page.evaluate(() => location.hash)).toBe('');
-    await page.screenshot({ path: join(ARTIFACTS, 'e2e-link-used.png') });
+    await page.getByRole('button', { name: 'Pair', exact: true }).click();
+    // The agent's own words, and the way left: a fresh code.
+    await page.getByRole('alert').filter({ hasText: /used|expired/i }).waitFor();
+    await page.getByLabel('Pairing code').waitFor();
+    await page.getByText(/open Devices on a browser that is already paired/).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-pair-link-used.png') });
     await stranger.close();
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -206,5 +206,19 @@ describe('agent lifecycle', () => {
     await term.waitForLine(/^adopted-42$/);
     term.close();
     await agent.stop();
+  });
+
+  it('refuses to start while its secrets are readable by others, saying how to fix it', async () => {
+    const first = await startAgent();
+    await first.stop();
+    chmodSync(join(first.dataDir, 'hook-token'), 0o644);
+    const result = await runCli(['start', '--port', '0', '--data-dir', first.dataDir, '--tmux-socket', first.tmuxSocket], agentEnv(first));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`hook-token is 644; run: chmod 600 '${join(first.dataDir, 'hook-token')}'`);
+    chmodSync(join(first.dataDir, 'hook-token'), 0o600);
+    chmodSync(first.dataDir, 0o755);
+    const again = await runCli(['start', '--port', '0', '--data-dir', first.dataDir, '--tmux-socket', first.tmuxSocket], agentEnv(first));
+    expect(again.stderr).toMatch(/is 755; run: chmod 700/);
+    chmodSync(first.dataDir, 0o700);
   });
 });

@@ -18,9 +18,12 @@ export interface AgentHandle {
   pid: number;
   port: number;
   url: string;
-  /** The one-time link the agent printed at start. */
+  /** The pairing URL the agent printed at start (`#pair=<secret>`). */
   link: string;
+  /** The pairing secret from that URL. */
   token: string;
+  /** The short code printed beside it, as shown (XXXX-XXXX). */
+  pairCode: string;
   dataDir: string;
   home: string;
   root: string;
@@ -79,8 +82,8 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
   const link = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`agent did not start in 20 s\nstdout:\n${out}\nstderr:\n${err}`)), 20_000);
     const check = () => {
-      const m = /(http:\/\/\S+#token=\S+)/.exec(out);
-      if (m) {
+      const m = /(https?:\/\/\S+#pair=\S+)/.exec(out);
+      if (m && /enter the code: [A-Z0-9]{4}-[A-Z0-9]{4}/.test(out)) {
         clearTimeout(timer);
         resolvePromise(m[1] as string);
       }
@@ -99,7 +102,8 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
     port: Number(url.port),
     url: `${url.origin}/`,
     link,
-    token: url.hash.replace(/^#token=/, ''),
+    token: url.hash.replace(/^#pair=/, ''),
+    pairCode: (/enter the code: ([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(out) as RegExpExecArray)[1] as string,
     stdout: () => out,
     stderr: () => err,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {

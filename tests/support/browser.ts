@@ -70,7 +70,20 @@ export async function screenLines(page: Page): Promise<string[]> {
   return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
 }
 
-/** The device credential a browser got from the printed link, for REST calls beside it. */
+/**
+ * Pairs a page's browser through the pair screen: with the printed pairing URL (`#pair=`),
+ * or with a short code typed on the app's own address. Returns when the session list shows.
+ */
+export async function pairPage(page: Page, how: { link: string } | { url: string; code: string }, deviceName?: string): Promise<void> {
+  await page.goto('link' in how ? how.link : how.url);
+  await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
+  if ('code' in how) await page.getByLabel('Pairing code').fill(how.code);
+  if (deviceName !== undefined) await page.getByLabel('Device name').fill(deviceName);
+  await page.getByRole('button', { name: 'Pair', exact: true }).click();
+  await page.getByRole('button', { name: 'Devices' }).waitFor();
+}
+
+/** The device credential a browser got by pairing, for REST calls beside it. */
 export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'port'>): Promise<Session> {
   const cookies = await context.cookies(agent.url);
   if (cookies.length === 0) throw new Error('the browser holds no credential for the agent');

@@ -14,12 +14,12 @@ export interface Session {
 }
 
 export async function claim(agent: Pick<AgentHandle, 'url' | 'port' | 'token'>, deviceName = 'test device'): Promise<Session> {
-  const res = await fetch(new URL('/api/auth/claim', agent.url), {
+  const res = await fetch(new URL('/api/pair', agent.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: agent.token, deviceName }),
+    body: JSON.stringify({ secret: agent.token, deviceName }),
   });
-  if (res.status !== 201) throw new Error(`claim failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 201) throw new Error(`pairing failed: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.get('set-cookie') ?? '';
   const cookie = setCookie.split(';')[0] ?? '';
   if (!cookie.includes('=')) throw new Error(`no cookie in ${setCookie}`);

@@ -38,6 +38,16 @@ describe('agent configuration', () => {
     expect(() => resolveConfig(flags, {})).toThrow(message);
   });
 
+  it('takes TLS files together and a public URL as an origin', () => {
+    const c = resolveConfig({ tlsCert: '~/c.pem', tlsKey: '/k.pem', publicUrl: 'https://box.tail1.ts.net' }, {});
+    expect(c.tls).toEqual({ certFile: join(homedir(), 'c.pem'), keyFile: '/k.pem' });
+    expect(c.publicUrl).toBe('https://box.tail1.ts.net/');
+    expect(() => resolveConfig({ tlsCert: '/c.pem' }, {})).toThrow(/go together/);
+    expect(() => resolveConfig({ publicUrl: 'ftp://x' }, {})).toThrow(/http:\/\/ or https:\/\//);
+    expect(() => resolveConfig({ publicUrl: 'https://x/app' }, {})).toThrow(/origin only/);
+    expect(() => resolveConfig({ publicUrl: 'not a url' }, {})).toThrow(/not a URL/);
+  });
+
   it('refuses a heartbeat timeout shorter than the interval', () => {
     expect(() => resolveConfig({}, { POCKETMUX_HEARTBEAT_INTERVAL_MS: '1000', POCKETMUX_HEARTBEAT_TIMEOUT_MS: '500' })).toThrow(
       /longer than the heartbeat interval/,

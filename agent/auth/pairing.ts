@@ -1,0 +1,103 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { newSecret } from '../util/ids.js';
+
+/** Letters and digits a person cannot confuse when reading or typing: no 0/O, 1/I/L. */
+export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const CODE_LENGTH = 8;
+export const PAIRING_TTL_MS = 10 * 60_000;
+/** Older pairings are dropped past this many live ones. */
+const MAX_LIVE = 8;
+
+export interface Pairing {
+  /** Travels in the URL fragment (`#pair=`), so it never reaches a server log. */
+  secret: string;
+  /** For typing into an installed PWA; shown as XXXX-XXXX. */
+  code: string;
+  expiresAt: number;
+}
+
+/** Upper-cases a typed code and drops dashes and spaces. */
+export function normalizeCode(input: string): string {
+  return input.toUpperCase().replace(/[\s-]/g, '');
+}
+
+export function formatCode(code: string): string {
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Live pairings: single use, short-lived, kept in memory only. */
+export class PairingStore {
+  private pairings: Pairing[] = [];
+
+  constructor(private readonly ttlMs = PAIRING_TTL_MS) {}
+
+  create(now = Date.now()): Pairing {
+    this.prune(now);
+    let code = '';
+    for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+    const pairing: Pairing = { secret: newSecret(), code, expiresAt: now + this.ttlMs };
+    this.pairings.push(pairing);
+    if (this.pairings.length > MAX_LIVE) this.pairings.shift();
+    return pairing;
+  }
+
+  /** Spends the pairing a secret or code names; false when none matches, or it expired. */
+  redeem(attempt: { secret?: string | undefined; code?: string | undefined }, now = Date.now()): boolean {
+    this.prune(now);
+    const code = attempt.code === undefined ? undefined : normalizeCode(attempt.code);
+    let match: Pairing | undefined;
+    // Compare with every live pairing, so timing says nothing about which one was close.
+    for (const p of this.pairings) {
+      const hit = attempt.secret !== undefined ? same(attempt.secret, p.secret) : code !== undefined && same(code, p.code);
+      if (hit) match = p;
+    }
+    if (!match) return false;
+    this.pairings = this.pairings.filter((p) => p !== match);
+    return true;
+  }
+
+  private prune(now: number): void {
+    this.pairings = this.pairings.filter((p) => p.expiresAt > now);
+  }
+}
+
+/**
+ * Wrong pairing attempts per source: a few per minute are forgiven, past that the source
+ * waits until its minute is over. The wait never exceeds a minute, so a flood of wrong
+ * codes cannot keep the owner out for long, while guessing 31^8 codes stays hopeless.
+ */
+export class AttemptLimiter {
+  private readonly failures = new Map<string, { windowStart: number; count: number }>();
+
+  constructor(
+    private readonly maxFailures = 5,
+    private readonly windowMs = 60_000,
+  ) {}
+
+  /** Seconds the source must wait, or 0 when it may try. */
+  retryAfter(source: string, now = Date.now()): number {
+    const entry = this.failures.get(source);
+    if (!entry || now - entry.windowStart >= this.windowMs) return 0;
+    if (entry.count < this.maxFailures) return 0;
+    return Math.ceil((entry.windowStart + this.windowMs - now) / 1000);
+  }
+
+  fail(source: string, now = Date.now()): void {
+    const entry = this.failures.get(source);
+    if (!entry || now - entry.windowStart >= this.windowMs) this.failures.set(source, { windowStart: now, count: 1 });
+    else entry.count++;
+    if (this.failures.size > 10_000) {
+      for (const [key, e] of this.failures) if (now - e.windowStart >= this.windowMs) this.failures.delete(key);
+    }
+  }
+
+  succeed(source: string): void {
+    this.failures.delete(source);
+  }
+}

@@ -1,0 +1,276 @@
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import type { PairBody } from '../../protocol/api.js';
+import { agentText } from '../components/agent-text.js';
+import { screenCard } from '../components/screen-card.js';
+import { controls } from '../components/shared-styles.js';
+import { type Access, pair } from '../state/access.js';
+import { ApiRequestError, errorText } from '../state/api.js';
+import { guessThisDevice } from '../state/device-name.js';
+
+/** Characters a pairing code may hold (no 0/O, 1/I/L), plus the dash people type in the middle. */
+const NOT_IN_CODE = /[^-2-9A-HJKMNP-Z]/g;
+const CODE_LENGTH = 8;
+/** When the agent asks us to slow down without saying for how long. */
+const DEFAULT_WAIT_S = 60;
+
+function cleanCode(typed: string): string {
+  return typed.toUpperCase().replace(NOT_IN_CODE, '');
+}
+
+/**
+ * Lets this browser in. Opened from a scanned `#pair=` URL it only asks for a device name;
+ * otherwise it takes the short code the agent prints, for an installed app that cannot
+ * open the URL (iOS keeps a home-screen app's storage apart from Safari's).
+ * Fires `pm-paired` with the granted access.
+ */
+@customElement('pm-pair-screen')
+export class PairScreen extends LitElement {
+  static override styles = [
+    controls,
+    screenCard,
+    css`
+      form {
+        display: flex;
+        flex-direction: column;
+        gap: 16px;
+      }
+      label {
+        display: flex;
+        flex-direction: column;
+        gap: 6px;
+        font-size: 14px;
+        color: var(--pm-muted);
+      }
+      /* The page's border-box rule stops at the shadow root. */
+      input {
+        box-sizing: border-box;
+        width: 100%;
+        color: var(--pm-text);
+        font-size: 17px;
+      }
+      /* Big and spaced like the printed code, so it is easy to compare character by character. */
+      #code {
+        font-family: var(--pm-mono);
+        font-size: 30px;
+        font-weight: 600;
+        letter-spacing: 0.14em;
+        text-align: center;
+        min-height: 64px;
+        padding: 0 8px;
+      }
+      #code::placeholder {
+        color: var(--pm-surface-3);
+      }
+      .hint {
+        font-size: 13px;
+      }
+      .notice {
+        padding: 12px 14px;
+        border-radius: 10px;
+        background: #33291a;
+        border: 1px solid #5b4623;
+        color: var(--pm-text);
+      }
+      button.primary {
+        min-height: 50px;
+        font-size: 17px;
+      }
+      .switch {
+        align-self: center;
+        color: var(--pm-muted);
+        text-decoration: underline;
+        text-underline-offset: 3px;
+      }
+      .help {
+        font-size: 14px;
+        line-height: 1.5;
+      }
+      .help code {
+        white-space: normal;
+      }
+    `,
+  ];
+
+  /** The secret from a `#pair=` URL, or null to ask for a code. */
+  @property({ attribute: false }) secret: string | null = null;
+  /** This browser was paired before and has been cut off. */
+  @property({ type: Boolean }) lost = false;
+
+  @state() private mode: 'link' | 'code' = 'code';
+  @state() private busy = false;
+  @state() private error = '';
+  /** Something typed that a code never holds was dropped; say why it did not appear. */
+  @state() private alphabetHint = false;
+  @state() private codeComplete = false;
+  /** Until when the agent refuses more attempts from here (ms since the epoch, local clock). */
+  @state() private waitUntil = 0;
+  @state() private now = Date.now();
+
+  @query('#code') private codeInput!: HTMLInputElement | null;
+  @query('#name') private nameInput!: HTMLInputElement | null;
+  private readonly defaultName = guessThisDevice();
+  private ticker: ReturnType<typeof setInterval> | null = null;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopTicker();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('secret')) {
+      this.mode = this.secret ? 'link' : 'code';
+      this.error = '';
+    }
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    // A typed code is what this screen is for; on a link the name is already filled in.
+    if (changed.has('mode') && this.mode === 'code') this.codeInput?.focus();
+  }
+
+  private get waiting(): number {
+    return Math.max(0, Math.ceil((this.waitUntil - this.now) / 1000));
+  }
+
+  private startTicker(): void {
+    this.stopTicker();
+    this.ticker = setInterval(() => {
+      this.now = Date.now();
+      if (this.waiting === 0) this.stopTicker();
+    }, 1000);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+  }
+
+  private onCodeInput(e: Event): void {
+    const input = e.currentTarget as HTMLInputElement;
+    const typed = input.value;
+    const clean = cleanCode(typed);
+    if (clean !== typed) {
+      // Keep the caret where it was, less what was dropped before it.
+      const caret = cleanCode(typed.slice(0, input.selectionStart ?? typed.length)).length;
+      input.value = clean;
+      input.setSelectionRange(caret, caret);
+    }
+    this.codeComplete = clean.replace(/-/g, '').length === CODE_LENGTH;
+    if (/[^-\s2-9A-HJKMNP-Z]/i.test(typed)) this.alphabetHint = true;
+    else if (clean === '' || this.codeComplete) this.alphabetHint = false;
+    if (this.error) this.error = '';
+  }
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    if (this.busy || this.waiting > 0) return;
+    const deviceName = this.nameInput?.value.trim() ?? '';
+    let body: PairBody;
+    if (this.mode === 'link' && this.secret) {
+      body = { secret: this.secret };
+    } else {
+      const code = this.codeInput?.value.trim() ?? '';
+      if (!this.codeComplete) {
+        this.error = `A code has ${CODE_LENGTH} characters, like 7KQ2-M9XD.`;
+        return;
+      }
+      body = { code };
+    }
+    if (deviceName) body.deviceName = deviceName;
+    this.busy = true;
+    this.error = '';
+    try {
+      const access = await pair(body);
+      this.dispatchEvent(new CustomEvent<Access>('pm-paired', { detail: access, bubbles: true, composed: true }));
+    } catch (err) {
+      this.failed(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private failed(err: unknown): void {
+    if (err instanceof ApiRequestError && err.status === 429) {
+      this.now = Date.now();
+      this.waitUntil = this.now + (err.retryAfter ?? DEFAULT_WAIT_S) * 1000;
+      this.startTicker();
+      return;
+    }
+    this.error = errorText(err);
+    // A refused link is spent or expired; a code is the way left.
+    if (err instanceof ApiRequestError && err.status === 401 && this.mode === 'link') this.mode = 'code';
+  }
+
+  override render() {
+    const link = this.mode === 'link';
+    const waiting = this.waiting;
+    return html`<div class="card">
+      <img class="logo" src="/icon.svg" alt="" />
+      <h1>Pair this device</h1>
+      ${this.lost
+        ? html`<div class="notice" role="status">
+            This browser is no longer paired: it was removed from the devices list, or the agent no longer knows it. Pair it again to go on.
+          </div>`
+        : nothing}
+      <form @submit=${this.submit} novalidate>
+        ${link
+          ? html`<p>You opened a pairing link from pocketmux. Give this device a name you will recognise in the list of devices.</p>`
+          : html`<p>Enter the code pocketmux shows on your computer.</p>
+              <label
+                >Pairing code
+                <input
+                  id="code"
+                  name="code"
+                  placeholder="XXXX-XXXX"
+                  maxlength="9"
+                  inputmode="text"
+                  autocapitalize="characters"
+                  autocomplete="one-time-code"
+                  autocorrect="off"
+                  spellcheck="false"
+                  enterkeyhint="next"
+                  aria-describedby="code-hint"
+                  @input=${this.onCodeInput}
+                />
+                <span id="code-hint" class="hint" aria-live="polite"
+                  >${this.alphabetHint ? 'Codes hold only the digits 2–9 and letters other than I, L and O.' : ''}</span
+                >
+              </label>`}
+        <label
+          >Device name
+          <input
+            id="name"
+            name="deviceName"
+            .value=${this.defaultName}
+            maxlength="80"
+            autocomplete="off"
+            autocapitalize="words"
+            enterkeyhint="go"
+          />
+        </label>
+        <button class="primary" type="submit" ?disabled=${this.busy || waiting > 0}>${this.busy ? 'Pairing…' : 'Pair'}</button>
+        ${waiting > 0
+          ? html`<div class="problem" role="alert">Too many wrong tries from this network. Wait ${waiting} s, then try again.</div>`
+          : this.error
+            ? html`<div class="problem" role="alert">${agentText(this.error)}</div>`
+            : nothing}
+      </form>
+      ${link
+        ? html`<button type="button" class="ghost switch" @click=${() => {
+            this.mode = 'code';
+            this.error = '';
+          }}>Type a code instead</button>`
+        : html`<p class="help">
+            No code? Run <code>pocketmux pair</code> on your computer, or open Devices on a browser that is already paired. A code works
+            once, for 10 minutes.
+          </p>`}
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-pair-screen': PairScreen;
+  }
+}

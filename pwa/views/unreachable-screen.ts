@@ -1,0 +1,54 @@
+import { css, html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { agentText } from '../components/agent-text.js';
+import { screenCard } from '../components/screen-card.js';
+import { controls } from '../components/shared-styles.js';
+
+/**
+ * Shown while the agent cannot be asked whether this browser may come in (the app keeps
+ * retrying), or when part of the app failed to load (an update replaced it: reload).
+ */
+@customElement('pm-unreachable-screen')
+export class UnreachableScreen extends LitElement {
+  static override styles = [
+    controls,
+    screenCard,
+    css`
+      .retry {
+        align-self: flex-start;
+      }
+    `,
+  ];
+
+  @property() errorMessage = '';
+  @property() problem: 'unreachable' | 'not-loaded' = 'unreachable';
+
+  private retry(): void {
+    this.dispatchEvent(new CustomEvent('pm-retry', { bubbles: true, composed: true }));
+  }
+
+  override render() {
+    if (this.problem === 'not-loaded') {
+      return html`<div class="card">
+        <img class="logo" src="/icon.svg" alt="" />
+        <h1>This page did not load</h1>
+        <div class="problem" role="alert">${this.errorMessage}</div>
+        <p>pocketmux may have been updated; reloading fetches the new version.</p>
+        <button class="retry primary" @click=${() => location.reload()}>Reload</button>
+      </div>`;
+    }
+    return html`<div class="card">
+      <img class="logo" src="/icon.svg" alt="" />
+      <h1>Can't reach pocketmux</h1>
+      <div class="problem" role="alert">${agentText(this.errorMessage)}</div>
+      <p>This page keeps trying. If the agent stopped, start it again with <code>pocketmux start</code> on its machine.</p>
+      <button class="retry" @click=${this.retry}>Try again</button>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-unreachable-screen': UnreachableScreen;
+  }
+}

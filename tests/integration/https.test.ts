@@ -1,0 +1,111 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionResponse } from '../../protocol/api.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, AGENT_BIN } from '../support/agent.js';
+import { paneEnv } from '../support/status.js';
+
+let agent: AgentHandle;
+let cert: Buffer;
+const env = newTestEnvironment();
+
+/** A self-signed certificate for 127.0.0.1 and localhost, made for this test. */
+function makeCertificate(dir: string): { cert: string; key: string } {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore' });
+  return { cert, key };
+}
+
+function httpsJson<T>(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}): Promise<{ status: number; body: T; setCookie: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const req = request(
+      new URL(path, agent.url),
+      { method: init.method ?? 'GET', ca: cert, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.cookie ? { cookie: init.cookie } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: (text && res.headers['content-type']?.includes('json') ? JSON.parse(text) : text) as T, setCookie: res.headers['set-cookie']?.[0] }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+beforeAll(async () => {
+  const files = makeCertificate(env.root);
+  cert = readFileSync(files.cert);
+  agent = await startAgent({ reuse: env, args: ['--tls-cert', files.cert, '--tls-key', files.key] });
+});
+afterAll(cleanupAgents);
+
+describe('HTTPS', () => {
+  it('serves the app and pairs over https, with a Secure cookie', async () => {
+    expect(agent.link).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/#pair=/);
+    const page = await httpsJson<string>('/');
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<html/i);
+    const paired = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { secret: agent.token, deviceName: 'tls phone' } });
+    expect(paired.status).toBe(201);
+    expect(paired.setCookie).toMatch(/; Secure/);
+  });
+
+  it('carries the terminal and status over wss, and hooks still reach it from this machine', async () => {
+    const pairing = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code: 'WRONG-CODE' } });
+    expect(pairing.status).toBe(401);
+    // A session for the client helpers, paired with a fresh code from the CLI.
+    const cli = spawn(process.execPath, [AGENT_BIN, 'pair', '--json', '--data-dir', agent.dataDir], { env: agentEnv(agent) });
+    let out = '';
+    cli.stdout.on('data', (d) => {
+      out += d;
+    });
+    await once(cli, 'exit');
+    const { code } = JSON.parse(out) as { code: string };
+    const res = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code } });
+    const session = { agent, cookie: (res.setCookie ?? '').split(';')[0] as string };
+
+    const workspaces = await httpsJson<{ workspaces: { id: string }[] }>('/api/workspaces', { cookie: session.cookie });
+    const created = await httpsJson<{ id: string; workspaceId: string }>('/api/tabs', {
+      method: 'POST',
+      cookie: session.cookie,
+      body: { workspaceId: workspaces.body.workspaces[0]?.id },
+    });
+    const tab = created.body;
+    const wss = new WebSocket(`${agent.url.replace(/^https/, 'wss')}api/status`, { headers: { cookie: session.cookie }, ca: cert });
+    const messages: string[] = [];
+    wss.on('message', (d) => messages.push(String(d)));
+    await once(wss, 'open');
+
+    // hook.sh talks plain HTTP to a loopback-only twin: no TLS handshake on the hot path.
+    const script = readFileSync(join(agent.dataDir, 'hooks', 'hook.sh'), 'utf8');
+    expect(script).toMatch(/http:\/\/127\.0\.0\.1:\d+\/hooks\//);
+    const pane = await paneEnv(agent, tab);
+    const hook = spawn('/bin/sh', [join(agent.dataDir, 'hooks', 'hook.sh'), 'UserPromptSubmit'], { env: { PATH: process.env.PATH, ...pane } });
+    hook.stdin.end(`${JSON.stringify({ session_id: 's-tls', hook_event_name: 'UserPromptSubmit', prompt: 'hi' })}\n`);
+    await once(hook, 'exit');
+    await expect.poll(() => messages.some((m) => m.includes('"state":"busy"')), { timeout: 5000 }).toBe(true);
+    wss.close();
+  });
+
+  it('warns in one paragraph when bound beyond loopback over plain HTTP', async () => {
+    const open = await startAgent({ args: ['--host', '0.0.0.0'] });
+    expect(open.stderr()).toMatch(/reachable from other machines over plain HTTP\. Phones can use it as a web page, but browsers allow installing the app, offline use and push notifications only over HTTPS/);
+    await open.stop();
+    expect(agent.stderr()).not.toMatch(/plain HTTP/);
+  });
+});

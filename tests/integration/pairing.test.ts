@@ -1,0 +1,213 @@
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, startAgent } from '../support/agent.js';
+import { api, claim, type Session } from '../support/client.js';
+
+// jsqr is CommonJS with a default export its typings do not map under NodeNext.
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
+
+let agent: AgentHandle;
+let owner: Session;
+
+beforeAll(async () => {
+  agent = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '1500' } });
+  owner = await claim(agent, 'owner laptop');
+});
+afterAll(cleanupAgents);
+
+function pair(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+async function cookieOf(res: Response): Promise<Session> {
+  expect(res.status).toBe(201);
+  return { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+}
+
+/**
+ * Reads a QR code drawn with half-block characters back into pixels and decodes it: each
+ * character is two modules stacked (█ both dark, ▀ top, ▄ bottom, space neither).
+ */
+function decodeTerminalQr(text: string): string | null {
+  const lines = text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => /^[ █▀▄]+$/.test(l) && /[█▀▄]/.test(l));
+  const rows: boolean[][] = [];
+  for (const line of lines) {
+    const chars = [...line];
+    rows.push(chars.map((c) => c === '█' || c === '▀'));
+    rows.push(chars.map((c) => c === '█' || c === '▄'));
+  }
+  // jsQR's locator misses an occasional perfect image at one size; try a few sizes.
+  for (const scale of [6, 5, 8, 4, 10]) {
+    const decoded = decodeAt(rows, scale);
+    if (decoded !== null) return decoded;
+  }
+  return null;
+}
+
+function decodeAt(rows: boolean[][], scale: number): string | null {
+  const quiet = 4;
+  const width = ((rows[0]?.length ?? 0) + quiet * 2) * scale;
+  const height = (rows.length + quiet * 2) * scale;
+  const data = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (const [y, row] of rows.entries()) {
+    for (const [x, dark] of row.entries()) {
+      if (!dark) continue;
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const i = (((y + quiet) * scale + dy) * width + (x + quiet) * scale + dx) * 4;
+          data[i] = 0;
+          data[i + 1] = 0;
+          data[i + 2] = 0;
+        }
+      }
+    }
+  }
+  return jsQR(data, width, height)?.data ?? null;
+}
+
+describe('pairing', () => {
+  it('prints a QR code that decodes to the pairing URL, readable in 80 columns', () => {
+    const printed = agent.stdout();
+    expect(decodeTerminalQr(printed)).toBe(agent.link);
+    const widest = Math.max(...printed.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /[█▀▄]/.test(l)).map((l) => [...l].length));
+    expect(widest).toBeLessThanOrEqual(80);
+    expect(agent.pairCode).toMatch(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
+  });
+
+  it('takes a secret once, then never again', async () => {
+    const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+    expect(fresh.status).toBe(201);
+    const secret = new URL(fresh.body.url).hash.replace('#pair=', '');
+    const first = await cookieOf(await pair({ secret, deviceName: 'phone' }));
+    expect((await api<SessionResponse>(first, 'GET', '/api/session')).body.deviceName).toBe('phone');
+    const again = await pair({ secret });
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: string }).error).toMatch(/wrong, already used or expired/);
+  });
+
+  it('takes the short code typed any way, once', async () => {
+    const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+    expect(fresh.body.qrSvg).toMatch(/^<svg/);
+    const typed = ` ${fresh.body.code.toLowerCase()} `;
+    await cookieOf(await pair({ code: typed }));
+    expect((await pair({ code: fresh.body.code })).status).toBe(401);
+  });
+
+  it('refuses a pairing after it expired', async () => {
+    const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+    await new Promise((r) => setTimeout(r, 1700));
+    expect((await pair({ code: fresh.body.code })).status).toBe(401);
+  });
+
+  it('refuses bad bodies and foreign origins', async () => {
+    expect((await pair({})).status).toBe(400);
+    expect((await pair({ secret: 'a', code: 'b' })).status).toBe(400);
+    expect((await pair({ code: 'x', extra: 1 })).status).toBe(400);
+    expect((await pair({ code: 'ABCD2345' }, { origin: 'http://evil.example' })).status).toBe(403);
+  });
+
+  it('limits wrong codes per source, for at most a minute', async () => {
+    const own = await startAgent();
+    const tries: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'ZZZZ-ZZZZ' }) });
+      tries.push(res.status);
+      if (res.status === 429) {
+        const wait = Number(res.headers.get('retry-after'));
+        expect(wait).toBeGreaterThan(0);
+        expect(wait).toBeLessThanOrEqual(60);
+      }
+    }
+    expect(tries).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // While limited, even the right code waits: guessing cannot race the owner's code.
+    const blocked = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: own.pairCode }) });
+    expect(blocked.status).toBe(429);
+    await own.stop();
+  });
+});
+
+describe('devices', () => {
+  it('lists devices and revokes one: its requests fail and its sockets close within a second', async () => {
+    const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+    const phone = await cookieOf(await pair({ code: fresh.body.code, deviceName: 'doomed phone' }));
+    const list = await api<DevicesResponse>(owner, 'GET', '/api/devices');
+    const doomed = list.body.devices.find((d) => d.name === 'doomed phone');
+    expect(doomed).toBeDefined();
+    expect(list.body.devices.find((d) => d.current)?.name).toBe('owner laptop');
+
+    const socket = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: phone.cookie } });
+    await once(socket, 'open');
+    const closed = once(socket, 'close') as Promise<[number, Buffer]>;
+    const t0 = Date.now();
+    expect((await api(owner, 'DELETE', `/api/devices/${doomed?.id}`)).status).toBe(204);
+    const [code] = await closed;
+    expect(code).toBe(CloseCode.DeviceRevoked);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect((await api(phone, 'GET', '/api/session')).status).toBe(401);
+    expect((await api(owner, 'DELETE', `/api/devices/${doomed?.id}`)).status).toBe(404);
+  });
+
+  it('pairs and revokes from the CLI too', async () => {
+    const run = async (...args: string[]) => {
+      const child = spawn(process.execPath, [AGENT_BIN, ...args, '--data-dir', agent.dataDir], { env: agentEnv(agent) });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, out };
+    };
+    const paired = await run('pair');
+    expect(paired.code).toBe(0);
+    const url = decodeTerminalQr(paired.out);
+    expect(url).toMatch(/#pair=/);
+    const code = /enter the code: ([A-Z0-9-]{9})/.exec(paired.out)?.[1];
+    const tablet = await cookieOf(await pair({ code, deviceName: 'tablet' }));
+    const listed = JSON.parse((await run('devices', '--json')).out) as { id: string; name: string }[];
+    const id = listed.find((d) => d.name === 'tablet')?.id as string;
+    expect((await run('devices', 'revoke', id)).code).toBe(0);
+    expect((await api(tablet, 'GET', '/api/session')).status).toBe(401);
+  });
+});
+
+describe('DNS rebinding', () => {
+  it('refuses requests and upgrades for a Host it does not serve', async () => {
+    // fetch will not send a forged Host; node:http will, as a rebinding page's browser does.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const req = request(new URL('/api/session', agent.url), { headers: { cookie: owner.cookie, host: `evil.example:${agent.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(rebound).toBe(421);
+    const upgrade = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/sync`, { headers: { cookie: owner.cookie, host: 'evil.example' } });
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => resolve(101));
+    });
+    expect(upgrade).toBe(421);
+    expect((await fetch(new URL('/api/session', agent.url.replace('127.0.0.1', 'localhost')), { headers: { cookie: owner.cookie } })).status).toBe(200);
+  });
+
+  it('never logs a pairing secret, code or credential', () => {
+    const log = readFileSync(join(agent.dataDir, 'logs', 'agent.log'), 'utf8') + agent.stderr();
+    expect(log).toMatch(/device paired/);
+    expect(log).not.toContain(agent.token);
+    expect(log).not.toContain(agent.pairCode);
+    expect(log).not.toContain(owner.cookie.split('=')[1]);
+  });
+});

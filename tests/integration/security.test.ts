@@ -1,0 +1,101 @@
+/**
+ * Every REST route and WebSocket path, enumerated from the router and the upgrade table
+ * themselves (a new route cannot be forgotten), tried without a credential, with a revoked
+ * one, from a foreign Origin, and under a rebinding Host: each must refuse.
+ */
+import { request } from 'node:http';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevicesResponse, PairingResponse } from '../../protocol/api.js';
+import { apiRouter, type RouteDeps } from '../../agent/http/routes.js';
+import { WEBSOCKET_PATHS } from '../../agent/http/server.js';
+import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
+import { api, claim, createTab, type Session } from '../support/client.js';
+
+/** Reading the route table only: building the router registers routes and calls no dependency. */
+const ROUTES = apiRouter({} as RouteDeps)
+  .stack.filter((layer) => layer.route)
+  .flatMap((layer) => {
+    const route = layer.route as unknown as { path: string; methods: Record<string, boolean> };
+    return Object.keys(route.methods).map((m) => [m.toUpperCase(), `/api${route.path.replace(/:id/g, 'x-1')}`] as const);
+  });
+/** The only route that works without a credential: it is how a device gets one. */
+const PUBLIC = new Set(['POST /api/pair']);
+
+let agent: AgentHandle;
+let owner: Session;
+let revoked: Session;
+let tabId: string;
+
+beforeAll(async () => {
+  agent = await startAgent();
+  owner = await claim(agent, 'owner');
+  const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+  const res = await fetch(new URL('/api/pair', agent.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: pairing.body.code, deviceName: 'revoked' }),
+  });
+  revoked = { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+  const devices = await api<DevicesResponse>(owner, 'GET', '/api/devices');
+  await api(owner, 'DELETE', `/api/devices/${devices.body.devices.find((d) => d.name === 'revoked')?.id}`);
+  tabId = (await createTab(owner)).id;
+});
+afterAll(cleanupAgents);
+
+function send(method: string, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
+    const req = request(new URL(path, agent.url), { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function upgrade(path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${agent.url.replace(/^http/, 'ws')}${path.slice(1)}`, { headers });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', reject);
+  });
+}
+
+describe('every route refuses', () => {
+  it('knows the routes it guards', () => {
+    expect(ROUTES.length).toBeGreaterThan(15);
+    expect(ROUTES.map(([m, p]) => `${m} ${p}`)).toContain('POST /api/pair');
+  });
+
+  it('without a credential (401), with a revoked one (401), from a foreign Origin (403), under another Host (421)', async () => {
+    const origin = agent.url.slice(0, -1);
+    for (const [method, path] of ROUTES) {
+      const name = `${method} ${path}`;
+      if (!PUBLIC.has(name)) {
+        expect(await send(method, path, { origin }), `${name} without credential`).toBe(401);
+        expect(await send(method, path, { origin, cookie: revoked.cookie }), `${name} revoked`).toBe(401);
+      }
+      expect(await send(method, path, { origin: 'http://evil.example', cookie: owner.cookie }), `${name} foreign origin`).toBe(403);
+      expect(await send(method, path, { cookie: owner.cookie, host: `rebind.example:${agent.port}` }), `${name} rebinding`).toBe(421);
+    }
+  });
+
+  it('and every WebSocket path refuses the same way, before upgrading', async () => {
+    const origin = agent.url.slice(0, -1);
+    for (const base of WEBSOCKET_PATHS) {
+      const path = `${base}?tab=${tabId}`;
+      expect(await upgrade(path, { origin }), `${base} without credential`).toBe(401);
+      expect(await upgrade(path, { origin, cookie: revoked.cookie }), `${base} revoked`).toBe(401);
+      expect(await upgrade(path, { origin: 'http://evil.example', cookie: owner.cookie }), `${base} foreign origin`).toBe(403);
+      expect(await upgrade(path, { cookie: owner.cookie, host: 'rebind.example' }), `${base} rebinding`).toBe(421);
+      expect(await upgrade(path, { origin, cookie: owner.cookie }), `${base} with a credential`).toBe(101);
+    }
+    expect(await upgrade('/api/elsewhere', { cookie: owner.cookie })).toBe(404);
+  });
+});
