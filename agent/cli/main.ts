@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PortInUseError, TlsError, agentVersion, startAgent } from '../agent.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
+import { doctor, formatChecks } from './doctor.js';
 import { pairingText } from './pairing-text.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { LockHeldError } from '../store/lock.js';
@@ -12,6 +13,7 @@ const HELP = `pocketmux: Claude Code sessions in your pocket
 Usage:
   pocketmux [start] [options]   start the agent (the default command)
   pocketmux pair                a QR code and short code to pair another device
+  pocketmux doctor              check tmux, claude, hooks, TLS and the public URL, with fixes
   pocketmux devices [--json]    paired devices;  pocketmux devices revoke ID
   pocketmux tabs [--json]       every tab and its state, from the running agent
   pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
@@ -110,6 +112,27 @@ export async function main(argv: string[]): Promise<number> {
       if (values.json === true) process.stdout.write(`${JSON.stringify({ error: err.message })}\n`);
       process.stderr.write(`pocketmux: ${err.message}\n`);
       return err.code;
+    }
+  }
+  if (command === 'doctor' && positionals.length === 1) {
+    try {
+      const config = resolveConfig(
+        {
+          dataDir: values['data-dir'] as string | undefined,
+          claudeBin: values['claude-bin'] as string | undefined,
+          tlsCert: values['tls-cert'] as string | undefined,
+          tlsKey: values['tls-key'] as string | undefined,
+          publicUrl: values['public-url'] as string | undefined,
+        },
+        process.env,
+      );
+      const checks = await doctor(config);
+      process.stdout.write(values.json === true ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+      return checks.every((c) => c.ok) ? 0 : 1;
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`pocketmux: ${err.message}\n`);
+      return 2;
     }
   }
   if (command !== 'start' || positionals.length > 1) {

@@ -18,7 +18,7 @@ function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
   execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '60',
     '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
     '-keyout', key, '-out', cert,
   ], { stdio: 'ignore' });
@@ -107,5 +107,34 @@ describe('HTTPS', () => {
     expect(open.stderr()).toMatch(/reachable from other machines over plain HTTP\. Phones can use it as a web page, but browsers allow installing the app, offline use and push notifications only over HTTPS/);
     await open.stop();
     expect(agent.stderr()).not.toMatch(/plain HTTP/);
+  });
+
+  it('pocketmux doctor checks each part and says what to fix', async () => {
+    const run = async (...args: string[]) => {
+      const child = spawn(process.execPath, [AGENT_BIN, 'doctor', '--json', '--data-dir', agent.dataDir, ...args], { env: agentEnv(agent) });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, checks: JSON.parse(out) as { name: string; ok: boolean; detail: string }[] };
+    };
+    const files = { cert: join(env.root, 'cert.pem'), key: join(env.root, 'key.pem') };
+    const good = await run('--tls-cert', files.cert, '--tls-key', files.key, '--public-url', agent.url, '--claude-bin', '/bin/true');
+    const byName = Object.fromEntries(good.checks.map((c) => [c.name, c]));
+    expect(byName.tmux?.ok).toBe(true);
+    expect(byName.claude?.ok).toBe(true);
+    expect(byName.agent?.ok).toBe(true);
+    expect(byName.hooks?.ok).toBe(true);
+    expect(byName.tls).toMatchObject({ ok: true, detail: expect.stringMatching(/valid until/) });
+    // The public URL is https with a certificate no CA vouches for: doctor says it does not answer.
+    expect(byName['public url']?.ok).toBe(false);
+    expect(good.code).toBe(1);
+
+    const bad = await run('--claude-bin', 'no-such-claude');
+    const badByName = Object.fromEntries(bad.checks.map((c) => [c.name, c]));
+    expect(badByName.claude).toMatchObject({ ok: false, detail: expect.stringMatching(/--claude-bin/) });
+    expect(badByName.tls).toMatchObject({ ok: false, detail: expect.stringMatching(/no HTTPS/) });
   });
 });

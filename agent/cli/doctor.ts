@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { findExecutable } from '../claude/launcher.js';
+import type { AgentConfig } from '../config/config.js';
+import { resolveLoginPath } from '../config/login-env.js';
+import { dataPaths } from '../config/paths.js';
+import { parseTmuxVersion, tmuxIsRecentEnough } from '../tmux/commands.js';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  /** What was found, and when not ok, what to do. */
+  detail: string;
+}
+
+function run(bin: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(bin, args, { timeout: 5000 }, (err, stdout) => resolve(err ? null : stdout));
+  });
+}
+
+/** `pocketmux doctor`: each thing pocketmux needs, checked from this machine, with the fix. */
+export async function doctor(config: AgentConfig): Promise<Check[]> {
+  const checks: Check[] = [];
+  const paths = dataPaths(config.dataDir);
+
+  const tmuxOut = await run(config.tmuxBin, ['-V']);
+  const version = tmuxOut ? parseTmuxVersion(tmuxOut) : null;
+  checks.push(
+    !tmuxOut
+      ? { name: 'tmux', ok: false, detail: `"${config.tmuxBin}" not found: install tmux (apt-get install tmux, brew install tmux)` }
+      : version && tmuxIsRecentEnough(version)
+        ? { name: 'tmux', ok: true, detail: tmuxOut.trim() }
+        : { name: 'tmux', ok: false, detail: `${tmuxOut.trim()} is too old: pocketmux needs 3.0 or newer` },
+  );
+
+  const login = await resolveLoginPath(process.env);
+  const claude = findExecutable(config.claudeBin, login.path);
+  checks.push(
+    claude
+      ? { name: 'claude', ok: true, detail: `${claude} (on the login PATH)` }
+      : { name: 'claude', ok: false, detail: `"${config.claudeBin}" is not on your login shell's PATH: install Claude Code, or pass --claude-bin` },
+  );
+
+  let port: string | null = null;
+  try {
+    port = readFileSync(paths.port, 'utf8').trim();
+  } catch {
+    // No agent running.
+  }
+  let token = '';
+  try {
+    token = readFileSync(paths.hookToken, 'utf8').trim();
+  } catch {
+    // Not installed yet.
+  }
+  if (!port) {
+    checks.push({ name: 'agent', ok: false, detail: `not running for ${config.dataDir}: start it with pocketmux start` });
+  } else {
+    const answer = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { 'x-pocketmux-token': token }, signal: AbortSignal.timeout(3000) })
+      .then((r) => r.status)
+      .catch(() => 0);
+    checks.push(
+      answer === 200
+        ? { name: 'agent', ok: true, detail: `running; local tools reach it on 127.0.0.1:${port}` }
+        : { name: 'agent', ok: false, detail: `the port file says ${port} but the agent does not answer there (stale?): restart it` },
+    );
+  }
+
+  try {
+    accessSync(`${paths.dataDir}/hooks/hook.sh`, constants.X_OK);
+    const settings = JSON.parse(readFileSync(`${paths.dataDir}/hooks/settings.json`, 'utf8')) as { hooks?: object; statusLine?: object };
+    const ok = settings.hooks !== undefined && settings.statusLine !== undefined;
+    checks.push({ name: 'hooks', ok, detail: ok ? `installed in ${paths.dataDir}/hooks` : 'settings.json lacks hooks: restart the agent to rewrite it' });
+  } catch {
+    checks.push({ name: 'hooks', ok: false, detail: 'not installed: the agent writes them at start' });
+  }
+  if (!(await run('curl', ['--version']))) {
+    checks.push({ name: 'curl', ok: false, detail: 'the hook script needs curl: install it (apt-get install curl)' });
+  }
+
+  if (config.tls) {
+    try {
+      const cert = new X509Certificate(readFileSync(config.tls.certFile));
+      const days = Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000);
+      const keyMode = statSync(config.tls.keyFile).mode & 0o777;
+      const problems = [
+        ...(days < 0 ? [`expired on ${cert.validTo}`] : days < 14 ? [`expires in ${days} days`] : []),
+        ...((keyMode & 0o077) !== 0 ? [`the key is ${keyMode.toString(8)}: chmod 600 ${config.tls.keyFile}`] : []),
+      ];
+      checks.push({ name: 'tls', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${cert.subject.replace(/\n/g, ', ')}, valid until ${cert.validTo}` });
+    } catch (err) {
+      checks.push({ name: 'tls', ok: false, detail: `cannot read the certificate or key: ${(err as Error).message}` });
+    }
+  } else {
+    checks.push({ name: 'tls', ok: config.publicUrl?.startsWith('https:') === true, detail: config.publicUrl?.startsWith('https:') ? `served by a proxy at ${config.publicUrl}` : 'no HTTPS: phones get no install, offline or push; see "Use it from your phone" in the README' });
+  }
+
+  if (config.publicUrl) {
+    const status = await fetch(config.publicUrl, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.status)
+      .catch((err: Error) => `${err.message}${err.cause ? `: ${(err.cause as Error).message}` : ''}`);
+    checks.push(
+      status === 200
+        ? { name: 'public url', ok: true, detail: `${config.publicUrl} answers from this machine` }
+        : { name: 'public url', ok: false, detail: `${config.publicUrl} does not answer from this machine (${status}): check the proxy or tailscale serve` },
+    );
+  }
+  return checks;
+}
+
+export function formatChecks(checks: Check[]): string {
+  return `${checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.name.padEnd(10)} ${c.detail}`).join('\n')}\n`;
+}
