@@ -19,7 +19,7 @@ export function chromiumExecutable(): string {
   return found;
 }
 
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumExecutable(),
     args: [
@@ -34,6 +34,7 @@ export function launchBrowser(): Promise<Browser> {
       // renderer paints a canvas the test cannot read. Without WebGL the app falls back to
       // xterm's DOM renderer (the path this also covers), whose rows are text in the page.
       '--disable-3d-apis',
+      ...extraArgs,
     ],
   });
 }
