@@ -16,6 +16,7 @@ import QRCode from 'qrcode';
 import type { PairingResponse } from '../protocol/api.js';
 import { DeviceSockets } from './auth/device-sockets.js';
 import { HostGuard } from './auth/host.js';
+import { TailscaleServe } from './tailscale.js';
 import { AttemptLimiter, formatCode, PairingStore } from './auth/pairing.js';
 import type { AgentConfig } from './config/config.js';
 import { loginShell, resolveLoginPath } from './config/login-env.js';
@@ -139,7 +140,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const access = new AccessControl(devices, `pmx_${identity.slice(3)}`, hookToken);
     const pairings = new PairingStore(config.pairingTtlMs);
     const sockets = new DeviceSockets();
-    const hostGuard = new HostGuard({ host: config.host, publicUrl: config.publicUrl });
+    const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin) : null;
+    const publicUrl = tailscale ? await tailscale.publicUrl() : config.publicUrl;
+    const hostGuard = new HostGuard({ host: config.host, publicUrl });
     let baseUrl = '';
     const newPairing = async (): Promise<PairingResponse> => {
       const pairing = pairings.create();
@@ -175,7 +178,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       tabs,
       log,
       version,
-      secure: tls !== null || config.publicUrl?.startsWith('https:') === true,
+      secure: tls !== null || publicUrl?.startsWith('https:') === true,
       tls,
       localTwin: tls !== null || !(isLoopbackHost(config.host) || config.host === '0.0.0.0' || config.host === '::'),
       terminalStats: () => bridge.stats(),
@@ -210,8 +213,12 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       safetyPollMs: config.safetyPollMs,
     });
     await monitor.start();
-    const url = config.publicUrl ?? `${tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
-    if (!tls && !config.publicUrl?.startsWith('https:') && !isLoopbackHost(config.host)) log.warn(PLAIN_HTTP_WARNING);
+    if (tailscale) {
+      await tailscale.start(port);
+      log.info('tailscale serve forwards to the agent', { url: publicUrl });
+    }
+    const url = publicUrl ?? `${tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
+    if (!tls && !publicUrl?.startsWith('https:') && !isLoopbackHost(config.host)) log.warn(PLAIN_HTTP_WARNING);
     baseUrl = url;
     log.info('agent listening', { url, pid: process.pid, version });
 
@@ -226,6 +233,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           bridge.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
           sync.close();
           monitor.stop();
+          await tailscale?.stop().catch((err: Error) => log.warn('could not undo tailscale serve', { error: err.message }));
           statusHub.close();
           timeline.close();
           await status.flush();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PortInUseError, TlsError, agentVersion, startAgent } from '../agent.js';
+import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
 import { doctor, formatChecks } from './doctor.js';
 import { pairingText } from './pairing-text.js';
@@ -34,6 +35,8 @@ Options (each also settable by an environment variable):
   --tls-cert <pem> --tls-key <pem>
                        serve HTTPS (POCKETMUX_TLS_CERT, POCKETMUX_TLS_KEY); phones need it
   --public-url <url>   the URL phones use, carried by the QR code (POCKETMUX_PUBLIC_URL)
+  --tailscale          serve through \`tailscale serve\` on this machine's tailnet HTTPS name
+                       (POCKETMUX_TAILSCALE=1); undone when the agent stops
 `;
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
@@ -44,6 +47,7 @@ function isUserError(err: unknown): boolean {
     err instanceof TmuxPreflightError ||
     err instanceof PortInUseError ||
     err instanceof TlsError ||
+    err instanceof TailscaleError ||
     err instanceof InsecurePermissionsError
   );
 }
@@ -63,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
+        tailscale: { type: 'boolean' },
         json: { type: 'boolean' },
         claude: { type: 'boolean' },
         name: { type: 'string' },
@@ -151,6 +156,7 @@ export async function main(argv: string[]): Promise<number> {
         tlsCert: values['tls-cert'] as string | undefined,
         tlsKey: values['tls-key'] as string | undefined,
         publicUrl: values['public-url'] as string | undefined,
+        tailscale: values.tailscale as boolean | undefined,
       },
       process.env,
     );

@@ -29,6 +29,8 @@ export interface AgentConfig {
   tls: { certFile: string; keyFile: string } | null;
   /** The URL phones reach the agent at (what the QR carries), when it is not the bound address. */
   publicUrl: string | null;
+  /** Put `tailscale serve` in front of the agent (the tailscale CLI, or null when off). */
+  tailscaleBin: string | null;
   /** Fixed safety-net poll period; by default it grows from 30 s to 60 s with the tab count. */
   safetyPollMs: number | null;
 }
@@ -48,6 +50,7 @@ export class ConfigError extends Error {}
 export interface ConfigInput {
   claudeBin?: string | undefined;
   tlsCert?: string | undefined;
+  tailscale?: boolean | undefined;
   tlsKey?: string | undefined;
   publicUrl?: string | undefined;
   port?: string | undefined;
@@ -118,9 +121,14 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     publicUrl = `${parsed.origin}/`;
   }
 
+  const tailscale = flags.tailscale === true || /^(1|true|yes|on)$/i.test(env.POCKETMUX_TAILSCALE ?? '');
+  if (tailscale && (tls || publicRaw !== undefined)) throw new ConfigError('--tailscale provides HTTPS and the public URL itself: drop --tls-cert/--public-url');
+  if (tailscale && !/^(127\.|localhost$|::1$)/.test(host)) throw new ConfigError('--tailscale keeps the agent on loopback: drop --host');
+
   return {
     tls,
     publicUrl,
+    tailscaleBin: tailscale ? (env.POCKETMUX_TAILSCALE_BIN ?? 'tailscale') : null,
     port,
     host,
     dataDir,

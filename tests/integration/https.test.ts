@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -136,5 +137,33 @@ describe('HTTPS', () => {
     const badByName = Object.fromEntries(bad.checks.map((c) => [c.name, c]));
     expect(badByName.claude).toMatchObject({ ok: false, detail: expect.stringMatching(/--claude-bin/) });
     expect(badByName.tls).toMatchObject({ ok: false, detail: expect.stringMatching(/no HTTPS/) });
+  });
+
+  it('--tailscale serves through tailscale serve, puts the tailnet name in the QR, and undoes it on exit', async () => {
+    const tsEnv = newTestEnvironment();
+    const log = join(tsEnv.root, 'tailscale.log');
+    const fake = join(tsEnv.root, 'tailscale');
+    // A stand-in for the tailscale CLI: records its arguments and answers status --json.
+    writeFileSync(
+      fake,
+      `#!/bin/sh\necho "$*" >> '${log}'\nif [ "$1" = status ]; then echo '{"Self":{"DNSName":"box.tail1234.ts.net."}}'; fi\nexit 0\n`,
+      { mode: 0o755 },
+    );
+    const served = await startAgent({ reuse: tsEnv, args: ['--tailscale'], env: { POCKETMUX_TAILSCALE_BIN: fake } });
+    expect(served.link).toMatch(/^https:\/\/box\.tail1234\.ts\.net\/#pair=/);
+    const localPort = readFileSync(join(served.dataDir, 'port'), 'utf8').trim();
+    expect(readFileSync(log, 'utf8')).toContain(`serve --bg --https=443 http://127.0.0.1:${localPort}`);
+    // Requests forwarded by tailscale carry the tailnet name as Host: accepted.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: Number(localPort), path: '/', headers: { host: 'box.tail1234.ts.net' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    expect(await served.stop()).toBe(0);
+    expect(readFileSync(log, 'utf8')).toContain('serve --https=443 off');
   });
 });

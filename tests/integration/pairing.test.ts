@@ -33,19 +33,37 @@ async function cookieOf(res: Response): Promise<Session> {
 }
 
 /**
- * Reads a QR code drawn with half-block characters back into pixels and decodes it: each
- * character is two modules stacked (█ both dark, ▀ top, ▄ bottom, space neither).
+ * Reads a QR code drawn with half-block characters back into pixels and decodes it. Each
+ * character is two modules stacked; which are dark depends on the glyph (█ ▀ ▄ or space)
+ * and on the ANSI colours in force, since the edge rows draw white halves in the
+ * foreground colour.
  */
 function decodeTerminalQr(text: string): string | null {
-  const lines = text
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .split('\n')
-    .filter((l) => /^[ █▀▄]+$/.test(l) && /[█▀▄]/.test(l));
   const rows: boolean[][] = [];
-  for (const line of lines) {
-    const chars = [...line];
-    rows.push(chars.map((c) => c === '█' || c === '▀'));
-    rows.push(chars.map((c) => c === '█' || c === '▄'));
+  for (const line of text.split('\n')) {
+    if (!/[█▀▄]/.test(line)) continue;
+    let fgDark = false;
+    let bgDark = false;
+    const top: boolean[] = [];
+    const bottom: boolean[] = [];
+    for (const token of line.match(/\x1b\[[0-9;]*m|./gu) ?? []) {
+      if (token.startsWith('\x1b[')) {
+        for (const code of token.slice(2, -1).split(';')) {
+          if (code === '0' || code === '') {
+            fgDark = false;
+            bgDark = false;
+          } else if (code === '30') fgDark = true;
+          else if (code === '37') fgDark = false;
+          else if (code === '40') bgDark = true;
+          else if (code === '47') bgDark = false;
+        }
+        continue;
+      }
+      const [t, b] = token === '█' ? [fgDark, fgDark] : token === '▀' ? [fgDark, bgDark] : token === '▄' ? [bgDark, fgDark] : [bgDark, bgDark];
+      top.push(t);
+      bottom.push(b);
+    }
+    rows.push(top, bottom);
   }
   // jsQR's locator misses an occasional perfect image at one size; try a few sizes.
   for (const scale of [6, 5, 8, 4, 10]) {
