@@ -80,8 +80,9 @@ describe('output flood', () => {
 
     const nums = scanner.numbers;
     expect(nums.length).toBeGreaterThan(1000);
-    // The last line seq printed arrived.
-    expect(nums.at(-1)).toBe(last);
+    // Lines arrived up to the final screen; tmux may paint that screen by rewriting only the
+    // cells that changed, so its last lines are checked on the screen itself, below.
+    expect(nums.reduce((a, b) => Math.max(a, b), 0)).toBeGreaterThan(last - rows);
     // In order: numbers only move forward, apart from tmux redrawing the visible screen
     // (after the pause it repaints up to one screenful of lines already sent).
     let maxSeen = 0;
