@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paneEnv } from '../support/status.js';
-import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
+import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
 const stop = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
@@ -17,18 +17,8 @@ beforeAll(async () => {
 });
 afterAll(cleanupAgents);
 
-async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [AGENT_BIN, ...args, '--data-dir', agent.dataDir], { env: agentEnv(agent) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+function cli(...args: string[]) {
+  return runCli([...args, '--data-dir', agent.dataDir], agentEnv(agent));
 }
 
 describe('pocketmux CLI for scripts', () => {

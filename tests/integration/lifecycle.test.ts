@@ -1,28 +1,12 @@
-import { spawn } from 'node:child_process';
+
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import { AGENT_BIN, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
+import { agentEnv, cleanupAgents, runCli, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { api, claim, createTab, eventually, firstWorkspaceId, TerminalClient } from '../support/client.js';
 
 afterAll(cleanupAgents);
-
-/** Runs the CLI to completion and returns what it printed. */
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [AGENT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
 
 describe('agent lifecycle', () => {
   it('survives SIGKILL: a restarted agent adopts the tab, whose shell kept its history', async () => {

@@ -115,6 +115,21 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
   };
 }
 
+/** Runs the pocketmux CLI to completion and returns what it printed (decoded as UTF-8). */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [AGENT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 /** Runs tmux against a test agent's server. */
 export function tmux(socket: string, ...args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {

@@ -105,14 +105,14 @@ describe('past Claude sessions', () => {
   });
 
   it('lists transcripts newest first with their first prompt, skipping other files', async () => {
-    const folder = join(dir, 'projects', projectSlug('/work/app'));
+    const folder = join(dir, 'projects', projectSlug('/srv/app'));
     mkdirSync(folder, { recursive: true });
     const fixture = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl'));
     writeFileSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), fixture);
     writeFileSync(join(folder, '22222222-aaaa-bbbb-cccc-000000000002.jsonl'), '{"garbage": ');
     writeFileSync(join(folder, 'notes.txt'), 'x');
     utimesSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), new Date('2026-01-01'), new Date('2026-01-01'));
-    const sessions = await listClaudeSessions(dir, '/work/app');
+    const sessions = await listClaudeSessions(dir, '/srv/app');
     expect(sessions.map((s) => [s.id, s.firstPrompt])).toEqual([
       ['22222222-aaaa-bbbb-cccc-000000000002', null],
       ['11111111-aaaa-bbbb-cccc-000000000001', 'please run it'],
