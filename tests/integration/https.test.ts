@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
-import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, AGENT_BIN } from '../support/agent.js';
+import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { paneEnv } from '../support/status.js';
 
 let agent: AgentHandle;
@@ -112,14 +112,8 @@ describe('HTTPS', () => {
 
   it('pocketmux doctor checks each part and says what to fix', async () => {
     const run = async (...args: string[]) => {
-      const child = spawn(process.execPath, [AGENT_BIN, 'doctor', '--json', '--data-dir', agent.dataDir, ...args], { env: agentEnv(agent) });
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      const [code] = (await once(child, 'exit')) as [number];
-      return { code, checks: JSON.parse(out) as { name: string; ok: boolean; detail: string }[] };
+      const { code, stdout } = await runCli(['doctor', '--json', '--data-dir', agent.dataDir, ...args], agentEnv(agent));
+      return { code, checks: JSON.parse(stdout) as { name: string; ok: boolean; detail: string }[] };
     };
     const files = { cert: join(env.root, 'cert.pem'), key: join(env.root, 'key.pem') };
     const good = await run('--tls-cert', files.cert, '--tls-key', files.key, '--public-url', agent.url, '--claude-bin', '/bin/true');

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { once } from 'node:events';
@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, startAgent } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
 import { api, claim, type Session } from '../support/client.js';
 
 // jsqr is CommonJS with a default export its typings do not map under NodeNext.
@@ -178,14 +178,8 @@ describe('devices', () => {
 
   it('pairs and revokes from the CLI too', async () => {
     const run = async (...args: string[]) => {
-      const child = spawn(process.execPath, [AGENT_BIN, ...args, '--data-dir', agent.dataDir], { env: agentEnv(agent) });
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      const [code] = (await once(child, 'exit')) as [number];
-      return { code, out };
+      const { code, stdout } = await runCli([...args, '--data-dir', agent.dataDir], agentEnv(agent));
+      return { code, out: stdout };
     };
     const paired = await run('pair');
     expect(paired.code).toBe(0);
