@@ -1,13 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { CLAUDE_STATES, type StatusServerMessage, type TabStatus } from '../../protocol/status.js';
-import { accessEndedBy } from './access.js';
-import { websocketUrl } from './api.js';
-import { Backoff } from './backoff.js';
+import { type LiveState, LiveSocket } from './live-socket.js';
 
-const PROBE_TIMEOUT_MS = 5_000;
-
-export type StatusConnectionState = 'connecting' | 'online' | 'reconnecting';
+export type StatusConnectionState = LiveState;
 
 /** Claude sessions the agent saw outside its own tabs; the list has no place for them yet. */
 const UNMANAGED_PREFIX = 'unmanaged-';
@@ -54,44 +50,37 @@ export class StatusController implements ReactiveController {
   /** Replaced (never mutated) on every change, so elements given it see a new value. */
   statuses: Readonly<Record<string, TabStatus>> = {};
   loaded = false;
-  state: StatusConnectionState = 'connecting';
 
-  private socket: WebSocket | null = null;
   /** True once the current socket delivered its first sync. */
   private synced = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private watchdog: ReturnType<typeof setTimeout> | null = null;
-  private running = false;
-  private readonly backoff = new Backoff();
   /** The tab on screen, and whether its opening was already acted on. */
   private viewing: { tabId: string; handled: boolean } | null = null;
-  private readonly onWake = () => {
-    if (!this.running) return;
-    if (this.socket?.readyState === WebSocket.OPEN) this.requestSync();
-    else if (this.timer) this.connect();
-  };
-  private readonly onVisibility = () => {
-    if (document.visibilityState === 'visible') this.onWake();
-  };
+  private readonly live = new LiveSocket('/api/status', {
+    onConnecting: () => {
+      this.synced = false;
+    },
+    onMessage: (data) => {
+      const msg = parseMessage(data);
+      if (msg) this.receive(msg);
+    },
+    onState: () => this.host.requestUpdate(),
+    probe: () => JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage),
+  });
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
   }
 
+  get state(): StatusConnectionState {
+    return this.live.state;
+  }
+
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    window.addEventListener('online', this.onWake);
-    document.addEventListener('visibilitychange', this.onVisibility);
-    this.connect();
+    this.live.start();
   }
 
   stop(): void {
-    this.running = false;
-    window.removeEventListener('online', this.onWake);
-    document.removeEventListener('visibilitychange', this.onVisibility);
-    this.clearTimer();
-    this.drop();
+    this.live.stop();
   }
 
   hostDisconnected(): void {
@@ -120,40 +109,9 @@ export class StatusController implements ReactiveController {
 
   private settleViewing(): void {
     const v = this.viewing;
-    if (!v || v.handled || !this.synced || this.socket?.readyState !== WebSocket.OPEN) return;
+    if (!v || v.handled || !this.synced || !this.live.open) return;
     v.handled = true;
     if (this.statuses[v.tabId]?.state === 'ready-for-review') this.send({ type: 'status:tab-dismissed', tabId: v.tabId });
-  }
-
-  private connect(): void {
-    this.clearTimer();
-    this.drop();
-    const ws = new WebSocket(websocketUrl('/api/status'));
-    this.socket = ws;
-    this.synced = false;
-    let opened = false;
-    ws.onopen = () => {
-      opened = true;
-      this.backoff.reset();
-      this.setState('online');
-    };
-    ws.onmessage = (ev) => {
-      this.clearWatchdog();
-      const msg = parseMessage(ev.data);
-      if (msg) this.receive(msg);
-    };
-    ws.onclose = (ev) => {
-      if (this.socket !== ws) return;
-      this.socket = null;
-      if (!this.running) return;
-      // A revoked device must not knock again; the app shows the pair screen instead.
-      if (accessEndedBy(ev, opened)) {
-        this.stop();
-        return;
-      }
-      this.setState('reconnecting');
-      this.timer = setTimeout(() => this.connect(), this.backoff.next());
-    };
   }
 
   private receive(msg: StatusServerMessage): void {
@@ -191,47 +149,7 @@ export class StatusController implements ReactiveController {
     }
   }
 
-  private requestSync(): void {
-    const ws = this.socket;
-    if (!ws || this.watchdog) return;
-    this.send({ type: 'status:request-sync' });
-    // A socket that slept with the phone may be dead without knowing it: no answer, start over.
-    this.watchdog = setTimeout(() => {
-      this.watchdog = null;
-      if (this.socket === ws) {
-        this.setState('reconnecting');
-        this.connect();
-      }
-    }, PROBE_TIMEOUT_MS);
-  }
-
   private send(msg: StatusClientMessage): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(msg));
-  }
-
-  private clearWatchdog(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
-    this.watchdog = null;
-  }
-
-  private drop(): void {
-    this.clearWatchdog();
-    const ws = this.socket;
-    this.socket = null;
-    this.synced = false;
-    if (!ws) return;
-    ws.onopen = ws.onmessage = ws.onclose = null;
-    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000);
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private setState(state: StatusConnectionState): void {
-    if (this.state === state) return;
-    this.state = state;
-    this.host.requestUpdate();
+    this.live.send(JSON.stringify(msg));
   }
 }
