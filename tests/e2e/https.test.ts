@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { launchBrowser, PHONE, pairPage, screenLines } from '../support/browser.js';
+import { launchBrowser, PHONE, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 
 let agent: AgentHandle;
 let browser: Browser;
@@ -47,11 +47,9 @@ describe('the PWA over HTTPS', () => {
     await page.waitForURL(/\/t\/[a-z0-9-]+$/);
     await page.locator('.xterm-rows').waitFor();
     // The shell's prompt (`#` as root) says the terminal is attached.
-    await expect.poll(async () => (await screenLines(page)).some((l) => /[$#]$/.test(l.trim())), { timeout: 15_000 }).toBe(true);
-    await page.locator('.xterm-helper-textarea').focus();
-    await page.keyboard.type('echo over-$((6*7))-tls');
-    await page.keyboard.press('Enter');
-    await expect.poll(async () => (await screenLines(page)).some((l) => l.trim() === 'over-42-tls'), { timeout: 15_000 }).toBe(true);
+    await waitForLine(page, /[$#]$/);
+    await typeCommand(page, 'echo over-$((6*7))-tls');
+    await waitForLine(page, 'over-42-tls');
     expect(sockets.some((u) => u.startsWith('wss://') && u.includes('/api/terminal'))).toBe(true);
     await context.close();
   });

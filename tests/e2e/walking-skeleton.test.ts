@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, xtermAssets } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, typeCommand, waitForLine, xtermAssets } from '../support/browser.js';
 import { eventually } from '../support/client.js';
 
 let agent: AgentHandle;
@@ -25,14 +25,6 @@ afterAll(async () => {
   await cleanupAgents();
 });
 
-async function waitForLine(page: Page, line: string | RegExp): Promise<void> {
-  await expect
-    .poll(async () => (await screenLines(page)).some((l) => (typeof line === 'string' ? l === line : line.test(l))), {
-      timeout: 10_000,
-      interval: 100,
-    })
-    .toBe(true);
-}
 
 async function tmuxClients(): Promise<{ name: string; pid: string }[]> {
   const out = await tmux(agent.tmuxSocket, 'list-clients', '-F', '#{client_name} #{client_pid}');
@@ -45,11 +37,6 @@ async function tmuxClients(): Promise<{ name: string; pid: string }[]> {
     });
 }
 
-async function typeCommand(page: Page, command: string): Promise<void> {
-  await page.locator('.xterm-helper-textarea').focus();
-  await page.keyboard.type(command);
-  await page.keyboard.press('Enter');
-}
 
 describe('walking skeleton in Chromium', () => {
   it('pairs a phone with the printed URL, opens a shell from the list and runs a command', async () => {

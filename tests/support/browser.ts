@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { type AgentHandle, REPO_ROOT } from './agent.js';
 import type { Session } from './client.js';
 
@@ -89,4 +90,21 @@ export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle
   const cookies = await context.cookies(agent.url);
   if (cookies.length === 0) throw new Error('the browser holds no credential for the agent');
   return { agent, cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
+}
+
+/** Waits until a row of the terminal on the page reads `line` (or matches it). */
+export async function waitForLine(page: Page, line: string | RegExp): Promise<void> {
+  await expect
+    .poll(async () => (await screenLines(page)).some((l) => (typeof line === 'string' ? l === line : line.test(l))), {
+      timeout: 10_000,
+      interval: 100,
+    })
+    .toBe(true);
+}
+
+/** Types a command into the page's terminal and presses Enter. */
+export async function typeCommand(page: Page, command: string): Promise<void> {
+  await page.locator('.xterm-helper-textarea').focus();
+  await page.keyboard.type(command);
+  await page.keyboard.press('Enter');
 }
