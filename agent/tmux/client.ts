@@ -34,19 +34,24 @@ export class TmuxRunner {
     private readonly timeoutMs = TMUX_TIMEOUT_MS,
   ) {}
 
+  /**
+   * Error messages name the tmux command and what tmux said, never the arguments: those
+   * can be what a person typed.
+   */
   run(args: readonly string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      execFile(
-        this.bin,
-        args,
-        { env: this.env, timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (!err) return resolve(stdout);
-          const e = err as NodeJS.ErrnoException & { killed?: boolean };
-          const why = e.killed ? `timed out after ${this.timeoutMs} ms` : stderr.trim() || e.message;
-          reject(new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, e.code ?? null));
-        },
-      );
+      const done = (err: Error | null, stdout: string, stderr: string) => {
+        if (!err) return resolve(stdout);
+        const e = err as NodeJS.ErrnoException & { killed?: boolean };
+        const why = e.killed ? `timed out after ${this.timeoutMs} ms` : stderr.trim() || e.code || 'failed';
+        reject(new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, e.code ?? null));
+      };
+      try {
+        execFile(this.bin, args, { env: this.env, timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, done);
+      } catch (err) {
+        // execFile refuses some arguments (a NUL) before starting anything.
+        reject(new TmuxError(`tmux ${subcommandOf(args)}: ${(err as NodeJS.ErrnoException).code ?? 'invalid arguments'}`, args, '', null));
+      }
     });
   }
 

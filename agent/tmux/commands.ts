@@ -2,12 +2,78 @@
  * Builds tmux argument lists. Pure, so every command the agent sends to tmux is tested
  * without a tmux server. Every call names the agent's own server (`-L`) and config file
  * (`-f`), so the person's own tmux server and `~/.tmux.conf` are never touched.
+ *
+ * Names, paths and typed text reach tmux as arguments, and tmux reads some arguments as
+ * more than text: every argument goes through `tmuxArg`, and the ones tmux expands as
+ * formats through `formatLiteral` too. See docs/security.md.
  */
 
 export const SESSION_PREFIX = 'pm';
 
-/** Tab metadata tmux reports for every pane in one call. */
-export const PANE_FORMAT = [
+export class TmuxArgumentError extends Error {}
+
+/**
+ * tmux splits its command line at any argument that ends in `;` (so `ls;` would lose its
+ * semicolon and start a new command); `\;` at the end stands for a literal one.
+ */
+export function tmuxArg(value: string): string {
+  if (value.includes('\0')) throw new TmuxArgumentError('a tmux argument cannot contain a NUL character');
+  return value.endsWith(';') ? `${value.slice(0, -1)}\\;` : value;
+}
+
+/**
+ * For the arguments tmux expands as formats (`new-session -c` and `-s`): `#(cmd)` there
+ * would run a command, so every `#` is doubled, which tmux reads back as a literal `#`.
+ */
+export function formatLiteral(value: string): string {
+  return value.replaceAll('#', '##');
+}
+
+/** The command separator in an argument list holding several tmux commands. */
+const SEPARATOR = ';';
+
+/** Joins commands into one argument list for a single tmux run, in order. */
+export function chainCommands(commands: readonly (readonly string[])[]): string[] {
+  const out: string[] = [];
+  for (const command of commands) {
+    if (out.length > 0) out.push(SEPARATOR);
+    out.push(...command);
+  }
+  return out;
+}
+
+/**
+ * tmux sends a command line to its server in one message of at most 16 KB (past that:
+ * "command too long"); the agent keeps each run's arguments under this.
+ */
+export const TMUX_COMMAND_BUDGET_BYTES = 12 * 1024;
+/** Typed text goes to tmux in pieces of at most this many UTF-8 bytes. */
+export const TEXT_CHUNK_BYTES = 4 * 1024;
+
+/** Bytes a command takes in tmux's message: each argument and its terminating NUL. */
+export function commandBytes(command: readonly string[]): number {
+  let n = 0;
+  for (const arg of command) n += Buffer.byteLength(arg) + 1;
+  return n;
+}
+
+/** Splits text into pieces of at most `maxBytes` UTF-8 bytes, never inside a character. */
+export function chunkUtf8(text: string, maxBytes: number = TEXT_CHUNK_BYTES): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(start + maxBytes, bytes.length);
+    // Back up to the start of a character: continuation bytes are 10xxxxxx.
+    while (end < bytes.length && end > start && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+    chunks.push(bytes.toString('utf8', start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+/** The fields tmux reports for every pane in one call, in this order. */
+const PANE_FIELDS = [
   '#{session_name}',
   '#{pane_id}',
   '#{pane_pid}',
@@ -15,7 +81,19 @@ export const PANE_FORMAT = [
   '#{pane_current_path}',
   '#{window_width}',
   '#{window_height}',
-].join('\t');
+] as const;
+
+/**
+ * A directory name (and a process name) may hold tabs and newlines, and tmux prints them
+ * as they are; fields and lines are therefore separated by control characters followed by
+ * a random nonce made for each listing, which no name can anticipate.
+ */
+export function paneListFormat(nonce: string): string {
+  return `${PANE_FIELDS.join(fieldSeparator(nonce))}${recordTerminator(nonce)}`;
+}
+
+const fieldSeparator = (nonce: string) => `\x1f${nonce}`;
+const recordTerminator = (nonce: string) => `\x1e${nonce}`;
 
 export interface PaneInfo {
   session: string;
@@ -38,9 +116,9 @@ export function parseSessionName(name: string): { workspaceId: string; tabId: st
 }
 
 /** `=name` makes tmux match the session name exactly instead of by prefix. */
-const exactSession = (name: string) => `=${name}`;
+const exactSession = (name: string) => tmuxArg(`=${name}`);
 /** The active pane of the session's current window. */
-const exactPane = (name: string) => `=${name}:`;
+const exactPane = (name: string) => tmuxArg(`=${name}:`);
 
 export interface NewSessionOptions {
   name: string;
@@ -57,8 +135,14 @@ export class TmuxCommands {
     readonly configFile: string,
   ) {}
 
+  /** A whole tmux command line for one run: our server and config, then the command. */
   private base(): string[] {
-    return ['-L', this.socket, '-f', this.configFile];
+    return ['-L', tmuxArg(this.socket), '-f', tmuxArg(this.configFile)];
+  }
+
+  /** Several commands (from the `*Command` builders) run by one tmux process. */
+  chain(commands: readonly (readonly string[])[]): string[] {
+    return [...this.base(), ...chainCommands(commands)];
   }
 
   version(): string[] {
@@ -66,15 +150,15 @@ export class TmuxCommands {
   }
 
   sourceConfig(): string[] {
-    return [...this.base(), 'source-file', this.configFile];
+    return [...this.base(), 'source-file', tmuxArg(this.configFile)];
   }
 
   /** `command`, when given, is run by the default shell instead of a plain login shell. */
   newSession(opts: NewSessionOptions): string[] {
-    const args = [...this.base(), 'new-session', '-d', '-s', opts.name, '-c', opts.cwd];
+    const args = [...this.base(), 'new-session', '-d', '-s', tmuxArg(formatLiteral(opts.name)), '-c', tmuxArg(formatLiteral(opts.cwd))];
     args.push('-x', String(opts.cols ?? 80), '-y', String(opts.rows ?? 24));
-    for (const [key, value] of Object.entries(opts.env)) args.push('-e', `${key}=${value}`);
-    if (opts.command) args.push(opts.command);
+    for (const [key, value] of Object.entries(opts.env)) args.push('-e', tmuxArg(`${key}=${value}`));
+    if (opts.command) args.push(tmuxArg(opts.command));
     return args;
   }
 
@@ -91,11 +175,13 @@ export class TmuxCommands {
   }
 
   listSessions(): string[] {
+    // tmux escapes control characters in session names itself, so a newline cannot occur.
     return [...this.base(), 'list-sessions', '-F', '#{session_name}'];
   }
 
-  listPanes(): string[] {
-    return [...this.base(), 'list-panes', '-a', '-F', PANE_FORMAT];
+  /** `nonce`: fresh random text for each listing, see `paneListFormat`. */
+  listPanes(nonce: string): string[] {
+    return [...this.base(), 'list-panes', '-a', '-F', tmuxArg(paneListFormat(nonce))];
   }
 
   /**
@@ -107,30 +193,46 @@ export class TmuxCommands {
   }
 
   display(name: string, format: string): string[] {
-    return [...this.base(), 'display-message', '-p', '-t', exactPane(name), format];
+    return [...this.base(), 'display-message', '-p', '-t', exactPane(name), tmuxArg(format)];
   }
 
-  /** Types `text` into the pane as literal keys (no key-name lookup). */
-  sendLiteral(name: string, text: string): string[] {
-    return [...this.base(), 'send-keys', '-t', exactPane(name), '-l', '--', text];
+  /** Types `text` into the pane as literal keys (no key-name lookup, no format expansion). */
+  sendLiteralCommand(name: string, text: string): string[] {
+    return ['send-keys', '-t', exactPane(name), '-l', '--', tmuxArg(text)];
   }
 
-  sendEnter(name: string): string[] {
-    return [...this.base(), 'send-keys', '-t', exactPane(name), 'Enter'];
+  sendEnterCommand(name: string): string[] {
+    return ['send-keys', '-t', exactPane(name), 'Enter'];
   }
 
-  cancelCopyMode(name: string): string[] {
-    return [...this.base(), 'send-keys', '-t', exactPane(name), '-X', 'cancel'];
+  /**
+   * Leaves copy-mode if the pane is in it, so typed text reaches the program. tmux decides,
+   * in the same run as the keys that follow: no round trip to ask first. The inner command
+   * targets the pane `if-shell -t` names.
+   */
+  leaveCopyModeCommand(name: string): string[] {
+    return ['if-shell', '-F', '-t', exactPane(name), '#{pane_in_mode}', 'send-keys -X cancel'];
   }
 
   setGlobalOption(option: string, value: string): string[] {
-    return [...this.base(), 'set-option', '-g', option, value];
+    return [...this.base(), 'set-option', '-g', tmuxArg(option), tmuxArg(value)];
   }
 }
 
-export function parsePaneLine(line: string): PaneInfo | null {
-  const parts = line.split('\t');
-  if (parts.length !== 7) return null;
+/** Parses a `list-panes` run made with `paneListFormat(nonce)`; skips malformed records. */
+export function parsePaneListing(output: string, nonce: string): PaneInfo[] {
+  const panes: PaneInfo[] = [];
+  const terminator = `${recordTerminator(nonce)}\n`;
+  for (const record of output.split(terminator)) {
+    const pane = parsePaneRecord(record, nonce);
+    if (pane) panes.push(pane);
+  }
+  return panes;
+}
+
+export function parsePaneRecord(record: string, nonce: string): PaneInfo | null {
+  const parts = record.split(fieldSeparator(nonce));
+  if (parts.length !== PANE_FIELDS.length) return null;
   const [session, paneId, pid, command, path, width, height] = parts as [string, string, string, string, string, string, string];
   const panePid = Number.parseInt(pid, 10);
   if (!session || !/^%\d+$/.test(paneId) || !Number.isInteger(panePid)) return null;

@@ -10,7 +10,7 @@ export function tmuxConfig(opts: { defaultShell: string }): string {
     'set -g status off',
     'set -g mouse on',
     'set -g set-titles on',
-    "set -g set-titles-string '#{pane_current_command}|#{pane_current_path}'",
+    `set -g set-titles-string '${printable('pane_current_command')}|${printable('pane_current_path')}'`,
     'set -g focus-events on',
     'set -g history-limit 50000',
     'set -g escape-time 0',
@@ -25,6 +25,18 @@ export function tmuxConfig(opts: { defaultShell: string }): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * A format that shows a variable with its control characters as `?`. tmux puts the title
+ * inside an escape sequence to the browser's terminal; a directory named with a BEL and
+ * `ESC[2J` would otherwise end that sequence and run its own. C0 and DEL are matched as a
+ * byte range; C1 (U+0080–U+009F, which xterm.js also obeys) as their UTF-8 pairs, since a
+ * range of them is not a valid pattern in every locale.
+ */
+export function printable(variable: string): string {
+  const c1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i)).join('|');
+  return `#{s/[\x01-\x1f\x7f]/?/:#{s/(${c1})/?/:${variable}}}`;
 }
 
 function quote(value: string): string {

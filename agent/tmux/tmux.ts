@@ -1,7 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { TmuxError, TmuxRunner } from './client.js';
-import { type NewSessionOptions, type PaneInfo, parsePaneLine, parseTmuxVersion, TmuxCommands, tmuxIsRecentEnough, MIN_TMUX } from './commands.js';
+import {
+  chunkUtf8,
+  MIN_TMUX,
+  type NewSessionOptions,
+  type PaneInfo,
+  parsePaneListing,
+  parseTmuxVersion,
+  TmuxCommands,
+  tmuxIsRecentEnough,
+} from './commands.js';
 import { tmuxConfig } from './config-file.js';
+import { PaneInputQueue } from './input-queue.js';
 
 export class TmuxPreflightError extends Error {}
 
@@ -9,12 +20,14 @@ export class TmuxPreflightError extends Error {}
 export class Tmux {
   readonly commands: TmuxCommands;
   private readonly runner: TmuxRunner;
+  private readonly input: PaneInputQueue;
 
   constructor(
     readonly opts: { bin: string; socket: string; configFile: string; env: NodeJS.ProcessEnv; defaultShell: string },
   ) {
     this.commands = new TmuxCommands(opts.socket, opts.configFile);
     this.runner = new TmuxRunner(opts.bin, opts.env);
+    this.input = new PaneInputQueue((commands) => this.runner.run(this.commands.chain(commands)));
   }
 
   get bin(): string {
@@ -96,12 +109,9 @@ export class Tmux {
   }
 
   async listPanes(): Promise<PaneInfo[]> {
+    const nonce = randomBytes(8).toString('hex');
     try {
-      const out = await this.runner.run(this.commands.listPanes());
-      return out
-        .split('\n')
-        .map(parsePaneLine)
-        .filter((p): p is PaneInfo => p !== null);
+      return parsePaneListing(await this.runner.run(this.commands.listPanes(nonce)), nonce);
     } catch (err) {
       if (err instanceof TmuxError && err.isMissing) return [];
       throw err;
@@ -112,18 +122,23 @@ export class Tmux {
     return (await this.runner.run(this.commands.display(name, format))).replace(/\n$/, '');
   }
 
-  /** Leaves copy-mode if the pane is in it, so typed text reaches the program. */
+  /**
+   * Leaves copy-mode if the pane is in it, so typed text reaches the program. Calls made
+   * while one is waiting for tmux share it.
+   */
   async leaveCopyMode(name: string): Promise<void> {
-    if ((await this.display(name, '#{pane_in_mode}')) === '1') {
-      await this.runner.run(this.commands.cancelCopyMode(name));
-    }
+    return this.input.send(name, [this.commands.leaveCopyModeCommand(name)], { shareable: true });
   }
 
-  /** Types text into a session's pane, leaving copy-mode first, then Enter if asked. */
+  /**
+   * Types text into a session's pane, leaving copy-mode first, then Enter if asked: one
+   * tmux run for ordinary text, long text in pieces that fit tmux's command size limit.
+   */
   async type(name: string, text: string, enter: boolean): Promise<void> {
-    await this.leaveCopyMode(name);
-    if (text.length > 0) await this.runner.run(this.commands.sendLiteral(name, text));
-    if (enter) await this.runner.run(this.commands.sendEnter(name));
+    const commands = [this.commands.leaveCopyModeCommand(name)];
+    for (const chunk of chunkUtf8(text)) commands.push(this.commands.sendLiteralCommand(name, chunk));
+    if (enter) commands.push(this.commands.sendEnterCommand(name));
+    return this.input.send(name, commands);
   }
 
   async killServer(): Promise<void> {

@@ -14,6 +14,7 @@ import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js'
 import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
 import { claudeTabsBench } from './claude-tabs.js';
 import { hookBench } from './hooks.js';
+import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
 
 const FLOOD_COLS = 250;
 const FLOOD_ROWS = 80;
@@ -141,10 +142,33 @@ async function keystrokes(sink: Sink, count: number): Promise<number[]> {
   return samples;
 }
 
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+function inputTable(input: InputBenchResult): string {
+  const f2 = (x: number) => x.toFixed(2);
+  const f0 = (x: number) => x.toFixed(0);
+  const base = input.baseline;
+  const col = (pick: (f: NonNullable<InputBenchResult['baseline']>) => string) => (base ? ` ${pick(base)} |` : '');
+  const ratio = (ours: number, theirs: number | undefined) => (theirs ? ` ${(theirs / ours).toFixed(1)}× faster |` : '');
+  return [
+    `| measure | this build |${base ? ' baseline build |  |' : ''}`,
+    `| --- | --- |${base ? ' --- | --- |' : ''}`,
+    `| \`POST /api/tabs/:id/input\` (\`tab send\`) → echo, p50 / p99 of ${INPUT_BENCH.SINGLE} | **${f2(input.current.restP50)} / ${f2(input.current.restP99)} ms** |${col((b) => `${f2(b.restP50)} / ${f2(b.restP99)} ms`)}${ratio(input.current.restP50, base?.restP50)}`,
+    `| web stdin (input bar) frame → echo, p50 / p99 of ${INPUT_BENCH.SINGLE} | **${f2(input.current.webP50)} / ${f2(input.current.webP99)} ms** |${col((b) => `${f2(b.webP50)} / ${f2(b.webP99)} ms`)}${ratio(input.current.webP50, base?.webP50)}`,
+    `| ${INPUT_BENCH.BURST_FRAMES.toLocaleString('en')} web-stdin frames at once → last line echoed, median of ${INPUT_BENCH.ROUNDS} | **${f0(input.current.webBurstMs)} ms** |${col((b) => `${f0(b.webBurstMs)} ms`)}${ratio(input.current.webBurstMs, base?.webBurstMs)}`,
+    `| ${INPUT_BENCH.BURST_REQUESTS} \`POST /api/tabs/:id/input\` at once → all typed, median of ${INPUT_BENCH.ROUNDS} | **${f0(input.current.restBurstMs)} ms** |${col((b) => `${f0(b.restBurstMs)} ms`)}${ratio(input.current.restBurstMs, base?.restBurstMs)}`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const agent = await startAgent();
   try {
     const session = await claim(agent, 'bench');
+    if (process.argv.includes('--input-only')) {
+      process.stdout.write(`\n${inputTable(await inputBench(session, progress))}\n`);
+      return;
+    }
+    progress('terminal flood');
     const conf = join(agent.dataDir, 'tmux.conf');
 
     // Throughput: one tab per path, both on the agent's tmux server.
@@ -180,7 +204,11 @@ async function main(): Promise<void> {
     keyOursSink.close();
     keyFloorSink.close();
 
+    progress('input');
+    const input = await inputBench(session, progress);
+    progress('hooks');
     const hooks = await hookBench(agent, session);
+    progress('20 Claude tabs');
     const claudeTabs = await claudeTabsBench(20);
 
     const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
@@ -227,7 +255,8 @@ async function main(): Promise<void> {
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
     ].join('\n');
-    process.stdout.write(`\n${table}\n\n${hookTable}\n`);
+    const inputRows = inputTable(input);
+    process.stdout.write(`\n${table}\n\n${inputRows}\n\n${hookTable}\n`);
 
     const doc = `# Benchmarks
 
@@ -254,6 +283,20 @@ How it is measured:
   backspace, so the line never grows), and the time runs until the first output comes back.
   Keys are sent one at a time, 2 ms apart, in ten batches alternating between the two
   paths, each after ${WARMUP_KEYS} warm-up keys.
+
+## Typing into a tab
+
+${inputRows}
+
+How it is measured: \`cat\` runs in a tab with a terminal attached; each key (alternately
+\`a\` and backspace) is typed through the API or as an input-bar frame, and the time runs until
+its echo reaches the terminal. The bursts send every frame or request at once and wait for
+the last line's echo (for the requests, for a marker typed after all of them).${
+      input.baseline
+        ? ` The baseline column is another build of pocketmux (\`POCKETMUX_BENCH_BASELINE\`), measured in
+the same run, rounds alternating.`
+        : ''
+    }
 
 ## Claude hooks
 

@@ -39,6 +39,8 @@ export interface StartOptions {
   reuse?: Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'>;
   env?: Record<string, string>;
   args?: string[];
+  /** Another build's `bin/pocketmux.js`, to measure a baseline beside this one. */
+  bin?: string;
 }
 
 const started: { root: string; tmuxSocket: string; proc: ChildProcess }[] = [];
@@ -66,7 +68,7 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
   const env = options.reuse ?? newTestEnvironment();
   const proc = spawn(
     process.execPath,
-    [AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, '--tmux-socket', env.tmuxSocket, ...(options.args ?? [])],
+    [options.bin ?? AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, '--tmux-socket', env.tmuxSocket, ...(options.args ?? [])],
     { env: agentEnv(env, options.env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   started.push({ root: env.root, tmuxSocket: env.tmuxSocket, proc });

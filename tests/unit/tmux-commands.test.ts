@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PANE_FORMAT,
-  parsePaneLine,
+  chainCommands,
+  chunkUtf8,
+  commandBytes,
+  formatLiteral,
+  paneListFormat,
+  parsePaneListing,
   parseSessionName,
   parseTmuxVersion,
   sessionNameFor,
+  TEXT_CHUNK_BYTES,
+  TMUX_COMMAND_BUDGET_BYTES,
+  TmuxArgumentError,
   TmuxCommands,
+  tmuxArg,
   tmuxIsRecentEnough,
 } from '../../agent/tmux/commands.js';
-import { tmuxConfig } from '../../agent/tmux/config-file.js';
+import { printable, tmuxConfig } from '../../agent/tmux/config-file.js';
 
 const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
 const BASE = ['-L', 'pocketmux', '-f', '/data/tmux.conf'];
@@ -17,12 +25,12 @@ describe('tmux command builder', () => {
   it('always names our own socket and config file', () => {
     for (const args of [
       cmds.listSessions(),
-      cmds.listPanes(),
+      cmds.listPanes('n0nce'),
       cmds.hasSession('s'),
       cmds.killSession('s'),
       cmds.killServer(),
       cmds.display('s', '#{pane_in_mode}'),
-      cmds.cancelCopyMode('s'),
+      cmds.chain([cmds.leaveCopyModeCommand('s')]),
       cmds.sourceConfig(),
     ]) {
       expect(args.slice(0, 4)).toEqual(BASE);
@@ -68,21 +76,65 @@ describe('tmux command builder', () => {
     expect(parseSessionName('pm_only')).toBeNull();
   });
 
-  it('parses list-panes lines and rejects malformed ones', () => {
-    expect(PANE_FORMAT.split('\t')).toHaveLength(7);
-    expect(parsePaneLine('pm_a_b\t%12\t1234\tvim\t/home/me/my proj\t120\t40')).toEqual({
-      session: 'pm_a_b',
-      paneId: '%12',
-      panePid: 1234,
-      command: 'vim',
-      path: '/home/me/my proj',
-      width: 120,
-      height: 40,
-    });
-    expect(parsePaneLine('')).toBeNull();
-    expect(parsePaneLine('pm_a_b\t%1\tnot-a-pid\tbash\t/\t80\t24')).toBeNull();
-    expect(parsePaneLine('pm_a_b\t12\t1\tbash\t/\t80\t24')).toBeNull();
-    expect(parsePaneLine('pm_a_b\t%1\t1\tbash')).toBeNull();
+  it('parses pane listings, whatever the names and paths hold', () => {
+    const nonce = 'a1b2c3d4e5f60718';
+    const format = paneListFormat(nonce);
+    const FS = `\x1f${nonce}`;
+    const END = `\x1e${nonce}\n`;
+    expect(format.split(FS)).toHaveLength(7);
+    expect(format.endsWith(`\x1e${nonce}`)).toBe(true);
+    // A path with a tab, a newline and what looks like a whole second pane record.
+    const hostile = '/home/me/a\tb\nfake\t%9\t1\tsh\t/\t80\t24\n';
+    const output = `pm_a_b${FS}%12${FS}1234${FS}vim${FS}/home/me/my proj${FS}120${FS}40${END}pm_c_d${FS}%13${FS}99${FS}ba\tsh${FS}${hostile}${FS}80${FS}24${END}`;
+    expect(parsePaneListing(output, nonce)).toEqual([
+      { session: 'pm_a_b', paneId: '%12', panePid: 1234, command: 'vim', path: '/home/me/my proj', width: 120, height: 40 },
+      { session: 'pm_c_d', paneId: '%13', panePid: 99, command: 'ba\tsh', path: hostile, width: 80, height: 24 },
+    ]);
+    expect(parsePaneListing('', nonce)).toEqual([]);
+    expect(parsePaneListing(`pm_a_b${FS}%1${FS}not-a-pid${FS}bash${FS}/${FS}80${FS}24${END}`, nonce)).toEqual([]);
+    expect(parsePaneListing(`pm_a_b${FS}12${FS}1${FS}bash${FS}/${FS}80${FS}24${END}`, nonce)).toEqual([]);
+    expect(parsePaneListing(`pm_a_b${FS}%1${FS}1${FS}bash${END}`, nonce)).toEqual([]);
+    // A listing made with another nonce is not read as fields.
+    expect(parsePaneListing(output, 'ffffffffffffffff')).toEqual([]);
+  });
+
+  it('keeps a trailing semicolon literal and refuses NUL in every argument', () => {
+    expect(tmuxArg('ls;')).toBe('ls\\;');
+    expect(tmuxArg('a\\;')).toBe('a\\\\;');
+    expect(tmuxArg('a;b')).toBe('a;b');
+    expect(tmuxArg(';')).toBe('\\;');
+    expect(tmuxArg('-rf')).toBe('-rf');
+    expect(() => tmuxArg('a\0b')).toThrow(TmuxArgumentError);
+    expect(cmds.sendLiteralCommand('s', 'echo hi;')).toEqual(['send-keys', '-t', '=s:', '-l', '--', 'echo hi\\;']);
+  });
+
+  it('doubles # in the arguments tmux expands as formats', () => {
+    expect(formatLiteral('job#(touch x)#{pane_id}')).toBe('job##(touch x)##{pane_id}');
+    const args = cmds.newSession({ name: 'pm_a_b', cwd: '/src/job#(touch x);', env: { X: 'v;' }, command: "claude 'a#b'" });
+    expect(args).toContain('/src/job##(touch x)\\;');
+    expect(args).toContain('X=v\\;');
+    // The shell command is not a format: left as it is.
+    expect(args.at(-1)).toBe("claude 'a#b'");
+  });
+
+  it('types text as literal keys after leaving copy-mode, in commands that chain', () => {
+    expect(cmds.leaveCopyModeCommand('pm_a_b')).toEqual(['if-shell', '-F', '-t', '=pm_a_b:', '#{pane_in_mode}', 'send-keys -X cancel']);
+    expect(chainCommands([['a', '1'], ['b'], ['c', '2']])).toEqual(['a', '1', ';', 'b', ';', 'c', '2']);
+    expect(cmds.chain([['send-keys', 'x']])).toEqual([...BASE, 'send-keys', 'x']);
+    expect(commandBytes(['ab', 'é'])).toBe(3 + 3);
+  });
+
+  it('splits long text on character boundaries within the byte budget', () => {
+    const text = `${'a'.repeat(TEXT_CHUNK_BYTES - 1)}é${'日本'.repeat(3000)}🙂x`;
+    const chunks = chunkUtf8(text);
+    expect(chunks.join('')).toBe(text);
+    for (const chunk of chunks) {
+      expect(Buffer.byteLength(chunk)).toBeLessThanOrEqual(TEXT_CHUNK_BYTES);
+      expect(chunk).not.toContain('\ufffd');
+    }
+    expect(chunks[0]).toBe('a'.repeat(TEXT_CHUNK_BYTES - 1));
+    expect(chunkUtf8('')).toEqual([]);
+    expect(commandBytes(cmds.sendLiteralCommand('pm_a_b', chunks[1] as string))).toBeLessThan(TMUX_COMMAND_BUDGET_BYTES);
   });
 
   it('reads tmux versions and knows which are too old', () => {
@@ -102,7 +154,9 @@ describe('tmux config', () => {
     expect(conf).toContain('set -g prefix None');
     expect(conf).toContain('set -g mouse on');
     expect(conf).toContain('set -g set-titles on');
-    expect(conf).toContain("set -g set-titles-string '#{pane_current_command}|#{pane_current_path}'");
+    expect(conf).toContain(`set -g set-titles-string '${printable('pane_current_command')}|${printable('pane_current_path')}'`);
+    // One line each: no control character of the title's pattern breaks the file.
+    expect(conf.split('\n').filter((l) => l.includes('set-titles-string'))).toHaveLength(1);
     expect(conf).toContain('set -g focus-events on');
     expect(conf).toMatch(/history-limit \d{5,}/);
   });
