@@ -3,19 +3,44 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
+import { unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
 
 export const WorkspaceId = z.string().regex(ID_PATTERN, 'not a workspace id');
 export const TabId = z.string().regex(ID_PATTERN, 'not a tab id');
 
-/** A display name: trimmed, non-empty, one line, bounded. */
+const NAME_MAX = 80;
+
+/**
+ * A display name: trimmed, non-empty, one line, bounded, and shown as typed: no control
+ * characters (C0, DEL, C1) and no bidirectional formatting characters, which would act on
+ * a terminal or reorder what a person reads.
+ */
 export const DisplayName = z
   .string()
   .trim()
   .min(1, 'name must not be empty')
-  .max(80, 'name must be at most 80 characters')
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'name must not contain control characters');
+  .max(NAME_MAX, `name must be at most ${NAME_MAX} characters`)
+  .superRefine((s, ctx) => {
+    const problem = unsafeTextProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: `name must not contain ${problem}` });
+  });
+
+/**
+ * A valid display name made from text the person did not type (a directory's basename, a
+ * tmux session name): unsafe characters written out as escapes, cut to length, or the
+ * fallback when nothing is left.
+ */
+export function displayNameFrom(text: string, fallback: string): string {
+  let name = '';
+  for (const char of visibleText(text).trim()) {
+    if (name.length + char.length > NAME_MAX) break;
+    name += char;
+  }
+  name = name.trim();
+  return name === '' ? fallback : name;
+}
 
 export const CreateWorkspaceBody = z.strictObject({
   name: DisplayName.optional(),
@@ -50,7 +75,10 @@ export type CreateTabBody = z.infer<typeof CreateTabBody>;
 
 /** `POST /api/tabs/:id/input`: text typed into the tab, then Enter unless `enter` is false. */
 export const TabInputBody = z.strictObject({
-  text: z.string().max(64 * 1024, 'text must be at most 64 KB'),
+  text: z
+    .string()
+    .max(64 * 1024, 'text must be at most 64 KB')
+    .refine((s) => !s.includes('\u0000'), 'text must not contain a NUL character'),
   enter: z.boolean().default(true),
 });
 export type TabInputBody = z.infer<typeof TabInputBody>;

@@ -3,6 +3,7 @@ export * from './close-codes.js';
 export * from './hooks.js';
 export * from './status.js';
 export * from './sync.js';
+export * from './safe-text.js';
 export * from './terminal-frame.js';
 export * from './timeline.js';
 export * from './status-client.js';

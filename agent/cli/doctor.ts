@@ -6,6 +6,7 @@ import type { AgentConfig } from '../config/config.js';
 import { resolveLoginPath } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
 import { parseTmuxVersion, tmuxIsRecentEnough } from '../tmux/commands.js';
+import { visibleText } from '../../protocol/safe-text.js';
 
 export interface Check {
   name: string;
@@ -110,6 +111,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
   return checks;
 }
 
+/** Details quote tmux's output, paths, certificate subjects and network errors: shown escaped. */
 export function formatChecks(checks: Check[]): string {
-  return `${checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.name.padEnd(10)} ${c.detail}`).join('\n')}\n`;
+  return `${checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.name.padEnd(10)} ${visibleText(c.detail)}`).join('\n')}\n`;
 }

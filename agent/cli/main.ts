@@ -8,6 +8,7 @@ import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { TmuxPreflightError } from '../tmux/tmux.js';
+import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 
 const HELP = `pocketmux: Claude Code sessions in your pocket
 
@@ -81,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`pocketmux: ${(err as Error).message}\n\n${HELP}`);
+    process.stderr.write(`pocketmux: ${visibleText((err as Error).message)}\n\n${HELP}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -114,8 +115,8 @@ export async function main(argv: string[]): Promise<number> {
       });
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
-      if (values.json === true) process.stdout.write(`${JSON.stringify({ error: err.message })}\n`);
-      process.stderr.write(`pocketmux: ${err.message}\n`);
+      if (values.json === true) process.stdout.write(`${visibleJson({ error: err.message })}\n`);
+      process.stderr.write(`pocketmux: ${visibleText(err.message)}\n`);
       return err.code;
     }
   }
@@ -132,16 +133,16 @@ export async function main(argv: string[]): Promise<number> {
         process.env,
       );
       const checks = await doctor(config);
-      process.stdout.write(values.json === true ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+      process.stdout.write(values.json === true ? `${visibleJson(checks, 2)}\n` : formatChecks(checks));
       return checks.every((c) => c.ok) ? 0 : 1;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      process.stderr.write(`pocketmux: ${err.message}\n`);
+      process.stderr.write(`pocketmux: ${visibleLines(err.message)}\n`);
       return 2;
     }
   }
   if (command !== 'start' || positionals.length > 1) {
-    process.stderr.write(`pocketmux: unknown command "${positionals.join(' ')}"\n\n${HELP}`);
+    process.stderr.write(`pocketmux: unknown command "${visibleText(positionals.join(' '))}"\n\n${HELP}`);
     return 2;
   }
 
@@ -162,9 +163,9 @@ export async function main(argv: string[]): Promise<number> {
     );
     const agent = await startAgent(config);
     process.stdout.write(
-      `pocketmux ${agentVersion()} is running at ${agent.url}\n` +
+      `pocketmux ${agentVersion()} is running at ${visibleText(agent.url)}\n` +
         (await pairingText(await agent.newPairing())) +
-        `Data: ${config.dataDir}  tmux socket: ${config.tmuxSocket}\n`,
+        `Data: ${visibleText(config.dataDir)}  tmux socket: ${visibleText(config.tmuxSocket)}\n`,
     );
 
     await new Promise<void>((resolve) => {
@@ -178,10 +179,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (isUserError(err)) {
-      process.stderr.write(`pocketmux: ${(err as Error).message}\n`);
+      process.stderr.write(`pocketmux: ${visibleLines((err as Error).message)}\n`);
       return 2;
     }
-    process.stderr.write(`pocketmux: failed to start: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(`pocketmux: failed to start: ${visibleLines((err as Error).stack ?? String(err))}\n`);
     return 1;
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { pairingText } from './pairing-text.js';
+import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { dataPaths } from '../config/paths.js';
@@ -51,7 +52,12 @@ async function call<T>(conn: Connection, method: string, path: string, body?: un
     throw new CliError(`the agent at ${conn.base} does not answer; is it running? (pocketmux start)`, EXIT.notRunning);
   }
   const text = await res.text();
-  const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  let parsed: unknown;
+  try {
+    parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    throw new CliError(`${conn.base} answered HTTP ${res.status} with something other than JSON; is another program on the agent's port?`, EXIT.failed);
+  }
   if (!res.ok) {
     const message = (parsed as { error?: string } | undefined)?.error ?? `HTTP ${res.status}`;
     throw new CliError(message, EXIT.failed);
@@ -93,7 +99,9 @@ async function rows(conn: Connection): Promise<TabRow[]> {
 
 function table(list: TabRow[]): string {
   if (list.length === 0) return 'no tabs\n';
-  const lines = list.map((r) => [r.id, r.kind, r.kind === 'claude' ? (r.claudeRunning === false ? 'not-running' : (r.state ?? '-')) : '-', r.workspace, r.name ?? r.title ?? '', r.cwd]);
+  const lines = list.map((r) =>
+    [r.id, r.kind, r.kind === 'claude' ? (r.claudeRunning === false ? 'not-running' : (r.state ?? '-')) : '-', r.workspace, r.name ?? r.title ?? '', r.cwd].map(visibleText),
+  );
   const header = ['ID', 'KIND', 'STATE', 'WORKSPACE', 'NAME', 'DIRECTORY'];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
@@ -120,27 +128,27 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   const [command, sub, ...rest] = args;
   if (command === 'pair' && sub === undefined) {
     const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
-    out(opts.json ? `${JSON.stringify({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, null, 2)}\n` : await pairingText(pairing));
+    out(opts.json ? `${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n` : await pairingText(pairing));
     return EXIT.ok;
   }
   if (command === 'devices') {
     if (sub === undefined) {
       const { devices } = await call<DevicesResponse>(conn, 'GET', '/api/devices');
-      if (opts.json) out(`${JSON.stringify(devices, null, 2)}\n`);
+      if (opts.json) out(`${visibleJson(devices, 2)}\n`);
       else if (devices.length === 0) out('no paired devices\n');
-      else for (const d of devices) out(`${d.id}  ${d.name}  (${d.platform || 'unknown'})  paired ${d.pairedAt}  last seen ${d.lastSeenAt ?? 'never'}\n`);
+      else for (const d of devices) out(`${visibleText(`${d.id}  ${d.name}  (${d.platform || 'unknown'})  paired ${d.pairedAt}  last seen ${d.lastSeenAt ?? 'never'}`)}\n`);
       return EXIT.ok;
     }
     if (sub === 'revoke' && rest.length === 1) {
       await call(conn, 'DELETE', `/api/devices/${encodeURIComponent(rest[0] as string)}`);
-      out(opts.json ? `${JSON.stringify({ ok: true })}\n` : `revoked ${rest[0]}\n`);
+      out(opts.json ? `${JSON.stringify({ ok: true })}\n` : `revoked ${visibleText(rest[0] as string)}\n`);
       return EXIT.ok;
     }
     throw new CliError('usage: pocketmux devices [revoke ID]', EXIT.usage);
   }
   if (command === 'tabs' && sub === undefined) {
     const list = await rows(conn);
-    out(opts.json ? `${JSON.stringify(list, null, 2)}\n` : table(list));
+    out(opts.json ? `${visibleJson(list, 2)}\n` : table(list));
     return EXIT.ok;
   }
   if (command !== 'tab') throw new CliError(`unknown command "${args.join(' ')}"`, EXIT.usage);
@@ -157,7 +165,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
         ...(opts.name ? { name: opts.name } : {}),
         ...(opts.claude && claude ? { claude } : {}),
       });
-      out(opts.json ? `${JSON.stringify(tab, null, 2)}\n` : `${tab.id}\n`);
+      out(opts.json ? `${visibleJson(tab, 2)}\n` : `${visibleText(tab.id)}\n`);
       return EXIT.ok;
     }
     case 'send': {
@@ -178,7 +186,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
         const row = (await rows(conn)).find((r) => r.id === id);
         if (!row) throw new CliError(`no tab ${id}`, EXIT.failed);
         if (wanted === undefined || row.state === wanted) {
-          out(opts.json ? `${JSON.stringify(row, null, 2)}\n` : `${row.state ?? (row.kind === 'shell' ? 'shell' : 'unknown')}\n`);
+          out(opts.json ? `${visibleJson(row, 2)}\n` : `${visibleText(row.state ?? (row.kind === 'shell' ? 'shell' : 'unknown'))}\n`);
           return EXIT.ok;
         }
         if (Date.now() > deadline) throw new CliError(`tab ${id} is ${row.state ?? 'without status'}, not ${wanted}, after ${opts.timeoutS} s`, EXIT.timedOut);

@@ -215,12 +215,12 @@ export class TabRow extends LitElement {
             ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
           </span>
           <span class="text">
-            <span class="primary-text">${primary}</span>
+            <span class="primary-text"><bdi>${primary}</bdi></span>
             <span class="secondary-text">
               ${status
                 ? html`<span class="state ${status.state}">${status.text}</span><span aria-hidden="true">·</span>`
                 : command
-                  ? html`<span class="command">${command} ·</span>`
+                  ? html`<span class="command"><bdi>${command}</bdi> ·</span>`
                   : nothing}
               <span class="path"><bdi>${label.path}</bdi></span>
             </span>

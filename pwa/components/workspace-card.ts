@@ -187,10 +187,10 @@ export class WorkspaceCard extends LitElement {
         <div class="title">
           <div class="name">
             ${state ? html`<pm-status-dot state=${state} label=${`${ws.name}: ${STATE_LABEL[state].toLowerCase()}`}></pm-status-dot>` : nothing}
-            <h2>${ws.name}</h2>
+            <h2><bdi>${ws.name}</bdi></h2>
             ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
           </div>
-          <div class="dir" title=${ws.dir}>${shortPath(ws.dir)}</div>
+          <div class="dir" title=${ws.dir}><bdi>${shortPath(ws.dir)}</bdi></div>
         </div>
         <button
           class="icon ghost more"

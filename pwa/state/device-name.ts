@@ -1,3 +1,5 @@
+import { unsafeTextProblem } from '../../protocol/safe-text.js';
+
 /**
  * A first guess at a name for this device, like "Pixel 8 · Chrome" or "iPhone · Safari",
  * from the User-Agent. It only prefills a field the person can change, so a rough guess
@@ -32,6 +34,8 @@ function androidModel(ua: string): string | null {
   const m = /Android[^;)]*;\s*([^;)]+)/.exec(ua);
   const model = (m?.[1] ?? '').replace(/\s+Build\/.*$/, '').trim();
   if (model.length < 2 || /^(wv|mobile|tablet|[a-z]{2}[-_][a-z]{2})$/i.test(model)) return null;
+  // The name must pass the agent's DisplayName; a model it would refuse is no guess at all.
+  if (unsafeTextProblem(model)) return null;
   return model.slice(0, 40);
 }
 

@@ -342,7 +342,7 @@ export class DevicesView extends LitElement {
     return html`<li data-device-id=${d.id}>
       <div class="row">
         <div class="info">
-          <div class="name"><span>${d.name}</span>${d.current ? html`<span class="badge">This device</span>` : nothing}</div>
+          <div class="name"><span><bdi>${d.name}</bdi></span>${d.current ? html`<span class="badge">This device</span>` : nothing}</div>
           <div class="meta">${meta}</div>
         </div>
         ${this.confirming === d.id

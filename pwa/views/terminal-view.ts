@@ -383,7 +383,7 @@ export class TerminalView extends LitElement {
         <div class="title">
           <span class="name">
             ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
-            <span class="primary-text">${label.primary}</span>
+            <span class="primary-text"><bdi>${label.primary}</bdi></span>
             ${status && (status.state !== 'idle' || !status.text.startsWith('Idle')) ? html`<span class="state-text ${status.state}" aria-hidden="true">${status.text}</span>` : nothing}
           </span>
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
