@@ -11,11 +11,13 @@ import { hookSettingsPath, installHooks, loadHookToken, readUserStatusLine } fro
 import { hookRouter } from './claude/hook-intake.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { TimelineHub } from './claude/timeline-hub.js';
+import { transcriptOpener } from './claude/transcript-file.js';
 import { DeviceStore } from './auth/device-store.js';
 import QRCode from 'qrcode';
 import type { PairingResponse } from '../protocol/api.js';
 import { DeviceSockets } from './auth/device-sockets.js';
 import { HostGuard } from './auth/host.js';
+import { RefusalLog } from './auth/refusal-log.js';
 import { TailscaleServe } from './tailscale.js';
 import { AttemptLimiter, formatCode, PairingStore } from './auth/pairing.js';
 import type { AgentConfig } from './config/config.js';
@@ -114,7 +116,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       }
     }
 
-    const store = new WorkspaceStore(paths.workspaces, log);
+    const store = new WorkspaceStore(paths.workspaces, log, { workspaces: config.maxWorkspaces, tabs: config.maxTabs });
     if (!store.load()) store.addWorkspace('Home', homedir());
     const devices = new DeviceStore(paths.devices, log);
     devices.load();
@@ -125,10 +127,12 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       resumeAfterReboot: config.resumeClaudeAfterReboot,
     });
 
-    const status = new StatusManager(paths.status, log);
+    const status = new StatusManager(paths.status, log, config.maxUnmanagedSessions);
     status.load();
-    const statusHub = new StatusHub(status);
-    const timeline = new TimelineHub(status, log, Math.min(config.transcriptPollMs, 500));
+    const channel = { heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs };
+    const statusHub = new StatusHub(status, channel);
+    const openTranscript = transcriptOpener(config.claudeConfigDir, log);
+    const timeline = new TimelineHub(status, log, { pollMs: Math.min(config.transcriptPollMs, 500), channel, openTranscript });
     // A closed tab's status goes with it; unmanaged sessions stay until their claude ends.
     tabs.on('change', () => {
       for (const key of Object.keys(status.snapshot())) {
@@ -162,9 +166,11 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       heartbeatIntervalMs: config.heartbeatIntervalMs,
       heartbeatTimeoutMs: config.heartbeatTimeoutMs,
       maxConnections: config.maxTerminalConnections,
+      maxConnectionsPerDevice: config.maxTerminalsPerDevice,
     });
-    const sync = new SyncHub(tabs, log, config.titlePollMs);
+    const sync = new SyncHub(tabs, log, config.titlePollMs, channel);
     const version = agentVersion();
+    const refusals = new RefusalLog(log);
     const { server, local } = createAgentServer({
       access,
       devices,
@@ -177,6 +183,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       store,
       tabs,
       log,
+      refusals,
       version,
       secure: tls !== null || publicUrl?.startsWith('https:') === true,
       tls,
@@ -209,6 +216,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       tabs,
       log,
       claudeConfigDir: config.claudeConfigDir,
+      openTranscript,
       transcriptPollMs: config.transcriptPollMs,
       safetyPollMs: config.safetyPollMs,
     });
@@ -247,13 +255,16 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
             // Not written, or already gone.
           }
           lock.release();
+          refusals.close();
           log.info('agent stopped; tmux sessions keep running');
+          await log.flush();
         })();
         return closing;
       },
     };
   } catch (err) {
     lock.release();
+    await log.flush();
     throw err;
   }
 }

@@ -17,6 +17,13 @@ export const CloseCode = {
   AgentShutdown: 4006,
   /** The terminal could not be attached (tmux failed). */
   AttachFailed: 4007,
+  /**
+   * The client read too slowly to keep up (its unsent backlog grew too large, or stayed
+   * behind too long). Reconnecting starts it over from a fresh snapshot.
+   */
+  TooSlow: 4008,
+  /** The client sent input faster than it can be typed into tmux (over 1 MB waiting). */
+  InputOverflow: 4009,
   /** This device was revoked: pair again. */
   DeviceRevoked: 4401,
 } as const;

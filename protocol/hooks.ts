@@ -6,9 +6,10 @@
 import { z } from 'zod';
 
 const Common = z.looseObject({
-  session_id: z.string().min(1),
-  transcript_path: z.string().optional(),
-  cwd: z.string().optional(),
+  session_id: z.string().min(1).max(256),
+  /** Kept in the status and sent to every client: bounded like any path. */
+  transcript_path: z.string().max(4096).optional(),
+  cwd: z.string().max(4096).optional(),
   hook_event_name: z.string().min(1),
   permission_mode: z.string().optional(),
 });

@@ -66,5 +66,7 @@ export interface HookEventView {
 export type StatusServerMessage =
   | { type: 'status:sync'; tabs: Record<string, TabStatus> }
   | { type: 'status:update'; tabId: string; status: TabStatus }
+  /** The agent no longer keeps a status for this key (tab closed, or an outside session let go). */
+  | { type: 'status:removed'; tabId: string }
   | { type: 'status:hook-event'; hook: HookEventView }
   | { type: 'status:error'; message: string };

@@ -1,7 +1,8 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClaudeSessionSummary } from '../../protocol/api.js';
 import { firstLine } from '../../protocol/timeline.js';
+import { openTranscript, projectsDir } from './transcript-file.js';
 import { parseTranscriptLine } from './transcript-parser.js';
 
 /** Claude Code's project folder name for a directory: every character outside [A-Za-z0-9] becomes `-`. */
@@ -12,8 +13,11 @@ export function projectSlug(dir: string): string {
 /** Only the head of a transcript is read for its first prompt: lines can be very long. */
 const HEAD_BYTES = 256 * 1024;
 
-async function firstPrompt(path: string): Promise<string | null> {
-  const handle = await open(path, 'r');
+/** Opened by the transcript rule: a file swapped for a FIFO after the listing cannot block. */
+async function firstPrompt(path: string, root: string): Promise<string | null> {
+  const file = await openTranscript(path, root);
+  if (file.kind !== 'open') return null;
+  const handle = file.handle;
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
@@ -57,7 +61,7 @@ export async function listClaudeSessions(configDir: string, dir: string, limit =
     out.push({
       id: f.id,
       modifiedAt: new Date(f.mtime).toISOString(),
-      firstPrompt: await firstPrompt(f.path).catch(() => null),
+      firstPrompt: await firstPrompt(f.path, projectsDir(configDir)).catch(() => null),
       sizeBytes: f.size,
     });
   }

@@ -1,39 +1,66 @@
 import type { WebSocket } from 'ws';
 import { TIMELINE_FIRST_PAGE, type TimelineServerMessage } from '../../protocol/timeline.js';
+import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Logger } from '../util/log.js';
+import type { TranscriptOpener } from './transcript-file.js';
+import { type FollowerLimits, TranscriptFollowers } from './transcript-followers.js';
 import { TranscriptReader } from './transcript-reader.js';
 
 interface Feed {
-  clients: Set<WebSocket>;
+  clients: Set<JsonClient>;
   reader: TranscriptReader | null;
   sessionId: string | null;
+  /** The reader's cursor when this feed's clients were last sent its entries. */
+  cursor: number;
+  /** The reader's restart count at that moment: a change means the file started over. */
+  restarts: number;
+}
+
+export interface TimelineHubOptions {
+  /** How often a watched transcript is read for new entries. */
+  pollMs: number;
+  channel: JsonClientOptions;
+  openTranscript: TranscriptOpener;
+  followers?: Partial<FollowerLimits>;
 }
 
 /**
- * `/api/timeline?tab=<id>`: the tab's conversation, read from its transcript. One reader per
- * watched tab, shared by its clients, polled only while someone watches.
+ * `/api/timeline?tab=<id>`: the tab's conversation, read from its transcript. One feed per
+ * watched tab, shared by its clients, polled only while someone watches; its reader comes
+ * from a cache by path, so watching again resumes reading where it stopped.
  */
 export class TimelineHub {
   private readonly feeds = new Map<string, Feed>();
+  private readonly followers: TranscriptFollowers;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly status: StatusManager,
     private readonly log: Logger,
-    private readonly pollMs: number,
-  ) {}
+    private readonly opts: TimelineHubOptions,
+  ) {
+    this.followers = new TranscriptFollowers(
+      (path) => new TranscriptReader(path, { maxEntries: 2000, open: opts.openTranscript }),
+      opts.followers,
+    );
+  }
 
   add(ws: WebSocket, tabId: string): void {
     let feed = this.feeds.get(tabId);
     if (!feed) {
-      feed = { clients: new Set(), reader: null, sessionId: null };
+      feed = { clients: new Set(), reader: null, sessionId: null, cursor: 0, restarts: 0 };
       this.feeds.set(tabId, feed);
     }
-    feed.clients.add(ws);
+    const joined = feed;
+    // A client that fell behind starts over from the current page, like a reconnect.
+    const client = new JsonClient(ws, () => [this.text({ type: 'timeline:reset', tabId }), this.text(this.page(tabId, joined))], this.opts.channel);
+    joined.clients.add(client);
     const drop = () => {
-      feed.clients.delete(ws);
-      if (feed.clients.size === 0) this.feeds.delete(tabId);
+      if (!joined.clients.delete(client) || joined.clients.size > 0) return;
+      if (this.feeds.get(tabId) === joined) this.feeds.delete(tabId);
+      if (joined.reader) this.followers.release(joined.reader);
+      joined.reader = null;
       if (this.feeds.size === 0 && this.timer) {
         clearInterval(this.timer);
         this.timer = null;
@@ -41,49 +68,70 @@ export class TimelineHub {
     };
     ws.on('close', drop);
     ws.on('error', drop);
-    void this.refresh(tabId, feed, ws);
+    void this.refresh(tabId, joined, client);
     this.timer ??= setInterval(() => {
       for (const [id, f] of this.feeds) void this.refresh(id, f, null);
-    }, this.pollMs);
+    }, this.opts.pollMs);
   }
 
-  private send(targets: Iterable<WebSocket>, msg: TimelineServerMessage): void {
-    const text = JSON.stringify(msg);
-    for (const ws of targets) if (ws.readyState === ws.OPEN) ws.send(text);
+  private text(msg: TimelineServerMessage): string {
+    return JSON.stringify(msg);
+  }
+
+  private page(tabId: string, feed: Feed): TimelineServerMessage {
+    return { type: 'timeline:page', tabId, entries: feed.reader ? feed.reader.entries(TIMELINE_FIRST_PAGE) : [], sessionId: feed.sessionId };
+  }
+
+  private send(targets: Iterable<JsonClient>, msg: TimelineServerMessage): void {
+    const text = this.text(msg);
+    for (const client of targets) client.send(text);
+  }
+
+  private caughtUp(feed: Feed, reader: TranscriptReader): void {
+    feed.cursor = reader.cursor();
+    feed.restarts = reader.stats().restarts;
   }
 
   /** Reads what is new; `fresh` is a client that just connected and needs the first page. */
-  private async refresh(tabId: string, feed: Feed, fresh: WebSocket | null): Promise<void> {
+  private async refresh(tabId: string, feed: Feed, fresh: JsonClient | null): Promise<void> {
     const status = this.status.get(tabId);
     const path = status?.transcriptPath ?? null;
     if (path && feed.reader?.path !== path) {
+      if (feed.clients.size === 0) return;
       // A new transcript (another session, /clear): everyone starts over.
-      if (feed.reader) this.send(feed.clients, { type: 'timeline:reset', tabId });
-      feed.reader = new TranscriptReader(path, { maxEntries: 2000 });
+      const hadReader = feed.reader !== null;
+      if (feed.reader) this.followers.release(feed.reader);
+      const reader = this.followers.acquire(path);
+      feed.reader = reader;
       feed.sessionId = status?.sessionId ?? null;
-      fresh = null;
-      try {
-        await feed.reader.poll();
-      } catch (err) {
-        this.log.warn('timeline read failed', { tab: tabId, error: (err as Error).message });
-      }
-      this.send(feed.clients, { type: 'timeline:page', tabId, entries: feed.reader.entries(TIMELINE_FIRST_PAGE), sessionId: feed.sessionId });
+      await this.poll(tabId, reader);
+      if (feed.reader !== reader) return;
+      if (hadReader) this.send(feed.clients, { type: 'timeline:reset', tabId });
+      this.send(feed.clients, this.page(tabId, feed));
+      this.caughtUp(feed, reader);
       return;
     }
     const reader = feed.reader;
     if (fresh) {
-      this.send([fresh], { type: 'timeline:page', tabId, entries: reader ? reader.entries(TIMELINE_FIRST_PAGE) : [], sessionId: feed.sessionId });
+      this.send([fresh], this.page(tabId, feed));
       return;
     }
     if (!reader) return;
+    await this.poll(tabId, reader);
+    if (feed.reader !== reader) return;
+    if (reader.stats().restarts !== feed.restarts) {
+      this.send(feed.clients, { type: 'timeline:reset', tabId });
+      this.send(feed.clients, this.page(tabId, feed));
+    } else {
+      const changed = reader.entriesSince(feed.cursor);
+      if (changed.length > 0) this.send(feed.clients, { type: 'timeline:append', tabId, entries: changed });
+    }
+    this.caughtUp(feed, reader);
+  }
+
+  private async poll(tabId: string, reader: TranscriptReader): Promise<void> {
     try {
-      const poll = await reader.poll();
-      if (poll.restarted) {
-        this.send(feed.clients, { type: 'timeline:reset', tabId });
-        this.send(feed.clients, { type: 'timeline:page', tabId, entries: reader.entries(TIMELINE_FIRST_PAGE), sessionId: feed.sessionId });
-      } else if (poll.changed.length > 0) {
-        this.send(feed.clients, { type: 'timeline:append', tabId, entries: poll.changed });
-      }
+      await reader.poll();
     } catch (err) {
       this.log.warn('timeline read failed', { tab: tabId, error: (err as Error).message });
     }
@@ -91,7 +139,8 @@ export class TimelineHub {
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const feed of this.feeds.values()) for (const ws of feed.clients) ws.close(1001, 'agent shutting down');
+    for (const feed of this.feeds.values()) for (const client of feed.clients) client.close(1001, 'agent shutting down');
     this.feeds.clear();
+    this.followers.clear();
   }
 }

@@ -6,8 +6,10 @@
  * No timers and no watchers: the owner decides when to poll (after an fs.watch event, a hook,
  * or on its own schedule). Polls never overlap; a poll asked for while one runs gets that one.
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { TimelineEntry, TokenUsage, ToolCallEntry } from '../../protocol/timeline.js';
+import { openTranscript, type TranscriptOpener } from './transcript-file.js';
 import { type ParsedLine, parseTranscriptLine, type TranscriptRecord } from './transcript-parser.js';
 
 export interface TranscriptReaderOptions {
@@ -20,6 +22,11 @@ export interface TranscriptReaderOptions {
    * memory whole. Real lines reach a few MB when a tool returns a large output.
    */
   maxLineBytes?: number;
+  /**
+   * How the file is opened; the agent passes one that keeps to Claude's projects folder.
+   * Without it the reader still opens only a regular file, never blocking on it.
+   */
+  open?: TranscriptOpener;
 }
 
 export interface CurrentTool {
@@ -56,8 +63,10 @@ export interface TranscriptSummary {
 }
 
 export interface TranscriptPoll {
-  /** The file does not exist (yet, or any more); nothing was read. */
+  /** The file does not exist (yet, or any more), or was refused; nothing was read. */
   missing: boolean;
+  /** Why the path was refused (not a regular file, outside the allowed folder), if it was. */
+  refused: string | undefined;
   /**
    * The file shrank or was replaced, so the reader started over from byte 0: everything it
    * reported before is void, and `changed` holds the entries of the new file.
@@ -117,6 +126,7 @@ export class TranscriptReader {
   private readonly maxEntries: number;
   private readonly chunkBytes: number;
   private readonly maxLineBytes: number;
+  private readonly openFile: TranscriptOpener;
 
   /** Identity of the file read so far, to notice it being replaced. */
   private fileId: { dev: number; ino: number } | undefined;
@@ -147,6 +157,7 @@ export class TranscriptReader {
     this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULTS.maxEntries);
     this.chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULTS.chunkBytes);
     this.maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULTS.maxLineBytes);
+    this.openFile = options.open ?? ((p) => openTranscript(p, dirname(p)));
   }
 
   /** Reads what was appended since the last poll. Rejects only on I/O errors other than a missing file. */
@@ -202,17 +213,16 @@ export class TranscriptReader {
     const seqBefore = this.seq;
     const linesBefore = this.lineCount;
     const errorsBefore = this.errorCount;
-    let handle: FileHandle;
-    try {
-      handle = await open(this.path, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      return { missing: true, restarted: false, bytesRead: 0, offset: this.offset, lines: 0, errors: 0, changed: [] };
+    const file = await this.openFile(this.path);
+    if (file.kind !== 'open') {
+      const refused = file.kind === 'refused' ? file.reason : undefined;
+      return { missing: true, refused, restarted: false, bytesRead: 0, offset: this.offset, lines: 0, errors: 0, changed: [] };
     }
+    const handle: FileHandle = file.handle;
     let bytesRead = 0;
     let restarted = false;
     try {
-      const st = await handle.stat();
+      const st = file.stat;
       const replaced = this.fileId !== undefined && (this.fileId.dev !== st.dev || this.fileId.ino !== st.ino);
       if (replaced || st.size < this.position) {
         this.restart();
@@ -237,6 +247,7 @@ export class TranscriptReader {
     this.trimTimeline(this.maxEntries);
     return {
       missing: false,
+      refused: undefined,
       restarted,
       bytesRead,
       offset: this.offset,

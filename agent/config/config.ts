@@ -11,6 +11,13 @@ export interface AgentConfig {
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
   maxTerminalConnections: number;
+  /** Terminal connections one device may hold; past it, its own oldest is dropped. */
+  maxTerminalsPerDevice: number;
+  /** Workspaces and tabs the agent keeps at most; creating more is refused. */
+  maxWorkspaces: number;
+  maxTabs: number;
+  /** Claude sessions outside the agent's tabs remembered from hooks; past it the least active is forgotten. */
+  maxUnmanagedSessions: number;
   /** How often pane titles are polled while a client watches (/api/sync). */
   titlePollMs: number;
   /** The claude command; resolved on the login PATH when it has no slash. */
@@ -42,6 +49,10 @@ export const DEFAULTS = {
   heartbeatIntervalMs: 30_000,
   heartbeatTimeoutMs: 90_000,
   maxTerminalConnections: 32,
+  maxTerminalsPerDevice: 8,
+  maxWorkspaces: 500,
+  maxTabs: 500,
+  maxUnmanagedSessions: 200,
   titlePollMs: 2_000,
 } as const;
 
@@ -102,6 +113,11 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     throw new ConfigError('POCKETMUX_HEARTBEAT_TIMEOUT_MS must be longer than the heartbeat interval');
   }
 
+  const count = (name: string, fallback: number) => {
+    const raw = env[name];
+    return raw === undefined ? fallback : parseIntIn(name, raw, 1, 100_000);
+  };
+
   const certFile = flags.tlsCert ?? env.POCKETMUX_TLS_CERT;
   const keyFile = flags.tlsKey ?? env.POCKETMUX_TLS_KEY;
   if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
@@ -137,6 +153,10 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     heartbeatIntervalMs,
     heartbeatTimeoutMs,
     maxTerminalConnections: DEFAULTS.maxTerminalConnections,
+    maxTerminalsPerDevice: DEFAULTS.maxTerminalsPerDevice,
+    maxWorkspaces: count('POCKETMUX_MAX_WORKSPACES', DEFAULTS.maxWorkspaces),
+    maxTabs: count('POCKETMUX_MAX_TABS', DEFAULTS.maxTabs),
+    maxUnmanagedSessions: DEFAULTS.maxUnmanagedSessions,
     titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
     claudeBin: flags.claudeBin ?? env.POCKETMUX_CLAUDE ?? 'claude',
     claudeArgs: (env.POCKETMUX_CLAUDE_ARGS ?? '').split(/\s+/).filter(Boolean),

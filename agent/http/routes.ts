@@ -11,6 +11,7 @@ import {
   type ClaudeSessionsResponse,
   CreateTabBody,
   CreateWorkspaceBody,
+  displayNameFrom,
   RenameBody,
   type SessionResponse,
   TabId,
@@ -25,8 +26,9 @@ import { originAllowed } from '../auth/access.js';
 import type { DeviceRecord, DeviceStore } from '../auth/device-store.js';
 import type { AttemptLimiter, PairingStore } from '../auth/pairing.js';
 import { expandHome } from '../config/config.js';
-import type { WorkspaceStore } from '../store/workspace-store.js';
+import { LimitError, type WorkspaceStore } from '../store/workspace-store.js';
 import { NotFoundError, type TabService, UnavailableError } from '../tabs/tab-service.js';
+import { InputBacklogError } from '../tmux/input-queue.js';
 import type { Logger } from '../util/log.js';
 
 export interface RouteDeps {
@@ -70,6 +72,12 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
   throw new HttpError(400, `invalid ${what}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues);
 }
 
+/**
+ * The largest body is typed input: 64 K characters, up to three UTF-8 bytes each, and more
+ * when a client writes them as `\uXXXX` escapes.
+ */
+const API_BODY_LIMIT = '512kb';
+
 type Handler = (req: Request, res: Response) => Promise<void> | void;
 
 /** Express 5 forwards rejected promises to the error handler; this keeps types tidy. */
@@ -107,12 +115,15 @@ function resolveDirectory(raw: string): string {
  */
 export function apiRouter(deps: RouteDeps): Router {
   const api = express.Router();
-  api.use(express.json({ limit: '64kb', strict: true }));
+  // A client without a credential must not make the agent parse anything: bodies are
+  // parsed after the check below. Pairing parses its own, which is tiny.
+  const pairingBody = express.json({ limit: '4kb', strict: true });
 
   // Pairing is how a device gets in; it cannot need a credential. Wrong attempts are
   // limited per source address.
   api.post(
     '/pair',
+    pairingBody,
     route((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
       const source = req.socket.remoteAddress ?? 'unknown';
@@ -150,6 +161,7 @@ export function apiRouter(deps: RouteDeps): Router {
     res.locals.device = decision.device;
     next();
   });
+  api.use(express.json({ limit: API_BODY_LIMIT, strict: true }));
 
   api.post(
     '/pairings',
@@ -205,7 +217,7 @@ export function apiRouter(deps: RouteDeps): Router {
     route((req, res) => {
       const body = parse(CreateWorkspaceBody, req.body, 'workspace');
       const dir = resolveDirectory(body.dir);
-      const ws = deps.store.addWorkspace(body.name ?? (basename(dir) || dir), dir);
+      const ws = deps.store.addWorkspace(body.name ?? displayNameFrom(basename(dir) || dir, 'Workspace'), dir);
       res.status(201).json({ ...ws, tabs: [] });
     }),
   );
@@ -314,12 +326,17 @@ export function apiRouter(deps: RouteDeps): Router {
       res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) } satisfies ApiError);
       return;
     }
-    if (err instanceof UnavailableError) {
+    if (err instanceof UnavailableError || err instanceof LimitError) {
       res.status(409).json({ error: err.message } satisfies ApiError);
       return;
     }
     if (err instanceof NotFoundError) {
       res.status(404).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    if (err instanceof InputBacklogError) {
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ error: err.message } satisfies ApiError);
       return;
     }
     // body-parser's errors carry a status (400 bad JSON, 413 too large, 415 bad type).

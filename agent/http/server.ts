@@ -10,6 +10,7 @@ import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { AccessControl } from '../auth/access.js';
 import type { DeviceSockets } from '../auth/device-sockets.js';
 import type { HostGuard } from '../auth/host.js';
+import type { RefusalLog } from '../auth/refusal-log.js';
 import type { TimelineHub } from '../claude/timeline-hub.js';
 import type { StatusHub } from '../status/status-hub.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
@@ -33,6 +34,8 @@ export interface ServerDeps extends RouteDeps {
   sync: SyncHub;
   tabs: TabService;
   log: Logger;
+  /** Where refusals any client can cause are logged, at a bounded rate per source. */
+  refusals: RefusalLog;
   /** Built PWA (vite output); served as static files. */
   pwaDir: string;
 }
@@ -118,7 +121,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
     if (!deps.hostGuard.allows(req.headers.host)) return refuseUpgrade(socket, 421, 'Misdirected Request');
     const decision = deps.access.check(req);
     if (!decision.ok) {
-      deps.log.warn('refused a WebSocket', { path: url.pathname, reason: decision.reason });
+      deps.refusals.refused(req.socket.remoteAddress ?? 'unknown', 'refused a WebSocket', { path: url.pathname, reason: decision.reason });
       return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');
     }
 
@@ -152,7 +155,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
         ws.close(CloseCode.TabNotFound, 'no such tab');
         return;
       }
-      deps.bridge.attach(ws, tab, {
+      deps.bridge.attach(ws, tab, device.id, {
         cols: dimension(url.searchParams.get('cols'), 80),
         rows: dimension(url.searchParams.get('rows'), 24),
       });

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.js';
+import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 
@@ -8,7 +9,7 @@ import type { Logger } from '../util/log.js';
  * While anyone watches, pane titles are polled so tab labels follow the shell live.
  */
 export class SyncHub {
-  private readonly clients = new Set<WebSocket>();
+  private readonly clients = new Set<JsonClient>();
   private version = 0;
   private poll: NodeJS.Timeout | null = null;
   private pending: NodeJS.Timeout | null = null;
@@ -17,13 +18,15 @@ export class SyncHub {
     private readonly tabs: TabService,
     private readonly log: Logger,
     private readonly pollMs: number,
+    private readonly channel: JsonClientOptions,
   ) {
     tabs.on('change', () => this.scheduleBroadcast());
   }
 
   add(ws: WebSocket): void {
-    this.clients.add(ws);
-    this.send(ws, this.snapshot());
+    const client = new JsonClient(ws, () => [JSON.stringify(this.snapshot())], this.channel);
+    this.clients.add(client);
+    client.sendSnapshot();
     ws.on('message', (data, isBinary) => {
       let parsed: unknown;
       try {
@@ -33,19 +36,19 @@ export class SyncHub {
       }
       const msg = SyncClientMessage.safeParse(parsed);
       if (!msg.success) {
-        ws.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));
+        client.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));
         return;
       }
-      this.send(ws, this.snapshot());
+      client.sendSnapshot();
     });
-    ws.on('close', () => this.remove(ws));
-    ws.on('error', () => this.remove(ws));
+    ws.on('close', () => this.remove(client));
+    ws.on('error', () => this.remove(client));
     this.ensurePolling();
     void this.tabs.refreshPanes().catch((err: Error) => this.log.warn('pane refresh failed', { error: err.message }));
   }
 
-  private remove(ws: WebSocket): void {
-    this.clients.delete(ws);
+  private remove(client: JsonClient): void {
+    this.clients.delete(client);
     if (this.clients.size === 0 && this.poll) {
       clearInterval(this.poll);
       this.poll = null;
@@ -70,18 +73,14 @@ export class SyncHub {
     this.pending = setTimeout(() => {
       this.pending = null;
       const text = JSON.stringify(this.snapshot());
-      for (const ws of this.clients) if (ws.readyState === ws.OPEN) ws.send(text);
+      for (const client of this.clients) client.send(text);
     }, 10);
-  }
-
-  private send(ws: WebSocket, msg: SyncServerMessage): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
   }
 
   close(): void {
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
-    for (const ws of this.clients) ws.close(1001, 'agent shutting down');
+    for (const client of this.clients) client.close(1001, 'agent shutting down');
     this.clients.clear();
   }
 }

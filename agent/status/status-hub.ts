@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { StatusClientMessage } from '../../protocol/status-client.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
+import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
 import type { StatusManager } from './status-manager.js';
 
 /**
@@ -8,15 +9,20 @@ import type { StatusManager } from './status-manager.js';
  * event as it happens. A reconnecting client resyncs, so it never shows a stale badge.
  */
 export class StatusHub {
-  private readonly clients = new Set<WebSocket>();
+  private readonly clients = new Set<JsonClient>();
 
-  constructor(private readonly status: StatusManager) {
+  constructor(
+    private readonly status: StatusManager,
+    private readonly channel: JsonClientOptions,
+  ) {
     status.on('message', (msg) => this.broadcast(msg));
   }
 
   add(ws: WebSocket): void {
-    this.clients.add(ws);
-    this.send(ws, { type: 'status:sync', tabs: this.status.snapshot() });
+    // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
+    const client = new JsonClient(ws, () => [JSON.stringify(this.sync())], this.channel);
+    this.clients.add(client);
+    client.sendSnapshot();
     ws.on('message', (data, isBinary) => {
       let raw: unknown;
       try {
@@ -26,32 +32,36 @@ export class StatusHub {
       }
       const parsed = StatusClientMessage.safeParse(raw);
       if (!parsed.success) {
-        this.send(ws, { type: 'status:error', message: 'expected status:request-sync, status:tab-dismissed or status:ack-notification' });
+        this.send(client, { type: 'status:error', message: 'expected status:request-sync, status:tab-dismissed or status:ack-notification' });
         return;
       }
       const msg = parsed.data;
-      if (msg.type === 'status:request-sync') this.send(ws, { type: 'status:sync', tabs: this.status.snapshot() });
+      if (msg.type === 'status:request-sync') client.sendSnapshot();
       else if (msg.type === 'status:tab-dismissed') {
         if (this.status.get(msg.tabId)) this.status.apply(msg.tabId, { kind: 'dismissed', at: Date.now() });
       }
       // status:ack-notification is accepted; notifications arrive with Web Push (a later step).
     });
-    const drop = () => this.clients.delete(ws);
+    const drop = () => this.clients.delete(client);
     ws.on('close', drop);
     ws.on('error', drop);
   }
 
   private broadcast(msg: StatusServerMessage): void {
     const text = JSON.stringify(msg);
-    for (const ws of this.clients) if (ws.readyState === ws.OPEN) ws.send(text);
+    for (const client of this.clients) client.send(text);
   }
 
-  private send(ws: WebSocket, msg: StatusServerMessage): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+  private sync(): StatusServerMessage {
+    return { type: 'status:sync', tabs: this.status.snapshot() };
+  }
+
+  private send(client: JsonClient, msg: StatusServerMessage): void {
+    client.send(JSON.stringify(msg));
   }
 
   close(): void {
-    for (const ws of this.clients) ws.close(1001, 'agent shutting down');
+    for (const client of this.clients) client.close(1001, 'agent shutting down');
     this.clients.clear();
   }
 }

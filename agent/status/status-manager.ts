@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus, type TabUsage } from '../../protocol/status.js';
+import { DEFAULTS } from '../config/config.js';
 import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
@@ -22,9 +23,16 @@ const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), 
 
 const PERSIST_DELAY_MS = 100;
 
+export const UNMANAGED_PREFIX = 'unmanaged-';
+
 /** Key for a Claude session whose pane the agent does not manage: kept, not dropped. */
 export function unmanagedKey(sessionId: string): string {
-  return `unmanaged-${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
+  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
+}
+
+/** The last time anything was heard of a session: a hook, a statusLine report or a state change. */
+function lastActivity(status: TabStatus): number {
+  return Math.max(status.lastHookAt ?? 0, status.since, status.usage?.at ?? 0);
 }
 
 function hookDetail(payload: HookPayload): string | null {
@@ -57,6 +65,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
   constructor(
     private readonly path: string,
     private readonly log: Logger,
+    /** Unmanaged sessions kept at most: any claude on the machine can report, and each would stay forever. */
+    private readonly maxUnmanaged: number = DEFAULTS.maxUnmanagedSessions,
   ) {
     super();
   }
@@ -70,6 +80,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     }
     if (result.status !== 'ok') return;
     for (const [key, status] of Object.entries(result.value.tabs)) this.tabs.set(key, restoredStatus(status));
+    this.forgetLeastActiveUnmanaged();
   }
 
   /**
@@ -115,8 +126,10 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
   apply(key: string, event: StatusEvent): TabStatus {
     const before = this.tabs.get(key) ?? initialStatus(event.at);
     const { status, effects } = nextStatus(before, event);
-    if (status !== before || !this.tabs.has(key)) {
+    const isNew = !this.tabs.has(key);
+    if (status !== before || isNew) {
       this.tabs.set(key, status);
+      if (isNew) this.forgetLeastActiveUnmanaged(key);
       this.persist();
       if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning) {
         this.emit('message', { type: 'status:update', tabId: key, status });
@@ -141,7 +154,9 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     };
     const same = before.usage && JSON.stringify({ ...before.usage, at: 0 }) === JSON.stringify({ ...usage, at: 0 });
     const status = { ...before, usage };
+    const isNew = !this.tabs.has(key);
     this.tabs.set(key, status);
+    if (isNew) this.forgetLeastActiveUnmanaged(key);
     if (same) return;
     this.persist();
     this.emit('message', { type: 'status:update', tabId: key, status });
@@ -154,8 +169,23 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     return status;
   }
 
-  /** A tab closed: its status goes with it. */
+  /** A tab closed, or an unmanaged session was let go: its status goes with it, on clients too. */
   forget(key: string): void {
-    if (this.tabs.delete(key)) this.persist();
+    if (!this.tabs.delete(key)) return;
+    this.persist();
+    this.emit('message', { type: 'status:removed', tabId: key });
+  }
+
+  /** Past the cap, the unmanaged sessions heard of least recently are forgotten; `keep` just arrived. */
+  private forgetLeastActiveUnmanaged(keep?: string): void {
+    const unmanaged = [...this.tabs].filter(([key]) => key.startsWith(UNMANAGED_PREFIX) && key !== keep);
+    const excess = unmanaged.length + (keep?.startsWith(UNMANAGED_PREFIX) ? 1 : 0) - this.maxUnmanaged;
+    if (excess <= 0) return;
+    // A stable sort keeps map order (first heard of first) among equal times.
+    unmanaged.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));
+    for (const [key] of unmanaged.slice(0, excess)) {
+      this.forget(key);
+      this.log.debug('forgot the least active Claude session outside the tabs: too many to keep', { key, max: this.maxUnmanaged });
+    }
   }
 }

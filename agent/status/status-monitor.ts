@@ -1,4 +1,5 @@
 import { findClaude } from '../claude/process.js';
+import type { TranscriptOpener } from '../claude/transcript-file.js';
 import { TranscriptReader, type TranscriptSummary } from '../claude/transcript-reader.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -10,6 +11,8 @@ export interface MonitorOptions {
   tabs: TabService;
   log: Logger;
   claudeConfigDir: string;
+  /** Opens the transcript named in a tab's status (a path that came from a hook). */
+  openTranscript: TranscriptOpener;
   transcriptPollMs: number;
   /** Fixed period, or null for 30 s growing to 60 s with the number of Claude tabs. */
   safetyPollMs: number | null;
@@ -59,7 +62,7 @@ export class StatusMonitor {
     if (!status.transcriptPath) return null;
     let reader = this.readers.get(tabId);
     if (!reader || reader.path !== status.transcriptPath) {
-      reader = new TranscriptReader(status.transcriptPath, { maxEntries: 50 });
+      reader = new TranscriptReader(status.transcriptPath, { maxEntries: 50, open: this.opts.openTranscript });
       this.readers.set(tabId, reader);
     }
     const poll = await reader.poll();

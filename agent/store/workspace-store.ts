@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
+import { DEFAULTS } from '../config/config.js';
 import { newId } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
 import { readJsonFile, writeJsonAtomic } from './atomic-file.js';
@@ -34,6 +35,14 @@ const WorkspaceFile = z.object({
 });
 type WorkspaceFile = z.infer<typeof WorkspaceFile>;
 
+/** A workspace or tab past the store's cap: refused, and nothing changed. */
+export class LimitError extends Error {}
+
+export interface StoreLimits {
+  workspaces: number;
+  tabs: number;
+}
+
 /**
  * Workspaces and their tabs, persisted in one JSON file written atomically on every change.
  * Emits `change` after each mutation so the sync channel can tell every client.
@@ -44,6 +53,7 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   constructor(
     private readonly path: string,
     private readonly log: Logger,
+    readonly limits: StoreLimits = { workspaces: DEFAULTS.maxWorkspaces, tabs: DEFAULTS.maxTabs },
   ) {
     super();
   }
@@ -94,6 +104,9 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   }
 
   addWorkspace(name: string, dir: string): WorkspaceRecord {
+    if (this.data.workspaces.length >= this.limits.workspaces) {
+      throw new LimitError(`at most ${this.limits.workspaces} workspaces can exist; close one before adding another`);
+    }
     const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString() };
     this.data.workspaces.push(ws);
     this.save();
@@ -114,7 +127,15 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     this.save();
   }
 
+  /** Throws LimitError when one more tab would pass the cap; checked before a session is started. */
+  assertRoomForTab(): void {
+    if (this.data.tabs.length >= this.limits.tabs) {
+      throw new LimitError(`at most ${this.limits.tabs} tabs can be open; close one before opening another`);
+    }
+  }
+
   addTab(tab: Omit<TabRecord, 'createdAt'>): TabRecord {
+    this.assertRoomForTab();
     const record: TabRecord = { ...tab, createdAt: new Date().toISOString() };
     this.data.tabs.push(record);
     this.save();

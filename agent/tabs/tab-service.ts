@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
-import type { PaneTitle, TabView, WorkspaceView } from '../../protocol/api.js';
+import { displayNameFrom, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
 import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
 import { type ClaudeLaunchConfig, claudeShellCommand, findExecutable } from '../claude/launcher.js';
 import { sessionNameFor } from '../tmux/commands.js';
@@ -34,6 +34,13 @@ export class TabService extends EventEmitter<{ change: [] }> {
   /** Tab id → pid of the pane's first process, from the last pane listing. */
   private panePids = new Map<string, number>();
   private refreshing: Promise<void> | null = null;
+  /**
+   * tmux sessions the agent is starting and has not recorded as tabs yet: discovery running
+   * in that moment must not adopt them as sessions made by hand.
+   */
+  private readonly starting = new Set<string>();
+  /** Discovery met sessions it could not adopt at the tab cap and logged it; said again only after room came back. */
+  private toldTabCap = false;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -53,11 +60,22 @@ export class TabService extends EventEmitter<{ change: [] }> {
    * every session on the server shows in the app.
    */
   async discover(): Promise<string[]> {
-    const known = new Set(this.store.tabs().map((t) => t.tmuxSession));
     const panes = await this.tmux.listPanes();
+    // Read after the listing: a tab created while tmux answered is known by now.
+    const known = new Set(this.store.tabs().map((t) => t.tmuxSession));
     const adopted: string[] = [];
+    let atCap = false;
     for (const pane of panes) {
-      if (known.has(pane.session)) continue;
+      if (known.has(pane.session) || this.starting.has(pane.session)) continue;
+      if (this.store.tabs().length >= this.store.limits.tabs) {
+        atCap = true;
+        if (!this.toldTabCap) {
+          this.log.warn('the tab cap is reached: not adopting tmux sessions made outside pocketmux until a tab closes', {
+            maxTabs: this.store.limits.tabs,
+          });
+        }
+        break;
+      }
       known.add(pane.session);
       const workspaces = [...this.store.workspaces()];
       const home = workspaces
@@ -67,7 +85,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
       const tab = this.store.addTab({
         id: newId('tb'),
         workspaceId: home.id,
-        name: pane.session.slice(0, 80),
+        name: displayNameFrom(pane.session, 'tmux session'),
         kind: 'shell',
         claudeSessionId: null,
         permissionMode: null,
@@ -78,6 +96,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
       adopted.push(tab.id);
       this.log.info('adopted a tmux session made outside pocketmux', { tab: tab.id, session: pane.session });
     }
+    this.toldTabCap = atCap;
     if (adopted.length > 0) await this.refreshPanes();
     return adopted;
   }
@@ -133,6 +152,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const ws = this.store.workspace(workspaceId);
     if (!ws) throw new NotFoundError(`no workspace ${workspaceId}`);
     if (!existsSync(ws.dir)) throw new NotFoundError(`the workspace directory ${ws.dir} no longer exists`);
+    this.store.assertRoomForTab();
     if (opts.kind === 'claude' && !findExecutable(this.claude.launch.bin, this.sessionEnv.PATH ?? '')) {
       throw new UnavailableError(
         `claude ("${this.claude.launch.bin}") was not found on the login PATH; install Claude Code or start the agent with --claude-bin`,
@@ -141,17 +161,33 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const id = newId('tb');
     const tmuxSession = sessionNameFor(ws.id, id);
     const record = { kind: opts.kind, permissionMode: opts.permissionMode ?? null };
-    await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id), command: this.commandFor(record, opts.resume) });
+    this.starting.add(tmuxSession);
+    let tab: TabRecord;
+    try {
+      await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id), command: this.commandFor(record, opts.resume) });
+    } catch (err) {
+      this.starting.delete(tmuxSession);
+      throw err;
+    }
     this.alive.add(id);
-    const tab = this.store.addTab({
-      id,
-      workspaceId,
-      name,
-      ...record,
-      claudeSessionId: opts.kind === 'claude' ? (opts.resume ?? null) : null,
-      cwd: ws.dir,
-      tmuxSession,
-    });
+    try {
+      tab = this.store.addTab({
+        id,
+        workspaceId,
+        name,
+        ...record,
+        claudeSessionId: opts.kind === 'claude' ? (opts.resume ?? null) : null,
+        cwd: ws.dir,
+        tmuxSession,
+      });
+    } catch (err) {
+      // Another tab took the last place while this session started: it must not linger.
+      this.alive.delete(id);
+      await this.tmux.killSession(tmuxSession).catch(() => undefined);
+      throw err;
+    } finally {
+      this.starting.delete(tmuxSession);
+    }
     this.log.info('tab created', { tab: id, workspace: ws.id });
     // Give the new tab its title now rather than at the next poll.
     await this.refreshPanes().catch((err: Error) => this.log.warn('pane refresh failed', { error: err.message }));

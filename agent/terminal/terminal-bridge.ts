@@ -6,6 +6,7 @@ import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { TabRecord } from '../store/workspace-store.js';
 import type { TabService } from '../tabs/tab-service.js';
+import { terminalToDrop } from './terminal-limits.js';
 import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
 
@@ -25,6 +26,16 @@ export interface BridgeOptions {
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
   maxConnections: number;
+  maxConnectionsPerDevice: number;
+}
+
+/** Input waiting behind tmux past this closes the socket: the client is not a person typing. */
+export const MAX_INPUT_BACKLOG_BYTES = 1024 * 1024;
+
+function frameBytes(frame: TerminalFrame): number {
+  if (frame.type === FrameType.WebStdin) return Buffer.byteLength(frame.text);
+  if (frame.type === FrameType.Stdin) return frame.data.byteLength;
+  return 5;
 }
 
 /** WebSocket close reasons must fit in 123 bytes. */
@@ -50,8 +61,13 @@ class TerminalConnection {
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly silence: NodeJS.Timeout;
-  /** Web-stdin needs a tmux call first; later input waits behind it to keep order. */
-  private inputChain: Promise<void> | null = null;
+  /**
+   * Frames that wait behind a tmux call (web stdin leaves copy-mode first, a kill closes the
+   * tab), in arrival order, so input is never reordered.
+   */
+  private readonly backlog: TerminalFrame[] = [];
+  private backlogBytes = 0;
+  private draining = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -132,19 +148,49 @@ class TerminalConnection {
   }
 
   private enqueue(frame: TerminalFrame): void {
-    if (this.inputChain) {
-      this.track(this.inputChain.then(() => this.apply(frame)));
+    const waitsOnTmux = frame.type === FrameType.WebStdin || frame.type === FrameType.Kill;
+    if (!this.draining && !waitsOnTmux) {
+      this.apply(frame);
       return;
     }
-    const pending = this.apply(frame);
-    if (pending) this.track(pending);
+    this.backlogBytes += frameBytes(frame);
+    if (this.backlogBytes > MAX_INPUT_BACKLOG_BYTES) {
+      this.close(CloseCode.InputOverflow, 'too much input waiting for tmux');
+      return;
+    }
+    this.backlog.push(frame);
+    if (!this.draining) void this.drain();
   }
 
-  private track(work: Promise<void>): void {
-    const chain: Promise<void> = work.finally(() => {
-      if (this.inputChain === chain) this.inputChain = null;
-    });
-    this.inputChain = chain;
+  /**
+   * Applies waiting frames in order. Web-stdin frames that queued up behind one another share
+   * one copy-mode exit: 2,000 input-bar frames cost a handful of tmux runs, not 2,000.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.backlog.length > 0 && !this.closed) {
+      const frame = this.backlog.shift() as TerminalFrame;
+      this.backlogBytes -= frameBytes(frame);
+      if (frame.type === FrameType.WebStdin) {
+        let text = frame.text;
+        while (this.backlog[0]?.type === FrameType.WebStdin) {
+          const next = this.backlog.shift() as Extract<TerminalFrame, { type: typeof FrameType.WebStdin }>;
+          this.backlogBytes -= frameBytes(next);
+          text += next.text;
+        }
+        await this.opts.tmux
+          .leaveCopyMode(this.tab.tmuxSession)
+          .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { tab: this.tab.id, error: err.message }));
+        if (!this.closed) this.toPty(() => this.term.write(text));
+      } else if (frame.type === FrameType.Kill) {
+        await this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
+          this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
+        });
+      } else {
+        this.apply(frame);
+      }
+    }
+    this.draining = false;
   }
 
   /**
@@ -159,31 +205,18 @@ class TerminalConnection {
     }
   }
 
-  /** Applies a frame; returns a promise only when it had to wait on tmux. */
-  private apply(frame: TerminalFrame): Promise<void> | undefined {
-    if (this.closed) return undefined;
+  /** Applies a frame that needs no tmux call. */
+  private apply(frame: TerminalFrame): void {
+    if (this.closed) return;
     switch (frame.type) {
       case FrameType.Stdin:
         this.toPty(() => this.term.write(Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength)));
-        return undefined;
+        return;
       case FrameType.Resize:
         this.toPty(() => this.term.resize(frame.cols, frame.rows));
-        return undefined;
-      case FrameType.Heartbeat:
-        return undefined;
-      case FrameType.Kill:
-        return this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
-          this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
-        });
-      case FrameType.WebStdin:
-        return this.opts.tmux
-          .leaveCopyMode(this.tab.tmuxSession)
-          .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { error: err.message }))
-          .then(() => {
-            if (!this.closed) this.toPty(() => this.term.write(frame.text));
-          });
+        return;
       default:
-        return undefined;
+        return;
     }
   }
 
@@ -232,9 +265,13 @@ class TerminalConnection {
   }
 }
 
-/** All terminal connections of the agent, capped: past the cap the oldest is dropped. */
+/**
+ * All terminal connections of the agent, capped per device and in total (see
+ * `terminalToDrop` for who makes room).
+ */
 export class TerminalBridge {
-  private readonly connections: TerminalConnection[] = [];
+  /** Oldest first, each with the device that opened it. */
+  private readonly connections: { conn: TerminalConnection; device: string }[] = [];
 
   constructor(private readonly opts: BridgeOptions) {}
 
@@ -242,17 +279,29 @@ export class TerminalBridge {
     return this.connections.length;
   }
 
-  attach(ws: WebSocket, tab: TabRecord, size: { cols: number; rows: number }): void {
-    while (this.connections.length >= this.opts.maxConnections) {
-      const oldest = this.connections.shift();
-      oldest?.close(CloseCode.ConnectionLimit, 'too many terminal connections: this, the oldest, was dropped');
+  attach(ws: WebSocket, tab: TabRecord, device: string, size: { cols: number; rows: number }): void {
+    const limits = { total: this.opts.maxConnections, perDevice: this.opts.maxConnectionsPerDevice };
+    for (;;) {
+      const drop = terminalToDrop(
+        this.connections.map((c) => c.device),
+        device,
+        limits,
+      );
+      if (!drop) break;
+      const [victim] = this.connections.splice(drop.index, 1);
+      victim?.conn.close(
+        CloseCode.ConnectionLimit,
+        drop.cap === 'device'
+          ? `this device has ${limits.perDevice} terminals open, its most: this, its oldest, was dropped`
+          : `the agent serves ${limits.total} terminals at most: this, the oldest of the device with the most, was dropped`,
+      );
     }
     try {
       const conn = new TerminalConnection(ws, tab, size, this.opts, (c) => {
-        const i = this.connections.indexOf(c);
+        const i = this.connections.findIndex((entry) => entry.conn === c);
         if (i >= 0) this.connections.splice(i, 1);
       });
-      this.connections.push(conn);
+      this.connections.push({ conn, device });
     } catch (err) {
       this.opts.log.error('could not start a terminal', { tab: tab.id, error: (err as Error).message });
       ws.close(CloseCode.AttachFailed, closeReason(`could not attach: ${(err as Error).message}`));
@@ -260,10 +309,10 @@ export class TerminalBridge {
   }
 
   stats(): TerminalStats[] {
-    return this.connections.map((c) => c.stats());
+    return this.connections.map((c) => c.conn.stats());
   }
 
   closeAll(code: number, reason: string): void {
-    for (const conn of [...this.connections]) conn.close(code, reason);
+    for (const { conn } of [...this.connections]) conn.close(code, reason);
   }
 }

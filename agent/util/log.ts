@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { visibleJson, visibleText } from '../../protocol/safe-text.js';
+import { LogFile, type LogFileLimits } from './log-file.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -8,6 +8,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Resolves once every line logged so far is in the log file. */
+  flush(): Promise<void>;
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -16,26 +18,29 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
  * One line per event, to stderr and to the data dir's log file. Secrets never go through
  * here: callers log ids, never tokens or credentials.
  */
-export function createLogger(options: { file?: string; level?: LogLevel; stderr?: boolean }): Logger {
+export function createLogger(options: { file?: string; level?: LogLevel; stderr?: boolean; fileLimits?: LogFileLimits }): Logger {
   const min = ORDER[options.level ?? 'info'];
-  if (options.file) mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
+  const file = options.file
+    ? new LogFile(
+        options.file,
+        (count) =>
+          `${new Date().toISOString()} warn  log lines dropped: they came faster than the disk took them ${JSON.stringify({ dropped: count })}\n`,
+        options.fileLimits,
+      )
+    : null;
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
-    const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${message}${extra}\n`;
+    // Messages and fields quote paths, names and tmux output; the log is read in a terminal.
+    const extra = fields && Object.keys(fields).length > 0 ? ` ${visibleJson(fields)}` : '';
+    const line = `${new Date().toISOString()} ${level.padEnd(5)} ${visibleText(message)}${extra}\n`;
     if (options.stderr !== false) process.stderr.write(line);
-    if (options.file) {
-      try {
-        appendFileSync(options.file, line, { mode: 0o600 });
-      } catch {
-        // A full disk must not take the agent down; stderr still has the line.
-      }
-    }
+    file?.write(line);
   };
   return {
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    flush: () => file?.flush() ?? Promise.resolve(),
   };
 }

@@ -33,6 +33,8 @@ function parseMessage(data: unknown): StatusServerMessage | null {
       return msg.tabs && typeof msg.tabs === 'object' ? (msg as StatusServerMessage) : null;
     case 'status:update':
       return typeof msg.tabId === 'string' && isTabStatus(msg.status) ? (msg as StatusServerMessage) : null;
+    case 'status:removed':
+      return typeof msg.tabId === 'string' ? (msg as StatusServerMessage) : null;
     case 'status:hook-event':
     case 'status:error':
       return msg as StatusServerMessage;
@@ -138,6 +140,13 @@ export class StatusController implements ReactiveController {
         // seq, so only a strictly older update is stale.
         if (shown && msg.status.seq < shown.seq) return;
         this.statuses = { ...this.statuses, [msg.tabId]: msg.status };
+        this.host.requestUpdate();
+        return;
+      }
+      case 'status:removed': {
+        if (!(msg.tabId in this.statuses)) return;
+        const { [msg.tabId]: _gone, ...rest } = this.statuses;
+        this.statuses = rest;
         this.host.requestUpdate();
         return;
       }

@@ -112,7 +112,7 @@ describe('workspaces and tabs', () => {
       fetch(new URL('/api/workspaces', agent.url), { method: 'POST', headers: { cookie: session.cookie, 'content-type': 'application/json' }, body });
     const malformed = await raw('{"dir": ');
     expect(malformed.status).toBe(400);
-    const huge = await raw(JSON.stringify({ dir: 'x'.repeat(200_000) }));
+    const huge = await raw(JSON.stringify({ dir: 'x'.repeat(600_000) }));
     expect(huge.status).toBe(413);
     expect(await stateOnDisk()).toBe(before);
     expect((await api(session, 'GET', '/api/session')).status).toBe(200);

@@ -27,6 +27,14 @@ describe('agent configuration', () => {
     expect([fromFlags.port, fromFlags.host, fromFlags.dataDir, fromFlags.tmuxSocket]).toEqual([0, '::1', join(homedir(), 'x'), 'flag-sock']);
   });
 
+  it('takes the workspace and tab caps from the environment, and refuses a cap of 0', () => {
+    const c = resolveConfig({}, {});
+    expect([c.maxWorkspaces, c.maxTabs, c.maxTerminalsPerDevice, c.maxUnmanagedSessions]).toEqual([500, 500, 8, 200]);
+    const set = resolveConfig({}, { POCKETMUX_MAX_WORKSPACES: '3', POCKETMUX_MAX_TABS: '7' });
+    expect([set.maxWorkspaces, set.maxTabs]).toEqual([3, 7]);
+    expect(() => resolveConfig({}, { POCKETMUX_MAX_TABS: '0' })).toThrow(/POCKETMUX_MAX_TABS must be between 1 and 100000/);
+  });
+
   it.each([
     [{ port: '80a' }, /port must be a whole number/],
     [{ port: '70000' }, /port must be between 0 and 65535/],

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic, writeJsonAtomicAsync } from '../../agent/store/atomic-file.js';
 import { InstanceLock, LockHeldError } from '../../agent/store/lock.js';
-import { WorkspaceStore } from '../../agent/store/workspace-store.js';
+import { LimitError, WorkspaceStore } from '../../agent/store/workspace-store.js';
 import { createLogger } from '../../agent/util/log.js';
 
 let dir: string;
@@ -141,6 +141,20 @@ describe('workspace store', () => {
     store.renameWorkspace(ws.id, 'b');
     store.removeWorkspace(ws.id);
     expect(changes).toBe(3);
+  });
+
+  it('refuses a workspace or a tab past its cap, with a message, and changes nothing', () => {
+    const path = join(dir, 'w.json');
+    const store = new WorkspaceStore(path, quietLog, { workspaces: 1, tabs: 1 });
+    const ws = store.addWorkspace('a', '/');
+    const tab = { workspaceId: ws.id, name: null, kind: 'shell' as const, claudeSessionId: null, permissionMode: null, cwd: '/' };
+    store.addTab({ ...tab, id: 'tb-1', tmuxSession: 'one' });
+    const saved = readFileSync(path, 'utf8');
+    expect(() => store.addWorkspace('b', '/')).toThrow(LimitError);
+    expect(() => store.addWorkspace('b', '/')).toThrow(/at most 1 workspaces/);
+    expect(() => store.addTab({ ...tab, id: 'tb-2', tmuxSession: 'two' })).toThrow(/at most 1 tabs/);
+    expect(readFileSync(path, 'utf8')).toBe(saved);
+    expect([store.workspaces().length, store.tabs().length]).toEqual([1, 1]);
   });
 });
 

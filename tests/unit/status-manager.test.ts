@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
+import type { StatusServerMessage } from '../../protocol/status.js';
+import { StatusManager, unmanagedKey } from '../../agent/status/status-manager.js';
+import { createLogger } from '../../agent/util/log.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
+const sessionStart = JSON.parse(
+  readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"SessionStart"')) as string,
+) as Record<string, unknown>;
+
+function startOf(sessionId: string) {
+  const parsed = parseHookPayload('SessionStart', { ...sessionStart, session_id: sessionId });
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.payload;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pocketmux-status-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Claude sessions outside the tabs', () => {
+  it('keeps at most the cap; the least recently active is forgotten and a removal is sent', async () => {
+    const status = new StatusManager(join(dir, 'status.json'), createLogger({ stderr: false }), 3);
+    const messages: StatusServerMessage[] = [];
+    status.on('message', (m) => messages.push(m));
+
+    status.applyHook(unmanagedKey('s1'), startOf('s1'), 1_000);
+    status.applyHook(unmanagedKey('s2'), startOf('s2'), 2_000);
+    status.applyHook(unmanagedKey('s3'), startOf('s3'), 3_000);
+    // s1 is heard from again; s2 is now the least recently active.
+    status.applyUsage(unmanagedKey('s1'), StatusLineReport.parse({ session_id: 's1' }), 4_000);
+    // A tab of the agent's own does not count against the cap.
+    status.applyHook('tb-own', startOf('own'), 4_500);
+    status.applyHook(unmanagedKey('s4'), startOf('s4'), 5_000);
+
+    expect(Object.keys(status.snapshot()).sort()).toEqual(['tb-own', 'unmanaged-s1', 'unmanaged-s3', 'unmanaged-s4']);
+    expect(messages.filter((m) => m.type === 'status:removed')).toEqual([{ type: 'status:removed', tabId: 'unmanaged-s2' }]);
+    await status.flush();
+  });
+
+  it('trims sessions kept by an earlier run past the cap at load', async () => {
+    const path = join(dir, 'status.json');
+    const before = new StatusManager(path, createLogger({ stderr: false }), 10);
+    for (let i = 0; i < 5; i++) before.applyHook(unmanagedKey(`s${i}`), startOf(`s${i}`), 1_000 * (i + 1));
+    await before.flush();
+
+    const after = new StatusManager(path, createLogger({ stderr: false }), 2);
+    after.load();
+    expect(Object.keys(after.snapshot()).sort()).toEqual(['unmanaged-s3', 'unmanaged-s4']);
+  });
+});
