@@ -117,7 +117,9 @@ export class JsonClient {
       if (endsSnapshot) this.snapshotOnItsWay = false;
       this.resyncIfCaughtUp();
     });
-    if (this.ws.bufferedAmount > this.limits.closeBytes) this.close(CloseCode.TooSlow, 'too slow to keep up');
+    // Counted without the message just sent: a snapshot bigger than the limit on its own
+    // (hundreds of tabs with long paths) must reach a client that reads.
+    if (this.ws.bufferedAmount - Buffer.byteLength(text) > this.limits.closeBytes) this.close(CloseCode.TooSlow, 'too slow to keep up');
   }
 
   private fallBehind(): void {

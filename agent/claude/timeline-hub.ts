@@ -46,6 +46,11 @@ export class TimelineHub {
     );
   }
 
+  /** Whether the agent has a status for this key (a tab, or an outside Claude session). */
+  knows(tabId: string): boolean {
+    return this.status.get(tabId) !== undefined;
+  }
+
   add(ws: WebSocket, tabId: string): void {
     let feed = this.feeds.get(tabId);
     if (!feed) {

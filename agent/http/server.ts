@@ -11,6 +11,7 @@ import type { AccessControl } from '../auth/access.js';
 import type { DeviceSockets } from '../auth/device-sockets.js';
 import type { HostGuard } from '../auth/host.js';
 import type { RefusalLog } from '../auth/refusal-log.js';
+import { ChannelSocketCap } from '../channels/connection-limits.js';
 import type { TimelineHub } from '../claude/timeline-hub.js';
 import type { StatusHub } from '../status/status-hub.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
@@ -113,6 +114,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
 
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, app) : createServer(app);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const channelCap = new ChannelSocketCap();
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -131,21 +133,28 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
         deps.sockets.register(device.id, ws);
         accept(ws);
       });
+    /** A JSON channel socket, counted against the channel caps. */
+    const handleChannel = (accept: (ws: WebSocket) => void) =>
+      handle((ws) => {
+        channelCap.admit(device.id, ws);
+        accept(ws);
+      });
 
     if (url.pathname === '/api/sync') {
-      handle((ws) => deps.sync.add(ws));
+      handleChannel((ws) => deps.sync.add(ws));
       return;
     }
     if (url.pathname === '/api/timeline') {
       const tabId = url.searchParams.get('tab') ?? '';
-      handle((ws) => {
-        if (!deps.tabs.tab(tabId) && !tabId.startsWith('unmanaged-')) ws.close(CloseCode.TabNotFound, 'no such tab');
+      handleChannel((ws) => {
+        // An outside session is followed only while the agent knows it, so no client can make up feeds.
+        if (!deps.tabs.tab(tabId) && !deps.timeline.knows(tabId)) ws.close(CloseCode.TabNotFound, 'no such tab');
         else deps.timeline.add(ws, tabId);
       });
       return;
     }
     if (url.pathname === '/api/status') {
-      handle((ws) => deps.statusHub.add(ws));
+      handleChannel((ws) => deps.statusHub.add(ws));
       return;
     }
 

@@ -60,9 +60,11 @@ export class TabService extends EventEmitter<{ change: [] }> {
    * every session on the server shows in the app.
    */
   async discover(): Promise<string[]> {
-    const panes = await this.tmux.listPanes();
-    // Read after the listing: a tab created while tmux answered is known by now.
+    // Tabs known before the listing or after it: one created while tmux answered is known
+    // by then, and one closed meanwhile still shows in the listing but is not made by hand.
     const known = new Set(this.store.tabs().map((t) => t.tmuxSession));
+    const panes = await this.tmux.listPanes();
+    for (const tab of this.store.tabs()) known.add(tab.tmuxSession);
     const adopted: string[] = [];
     let atCap = false;
     for (const pane of panes) {

@@ -6,7 +6,7 @@ import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { TabRecord } from '../store/workspace-store.js';
 import type { TabService } from '../tabs/tab-service.js';
-import { terminalToDrop } from './terminal-limits.js';
+import { connectionToDrop } from '../channels/connection-limits.js';
 import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
 
@@ -29,13 +29,20 @@ export interface BridgeOptions {
   maxConnectionsPerDevice: number;
 }
 
-/** Input waiting behind tmux past this closes the socket: the client is not a person typing. */
+/**
+ * Input waiting behind tmux (text-bar frames leave copy-mode first) past this stops reading
+ * the socket until it is typed, so a client cannot queue input faster than tmux takes it…
+ */
+export const PAUSE_INPUT_BACKLOG_BYTES = 256 * 1024;
+/** …and, should frames already read still pile up, past this the socket is closed. */
 export const MAX_INPUT_BACKLOG_BYTES = 1024 * 1024;
+/** What a queued frame costs beside its payload, so empty frames are not free. */
+const FRAME_OVERHEAD_BYTES = 64;
 
 function frameBytes(frame: TerminalFrame): number {
-  if (frame.type === FrameType.WebStdin) return Buffer.byteLength(frame.text);
-  if (frame.type === FrameType.Stdin) return frame.data.byteLength;
-  return 5;
+  if (frame.type === FrameType.WebStdin) return FRAME_OVERHEAD_BYTES + Buffer.byteLength(frame.text);
+  if (frame.type === FrameType.Stdin) return FRAME_OVERHEAD_BYTES + frame.data.byteLength;
+  return FRAME_OVERHEAD_BYTES;
 }
 
 /** WebSocket close reasons must fit in 123 bytes. */
@@ -67,6 +74,7 @@ class TerminalConnection {
    */
   private readonly backlog: TerminalFrame[] = [];
   private backlogBytes = 0;
+  private inputPaused = false;
   private draining = false;
 
   constructor(
@@ -159,12 +167,17 @@ class TerminalConnection {
       return;
     }
     this.backlog.push(frame);
+    if (!this.inputPaused && this.backlogBytes > PAUSE_INPUT_BACKLOG_BYTES) {
+      this.inputPaused = true;
+      this.ws.pause();
+    }
     if (!this.draining) void this.drain();
   }
 
   /**
-   * Applies waiting frames in order. Web-stdin frames that queued up behind one another share
-   * one copy-mode exit: 2,000 input-bar frames cost a handful of tmux runs, not 2,000.
+   * Applies waiting frames in order. A text-bar frame leaves copy-mode first; the frames that
+   * queued up behind it meanwhile (up to a kill) share that one exit, so 2,000 text-bar
+   * frames cost a handful of tmux runs, not 2,000, however they are interleaved.
    */
   private async drain(): Promise<void> {
     this.draining = true;
@@ -172,16 +185,22 @@ class TerminalConnection {
       const frame = this.backlog.shift() as TerminalFrame;
       this.backlogBytes -= frameBytes(frame);
       if (frame.type === FrameType.WebStdin) {
-        let text = frame.text;
-        while (this.backlog[0]?.type === FrameType.WebStdin) {
-          const next = this.backlog.shift() as Extract<TerminalFrame, { type: typeof FrameType.WebStdin }>;
+        const group: TerminalFrame[] = [frame];
+        while (this.backlog.length > 0 && this.backlog[0]?.type !== FrameType.Kill) {
+          const next = this.backlog.shift() as TerminalFrame;
           this.backlogBytes -= frameBytes(next);
-          text += next.text;
+          group.push(next);
         }
         await this.opts.tmux
           .leaveCopyMode(this.tab.tmuxSession)
           .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { tab: this.tab.id, error: err.message }));
-        if (!this.closed) this.toPty(() => this.term.write(text));
+        for (const f of group) {
+          if (f.type === FrameType.WebStdin) {
+            if (!this.closed) this.toPty(() => this.term.write(f.text));
+          } else {
+            this.apply(f);
+          }
+        }
       } else if (frame.type === FrameType.Kill) {
         await this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
           this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
@@ -191,6 +210,10 @@ class TerminalConnection {
       }
     }
     this.draining = false;
+    if (this.inputPaused && !this.closed) {
+      this.inputPaused = false;
+      this.ws.resume();
+    }
   }
 
   /**
@@ -267,7 +290,7 @@ class TerminalConnection {
 
 /**
  * All terminal connections of the agent, capped per device and in total (see
- * `terminalToDrop` for who makes room).
+ * `connectionToDrop` for who makes room).
  */
 export class TerminalBridge {
   /** Oldest first, each with the device that opened it. */
@@ -282,7 +305,7 @@ export class TerminalBridge {
   attach(ws: WebSocket, tab: TabRecord, device: string, size: { cols: number; rows: number }): void {
     const limits = { total: this.opts.maxConnections, perDevice: this.opts.maxConnectionsPerDevice };
     for (;;) {
-      const drop = terminalToDrop(
+      const drop = connectionToDrop(
         this.connections.map((c) => c.device),
         device,
         limits,

@@ -82,6 +82,7 @@ export class PaneInputQueue {
       const touched: Request[] = [];
       let used = 0;
       for (const request of queue.requests) {
+        const from = request.next;
         while (request.next < request.commands.length) {
           const command = request.commands[request.next] as readonly string[];
           // The separator between commands costs two bytes (`;` and its NUL).
@@ -91,7 +92,7 @@ export class PaneInputQueue {
           used += size;
           request.next++;
         }
-        touched.push(request);
+        if (request.next > from) touched.push(request);
         if (request.next < request.commands.length) break;
       }
       try {

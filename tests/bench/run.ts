@@ -149,9 +149,9 @@ function inputTable(input: InputBenchResult): string {
   const f0 = (x: number) => x.toFixed(0);
   const base = input.baseline;
   const col = (pick: (f: NonNullable<InputBenchResult['baseline']>) => string) => (base ? ` ${pick(base)} |` : '');
-  const ratio = (ours: number, theirs: number | undefined) => (theirs ? ` ${(theirs / ours).toFixed(1)}× faster |` : '');
+  const ratio = (ours: number, theirs: number | undefined) => (theirs ? ` ${(theirs / ours).toFixed(1)}× |` : '');
   return [
-    `| measure | this build |${base ? ' baseline build |  |' : ''}`,
+    `| measure | this build |${base ? ' baseline build | baseline ÷ this build |' : ''}`,
     `| --- | --- |${base ? ' --- | --- |' : ''}`,
     `| \`POST /api/tabs/:id/input\` (\`tab send\`) → echo, p50 / p99 of ${INPUT_BENCH.SINGLE} | **${f2(input.current.restP50)} / ${f2(input.current.restP99)} ms** |${col((b) => `${f2(b.restP50)} / ${f2(b.restP99)} ms`)}${ratio(input.current.restP50, base?.restP50)}`,
     `| web stdin (input bar) frame → echo, p50 / p99 of ${INPUT_BENCH.SINGLE} | **${f2(input.current.webP50)} / ${f2(input.current.webP99)} ms** |${col((b) => `${f2(b.webP50)} / ${f2(b.webP99)} ms`)}${ratio(input.current.webP50, base?.webP50)}`,

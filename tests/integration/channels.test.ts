@@ -122,6 +122,8 @@ describe('heartbeat on the JSON channels', () => {
   it('cuts sync, status and timeline clients that stop answering pings, and keeps those that answer', async () => {
     const quick = await startAgent({ env: { POCKETMUX_HEARTBEAT_INTERVAL_MS: '100', POCKETMUX_HEARTBEAT_TIMEOUT_MS: '2000' } });
     const s = await claim(quick);
+    // A timeline follows only a session the agent knows: one is made known by its first hook.
+    await postHook(quick, 'SessionStart', { session_id: 'nobody' });
     const paths = ['/api/sync', '/api/status', '/api/timeline?tab=unmanaged-nobody'];
     const silent = paths.map((path) => new RawChannel(s, path, { autoPong: false }));
     const answering = paths.map((path) => new RawChannel(s, path));

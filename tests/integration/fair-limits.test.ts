@@ -10,6 +10,7 @@ import type { TabStatus } from '../../protocol/status.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
 import { api, type CloseInfo, claim, createTab, eventually, firstWorkspaceId, type Session, TerminalClient } from '../support/client.js';
+import { RawChannel } from '../support/channels.js';
 import { StatusClient } from '../support/status.js';
 
 afterAll(cleanupAgents);
@@ -109,6 +110,36 @@ describe('terminals per device', () => {
     newest.type('echo newest-$((1+1))\r');
     await newest.waitFor('newest-2');
     for (const t of [...all, newest]) t.close();
+  });
+});
+
+describe('live JSON channels per device', () => {
+  it('a device past 32 status, sync and timeline sockets loses its own oldest; another device keeps its own', async () => {
+    const agent = await startAgent();
+    const a = await claim(agent, 'device A');
+    const b = await pairAnother(agent, a, 'device B');
+    const bSocket = new RawChannel(b, '/api/status');
+    await bSocket.opened;
+    const paths = ['/api/status', '/api/sync'];
+    const aSockets: RawChannel[] = [];
+    for (let i = 0; i < 33; i++) {
+      const c = new RawChannel(a, paths[i % 2] as string);
+      await c.opened;
+      aSockets.push(c);
+    }
+    const dropped = await (aSockets[0] as RawChannel).closed;
+    expect(dropped.code).toBe(CloseCode.ConnectionLimit);
+    expect(dropped.reason).toMatch(/this device/);
+    for (const c of aSockets.slice(1)) expect(c.ws.readyState).toBe(c.ws.OPEN);
+    expect(bSocket.ws.readyState).toBe(bSocket.ws.OPEN);
+    for (const c of [bSocket, ...aSockets]) c.ws.close();
+  });
+
+  it('opens no timeline for an outside session the agent does not know', async () => {
+    const agent = await startAgent();
+    const a = await claim(agent);
+    const made = new RawChannel(a, '/api/timeline?tab=unmanaged-made-up-1234');
+    expect((await made.closed).code).toBe(CloseCode.TabNotFound);
   });
 });
 

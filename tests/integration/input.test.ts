@@ -2,11 +2,13 @@
  * Input into tabs costs tmux runs: every run of the tmux binary is counted through a
  * wrapper that logs and then executes the real tmux, so the test sees what the agent does.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { procMemory, unreadByAgent } from '../support/channels.js';
 import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
 
 afterAll(cleanupAgents);
@@ -17,6 +19,7 @@ describe('input into a tab', () => {
   let agent: AgentHandle;
   let session: Session;
   let runs: string;
+  let slow: string;
   let tabId: string;
   let file: string;
 
@@ -24,7 +27,13 @@ describe('input into a tab', () => {
     const env = newTestEnvironment();
     runs = join(env.root, 'tmux-runs.log');
     const wrapper = join(env.root, 'tmux-counting');
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${runs}'\nexec tmux "$@"\n`);
+    slow = join(env.root, 'slow-tmux');
+    // While the file \`slow\` exists, each copy-mode exit takes half a second, as tmux might on
+    // a loaded machine: input then waits in the agent, whose holding it is what is measured.
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho "$*" >> '${runs}'\ncase "$*" in *if-shell*) [ -e '${slow}' ] && sleep 0.5;; esac\nexec tmux "$@"\n`,
+    );
     chmodSync(wrapper, 0o755);
     agent = await startAgent({ reuse: env, env: { POCKETMUX_TMUX_BIN: wrapper } });
     session = await claim(agent);
@@ -35,7 +44,11 @@ describe('input into a tab', () => {
     await eventually(() => existsSync(file), 10_000, 'cat to start');
   });
 
-  const countRuns = () => readFileSync(runs, 'utf8').split('\n').filter(Boolean).length;
+  /** tmux runs that typed input (title polls and pane listings run beside them). */
+  const countRuns = () =>
+    readFileSync(runs, 'utf8')
+      .split('\n')
+      .filter((line) => / (if-shell|send-keys) /.test(line)).length;
 
   it(`types ${FRAMES} input-bar frames in order with a handful of tmux runs, not one each`, async () => {
     const term = new TerminalClient(session, tabId);
@@ -57,12 +70,46 @@ describe('input into a tab', () => {
     term.close();
   });
 
-  it('types a REST request with one tmux run, and parallel requests in order with fewer', async () => {
-    const before = countRuns();
-    expect((await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: 'single' })).status).toBe(204);
-    expect(countRuns() - before).toBe(1);
+  it('stops reading a terminal that sends input faster than tmux takes it, so memory stays bounded', async () => {
+    // A tab of its own: what the agent read before it stopped reading is typed there.
+    const floodTab = (await createTab(session)).id;
+    const flooder = new TerminalClient(session, floodTab);
+    await flooder.opened;
+    const socket = (flooder.ws as unknown as { _socket: Socket })._socket;
+    writeFileSync(slow, '');
+    const before = procMemory(agent.pid, 'VmRSS');
+    // Text-bar frames wait for tmux; empty stdin frames between them cost nothing but the frame.
+    for (let i = 0; i < 200_000; i++) {
+      flooder.send({ type: FrameType.WebStdin, text: 'x' });
+      flooder.send({ type: FrameType.Stdin, data: new Uint8Array(0) });
+    }
+    await eventually(() => flooder.ws.bufferedAmount === 0 && socket.writableLength === 0, 60_000, 'the flood to leave the client');
+    // The agent stopped reading: the rest of the flood waits in the kernel, not in the agent.
+    await eventually(() => (unreadByAgent(agent.port, socket.localPort as number) ?? 0) > 256 * 1024, 10_000, 'the agent to stop reading');
+    const peak = procMemory(agent.pid, 'VmHWM');
+    expect(peak - before).toBeLessThan(48 * 1024 * 1024);
+    expect(flooder.ws.readyState).toBe(flooder.ws.OPEN);
+    rmSync(slow);
+    flooder.ws.terminate();
+    // The agent reads on once the backlog is typed, and then sees the client gone.
+    await eventually(
+      async () => (await api<{ terminals: unknown[] }>(session, 'GET', '/api/terminals')).body.terminals.length === 0,
+      30_000,
+      'the flooding terminal to be closed',
+    );
+    // Other tabs took input all along.
+    expect((await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: 'after-flood' })).status).toBe(204);
+    await eventually(() => readFileSync(file, 'utf8').includes('after-flood'), 15_000, 'input after the flood');
+  });
 
-    const start = countRuns();
+  it('types a REST request with one tmux run, and parallel requests in order with fewer', async () => {
+    const runsWith = (text: string) =>
+      readFileSync(runs, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(text)).length;
+    expect((await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: 'single-request' })).status).toBe(204);
+    expect(runsWith('single-request')).toBe(1);
+
     const texts = Array.from({ length: 50 }, (_, i) => `parallel-${i}`);
     const results = await Promise.all(texts.map((text) => api(session, 'POST', `/api/tabs/${tabId}/input`, { text })));
     expect(results.every((r) => r.status === 204)).toBe(true);
@@ -72,6 +119,6 @@ describe('input into a tab', () => {
     }, 15_000, 'the parallel lines');
     // HTTP requests may arrive in any order; each line is whole and none is lost.
     expect([...lines].sort()).toEqual([...texts].sort());
-    expect(countRuns() - start).toBeLessThan(texts.length);
+    expect(runsWith('parallel-')).toBeLessThan(texts.length);
   });
 });

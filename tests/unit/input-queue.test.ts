@@ -88,6 +88,24 @@ describe('pane input queue', () => {
     expect(tmux.runs.at(-1)).toEqual([['d']]);
   });
 
+  it('spares a request the failed run carried nothing of', async () => {
+    const tmux = recordingRunner();
+    const queue = new PaneInputQueue(tmux.run, 100);
+    const first = queue.send('p', [['a']]);
+    // b fills the next run; c does not fit beside it and waits for the one after.
+    const b = queue.send('p', [['b'.repeat(60)]]);
+    const c = queue.send('p', [['c'.repeat(60)]]);
+    await tmux.end();
+    await first;
+    expect(tmux.runs[1]).toEqual([['b'.repeat(60)]]);
+    const bFails = expect(b).rejects.toThrow('no such pane');
+    await tmux.end(new Error('tmux send-keys: no such pane'));
+    await bFails;
+    expect(tmux.runs[2]).toEqual([['c'.repeat(60)]]);
+    await tmux.end();
+    await c;
+  });
+
   it('lets a waiting copy-mode exit be shared, and panes not wait on each other', async () => {
     const tmux = recordingRunner();
     const queue = new PaneInputQueue(tmux.run);

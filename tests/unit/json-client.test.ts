@@ -100,12 +100,25 @@ describe('JsonClient', () => {
   it(`closes a client whose backlog passes the hard limit with ${CloseCode.TooSlow}`, async () => {
     const { server, client } = await pair();
     const closed = new Promise<number>((resolve) => client.once('close', (code) => resolve(code)));
-    const jc = new JsonClient(server, () => ['{}'], { ...quiet, limits: { closeBytes: 1024 * 1024 } });
+    // A snapshot of several messages is written whole; the backlog passes the limit within it.
+    const part = JSON.stringify({ pad: 'x'.repeat(8 * 1024 * 1024) });
+    const jc = new JsonClient(server, () => [part, part, part], { ...quiet, limits: { closeBytes: 1024 * 1024 } });
     socketOf(client).pause();
-    jc.send(JSON.stringify({ pad: 'x'.repeat(16 * 1024 * 1024) }));
+    jc.sendSnapshot();
     expect(server.readyState).toBe(server.CLOSING);
     socketOf(client).resume();
     expect(await closed).toBe(CloseCode.TooSlow);
+  });
+
+  it('delivers one message bigger than the hard limit to a client that reads', async () => {
+    const { server, client } = await pair();
+    const big = JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) });
+    const jc = new JsonClient(server, () => [big], { ...quiet, limits: { closeBytes: 1024 * 1024 } });
+    const got = new Promise<number>((resolve) => client.once('message', (data) => resolve(String(data).length)));
+    jc.sendSnapshot();
+    expect(await got).toBe(big.length);
+    expect(server.readyState).toBe(server.OPEN);
+    client.close();
   });
 
   it('cuts a client that stops answering pings, and keeps one that answers', async () => {
