@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { api, errorText } from '../state/api.js';
 import { shortPath } from '../state/labels.js';
@@ -187,7 +188,7 @@ export class WorkspaceCard extends LitElement {
         <div class="title">
           <div class="name">
             ${state ? html`<pm-status-dot state=${state} label=${`${ws.name}: ${STATE_LABEL[state].toLowerCase()}`}></pm-status-dot>` : nothing}
-            <h2><bdi>${ws.name}</bdi></h2>
+            <h2><bdi>${visibleText(ws.name)}</bdi></h2>
             ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
           </div>
           <div class="dir" title=${ws.dir}><bdi>${shortPath(ws.dir)}</bdi></div>

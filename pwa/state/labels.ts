@@ -1,4 +1,5 @@
 import type { PaneTitle, TabView } from '../../protocol/api.js';
+import { visibleText } from '../../protocol/safe-text.js';
 
 // Until the agent has said where its home is, guess from where homes live on the systems
 // tmux runs on.
@@ -12,8 +13,16 @@ export function setHomeDirectory(home: string): void {
   homePrefix = new RegExp(`^${trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`);
 }
 
-/** A path as a person reads it: the home part as `~`, and only the last parts when long. */
+/**
+ * A path as a person reads it: the home part as `~`, only the last parts when long, and
+ * control or bidi characters spelled out (`\u202e`), so `report\u202etxt.exe` cannot pass
+ * for `reportexe.txt`.
+ */
 export function shortPath(path: string, maxParts = 3): string {
+  return visibleText(shortenPath(path, maxParts));
+}
+
+function shortenPath(path: string, maxParts: number): string {
   let p = path.replace(homePrefix, '~');
   if (p.length > 1) p = p.replace(/\/+$/, '');
   const root = p.startsWith('~') ? '~' : '';
@@ -41,6 +50,8 @@ export interface TabLabel {
 export function tabLabel(tab: Pick<TabView, 'name' | 'title' | 'cwd'>, live: PaneTitle | null = null): TabLabel {
   const title = live ?? tab.title;
   const path = shortPath(title?.path || tab.cwd);
-  if (tab.name) return { primary: tab.name, command: title?.command ?? null, path };
-  return { primary: title?.command ?? 'Shell', command: null, path };
+  // A process can name itself anything; names kept from older versions were not checked.
+  const command = title?.command ? visibleText(title.command) : null;
+  if (tab.name) return { primary: visibleText(tab.name), command, path };
+  return { primary: command ?? 'Shell', command: null, path };
 }
