@@ -194,13 +194,7 @@ class TerminalConnection {
         await this.opts.tmux
           .leaveCopyMode(this.tab.tmuxSession)
           .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { tab: this.tab.id, error: err.message }));
-        for (const f of group) {
-          if (f.type === FrameType.WebStdin) {
-            if (!this.closed) this.toPty(() => this.term.write(f.text));
-          } else {
-            this.apply(f);
-          }
-        }
+        this.applyInOneWrite(group);
       } else if (frame.type === FrameType.Kill) {
         await this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
           this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
@@ -226,6 +220,29 @@ class TerminalConnection {
     } catch (err) {
       this.opts.log.debug('pty call after exit ignored', { tab: this.tab.id, error: (err as Error).message });
     }
+  }
+
+  /**
+   * Applies frames in order, their input gathered into as few pty writes as possible: a
+   * write per frame would make tmux read 2,000 small pieces after a burst.
+   */
+  private applyInOneWrite(frames: readonly TerminalFrame[]): void {
+    let pending: Buffer[] = [];
+    const flush = () => {
+      if (pending.length === 0 || this.closed) return;
+      const data = Buffer.concat(pending);
+      pending = [];
+      this.toPty(() => this.term.write(data));
+    };
+    for (const f of frames) {
+      if (f.type === FrameType.WebStdin) pending.push(Buffer.from(f.text, 'utf8'));
+      else if (f.type === FrameType.Stdin) pending.push(Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength));
+      else {
+        flush();
+        this.apply(f);
+      }
+    }
+    flush();
   }
 
   /** Applies a frame that needs no tmux call. */
