@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { toDisposable, type Disposable } from './util/disposable.js';
+import type { Logger } from './util/log.js';
 
 export class TailscaleError extends Error {}
 
@@ -18,7 +20,10 @@ function run(bin: string, args: string[]): Promise<string> {
  * machine an HTTPS name on the tailnet (with a real certificate), and the QR carries it.
  */
 export class TailscaleServe {
-  constructor(private readonly bin: string) {}
+  constructor(
+    private readonly bin: string,
+    private readonly log: Logger,
+  ) {}
 
   /** The machine's HTTPS URL on the tailnet, from `tailscale status --json`. */
   async publicUrl(): Promise<string> {
@@ -35,12 +40,15 @@ export class TailscaleServe {
     return `https://${name.replace(/\.$/, '').toLowerCase()}/`;
   }
 
-  async start(port: number): Promise<void> {
+  /** Forwards the tailnet name to `port`, until disposed: then nothing forwards to a port the agent no longer owns. */
+  async start(port: number): Promise<Disposable> {
     await run(this.bin, ['serve', '--bg', '--https=443', `http://127.0.0.1:${port}`]);
-  }
-
-  /** Undoes `start`, so nothing keeps forwarding to a port the agent no longer owns. */
-  async stop(): Promise<void> {
-    await run(this.bin, ['serve', '--https=443', 'off']);
+    this.log.info('tailscale serve forwards to the agent', { port });
+    return toDisposable(() =>
+      run(this.bin, ['serve', '--https=443', 'off']).then(
+        () => undefined,
+        (err: Error) => this.log.warn('could not undo tailscale serve', { error: err.message }),
+      ),
+    );
   }
 }

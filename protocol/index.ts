@@ -1,5 +1,6 @@
 export * from './api.js';
 export * from './close-codes.js';
+export * from './hook-contract.js';
 export * from './hooks.js';
 export * from './status.js';
 export * from './sync.js';
@@ -7,3 +8,4 @@ export * from './safe-text.js';
 export * from './terminal-frame.js';
 export * from './timeline.js';
 export * from './status-client.js';
+export * from './sync-server.js';

@@ -1,4 +1,5 @@
 /** What each Claude tab is doing, as `/api/status` reports it. */
+import { z } from 'zod/mini';
 
 export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
 export type ClaudeState = (typeof CLAUDE_STATES)[number];
@@ -70,3 +71,65 @@ export type StatusServerMessage =
   | { type: 'status:removed'; tabId: string }
   | { type: 'status:hook-event'; hook: HookEventView }
   | { type: 'status:error'; message: string };
+
+// Schemas of what the agent sends, for clients to parse it with; each is checked against the
+// type above, which stays the agent's contract. They use zod/mini: the PWA's first screen
+// parses every message with them, and the full zod would double its size.
+
+export const RateLimitWindow = z.object({
+  usedPercent: z.nullable(z.number()),
+  resetsAt: z.nullable(z.union([z.number(), z.string()])),
+}) satisfies z.ZodMiniType<RateLimitWindow>;
+
+export const TabUsage = z.object({
+  model: z.nullable(z.string()),
+  contextPercent: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+  fiveHour: z.nullable(RateLimitWindow),
+  sevenDay: z.nullable(RateLimitWindow),
+  at: z.number(),
+}) satisfies z.ZodMiniType<TabUsage>;
+
+export const TabStatus = z.object({
+  state: z.enum(CLAUDE_STATES),
+  seq: z.number(),
+  claudeRunning: z.boolean(),
+  compacting: z.boolean(),
+  sessionId: z.nullable(z.string()),
+  lastHookAt: z.nullable(z.number()),
+  since: z.number(),
+  transcriptPath: z.nullable(z.string()),
+  usage: z.nullable(TabUsage),
+}) satisfies z.ZodMiniType<TabStatus>;
+
+export const HookEventView = z.object({
+  tabId: z.string(),
+  event: z.string(),
+  seq: z.number(),
+  at: z.number(),
+  detail: z.nullable(z.string()),
+}) satisfies z.ZodMiniType<HookEventView>;
+
+/**
+ * The tabs of a sync a client can read: one whose status does not parse (a state added by a
+ * newer agent) is left out rather than failing the whole sync.
+ */
+const SyncedTabs = z.pipe(
+  z.record(z.string(), z.unknown()),
+  z.transform((tabs) => {
+    const readable: Record<string, TabStatus> = {};
+    for (const [key, value] of Object.entries(tabs)) {
+      const parsed = TabStatus.safeParse(value);
+      if (parsed.success) readable[key] = parsed.data;
+    }
+    return readable;
+  }),
+);
+
+export const StatusServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('status:sync'), tabs: SyncedTabs }),
+  z.object({ type: z.literal('status:update'), tabId: z.string(), status: TabStatus }),
+  z.object({ type: z.literal('status:removed'), tabId: z.string() }),
+  z.object({ type: z.literal('status:hook-event'), hook: HookEventView }),
+  z.object({ type: z.literal('status:error'), message: z.string() }),
+]) satisfies z.ZodMiniType<StatusServerMessage>;

@@ -3,6 +3,7 @@
  * the session's transcript. Entries are bounded in size so a client can hold hundreds of them
  * whatever the session did (a 5 MB tool output or a huge file write arrives as an excerpt).
  */
+import { z } from 'zod/mini';
 
 /** Size bounds, in UTF-16 code units, applied by the agent before an entry leaves it. */
 export const TIMELINE_LIMITS = {
@@ -248,3 +249,97 @@ export type TimelineServerMessage =
 
 /** How many entries the first page holds. */
 export const TIMELINE_FIRST_PAGE = 200;
+
+// Schemas of what the agent sends, for clients to parse it with; each is checked against the
+// type above, which stays the agent's contract. They use zod/mini: the PWA's first screen
+// parses every message with them, and the full zod would double its size.
+
+const entryBase = { id: z.string(), at: z.string(), offset: z.number(), seq: z.number() };
+
+export const PromptEntry = z.object({
+  ...entryBase,
+  kind: z.literal('prompt'),
+  text: z.string(),
+  truncated: z.boolean(),
+}) satisfies z.ZodMiniType<PromptEntry>;
+
+export const AssistantTextEntry = z.object({
+  ...entryBase,
+  kind: z.literal('assistant-text'),
+  messageId: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  aborted: z.boolean(),
+}) satisfies z.ZodMiniType<AssistantTextEntry>;
+
+export const ToolResult = z.object({
+  status: z.enum(['ok', 'error']),
+  text: z.string(),
+  truncated: z.boolean(),
+  at: z.string(),
+  offset: z.number(),
+}) satisfies z.ZodMiniType<ToolResult>;
+
+export const ToolCallEntry = z.object({
+  ...entryBase,
+  kind: z.literal('tool-call'),
+  messageId: z.string(),
+  toolUseId: z.string(),
+  name: z.string(),
+  summary: z.string(),
+  input: z.unknown(),
+  result: z.optional(ToolResult),
+}) satisfies z.ZodMiniType<ToolCallEntry>;
+
+export const ThinkingEntry = z.object({
+  ...entryBase,
+  kind: z.literal('thinking'),
+  messageId: z.string(),
+  length: z.number(),
+  firstLine: z.string(),
+  redacted: z.boolean(),
+}) satisfies z.ZodMiniType<ThinkingEntry>;
+
+export const InterruptEntry = z.object({
+  ...entryBase,
+  kind: z.literal('interrupt'),
+  forToolUse: z.boolean(),
+}) satisfies z.ZodMiniType<InterruptEntry>;
+
+export const NoticeEntry = z.object({
+  ...entryBase,
+  kind: z.literal('notice'),
+  subtype: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  text: z.string(),
+}) satisfies z.ZodMiniType<NoticeEntry>;
+
+export const TimelineEntry = z.discriminatedUnion('kind', [
+  PromptEntry,
+  AssistantTextEntry,
+  ToolCallEntry,
+  ThinkingEntry,
+  InterruptEntry,
+  NoticeEntry,
+]) satisfies z.ZodMiniType<TimelineEntry>;
+
+/**
+ * The entries of a page or an append a client can read: one of a kind added by a newer agent
+ * is left out rather than drawn wrong or failing the whole message.
+ */
+const ReadableEntries = z.pipe(
+  z.array(z.unknown()),
+  z.transform((items) =>
+    items.flatMap((item) => {
+      const parsed = TimelineEntry.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  ),
+);
+
+export const TimelineServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('timeline:page'), tabId: z.string(), entries: ReadableEntries, sessionId: z.nullable(z.string()) }),
+  z.object({ type: z.literal('timeline:append'), tabId: z.string(), entries: ReadableEntries }),
+  z.object({ type: z.literal('timeline:reset'), tabId: z.string() }),
+  z.object({ type: z.literal('timeline:error'), message: z.string() }),
+]) satisfies z.ZodMiniType<TimelineServerMessage>;

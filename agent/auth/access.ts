@@ -1,3 +1,4 @@
+import { HOOK_HEADERS, receivedHeader } from '../../protocol/hook-contract.js';
 import type { IncomingMessage } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { DeviceRecord, DeviceStore } from './device-store.js';
@@ -57,7 +58,8 @@ export const CLI_DEVICE: DeviceRecord = {
   lastSeenAt: null,
 };
 
-export const CLI_TOKEN_HEADER = 'x-pocketmux-token';
+/** The CLI authenticates with the hook token, in the hooks' own header. */
+export const CLI_TOKEN_HEADER = receivedHeader(HOOK_HEADERS.token);
 
 export class AccessControl {
   constructor(

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
+import type { AgentConfig } from '../config/config.js';
 
 export interface FlowLimits {
   /** Past this many bytes not yet handed to the kernel, the client is behind: it gets nothing more. */
@@ -25,6 +26,11 @@ export interface JsonClientOptions {
   /** A client that answered no ping for this long is taken for gone (half-open) and cut. */
   heartbeatTimeoutMs: number;
   limits?: Partial<FlowLimits>;
+}
+
+/** The pings of every JSON channel client, as the agent is configured. */
+export function jsonClientOptions(config: Pick<AgentConfig, 'heartbeatIntervalMs' | 'heartbeatTimeoutMs'>): JsonClientOptions {
+  return { heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs };
 }
 
 /**

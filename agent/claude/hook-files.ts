@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
 import { newSecret } from '../util/ids.js';
+import { HOOK_HEADERS, hookPath, STATUSLINE_HOOK } from '../../protocol/hook-contract.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
 /** How long Claude may wait on a PermissionRequest hook: an approval from a phone takes time. */
@@ -9,9 +10,6 @@ export const PERMISSION_HOOK_TIMEOUT_S = 600;
 /** Every other event is reported and forgotten. */
 export const EVENT_HOOK_TIMEOUT_S = 10;
 
-export const HOOK_TOKEN_HEADER = 'x-pocketmux-token';
-export const HOOK_PANE_HEADER = 'x-pocketmux-pane';
-export const HOOK_TMUX_HEADER = 'x-pocketmux-tmux';
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
@@ -39,10 +37,10 @@ if [ "$1" = statusline ]; then
 "; done
   printf '%s' "$payload" | curl -s -o /dev/null --noproxy '*' --connect-timeout 0.5 --max-time 2 \\
     -H 'Content-Type: application/json' \\
-    -H ${shellQuote(`X-Pocketmux-Token: ${opts.token}`)} \\
-    -H "X-Pocketmux-Pane: \${TMUX_PANE:-}" \\
-    -H "X-Pocketmux-Tmux: \${TMUX:-}" \\
-    --data-binary @- "http://127.0.0.1:${opts.port}/hooks/statusline" >/dev/null 2>&1 &
+    -H ${shellQuote(`${HOOK_HEADERS.token}: ${opts.token}`)} \\
+    -H "${HOOK_HEADERS.pane}: \${TMUX_PANE:-}" \\
+    -H "${HOOK_HEADERS.tmux}: \${TMUX:-}" \\
+    --data-binary @- "http://127.0.0.1:${opts.port}${hookPath(STATUSLINE_HOOK)}" >/dev/null 2>&1 &
   ${userStatusLine}
   exit 0
 fi
@@ -52,10 +50,10 @@ case "$1" in
 esac
 curl -s -f --noproxy '*' --connect-timeout 0.5 --max-time "$max" \\
   -H 'Content-Type: application/json' \\
-  -H ${shellQuote(`X-Pocketmux-Token: ${opts.token}`)} \\
-  -H "X-Pocketmux-Pane: \${TMUX_PANE:-}" \\
-  -H "X-Pocketmux-Tmux: \${TMUX:-}" \\
-  --data-binary @- "http://127.0.0.1:${opts.port}/hooks/$1" 2>/dev/null
+  -H ${shellQuote(`${HOOK_HEADERS.token}: ${opts.token}`)} \\
+  -H "${HOOK_HEADERS.pane}: \${TMUX_PANE:-}" \\
+  -H "${HOOK_HEADERS.tmux}: \${TMUX:-}" \\
+  --data-binary @- "http://127.0.0.1:${opts.port}${hookPath('$1')}" 2>/dev/null
 exit 0
 `;
 }

@@ -1,3 +1,4 @@
+import { HOOK_HEADERS } from '../../protocol/hook-contract.js';
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
@@ -59,7 +60,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
   if (!port) {
     checks.push({ name: 'agent', ok: false, detail: `not running for ${config.dataDir}: start it with pocketmux start` });
   } else {
-    const answer = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { 'x-pocketmux-token': token }, signal: AbortSignal.timeout(3000) })
+    const answer = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { [HOOK_HEADERS.token]: token }, signal: AbortSignal.timeout(3000) })
       .then((r) => r.status)
       .catch(() => 0);
     checks.push(

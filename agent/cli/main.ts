@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
-import { PortInUseError, TlsError, agentVersion, startAgent } from '../agent.js';
+import { startAgent } from '../agent.js';
+import { agentVersion } from '../config/package.js';
+import { PortInUseError } from '../http/listen.js';
+import { TlsError } from '../http/tls.js';
 import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
 import { doctor, formatChecks } from './doctor.js';

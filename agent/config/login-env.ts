@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { userInfo } from 'node:os';
+import type { Logger } from '../util/log.js';
 
 const MARK = '__POCKETMUX_PATH__';
 
@@ -47,4 +48,26 @@ export async function resolveLoginPath(env: NodeJS.ProcessEnv, timeoutMs = 5_000
   const parts = (env.PATH ?? '').split(':').filter(Boolean);
   for (const dir of extra) if (!parts.includes(dir)) parts.push(dir);
   return { path: parts.join(':'), source: 'fallback' };
+}
+
+export interface LoginEnvironment {
+  shell: string;
+  /** The login shell's PATH, so new shells and claude find what a terminal would. */
+  path: string;
+  /** The agent's environment for tmux and its clients, with the login PATH. */
+  env: Record<string, string>;
+}
+
+/**
+ * The environment tmux and every shell in it start from. An agent started inside tmux
+ * passes on neither TMUX nor TMUX_PANE: tmux refuses to attach a client that looks nested,
+ * and the outer pane's id means nothing on the agent's server.
+ */
+export async function loginEnvironment(env: NodeJS.ProcessEnv, log: Logger): Promise<LoginEnvironment> {
+  const login = await resolveLoginPath(env);
+  if (login.source === 'fallback') log.warn('could not read the login shell PATH; using the agent PATH', { path: login.path });
+  const forTmux: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'TMUX' && k !== 'TMUX_PANE') forTmux[k] = v;
+  forTmux.PATH = login.path;
+  return { shell: loginShell(env), path: login.path, env: forTmux };
 }

@@ -1,48 +1,27 @@
+import { HOOK_PATH_PREFIX } from '../../protocol/hook-contract.js';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
-import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode } from '../../protocol/close-codes.js';
-import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
-import type { AccessControl } from '../auth/access.js';
-import type { DeviceSockets } from '../auth/device-sockets.js';
-import type { HostGuard } from '../auth/host.js';
-import type { RefusalLog } from '../auth/refusal-log.js';
-import { ChannelSocketCap } from '../channels/connection-limits.js';
-import type { TimelineHub } from '../claude/timeline-hub.js';
-import type { StatusHub } from '../status/status-hub.js';
-import type { TerminalBridge } from '../terminal/terminal-bridge.js';
-import type { TabService } from '../tabs/tab-service.js';
-import type { Logger } from '../util/log.js';
-import { apiRouter, type RouteDeps } from './routes.js';
-import type { SyncHub } from './sync-hub.js';
+import type { ChannelTable } from '../channels/channel-table.js';
+import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
+import type { Disposable } from '../util/disposable.js';
+import { closeServer, listen } from './listen.js';
+import type { TlsMaterial } from './tls.js';
 
-export interface ServerDeps extends RouteDeps {
-  /** PEM certificate and key: serve HTTPS (and WSS) instead of HTTP. */
-  tls: { cert: Buffer; key: Buffer } | null;
-  /** Also serve plain HTTP on loopback for local tools (when the main server is HTTPS or not on loopback). */
+export interface ServerDeps extends UpgradeDeps {
+  /** Serve HTTPS (and WSS) instead of HTTP. */
+  tls: TlsMaterial | null;
+  /** Also serve plain HTTP on loopback for local tools (see `AgentAddress.needsLocalTwin`). */
   localTwin: boolean;
-  hostGuard: HostGuard;
-  sockets: DeviceSockets;
+  /** The REST API, mounted at `/api`. */
+  api: Router;
+  /** The hook intake, mounted at `/hooks`. */
   hooks: Router;
-  statusHub: StatusHub;
-  timeline: TimelineHub;
-  access: AccessControl;
-  bridge: TerminalBridge;
-  sync: SyncHub;
-  tabs: TabService;
-  log: Logger;
-  /** Where refusals any client can cause are logged, at a bounded rate per source. */
-  refusals: RefusalLog;
   /** Built PWA (vite output); served as static files. */
   pwaDir: string;
 }
-
-/** The WebSocket paths the agent serves; anything else is refused before upgrading. */
-export const WEBSOCKET_PATHS = ['/api/terminal', '/api/sync', '/api/status', '/api/timeline'] as const;
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -53,27 +32,31 @@ const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({ error: text });
-  socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
+/**
+ * The agent's server, and a plain-HTTP twin of the app for this machine's own tools
+ * (hook.sh, the CLI), bound to loopback only: with TLS hooks then pay no handshake, and an
+ * agent bound to one LAN address stays reachable from 127.0.0.1.
+ */
+export class AgentServers implements Disposable {
+  constructor(
+    private readonly server: Server,
+    private readonly local: Server | null,
+    private readonly channels: ChannelTable,
+  ) {}
 
-function dimension(raw: string | null, fallback: number): number {
-  if (raw === null || !/^\d{1,5}$/.test(raw)) return fallback;
-  const n = Number(raw);
-  return n >= 1 && n <= MAX_TERMINAL_DIMENSION ? n : fallback;
-}
+  /** The ports bound: the twin's is picked by the system. */
+  async listen(port: number, host: string): Promise<{ port: number; localPort: number | null }> {
+    const bound = await listen(this.server, port, host);
+    return { port: bound, localPort: this.local ? await listen(this.local, 0, '127.0.0.1') : null };
+  }
 
-export interface AgentServers {
-  server: Server;
-  /**
-   * A plain-HTTP twin of the app for this machine's own tools (hook.sh, the CLI), bound to
-   * loopback only: with TLS hooks then pay no handshake, and an agent bound to one LAN
-   * address stays reachable from 127.0.0.1. Null when the main server already is that.
-   */
-  local: Server | null;
+  async dispose(): Promise<void> {
+    // Upgraded sockets are no longer the server's HTTP connections: unless their channels
+    // close them first, with their own close codes, closing the server waits on them.
+    this.channels.close();
+    await closeServer(this.server);
+    if (this.local) await closeServer(this.local);
+  }
 }
 
 export function createAgentServer(deps: ServerDeps): AgentServers {
@@ -88,8 +71,8 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
     }
     next();
   });
-  app.use('/hooks', deps.hooks);
-  app.use('/api', apiRouter(deps));
+  app.use(HOOK_PATH_PREFIX, deps.hooks);
+  app.use('/api', deps.api);
 
   if (existsSync(join(deps.pwaDir, 'index.html'))) {
     app.use(
@@ -113,63 +96,6 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   }
 
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, app) : createServer(app);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const channelCap = new ChannelSocketCap();
-
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://agent.invalid');
-    if (!(WEBSOCKET_PATHS as readonly string[]).includes(url.pathname)) return refuseUpgrade(socket, 404, 'Not Found');
-    if (!deps.hostGuard.allows(req.headers.host)) return refuseUpgrade(socket, 421, 'Misdirected Request');
-    const decision = deps.access.check(req);
-    if (!decision.ok) {
-      deps.refusals.refused(req.socket.remoteAddress ?? 'unknown', 'refused a WebSocket', { path: url.pathname, reason: decision.reason });
-      return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');
-    }
-
-    const device = decision.device;
-    const handle = (accept: (ws: WebSocket) => void) =>
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        deps.sockets.register(device.id, ws);
-        accept(ws);
-      });
-    /** A JSON channel socket, counted against the channel caps. */
-    const handleChannel = (accept: (ws: WebSocket) => void) =>
-      handle((ws) => {
-        channelCap.admit(device.id, ws);
-        accept(ws);
-      });
-
-    if (url.pathname === '/api/sync') {
-      handleChannel((ws) => deps.sync.add(ws));
-      return;
-    }
-    if (url.pathname === '/api/timeline') {
-      const tabId = url.searchParams.get('tab') ?? '';
-      handleChannel((ws) => {
-        // An outside session is followed only while the agent knows it, so no client can make up feeds.
-        if (!deps.tabs.tab(tabId) && !deps.timeline.knows(tabId)) ws.close(CloseCode.TabNotFound, 'no such tab');
-        else deps.timeline.add(ws, tabId);
-      });
-      return;
-    }
-    if (url.pathname === '/api/status') {
-      handleChannel((ws) => deps.statusHub.add(ws));
-      return;
-    }
-
-    const tab = deps.tabs.tab(url.searchParams.get('tab') ?? '');
-    handle((ws) => {
-      if (!tab) {
-        ws.close(CloseCode.TabNotFound, 'no such tab');
-        return;
-      }
-      deps.bridge.attach(ws, tab, device.id, {
-        cols: dimension(url.searchParams.get('cols'), 80),
-        rows: dimension(url.searchParams.get('rows'), 24),
-      });
-    });
-  });
-
-  return { server, local: deps.localTwin ? createServer(app) : null };
+  server.on('upgrade', channelUpgradeHandler(deps));
+  return new AgentServers(server, deps.localTwin ? createServer(app) : null, deps.channels);
 }

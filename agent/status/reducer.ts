@@ -55,8 +55,9 @@ function moveTo(status: TabStatus, state: ClaudeState, at: number, effects: Stat
 }
 
 /**
- * The status state machine of DESIGN.md, as a pure function: the current status and one
- * event give the next status and what should happen because of it.
+ * The status state machine (its table is in docs/architecture.md), as a pure function: the
+ * current status and one event give the next status and what should happen because of it
+ * (`notify` and `permission-settled` are for Web Push and approvals to act on).
  */
 export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
   const effects: StatusEffect[] = [];

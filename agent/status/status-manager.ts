@@ -1,3 +1,4 @@
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
@@ -23,12 +24,7 @@ const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), 
 
 const PERSIST_DELAY_MS = 100;
 
-export const UNMANAGED_PREFIX = 'unmanaged-';
 
-/** Key for a Claude session whose pane the agent does not manage: kept, not dropped. */
-export function unmanagedKey(sessionId: string): string {
-  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
-}
 
 /** The last time anything was heard of a session: a hook, a statusLine report or a state change. */
 function lastActivity(status: TabStatus): number {
@@ -178,8 +174,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
 
   /** Past the cap, the unmanaged sessions heard of least recently are forgotten; `keep` just arrived. */
   private forgetLeastActiveUnmanaged(keep?: string): void {
-    const unmanaged = [...this.tabs].filter(([key]) => key.startsWith(UNMANAGED_PREFIX) && key !== keep);
-    const excess = unmanaged.length + (keep?.startsWith(UNMANAGED_PREFIX) ? 1 : 0) - this.maxUnmanaged;
+    const unmanaged = [...this.tabs].filter(([key]) => isUnmanagedKey(key) && key !== keep);
+    const excess = unmanaged.length + (keep !== undefined && isUnmanagedKey(keep) ? 1 : 0) - this.maxUnmanaged;
     if (excess <= 0) return;
     // A stable sort keeps map order (first heard of first) among equal times.
     unmanaged.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));

@@ -21,7 +21,7 @@ export interface BridgeOptions {
   tmux: Tmux;
   tabs: TabService;
   log: Logger;
-  /** Environment of the `tmux attach` client process. */
+  /** The agent's environment for tmux; the `tmux attach` client gets the browser terminal's TERM on top. */
   env: Record<string, string>;
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
@@ -90,7 +90,8 @@ class TerminalConnection {
       rows: size.rows,
       // The tmux client's own directory does not matter, and the tab's may be gone.
       cwd: homedir(),
-      env: opts.env,
+      // xterm.js in the browser is what the tmux client draws on.
+      env: { ...opts.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
       encoding: null,
     });
     this.term.onData((data) => this.sendOutput(data as unknown as Buffer));

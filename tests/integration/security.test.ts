@@ -7,18 +7,13 @@ import { request } from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse, PairingResponse } from '../../protocol/api.js';
-import { apiRouter, type RouteDeps } from '../../agent/http/routes.js';
-import { WEBSOCKET_PATHS } from '../../agent/http/server.js';
+import { WEBSOCKET_PATHS } from '../../agent/channels/channel-table.js';
+import { apiRouter, listRoutes, type RouteDeps } from '../../agent/http/routes/api-router.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { api, claim, createTab, type Session } from '../support/client.js';
 
 /** Reading the route table only: building the router registers routes and calls no dependency. */
-const ROUTES = apiRouter({} as RouteDeps)
-  .stack.filter((layer) => layer.route)
-  .flatMap((layer) => {
-    const route = layer.route as unknown as { path: string; methods: Record<string, boolean> };
-    return Object.keys(route.methods).map((m) => [m.toUpperCase(), `/api${route.path.replace(/:id/g, 'x-1')}`] as const);
-  });
+const ROUTES = listRoutes(apiRouter({} as RouteDeps)).map(({ method, path }) => [method, `/api${path.replace(/:id/g, 'x-1')}`] as const);
 /** The only route that works without a credential: it is how a device gets one. */
 const PUBLIC = new Set(['POST /api/pair']);
 

@@ -5,7 +5,7 @@ import { ConfigError, DEFAULTS, resolveConfig } from '../../agent/config/config.
 import { extractMarkedPath } from '../../agent/config/login-env.js';
 import { originAllowed, readCookie } from '../../agent/auth/access.js';
 import type { IncomingMessage } from 'node:http';
-import { guessDeviceName } from '../../agent/http/routes.js';
+import { guessDeviceName } from '../../agent/auth/device-name.js';
 
 describe('agent configuration', () => {
   it('uses the documented defaults', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hookScript, hookSettings, readUserStatusLine } from '../../agent/claude/hook-files.js';
 import { isLoopback } from '../../agent/auth/access.js';
-import { fromOurTmux } from '../../agent/claude/hook-intake.js';
+import { fromOurTmux } from '../../agent/http/hook-routes.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
 describe('hook intake guards', () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
-import { StatusManager, unmanagedKey } from '../../agent/status/status-manager.js';
+import { StatusManager } from '../../agent/status/status-manager.js';
+import { unmanagedKey } from '../../protocol/hook-contract.js';
 import { createLogger } from '../../agent/util/log.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');

@@ -1,17 +1,15 @@
-import { isLoopback, tokenMatches } from '../auth/access.js';
+import { HOOK_HEADERS, receivedHeader, STATUSLINE_HOOK, unmanagedKey } from '../../protocol/hook-contract.js';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
+import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { StatusManager } from '../status/status-manager.js';
-import { unmanagedKey } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
-import { HOOK_PANE_HEADER, HOOK_TMUX_HEADER, HOOK_TOKEN_HEADER } from './hook-files.js';
 
 /** Hook payloads carry tool inputs (a whole file for Write); anything past this is not a hook. */
 export const HOOK_BODY_LIMIT = '2mb';
-
 
 /** `$TMUX` is `<socket path>,<server pid>,<session>`; pane ids only mean something on our server. */
 export function fromOurTmux(tmuxEnv: string | undefined, socketName: string): boolean {
@@ -23,7 +21,7 @@ function refuse(res: Response, status: number, error: string): void {
   res.status(status).json({ error });
 }
 
-export interface HookIntakeDeps {
+export interface HookRouteDeps {
   token: string;
   tmuxSocket: string;
   tabs: TabService;
@@ -36,13 +34,13 @@ export interface HookIntakeDeps {
  * only with the hook token, never from a browser page (any Origin is refused), and every
  * body through the schemas in protocol/. A refused request changes nothing.
  */
-export function hookRouter(deps: HookIntakeDeps): Router {
+export function hookRouter(deps: HookRouteDeps): Router {
   const router = express.Router();
 
   router.use((req: IncomingMessage, res: Response, next) => {
     if (!isLoopback(req.socket.remoteAddress)) return refuse(res, 403, 'hooks are accepted from this machine only');
     if (req.headers.origin !== undefined) return refuse(res, 403, 'hooks never come from a browser');
-    const token = req.headers[HOOK_TOKEN_HEADER];
+    const token = req.headers[receivedHeader(HOOK_HEADERS.token)];
     if (!tokenMatches(typeof token === 'string' ? token : undefined, deps.token)) return refuse(res, 401, 'missing or wrong hook token');
     next();
   });
@@ -50,14 +48,14 @@ export function hookRouter(deps: HookIntakeDeps): Router {
 
   /** The tab the reporting pane belongs to, when it is one of ours. */
   const tabOf = async (req: Request): Promise<string | undefined> => {
-    const pane = req.headers[HOOK_PANE_HEADER];
+    const pane = req.headers[receivedHeader(HOOK_HEADERS.pane)];
     const paneId = typeof pane === 'string' && /^%\d+$/.test(pane) ? pane : undefined;
-    const tmuxEnv = req.headers[HOOK_TMUX_HEADER];
+    const tmuxEnv = req.headers[receivedHeader(HOOK_HEADERS.tmux)];
     if (!paneId || !fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) return undefined;
     return deps.tabs.tabForPane(paneId).catch(() => undefined);
   };
 
-  router.post('/statusline', async (req: Request, res: Response) => {
+  router.post(`/${STATUSLINE_HOOK}`, async (req: Request, res: Response) => {
     const parsed = StatusLineReport.safeParse(req.body);
     if (!parsed.success) {
       return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);

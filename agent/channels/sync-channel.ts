@@ -1,41 +1,37 @@
 import type { WebSocket } from 'ws';
 import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.js';
-import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
+import type { Channel, ChannelDefinition } from './channel.js';
+import { parseClientMessage } from './client-message.js';
+import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
 
 /**
  * `/api/sync`: every client gets the workspace list on connect and again on every change.
  * While anyone watches, pane titles are polled so tab labels follow the shell live.
  */
-export class SyncHub {
+export class SyncChannel implements Channel {
   private readonly clients = new Set<JsonClient>();
   private version = 0;
   private poll: NodeJS.Timeout | null = null;
   private pending: NodeJS.Timeout | null = null;
+  private readonly onChange = () => this.scheduleBroadcast();
 
   constructor(
     private readonly tabs: TabService,
     private readonly log: Logger,
     private readonly pollMs: number,
-    private readonly channel: JsonClientOptions,
+    private readonly clientOptions: JsonClientOptions,
   ) {
-    tabs.on('change', () => this.scheduleBroadcast());
+    tabs.on('change', this.onChange);
   }
 
-  add(ws: WebSocket): void {
-    const client = new JsonClient(ws, () => [JSON.stringify(this.snapshot())], this.channel);
+  accept(ws: WebSocket): void {
+    const client = new JsonClient(ws, () => [JSON.stringify(this.snapshot())], this.clientOptions);
     this.clients.add(client);
     client.sendSnapshot();
     ws.on('message', (data, isBinary) => {
-      let parsed: unknown;
-      try {
-        parsed = isBinary ? undefined : JSON.parse(String(data));
-      } catch {
-        parsed = undefined;
-      }
-      const msg = SyncClientMessage.safeParse(parsed);
-      if (!msg.success) {
+      if (!parseClientMessage(SyncClientMessage, data, isBinary)) {
         client.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));
         return;
       }
@@ -78,9 +74,16 @@ export class SyncHub {
   }
 
   close(): void {
+    this.tabs.off('change', this.onChange);
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
     for (const client of this.clients) client.close(1001, 'agent shutting down');
     this.clients.clear();
   }
 }
+
+export const syncChannel: ChannelDefinition = {
+  path: '/api/sync',
+  caps: 'shared',
+  open: (s) => new SyncChannel(s.tabs, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
+};

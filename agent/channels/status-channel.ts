@@ -1,41 +1,37 @@
 import type { WebSocket } from 'ws';
 import { StatusClientMessage } from '../../protocol/status-client.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
-import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
-import type { StatusManager } from './status-manager.js';
+import type { StatusManager } from '../status/status-manager.js';
+import type { Channel, ChannelDefinition } from './channel.js';
+import { parseClientMessage } from './client-message.js';
+import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
 
 /**
  * `/api/status`: a full snapshot on connect (and on request), then every update and hook
  * event as it happens. A reconnecting client resyncs, so it never shows a stale badge.
  */
-export class StatusHub {
+export class StatusChannel implements Channel {
   private readonly clients = new Set<JsonClient>();
+  private readonly onMessage = (msg: StatusServerMessage) => this.broadcast(msg);
 
   constructor(
     private readonly status: StatusManager,
-    private readonly channel: JsonClientOptions,
+    private readonly clientOptions: JsonClientOptions,
   ) {
-    status.on('message', (msg) => this.broadcast(msg));
+    status.on('message', this.onMessage);
   }
 
-  add(ws: WebSocket): void {
+  accept(ws: WebSocket): void {
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
-    const client = new JsonClient(ws, () => [JSON.stringify(this.sync())], this.channel);
+    const client = new JsonClient(ws, () => [JSON.stringify(this.sync())], this.clientOptions);
     this.clients.add(client);
     client.sendSnapshot();
     ws.on('message', (data, isBinary) => {
-      let raw: unknown;
-      try {
-        raw = isBinary ? undefined : JSON.parse(String(data));
-      } catch {
-        raw = undefined;
-      }
-      const parsed = StatusClientMessage.safeParse(raw);
-      if (!parsed.success) {
+      const msg = parseClientMessage(StatusClientMessage, data, isBinary);
+      if (!msg) {
         this.send(client, { type: 'status:error', message: 'expected status:request-sync, status:tab-dismissed or status:ack-notification' });
         return;
       }
-      const msg = parsed.data;
       if (msg.type === 'status:request-sync') client.sendSnapshot();
       else if (msg.type === 'status:tab-dismissed') {
         if (this.status.get(msg.tabId)) this.status.apply(msg.tabId, { kind: 'dismissed', at: Date.now() });
@@ -61,7 +57,14 @@ export class StatusHub {
   }
 
   close(): void {
+    this.status.off('message', this.onMessage);
     for (const client of this.clients) client.close(1001, 'agent shutting down');
     this.clients.clear();
   }
 }
+
+export const statusChannel: ChannelDefinition = {
+  path: '/api/status',
+  caps: 'shared',
+  open: (s) => new StatusChannel(s.status, jsonClientOptions(s.config)),
+};

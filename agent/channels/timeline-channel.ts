@@ -1,11 +1,14 @@
 import type { WebSocket } from 'ws';
+import { CloseCode } from '../../protocol/close-codes.js';
 import { TIMELINE_FIRST_PAGE, type TimelineServerMessage } from '../../protocol/timeline.js';
-import { JsonClient, type JsonClientOptions } from '../channels/json-client.js';
+import type { TranscriptOpener } from '../claude/transcript-file.js';
+import { type FollowerLimits, TranscriptFollowers } from '../claude/transcript-followers.js';
+import { TranscriptReader } from '../claude/transcript-reader.js';
 import type { StatusManager } from '../status/status-manager.js';
+import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
-import type { TranscriptOpener } from './transcript-file.js';
-import { type FollowerLimits, TranscriptFollowers } from './transcript-followers.js';
-import { TranscriptReader } from './transcript-reader.js';
+import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
+import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
 
 interface Feed {
   clients: Set<JsonClient>;
@@ -17,10 +20,10 @@ interface Feed {
   restarts: number;
 }
 
-export interface TimelineHubOptions {
+export interface TimelineChannelOptions {
   /** How often a watched transcript is read for new entries. */
   pollMs: number;
-  channel: JsonClientOptions;
+  client: JsonClientOptions;
   openTranscript: TranscriptOpener;
   followers?: Partial<FollowerLimits>;
 }
@@ -28,17 +31,19 @@ export interface TimelineHubOptions {
 /**
  * `/api/timeline?tab=<id>`: the tab's conversation, read from its transcript. One feed per
  * watched tab, shared by its clients, polled only while someone watches; its reader comes
- * from a cache by path, so watching again resumes reading where it stopped.
+ * from a cache by path, so watching again resumes reading where it stopped. Clients send
+ * nothing on it.
  */
-export class TimelineHub {
+export class TimelineChannel implements Channel {
   private readonly feeds = new Map<string, Feed>();
   private readonly followers: TranscriptFollowers;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
+    private readonly tabs: TabService,
     private readonly status: StatusManager,
     private readonly log: Logger,
-    private readonly opts: TimelineHubOptions,
+    private readonly opts: TimelineChannelOptions,
   ) {
     this.followers = new TranscriptFollowers(
       (path) => new TranscriptReader(path, { maxEntries: 2000, open: opts.openTranscript }),
@@ -46,12 +51,13 @@ export class TimelineHub {
     );
   }
 
-  /** Whether the agent has a status for this key (a tab, or an outside Claude session). */
-  knows(tabId: string): boolean {
-    return this.status.get(tabId) !== undefined;
-  }
-
-  add(ws: WebSocket, tabId: string): void {
+  accept(ws: WebSocket, { url }: ChannelContext): void {
+    const tabId = url.searchParams.get('tab') ?? '';
+    // An outside session is followed only while the agent knows it, so no client can make up feeds.
+    if (!this.tabs.tab(tabId) && this.status.get(tabId) === undefined) {
+      ws.close(CloseCode.TabNotFound, 'no such tab');
+      return;
+    }
     let feed = this.feeds.get(tabId);
     if (!feed) {
       feed = { clients: new Set(), reader: null, sessionId: null, cursor: 0, restarts: 0 };
@@ -59,7 +65,7 @@ export class TimelineHub {
     }
     const joined = feed;
     // A client that fell behind starts over from the current page, like a reconnect.
-    const client = new JsonClient(ws, () => [this.text({ type: 'timeline:reset', tabId }), this.text(this.page(tabId, joined))], this.opts.channel);
+    const client = new JsonClient(ws, () => [this.text({ type: 'timeline:reset', tabId }), this.text(this.page(tabId, joined))], this.opts.client);
     joined.clients.add(client);
     const drop = () => {
       if (!joined.clients.delete(client) || joined.clients.size > 0) return;
@@ -149,3 +155,15 @@ export class TimelineHub {
     this.followers.clear();
   }
 }
+
+export const timelineChannel: ChannelDefinition = {
+  path: '/api/timeline',
+  caps: 'shared',
+  open: (s) =>
+    new TimelineChannel(s.tabs, s.status, s.log, {
+      // Someone is looking: a new entry shows within half a second even when status polls slower.
+      pollMs: Math.min(s.config.transcriptPollMs, 500),
+      client: jsonClientOptions(s.config),
+      openTranscript: s.openTranscript,
+    }),
+};

@@ -1,0 +1,38 @@
+import QRCode from 'qrcode';
+import type { PairingResponse } from '../../protocol/api.js';
+import { formatCode, PairingStore } from './pairing.js';
+
+/**
+ * Pairings as a person receives them: a link to the PWA with the secret in its fragment
+ * (never sent to a server, so never in a log), the short code for an installed app, and
+ * the link as a QR code.
+ */
+export class PairingService {
+  private readonly store: PairingStore;
+  private baseUrl = '';
+
+  constructor(ttlMs: number) {
+    this.store = new PairingStore(ttlMs);
+  }
+
+  /** Where phones reach the PWA; known once the agent listens, as its port may be picked then. */
+  publishAt(url: string): void {
+    this.baseUrl = url;
+  }
+
+  async create(): Promise<PairingResponse> {
+    const pairing = this.store.create();
+    const url = `${this.baseUrl}#pair=${pairing.secret}`;
+    return {
+      url,
+      code: formatCode(pairing.code),
+      expiresAt: new Date(pairing.expiresAt).toISOString(),
+      qrSvg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }),
+    };
+  }
+
+  /** Spends the pairing a secret or code names; false when none matches, or it expired. */
+  redeem(attempt: { secret?: string | undefined; code?: string | undefined }): boolean {
+    return this.store.redeem(attempt);
+  }
+}

@@ -1,0 +1,51 @@
+import type { WebSocket } from 'ws';
+import type { DeviceRecord } from '../auth/device-store.js';
+import type { TranscriptOpener } from '../claude/transcript-file.js';
+import type { AgentConfig } from '../config/config.js';
+import type { StatusManager } from '../status/status-manager.js';
+import type { TabService } from '../tabs/tab-service.js';
+import type { TerminalBridge } from '../terminal/terminal-bridge.js';
+import type { Logger } from '../util/log.js';
+
+/** What an upgrade carries besides its socket, once the shared checks passed. */
+export interface ChannelContext {
+  /** The device whose credential opened the socket (the CLI is one too). */
+  device: DeviceRecord;
+  /** The upgrade's URL: a channel reads its parameters (`?tab=`) from the query. */
+  url: URL;
+}
+
+/**
+ * One WebSocket channel: one purpose, never multiplexed. Before a channel sees a socket the
+ * upgrade has checked the Host, the device credential and the Origin, and counted the
+ * socket against the caps; what is left to the channel is its own rule (the tab must
+ * exist, say), its messages, parsed by its schema from protocol/, and its updates.
+ */
+export interface Channel {
+  /** Takes an upgraded socket; one it cannot serve it closes, with a code saying why. */
+  accept(ws: WebSocket, ctx: ChannelContext): void;
+  /** The agent stops: every socket gets the channel's goodbye and its timers end. */
+  close(): void;
+}
+
+/** The agent's services a channel may build on. */
+export interface ChannelServices {
+  config: AgentConfig;
+  tabs: TabService;
+  status: StatusManager;
+  terminals: TerminalBridge;
+  /** Opens a transcript named by a hook, refusing anything outside Claude's projects. */
+  openTranscript: TranscriptOpener;
+  log: Logger;
+}
+
+/** A channel as the table lists it: where it is served, and how it is made. */
+export interface ChannelDefinition {
+  path: `/api/${string}`;
+  /**
+   * `shared`: its sockets count against the caps all JSON channels share
+   * (`CHANNEL_SOCKET_LIMITS`); `own`: the channel caps its sockets itself.
+   */
+  caps: 'shared' | 'own';
+  open(services: ChannelServices): Channel;
+}

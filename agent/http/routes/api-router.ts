@@ -1,0 +1,114 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { ApiError } from '../../../protocol/api.js';
+import type { AccessControl } from '../../auth/access.js';
+import { LimitError } from '../../store/workspace-store.js';
+import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
+import { InputBacklogError } from '../../tmux/input-queue.js';
+import type { Logger } from '../../util/log.js';
+import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
+import { HttpError } from './handler.js';
+import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
+import { type StatusRouteDeps, statusRoutes } from './status.js';
+import { type TabRouteDeps, tabRoutes } from './tabs.js';
+import { type TerminalRouteDeps, terminalRoutes } from './terminals.js';
+import { type WorkspaceRouteDeps, workspaceRoutes } from './workspaces.js';
+
+export type RouteDeps = { access: AccessControl; log: Logger } & PairingRouteDeps &
+  DeviceRouteDeps &
+  WorkspaceRouteDeps &
+  TabRouteDeps &
+  StatusRouteDeps &
+  TerminalRouteDeps;
+
+/**
+ * The largest body is typed input: 64 K characters, up to three UTF-8 bytes each, and more
+ * when a client writes them as `\uXXXX` escapes.
+ */
+const API_BODY_LIMIT = '512kb';
+
+/**
+ * The REST API under `/api`. Every route but pairing is mounted behind the device
+ * credential check; the security suite lists them from this router (`listRoutes`), so a
+ * new route cannot skip the check.
+ */
+export function apiRouter(deps: RouteDeps): Router {
+  const api = express.Router();
+  api.use(pairRoutes(deps));
+
+  // A client without a credential must not make the agent parse anything: bodies are
+  // parsed after this check.
+  api.use((req, res, next) => {
+    const decision = deps.access.check(req);
+    if (!decision.ok) {
+      res.status(decision.status).json({ error: decision.reason } satisfies ApiError);
+      return;
+    }
+    res.locals.device = decision.device;
+    next();
+  });
+  api.use(express.json({ limit: API_BODY_LIMIT, strict: true }));
+
+  api.use(pairingRoutes(deps));
+  api.use(deviceRoutes(deps));
+  api.use(workspaceRoutes(deps));
+  api.use(tabRoutes(deps));
+  api.use(statusRoutes(deps));
+  api.use(terminalRoutes(deps));
+
+  api.use((_req, res) => {
+    res.status(404).json({ error: 'no such API route' } satisfies ApiError);
+  });
+  api.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) } satisfies ApiError);
+      return;
+    }
+    if (err instanceof UnavailableError || err instanceof LimitError) {
+      res.status(409).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    if (err instanceof NotFoundError) {
+      res.status(404).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    if (err instanceof InputBacklogError) {
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    // body-parser's errors carry a status (400 bad JSON, 413 too large, 415 bad type).
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ error: (err as Error).message } satisfies ApiError);
+      return;
+    }
+    deps.log.error('request failed', { error: (err as Error).message });
+    res.status(500).json({ error: 'internal error; see the agent log' } satisfies ApiError);
+  });
+
+  return api;
+}
+
+export interface ListedRoute {
+  method: string;
+  path: string;
+}
+
+/** What Express keeps of a route beside its path; its types leave it out. */
+type RouteMethods = { methods: Record<string, boolean> };
+
+/**
+ * Every route a router serves, found by walking its stack into the routers mounted in it
+ * (all mounted without a path of their own, so a route's path is the one it declares).
+ */
+export function listRoutes(router: Router): ListedRoute[] {
+  return router.stack.flatMap((layer) => {
+    if (layer.route) {
+      const { path } = layer.route;
+      const { methods } = layer.route as unknown as RouteMethods;
+      return Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path }));
+    }
+    const mounted = layer.handle as unknown as Partial<Router>;
+    return mounted.stack ? listRoutes(mounted as Router) : [];
+  });
+}

@@ -1,0 +1,76 @@
+import express, { type Router } from 'express';
+import { PairBody } from '../../../protocol/api.js';
+import { type AccessControl, originAllowed } from '../../auth/access.js';
+import { guessDeviceName } from '../../auth/device-name.js';
+import type { DeviceStore } from '../../auth/device-store.js';
+import type { AttemptLimiter } from '../../auth/pairing.js';
+import type { PairingService } from '../../auth/pairing-service.js';
+import type { Logger } from '../../util/log.js';
+import { sessionOf } from './devices.js';
+import { handler, HttpError, parse } from './handler.js';
+
+export interface PairingRouteDeps {
+  access: AccessControl;
+  devices: DeviceStore;
+  pairing: PairingService;
+  /** Wrong pairing attempts, per source address. */
+  attempts: AttemptLimiter;
+  log: Logger;
+  version: string;
+  /** True when the agent is served over HTTPS, so the credential cookie is `Secure`. */
+  secure: boolean;
+}
+
+/** How long a device's credential cookie lives: browsers keep none longer than 400 days. */
+const CREDENTIAL_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
+
+/**
+ * `POST /pair`: how a device gets in, so it cannot need a credential. It parses its own
+ * body, which is tiny; wrong attempts are limited per source address.
+ */
+export function pairRoutes(deps: PairingRouteDeps): Router {
+  const router = express.Router();
+  router.post(
+    '/pair',
+    express.json({ limit: '4kb', strict: true }),
+    handler((req, res) => {
+      if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
+      const source = req.socket.remoteAddress ?? 'unknown';
+      const wait = deps.attempts.retryAfter(source);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(wait));
+        throw new HttpError(429, `too many wrong pairing attempts; try again in ${wait} s`);
+      }
+      const body = parse(PairBody, req.body, 'pairing');
+      if (!deps.pairing.redeem({ secret: body.secret, code: body.code })) {
+        deps.attempts.fail(source);
+        throw new HttpError(401, 'this pairing link or code is wrong, already used or expired; get a new one with `pocketmux pair`');
+      }
+      deps.attempts.succeed(source);
+      const ua = req.headers['user-agent'];
+      const { device, credential } = deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua));
+      deps.log.info('device paired', { device: device.id, name: device.name });
+      res.cookie(deps.access.cookieName, credential, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.secure,
+        path: '/',
+        maxAge: CREDENTIAL_MAX_AGE_MS,
+      });
+      res.status(201).json(sessionOf(device, deps.version));
+    }),
+  );
+  return router;
+}
+
+/** `POST /pairings`: a paired device makes a pairing for the next one. */
+export function pairingRoutes(deps: Pick<PairingRouteDeps, 'pairing'>): Router {
+  const router = express.Router();
+  router.post(
+    '/pairings',
+    handler(async (_req, res) => {
+      res.status(201).json(await deps.pairing.create());
+    }),
+  );
+  return router;
+}

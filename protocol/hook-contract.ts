@@ -1,0 +1,45 @@
+/**
+ * How Claude Code's hooks reach the agent, declared once: the hook script and settings the
+ * agent writes, the intake that receives them, the CLI (which authenticates the same way) and
+ * the app (which tells outside sessions from tabs) all read it from here.
+ */
+
+/** Where hooks are posted: `POST /hooks/<event>`, and the statusLine report beside them. */
+export const HOOK_PATH_PREFIX = '/hooks';
+export const STATUSLINE_HOOK = 'statusline';
+
+export function hookPath(event: string): string {
+  return `${HOOK_PATH_PREFIX}/${event}`;
+}
+
+/**
+ * Headers a hook carries, as written. Header names are case-blind: Node hands them to the
+ * agent in lower case (`receivedHeader`).
+ */
+export const HOOK_HEADERS = {
+  /** The hook token from the data dir; the CLI and scripts on this machine send it too. */
+  token: 'X-Pocketmux-Token',
+  /** `$TMUX_PANE` of the reporting claude: which tab it runs in. */
+  pane: 'X-Pocketmux-Pane',
+  /** `$TMUX` of the reporting claude: which tmux server that pane belongs to. */
+  tmux: 'X-Pocketmux-Tmux',
+} as const;
+
+/** A header's name as Node's `req.headers` holds it. */
+export function receivedHeader(name: (typeof HOOK_HEADERS)[keyof typeof HOOK_HEADERS]): string {
+  return name.toLowerCase();
+}
+
+/**
+ * A Claude session whose pane is not one of the agent's tabs is kept under a key of its own:
+ * this prefix and the session id, cut to characters that are safe in a URL and a file.
+ */
+export const UNMANAGED_PREFIX = 'unmanaged-';
+
+export function unmanagedKey(sessionId: string): string {
+  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
+}
+
+export function isUnmanagedKey(key: string): boolean {
+  return key.startsWith(UNMANAGED_PREFIX);
+}

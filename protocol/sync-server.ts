@@ -1,0 +1,35 @@
+/**
+ * What the agent sends on `/api/sync`, as schemas clients parse it with; each is checked
+ * against its type in sync.ts or api.ts, which stays the agent's contract. Kept apart from
+ * those files, whose request schemas use the full zod, and written with zod/mini: the PWA's
+ * first screen parses every snapshot, and the full library would double its size.
+ */
+import { z } from 'zod/mini';
+import type { PaneTitle, TabView, WorkspaceView } from './api.js';
+import type { SyncServerMessage } from './sync.js';
+
+export const PaneTitleSchema = z.object({ command: z.string(), path: z.string() }) satisfies z.ZodMiniType<PaneTitle>;
+
+export const TabViewSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.nullable(z.string()),
+  kind: z.enum(['shell', 'claude']),
+  claudeSessionId: z.nullable(z.string()),
+  createdAt: z.string(),
+  cwd: z.string(),
+  title: z.nullable(PaneTitleSchema),
+  alive: z.boolean(),
+}) satisfies z.ZodMiniType<TabView>;
+
+export const WorkspaceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  dir: z.string(),
+  createdAt: z.string(),
+  tabs: z.array(TabViewSchema),
+}) satisfies z.ZodMiniType<WorkspaceView>;
+
+export const SyncServerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sync:snapshot'), version: z.number(), workspaces: z.array(WorkspaceViewSchema) }),
+]) satisfies z.ZodMiniType<SyncServerMessage>;
