@@ -1,6 +1,4 @@
 import type { PairBody, SessionResponse } from '../../protocol/api.js';
-import { CloseCode } from '../../protocol/close-codes.js';
-import { reportAccessLost } from './access-lost.js';
 import { ApiRequestError, api, errorText } from './api.js';
 import { setHomeDirectory } from './labels.js';
 
@@ -78,17 +76,4 @@ export function checkAccess(): Promise<void> {
       checking = null;
     });
   return checking;
-}
-
-/**
- * What a live socket's close says about access. Returns true when the device was revoked
- * (the socket must not reconnect); a socket that never opened makes us ask the REST API why.
- */
-export function accessEndedBy(close: CloseEvent, opened: boolean): boolean {
-  if (close.code === CloseCode.DeviceRevoked) {
-    reportAccessLost();
-    return true;
-  }
-  if (!opened) void checkAccess();
-  return false;
 }

@@ -1,47 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
-import { CLAUDE_STATES, type StatusServerMessage, type TabStatus } from '../../protocol/status.js';
-import { type LiveState, LiveSocket } from './live-socket.js';
-
-export type StatusConnectionState = LiveState;
-
-/** Claude sessions the agent saw outside its own tabs; the list has no place for them yet. */
-const UNMANAGED_PREFIX = 'unmanaged-';
-
-function isTabStatus(value: unknown): value is TabStatus {
-  const v = value as Partial<TabStatus> | null;
-  return (
-    !!v &&
-    typeof v.seq === 'number' &&
-    typeof v.claudeRunning === 'boolean' &&
-    typeof v.compacting === 'boolean' &&
-    (CLAUDE_STATES as readonly unknown[]).includes(v.state)
-  );
-}
-
-function parseMessage(data: unknown): StatusServerMessage | null {
-  if (typeof data !== 'string') return null;
-  let msg: Partial<StatusServerMessage> | null;
-  try {
-    msg = JSON.parse(data) as Partial<StatusServerMessage> | null;
-  } catch {
-    return null;
-  }
-  if (!msg || typeof msg !== 'object') return null;
-  switch (msg.type) {
-    case 'status:sync':
-      return msg.tabs && typeof msg.tabs === 'object' ? (msg as StatusServerMessage) : null;
-    case 'status:update':
-      return typeof msg.tabId === 'string' && isTabStatus(msg.status) ? (msg as StatusServerMessage) : null;
-    case 'status:removed':
-      return typeof msg.tabId === 'string' ? (msg as StatusServerMessage) : null;
-    case 'status:hook-event':
-    case 'status:error':
-      return msg as StatusServerMessage;
-    default:
-      return null;
-  }
-}
+import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
+import { type ConnectionState, ReconnectingSocket } from './reconnecting-socket.js';
+import { parseServerMessage } from './server-message.js';
 
 /**
  * Keeps every tab's Claude status live from `/api/status`: a full sync on connect, then
@@ -57,23 +19,24 @@ export class StatusController implements ReactiveController {
   private synced = false;
   /** The tab on screen, and whether its opening was already acted on. */
   private viewing: { tabId: string; handled: boolean } | null = null;
-  private readonly live = new LiveSocket('/api/status', {
+  private readonly live = new ReconnectingSocket({
+    path: () => '/api/status',
+    liveness: { probe: () => JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage) },
     onConnecting: () => {
       this.synced = false;
     },
     onMessage: (data) => {
-      const msg = parseMessage(data);
+      const msg = parseServerMessage(StatusServerMessage, data, 'status');
       if (msg) this.receive(msg);
     },
     onState: () => this.host.requestUpdate(),
-    probe: () => JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage),
   });
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
   }
 
-  get state(): StatusConnectionState {
+  get state(): ConnectionState {
     return this.live.state;
   }
 
@@ -95,7 +58,7 @@ export class StatusController implements ReactiveController {
 
   /** Statuses of the agent's own tabs, without Claude sessions it found elsewhere. */
   managed(): [string, TabStatus][] {
-    return Object.entries(this.statuses).filter(([key]) => !key.startsWith(UNMANAGED_PREFIX));
+    return Object.entries(this.statuses).filter(([key]) => !isUnmanagedKey(key));
   }
 
   /**
@@ -111,7 +74,7 @@ export class StatusController implements ReactiveController {
 
   private settleViewing(): void {
     const v = this.viewing;
-    if (!v || v.handled || !this.synced || !this.live.open) return;
+    if (!v || v.handled || !this.synced || !this.live.isOpen) return;
     v.handled = true;
     if (this.statuses[v.tabId]?.state === 'ready-for-review') this.send({ type: 'status:tab-dismissed', tabId: v.tabId });
   }
@@ -121,7 +84,6 @@ export class StatusController implements ReactiveController {
       case 'status:sync': {
         const next: Record<string, TabStatus> = {};
         for (const [key, status] of Object.entries(msg.tabs)) {
-          if (!isTabStatus(status)) continue;
           const shown = this.statuses[key];
           // A sync answered on a live socket can cross an update already shown; a new
           // socket's first sync is the agent's word and replaces everything.

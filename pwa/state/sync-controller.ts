@@ -1,14 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { WorkspaceView } from '../../protocol/api.js';
+import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
-import { type LiveState, LiveSocket } from './live-socket.js';
-
-export type SyncState = LiveState;
-
-function isSnapshot(value: unknown): value is SyncServerMessage {
-  const v = value as Partial<SyncServerMessage> | null;
-  return !!v && v.type === 'sync:snapshot' && typeof v.version === 'number' && Array.isArray(v.workspaces);
-}
+import { type ConnectionState, ReconnectingSocket } from './reconnecting-socket.js';
+import { parseServerMessage } from './server-message.js';
 
 /**
  * Keeps the workspace list live from `/api/sync`: the agent sends a full snapshot on connect
@@ -20,21 +15,25 @@ export class SyncController implements ReactiveController {
   loaded = false;
 
   private version = -1;
-  private readonly live = new LiveSocket('/api/sync', {
+  private readonly live = new ReconnectingSocket({
+    path: () => '/api/sync',
+    liveness: { probe: () => JSON.stringify({ type: 'sync:request' } satisfies SyncClientMessage) },
     // Versions count within one agent process; a restarted agent starts again from 0.
     onConnecting: () => {
       this.version = -1;
     },
-    onMessage: (data) => this.receive(data),
+    onMessage: (data) => {
+      const msg = parseServerMessage(SyncServerMessageSchema, data, 'sync');
+      if (msg) this.receive(msg);
+    },
     onState: () => this.host.requestUpdate(),
-    probe: () => JSON.stringify({ type: 'sync:request' } satisfies SyncClientMessage),
   });
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
   }
 
-  get state(): SyncState {
+  get state(): ConnectionState {
     return this.live.state;
   }
 
@@ -58,15 +57,7 @@ export class SyncController implements ReactiveController {
     this.stop();
   }
 
-  private receive(data: unknown): void {
-    if (typeof data !== 'string') return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (!isSnapshot(msg)) return;
+  private receive(msg: SyncServerMessage): void {
     // Snapshots carry the agent's version; an older one must not undo a newer one.
     if (msg.version < this.version) return;
     this.version = msg.version;

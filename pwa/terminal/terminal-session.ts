@@ -5,7 +5,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { type ITheme, Terminal } from '@xterm/xterm';
 import { FrameType } from '../../protocol/terminal-frame.js';
-import type { TerminalConnectionState } from './connection-state.js';
+import type { ConnectionState } from '../state/reconnecting-socket.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 import { TerminalConnection } from './terminal-connection.js';
 
@@ -40,7 +40,7 @@ export interface TerminalSessionOptions {
   /** An element in the document's light DOM, so xterm's stylesheet applies inside it. */
   host: HTMLElement;
   fontSize: number;
-  onState(state: TerminalConnectionState): void;
+  onState(state: ConnectionState): void;
   onTitle(title: string): void;
 }
 

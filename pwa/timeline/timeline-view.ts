@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { CloseCode } from '../../protocol/close-codes.js';
 import type {
   AssistantTextEntry,
   InterruptEntry,
@@ -11,8 +12,9 @@ import type {
   ToolCallEntry,
 } from '../../protocol/timeline.js';
 import { controls } from '../components/shared-styles.js';
+import type { ConnectionState } from '../state/reconnecting-socket.js';
 import { shortTime } from '../state/time.js';
-import { TimelineConnection, type TimelineLinkState } from './timeline-connection.js';
+import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
 
 /** Within this many pixels of the end counts as "at the end": new entries keep it in view. */
@@ -20,6 +22,19 @@ const PINNED_SLACK_PX = 64;
 
 /** Failed attempts in a row before saying the timeline may not exist on this agent. */
 const UNAVAILABLE_AFTER = 3;
+
+/** Why the agent closed the timeline for good. */
+function closedText(code: number): string {
+  switch (code) {
+    case CloseCode.TabNotFound:
+    case CloseCode.SessionEnded:
+      return 'This tab no longer exists.';
+    case CloseCode.ConnectionLimit:
+      return 'Too many live connections were open on the agent, so it closed this one. Reload to see the timeline again.';
+    default:
+      return 'The agent closed the timeline.';
+  }
+}
 
 function inputText(entry: ToolCallEntry): string {
   const input = entry.input as Record<string, unknown> | null;
@@ -311,7 +326,7 @@ export class TimelineView extends LitElement {
 
   @property() tabId = '';
   @state() private timeline: TimelineState = EMPTY_TIMELINE;
-  @state() private link: TimelineLinkState = { kind: 'connecting' };
+  @state() private link: ConnectionState = { kind: 'connecting' };
   /** Entries arrived below while the person was reading further up. */
   @state() private unseen = false;
   @query('.scroller') private scroller!: HTMLElement | null;
@@ -393,8 +408,8 @@ export class TimelineView extends LitElement {
 
   private renderBanner() {
     const link = this.link;
-    if (link.kind === 'gone') return html`<div class="banner error" role="alert">This tab no longer exists.</div>`;
-    if (link.kind === 'revoked') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
+    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code)}</div>`;
+    if (link.kind === 'access-lost') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';
       return html`<div class="banner" role="status">
@@ -408,7 +423,7 @@ export class TimelineView extends LitElement {
 
   private renderEmpty() {
     if (!this.timeline.loaded) {
-      return html`<div class="placeholder" role="status">${this.link.kind === 'online' ? 'Reading the conversation…' : 'Connecting…'}</div>`;
+      return html`<div class="placeholder" role="status">${this.link.kind === 'open' ? 'Reading the conversation…' : 'Connecting…'}</div>`;
     }
     return html`<div class="placeholder">
       ${this.timeline.sessionId === null

@@ -5,8 +5,9 @@ import { type Access, onAccessLost, resolveAccess, takePairSecret } from '../sta
 import { errorText } from '../state/api.js';
 import { Backoff } from '../state/backoff.js';
 import { type Route, RouteController, router } from '../state/router.js';
+import type { ConnectionKind } from '../state/reconnecting-socket.js';
 import { StatusController } from '../state/status-controller.js';
-import { type SyncState, SyncController } from '../state/sync-controller.js';
+import { SyncController } from '../state/sync-controller.js';
 import { attentionCount, needsPerson } from '../state/tab-status.js';
 import './pair-screen.js';
 import './session-list.js';
@@ -113,9 +114,12 @@ export class App extends LitElement {
   }
 
   /** The list's connection note speaks for both live channels: a stale dot is as wrong as a stale tab. */
-  private connectionState(): SyncState {
-    if (this.sync.state !== 'online') return this.sync.state;
-    return this.status.state === 'online' ? 'online' : 'reconnecting';
+  private connectionState(): ConnectionKind {
+    const sync = this.sync.state.kind;
+    const status = this.status.state.kind;
+    if (sync !== 'open') return sync;
+    // The list was drawn already; the status channel coming up late is not a first connect.
+    return status === 'connecting' ? 'reconnecting' : status;
   }
 
   /** How many tabs wait on the person: needs input or ready for review. */
@@ -180,7 +184,7 @@ export class App extends LitElement {
             ?hidden=${route.name !== 'list'}
             .workspaces=${this.sync.workspaces}
             ?loaded=${this.sync.loaded}
-            .syncState=${this.connectionState()}
+            .connection=${this.connectionState()}
             .statuses=${this.status.statuses}
           ></pm-session-list>
           ${route.name === 'terminal'

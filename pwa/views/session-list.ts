@@ -9,12 +9,16 @@ import { devicesIcon } from '../components/icons.js';
 import { controls } from '../components/shared-styles.js';
 import '../components/workspace-card.js';
 import { DEVICES_PATH, router } from '../state/router.js';
-import type { SyncState } from '../state/sync-controller.js';
+import type { ConnectionKind } from '../state/reconnecting-socket.js';
 
-const SYNC_LABEL: Record<SyncState, string> = {
+const CONNECTION_LABEL: Record<ConnectionKind, string> = {
   connecting: 'Connecting…',
-  online: '',
+  open: '',
   reconnecting: 'Reconnecting…',
+  // Only a connection limit ends these channels; reloading starts over.
+  'closed-final': 'Disconnected',
+  // The pair screen replaces the list.
+  'access-lost': '',
 };
 
 /** The first screen: every workspace with its tabs, live from the agent. */
@@ -90,7 +94,7 @@ export class SessionList extends LitElement {
 
   @property({ attribute: false }) workspaces: WorkspaceView[] = [];
   @property({ type: Boolean }) loaded = false;
-  @property() syncState: SyncState = 'connecting';
+  @property() connection: ConnectionKind = 'connecting';
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
 
   override render() {
@@ -99,7 +103,7 @@ export class SessionList extends LitElement {
         <div class="bar-inner">
           <h1><img src="/icon.svg" alt="" />pocketmux</h1>
           <div class="actions">
-            <pm-connection-note label=${this.loaded || this.syncState !== 'connecting' ? SYNC_LABEL[this.syncState] : ''}></pm-connection-note>
+            <pm-connection-note label=${this.loaded || this.connection !== 'connecting' ? CONNECTION_LABEL[this.connection] : ''}></pm-connection-note>
             <button class="ghost icon" aria-label="Devices" title="Devices" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
           </div>
         </div>

@@ -10,9 +10,9 @@ import { controls } from '../components/shared-styles.js';
 import '../components/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from '../state/keys.js';
 import { parsePaneTitle, shortPath, tabLabel } from '../state/labels.js';
+import type { ConnectionState } from '../state/reconnecting-socket.js';
 import { router, type TabViewMode, tabViewPath } from '../state/router.js';
 import { describeStatus, hasTimeline } from '../state/tab-status.js';
-import type { TerminalConnectionState } from '../terminal/connection-state.js';
 import type { TerminalSession } from '../terminal/terminal-session.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
@@ -225,7 +225,7 @@ export class TerminalView extends LitElement {
   @property({ attribute: false }) status: TabStatus | undefined;
   @state() private timelineLoaded = false;
 
-  @state() private connection: TerminalConnectionState = { kind: 'connecting' };
+  @state() private connection: ConnectionState = { kind: 'connecting' };
   @state() private liveTitle: PaneTitle | null = null;
   @state() private loaded = false;
   @state() private loadError = '';
@@ -420,6 +420,7 @@ export class TerminalView extends LitElement {
 
   private renderTerminal() {
     const c = this.connection;
+    const ended = c.kind === 'closed-final' ? c.code : c.kind === 'access-lost' ? CloseCode.DeviceRevoked : null;
     return html`
       <div class="stage">
         <slot></slot>
@@ -430,10 +431,10 @@ export class TerminalView extends LitElement {
               <button type="button" @click=${() => this.session?.reconnectNow()}>Retry now</button>
             </div>`
           : nothing}
-        ${c.kind === 'ended' ? this.renderEnded(c.code) : nothing}
+        ${ended === null ? nothing : this.renderEnded(ended)}
         ${this.loadError ? this.renderLoadError('terminal') : nothing}
       </div>
-      ${this.touch && c.kind !== 'ended'
+      ${this.touch && ended === null
         ? html`<pm-key-bar
             ?ctrl=${this.ctrl}
             @pm-key=${(e: CustomEvent<{ key: BarKey }>) => this.onKey(e.detail.key)}
