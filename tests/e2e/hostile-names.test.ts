@@ -5,31 +5,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, PHONE, pairPage, sessionOf, useAgentAndBrowser } from '../support/browser.js';
 import { api, createTab } from '../support/client.js';
 
 const SPOOF = 'report\u202etxt.exe';
 const ESCAPES = 'esc\x1b]0;owned\x07';
 
-let agent: AgentHandle;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [agent, browser] = await Promise.all([startAgent(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanupAgents();
-});
+const env = useAgentAndBrowser();
 
 describe('hostile names in the app', () => {
   it('spells out control and bidi characters in made names and isolates paths, at phone and desktop size', async () => {
+    const { agent, browser } = env;
     const phone = await browser.newContext(PHONE);
     const page = await phone.newPage();
     await pairPage(page, { link: agent.link }, 'Phone');

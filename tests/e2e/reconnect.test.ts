@@ -1,29 +1,14 @@
-/**
- * The live channels in real Chromium while the agent restarts: the list and the terminal say
- * they are reconnecting, pick up by themselves when it is back, and the shell kept running.
- */
-import { mkdirSync } from 'node:fs';
+
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { ARTIFACTS, launchBrowser, PHONE, pairPage, typeCommand, waitForLine } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { startAgent } from '../support/agent.js';
+import { ARTIFACTS, PHONE, pairPage, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
 
-let agent: AgentHandle;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [agent, browser] = await Promise.all([startAgent(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanupAgents();
-});
+const env = useAgentAndBrowser();
 
 describe('reconnecting in Chromium', () => {
   it('shows the list and the terminal reconnecting while the agent restarts, then carries on in the same shell', async () => {
+    const { agent, browser } = env;
     const context = await browser.newContext(PHONE);
     const list = await context.newPage();
     await pairPage(list, { link: agent.link });

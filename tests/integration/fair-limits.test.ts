@@ -11,16 +11,11 @@ import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
 import { api, type CloseInfo, claim, createTab, eventually, firstWorkspaceId, type Session, TerminalClient } from '../support/client.js';
 import { RawChannel } from '../support/channels.js';
-import { StatusClient } from '../support/status.js';
+import { capturedHook, StatusClient } from '../support/status.js';
 
 afterAll(cleanupAgents);
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
-const sessionStart = JSON.parse(
-  readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
-    .split('\n')
-    .find((l) => l.includes('"SessionStart"')) as string,
-) as Record<string, unknown>;
+const sessionStart = capturedHook('SessionStart');
 
 async function pairAnother(agent: AgentHandle, owner: Session, name: string): Promise<Session> {
   const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');

@@ -5,14 +5,14 @@
  * Each goes through REST, the CLI, a terminal and a reboot; no command may run (a marker
  * file would appear), every tab must survive adoption, and typed text must arrive exactly.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, eventually, recordTypedText, type Session, TerminalClient } from '../support/client.js';
 
 /** Each would run `touch` in the agent's HOME if tmux expanded it as a format. */
 const HOSTILE_DIRS = [
@@ -148,10 +148,7 @@ describe('hostile typed text', () => {
     session = await claim(agent);
     tabId = (await createTab(session)).id;
     file = join(agent.root, 'typed.txt');
-    // Non-canonical mode: no 4 KB line limit and no echo; \r still becomes \n.
-    const start = await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: `stty -icanon -echo && exec cat > '${file}'` });
-    expect(start.status).toBe(204);
-    await eventually(() => existsSync(file), 10_000, 'cat to start');
+    await recordTypedText(session, tabId, file);
   });
 
   async function typedLines(count: number): Promise<string[]> {

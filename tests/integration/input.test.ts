@@ -2,14 +2,14 @@
  * Input into tabs costs tmux runs: every run of the tmux binary is counted through a
  * wrapper that logs and then executes the real tmux, so the test sees what the agent does.
  */
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { procMemory, unreadByAgent } from '../support/channels.js';
-import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, eventually, recordTypedText, type Session, TerminalClient } from '../support/client.js';
 
 afterAll(cleanupAgents);
 
@@ -39,9 +39,7 @@ describe('input into a tab', () => {
     session = await claim(agent);
     tabId = (await createTab(session)).id;
     file = join(agent.root, 'typed.txt');
-    const start = await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: `stty -icanon -echo && exec cat > '${file}'` });
-    expect(start.status).toBe(204);
-    await eventually(() => existsSync(file), 10_000, 'cat to start');
+    await recordTypedText(session, tabId, file);
   });
 
   /** tmux runs that typed input (title polls and pane listings run beside them). */

@@ -2,11 +2,11 @@
  * Real Chromium for end-to-end tests, driven by playwright-core. Each `newContext` is a
  * fresh profile (no cookies, no service worker); Playwright removes it when the browser closes.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { type AgentHandle, REPO_ROOT } from './agent.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
 import type { Session } from './client.js';
 
 /** Debian's chromium package: the real binary, then its wrapper script. */
@@ -107,4 +107,21 @@ export async function typeCommand(page: Page, command: string): Promise<void> {
   await page.locator('.xterm-helper-textarea').focus();
   await page.keyboard.type(command);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * A test file's agent and Chromium: both started before its tests (screenshots go to
+ * test-artifacts/), both stopped after them. Read the fields inside tests and hooks.
+ */
+export function useAgentAndBrowser(): { agent: AgentHandle; browser: Browser } {
+  const fixture = {} as { agent: AgentHandle; browser: Browser };
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [fixture.agent, fixture.browser] = await Promise.all([startAgent(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await fixture.browser?.close();
+    await cleanupAgents();
+  });
+  return fixture;
 }

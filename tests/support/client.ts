@@ -2,6 +2,7 @@
  * A test client for a running agent: claims the printed link for a device credential, then
  * speaks REST and the terminal protocol the way the PWA does.
  */
+import { existsSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
 import WebSocket from 'ws';
 import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
@@ -177,4 +178,15 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Turns a tab into a recorder: its shell becomes `cat` writing to `file` with no echo and no
+ * 4 KB line limit (non-canonical mode; Enter still ends a line), so a test can compare what
+ * arrived with what was typed, byte for byte.
+ */
+export async function recordTypedText(session: Session, tabId: string, file: string): Promise<void> {
+  const start = await api(session, 'POST', `/api/tabs/${tabId}/input`, { text: `stty -icanon -echo && exec cat > '${file}'` });
+  if (start.status !== 204) throw new Error(`could not start cat: ${start.status}`);
+  await eventually(() => existsSync(file), 10_000, 'cat to start');
 }

@@ -2,9 +2,14 @@
  * Test helpers for the Claude status engine: a real `/api/status` client, and what a hook
  * running in a tab's pane would see as $TMUX and $TMUX_PANE.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
-import { type AgentHandle, tmux } from './agent.js';
+import { type AgentHandle, REPO_ROOT, tmux } from './agent.js';
+
+/** What the real Claude Code CLI sent to its hooks in a captured session. */
+const CAPTURE_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 import { eventually, type Session } from './client.js';
 
 export class StatusClient {
@@ -57,4 +62,13 @@ export async function paneEnv(agent: Pick<AgentHandle, 'tmuxSocket'>, tab: { id:
     .trim()
     .split('\t');
   return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
+}
+
+/** The first hook payload of `event` in the captured session of the real CLI. */
+export function capturedHook(event: string): Record<string, unknown> {
+  const line = readFileSync(join(CAPTURE_DIR, 'hooks.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes(`"${event}"`));
+  if (!line) throw new Error(`no ${event} in the captured hooks`);
+  return JSON.parse(line) as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,14 +6,10 @@ import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import { StatusManager } from '../../agent/status/status-manager.js';
 import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { capturedHook } from '../support/status.js';
 import { createLogger } from '../../agent/util/log.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
-const sessionStart = JSON.parse(
-  readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
-    .split('\n')
-    .find((l) => l.includes('"SessionStart"')) as string,
-) as Record<string, unknown>;
+const sessionStart = capturedHook('SessionStart');
 
 function startOf(sessionId: string) {
   const parsed = parseHookPayload('SessionStart', { ...sessionStart, session_id: sessionId });
