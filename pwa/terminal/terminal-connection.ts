@@ -1,5 +1,6 @@
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
-import { type ConnectionState, ReconnectingSocket } from '../state/reconnecting-socket.js';
+import { CHANNEL_PATHS } from '../shared/api.js';
+import { type ConnectionState, ReconnectingSocket } from '../shared/reconnecting-socket.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 
 /** The agent and the browser each send a heartbeat this often… */
@@ -42,7 +43,7 @@ export class TerminalConnection implements Disposable {
         path: () => {
           this.connectedSize = opts.size();
           const { cols, rows } = this.connectedSize;
-          return `/api/terminal?${new URLSearchParams({ tab: opts.tabId, cols: String(cols), rows: String(rows) })}`;
+          return `${CHANNEL_PATHS.terminal}?${new URLSearchParams({ tab: opts.tabId, cols: String(cols), rows: String(rows) })}`;
         },
         binary: true,
         liveness: { silentLimitMs: STALE_MS },

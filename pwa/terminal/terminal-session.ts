@@ -5,7 +5,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { type ITheme, Terminal } from '@xterm/xterm';
 import { FrameType } from '../../protocol/terminal-frame.js';
-import type { ConnectionState } from '../state/reconnecting-socket.js';
+import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 import { TerminalConnection } from './terminal-connection.js';
 

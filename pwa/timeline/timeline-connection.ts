@@ -1,6 +1,7 @@
 import { TimelineServerMessage } from '../../protocol/timeline.js';
-import { type ConnectionState, ReconnectingSocket } from '../state/reconnecting-socket.js';
-import { parseServerMessage } from '../state/server-message.js';
+import { CHANNEL_PATHS } from '../shared/api.js';
+import { type ConnectionState, ReconnectingSocket } from '../shared/reconnecting-socket.js';
+import { parseServerMessage } from '../shared/server-message.js';
 
 /**
  * A phone asleep this long may hold a dead socket that does not know it, and the timeline has
@@ -17,7 +18,7 @@ export class TimelineConnection {
 
   constructor(tabId: string, onMessage: (msg: TimelineServerMessage) => void, onState: (state: ConnectionState) => void) {
     this.socket = new ReconnectingSocket({
-      path: () => `/api/timeline?tab=${encodeURIComponent(tabId)}`,
+      path: () => `${CHANNEL_PATHS.timeline}?${new URLSearchParams({ tab: tabId })}`,
       liveness: { awayLimitMs: STALE_AFTER_HIDDEN_MS },
       onMessage: (data) => {
         const msg = parseServerMessage(TimelineServerMessage, data, 'timeline');

@@ -11,9 +11,9 @@ import type {
   TimelineEntry,
   ToolCallEntry,
 } from '../../protocol/timeline.js';
-import { controls } from '../components/shared-styles.js';
-import type { ConnectionState } from '../state/reconnecting-socket.js';
-import { shortTime } from '../state/time.js';
+import { controls } from '../shared/shared-styles.js';
+import type { ConnectionState } from '../shared/reconnecting-socket.js';
+import { shortTime } from '../shared/time.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
-import { attentionCount, describeStatus, hasTimeline, needsPerson, STATE_LABEL, workspaceState } from '../../pwa/state/tab-status.js';
+import { attentionCount, describeStatus, hasTimeline, needsPerson, STATE_LABEL, workspaceState } from '../../pwa/sessions/tab-status.js';
 
 function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus {
   return {

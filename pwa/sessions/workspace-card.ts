@@ -1,22 +1,20 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { WorkspaceView } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { api, errorText } from '../state/api.js';
-import { shortPath } from '../state/labels.js';
-import { router, terminalPath } from '../state/router.js';
-import { attentionCount, STATE_LABEL, workspaceState } from '../state/tab-status.js';
-import { caretIcon, moreIcon, plusIcon, sparkIcon } from './icons.js';
-import { controls } from './shared-styles.js';
-import './confirm-bar.js';
+import { shortPath } from './labels.js';
+import { ItemActionsController } from './item-actions-controller.js';
+import { PendingActionController } from '../shared/pending-action-controller.js';
+import { router, terminalPath } from '../shared/router.js';
+import { sessionActions } from './session-actions.js';
+import { attentionCount, STATE_LABEL, workspaceState } from './tab-status.js';
+import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../shared/icons.js';
+import { controls } from '../shared/shared-styles.js';
 import './new-claude-sheet.js';
-import './rename-form.js';
-import './status-dot.js';
+import '../shared/status-dot.js';
 import './tab-row.js';
-
-type Mode = 'idle' | 'menu' | 'rename' | 'confirm-close';
 
 /** A workspace: its name and directory, its tabs, and the actions on it. */
 @customElement('pm-workspace-card')
@@ -137,46 +135,17 @@ export class WorkspaceCard extends LitElement {
   @property({ attribute: false }) workspace!: WorkspaceView;
   /** Claude statuses by tab id, as the status channel last reported them. */
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
-  @state() private mode: Mode = 'idle';
   @state() private claudeSheet = false;
-  @state() private busy = false;
-  @state() private creating = false;
-  @state() private error = '';
-  @state() private createError = '';
-
-  private get path(): string {
-    return `/api/workspaces/${encodeURIComponent(this.workspace.id)}`;
-  }
-
-  private setMode(mode: Mode): void {
-    this.mode = mode;
-    this.error = '';
-  }
-
-  private async run(work: () => Promise<unknown>): Promise<void> {
-    this.busy = true;
-    this.error = '';
-    try {
-      await work();
-      this.mode = 'idle';
-    } catch (err) {
-      this.error = errorText(err);
-    } finally {
-      this.busy = false;
-    }
-  }
+  private readonly actions = new ItemActionsController(this, {
+    rename: (name) => sessionActions.request(this, 'pm-workspace-rename', { workspaceId: this.workspace.id, name }),
+    close: () => sessionActions.request(this, 'pm-workspace-close', { workspaceId: this.workspace.id }),
+  });
+  /** Creating a tab from the footer, apart from the header's actions. */
+  private readonly creation = new PendingActionController(this);
 
   private async newTab(kind: 'shell' | 'claude'): Promise<void> {
-    this.creating = true;
-    this.createError = '';
-    try {
-      const tab = await api<TabView>('POST', '/api/tabs', { workspaceId: this.workspace.id, kind });
-      router.go(terminalPath(tab.id));
-    } catch (err) {
-      this.createError = errorText(err);
-    } finally {
-      this.creating = false;
-    }
+    const created = await this.creation.run(() => sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspace.id, kind }));
+    if (created) router.go(terminalPath(created.value.id));
   }
 
   override render() {
@@ -196,13 +165,13 @@ export class WorkspaceCard extends LitElement {
         <button
           class="icon ghost more"
           aria-label=${`Actions for workspace ${ws.name}`}
-          aria-expanded=${this.mode !== 'idle'}
-          @click=${() => this.setMode(this.mode === 'idle' ? 'menu' : 'idle')}
+          aria-expanded=${this.actions.mode !== 'idle'}
+          @click=${() => this.actions.toggleMenu()}
         >
           ${moreIcon()}
         </button>
       </header>
-      ${this.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel()}</div>`}
+      ${this.actions.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel()}</div>`}
       ${ws.tabs.length === 0
         ? html`<div class="empty">No tabs yet.</div>`
         : html`<ul>
@@ -214,23 +183,23 @@ export class WorkspaceCard extends LitElement {
           </ul>`}
       <footer>
         <div class="buttons">
-          <button ?disabled=${this.creating} @click=${() => this.newTab('shell')}>${plusIcon()} New tab</button>
+          <button ?disabled=${this.creation.busy} @click=${() => this.newTab('shell')}>${plusIcon()} New tab</button>
           <span class="split">
-            <button class="new-claude" ?disabled=${this.creating} @click=${() => this.newTab('claude')}>${sparkIcon()} New Claude</button>
+            <button class="new-claude" ?disabled=${this.creation.busy} @click=${() => this.newTab('claude')}>${sparkIcon()} New Claude</button>
             <button
               class="options"
               aria-label="Claude options: permission mode, resume a past session"
               aria-expanded=${this.claudeSheet}
               @click=${() => {
                 this.claudeSheet = !this.claudeSheet;
-                this.createError = '';
+                this.creation.clearError();
               }}
             >
               ${caretIcon()}
             </button>
           </span>
         </div>
-        ${this.createError ? html`<div class="error" role="alert">${this.createError}</div>` : nothing}
+        ${this.creation.error ? html`<div class="error" role="alert">${this.creation.error}</div>` : nothing}
         ${this.claudeSheet
           ? html`<pm-new-claude-sheet .workspaceId=${ws.id} @pm-cancel=${() => (this.claudeSheet = false)}></pm-new-claude-sheet>`
           : nothing}
@@ -240,38 +209,14 @@ export class WorkspaceCard extends LitElement {
 
   private renderPanel() {
     const ws = this.workspace;
-    const error = this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing;
-    switch (this.mode) {
-      case 'menu':
-        return html`<div class="actions">
-            <button @click=${() => this.setMode('rename')}>Rename</button>
-            <button class="danger" @click=${() => this.setMode('confirm-close')}>Close workspace</button>
-          </div>
-          ${error}`;
-      case 'rename':
-        return html`<pm-rename-form
-            label="Workspace name"
-            .value=${ws.name}
-            ?busy=${this.busy}
-            @pm-save=${(e: CustomEvent<{ name: string }>) => this.run(() => api('PATCH', this.path, { name: e.detail.name }))}
-            @pm-cancel=${() => this.setMode('idle')}
-          ></pm-rename-form>
-          ${error}`;
-      case 'confirm-close': {
-        const n = ws.tabs.length;
-        const tabs = n === 0 ? '' : ` Its ${n === 1 ? 'tab' : `${n} tabs`} and everything running in ${n === 1 ? 'it' : 'them'} will end.`;
-        return html`<pm-confirm-bar
-            message=${`Close workspace “${ws.name}”?${tabs}`}
-            action="Close workspace"
-            ?busy=${this.busy}
-            @pm-confirm=${() => this.run(() => api('DELETE', this.path))}
-            @pm-cancel=${() => this.setMode('idle')}
-          ></pm-confirm-bar>
-          ${error}`;
-      }
-      default:
-        return nothing;
-    }
+    const n = ws.tabs.length;
+    const tabs = n === 0 ? '' : ` Its ${n === 1 ? 'tab' : `${n} tabs`} and everything running in ${n === 1 ? 'it' : 'them'} will end.`;
+    return this.actions.renderPanel({
+      nameLabel: 'Workspace name',
+      name: ws.name,
+      closeAction: 'Close workspace',
+      closeMessage: `Close workspace “${ws.name}”?${tabs}`,
+    });
   }
 }
 

@@ -1,10 +1,12 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { ClaudeSessionSummary, ClaudeSessionsResponse, CreateTabBody, PermissionMode, TabView } from '../../protocol/api.js';
-import { ApiRequestError, api, errorText } from '../state/api.js';
-import { router, terminalPath } from '../state/router.js';
-import { byteSize, relativeTime } from '../state/time.js';
-import { controls } from './shared-styles.js';
+import type { ClaudeSessionSummary, CreateTabBody, PermissionMode } from '../../protocol/api.js';
+import { ApiRequestError, errorText } from '../shared/api-request.js';
+import { PendingActionController } from '../shared/pending-action-controller.js';
+import { router, terminalPath } from '../shared/router.js';
+import { sessionActions } from './session-actions.js';
+import { byteSize, relativeTime } from '../shared/time.js';
+import { controls } from '../shared/shared-styles.js';
 
 /** Claude Code's permission modes, in words; the empty value leaves the choice to the agent. */
 const MODES: [PermissionMode | '', string][] = [
@@ -133,8 +135,7 @@ export class NewClaudeSheet extends LitElement {
   @state() private sessions: SessionsState = { kind: 'loading' };
   @state() private mode: PermissionMode | '' = '';
   @state() private showAll = false;
-  @state() private creating = false;
-  @state() private error = '';
+  private readonly creation = new PendingActionController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -148,7 +149,7 @@ export class NewClaudeSheet extends LitElement {
   private async load(): Promise<void> {
     this.sessions = { kind: 'loading' };
     try {
-      const res = await api<ClaudeSessionsResponse>('GET', `/api/workspaces/${encodeURIComponent(this.workspaceId)}/claude-sessions`);
+      const res = await sessionActions.request(this, 'pm-claude-sessions', { workspaceId: this.workspaceId });
       this.sessions = { kind: 'ready', sessions: Array.isArray(res?.sessions) ? res.sessions : [] };
     } catch (err) {
       // An agent without the route answers 404; starting a new session still works.
@@ -160,17 +161,12 @@ export class NewClaudeSheet extends LitElement {
     const claude: NonNullable<CreateTabBody['claude']> = {};
     if (resume) claude.resume = resume;
     if (this.mode) claude.permissionMode = this.mode;
-    this.creating = true;
-    this.error = '';
-    try {
-      const tab = await api<TabView>('POST', '/api/tabs', { workspaceId: this.workspaceId, kind: 'claude', claude });
-      router.go(terminalPath(tab.id));
-      this.dispatchEvent(new CustomEvent('pm-cancel'));
-    } catch (err) {
-      this.error = errorText(err);
-    } finally {
-      this.creating = false;
-    }
+    const created = await this.creation.run(() =>
+      sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspaceId, kind: 'claude', claude }),
+    );
+    if (!created) return;
+    router.go(terminalPath(created.value.id));
+    this.dispatchEvent(new CustomEvent('pm-cancel'));
   }
 
   override render() {
@@ -190,7 +186,7 @@ export class NewClaudeSheet extends LitElement {
         Permission mode
         <select
           .value=${this.mode}
-          ?disabled=${this.creating}
+          ?disabled=${this.creation.busy}
           @change=${(e: Event) => {
             this.mode = (e.target as HTMLSelectElement).value as PermissionMode | '';
           }}
@@ -198,8 +194,8 @@ export class NewClaudeSheet extends LitElement {
           ${MODES.map(([value, text]) => html`<option value=${value} ?selected=${value === this.mode}>${text}</option>`)}
         </select>
       </label>
-      <button class="primary start" ?disabled=${this.creating} @click=${() => this.create()}>Start a new session</button>
-      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
+      <button class="primary start" ?disabled=${this.creation.busy} @click=${() => this.create()}>Start a new session</button>
+      ${this.creation.error ? html`<div class="error" role="alert">${this.creation.error}</div>` : nothing}
       <h4>Or resume a past session</h4>
       ${this.renderSessions()}
     </div>`;
@@ -234,7 +230,7 @@ export class NewClaudeSheet extends LitElement {
     return html`<li>
       <button
         class="session"
-        ?disabled=${this.creating}
+        ?disabled=${this.creation.busy}
         aria-label=${`Resume “${prompt || 'a session with no prompt'}”, ${when}`}
         @click=${() => this.create(session.id)}
       >

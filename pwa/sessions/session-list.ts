@@ -3,13 +3,14 @@ import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
-import '../components/add-workspace.js';
-import '../components/connection-note.js';
-import { devicesIcon } from '../components/icons.js';
-import { controls } from '../components/shared-styles.js';
-import '../components/workspace-card.js';
-import { DEVICES_PATH, router } from '../state/router.js';
-import type { ConnectionKind } from '../state/reconnecting-socket.js';
+import './add-workspace.js';
+import '../shared/connection-note.js';
+import { devicesIcon } from '../shared/icons.js';
+import { controls } from '../shared/shared-styles.js';
+import './workspace-card.js';
+import { DEVICES_PATH, router } from '../shared/router.js';
+import { SessionActionsController } from './session-actions.js';
+import type { ConnectionKind } from '../shared/reconnecting-socket.js';
 
 const CONNECTION_LABEL: Record<ConnectionKind, string> = {
   connecting: 'Connecting…',
@@ -96,6 +97,12 @@ export class SessionList extends LitElement {
   @property({ type: Boolean }) loaded = false;
   @property() connection: ConnectionKind = 'connecting';
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
+
+  constructor() {
+    super();
+    // Registers itself on this element, where the cards' and rows' requests arrive.
+    new SessionActionsController(this);
+  }
 
   override render() {
     return html`

@@ -73,11 +73,6 @@ export async function apiResponse<T>(method: string, path: string, body?: unknow
   return { body: parsed as T, headers: res.headers };
 }
 
-/** Calls the agent's REST API and returns the parsed body. */
-export async function api<T>(method: string, path: string, body?: unknown, options?: ApiOptions): Promise<T> {
-  return (await apiResponse<T>(method, path, body, options)).body;
-}
-
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

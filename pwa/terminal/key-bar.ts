@@ -1,8 +1,8 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
-import type { BarKey } from '../state/keys.js';
-import { arrowIcon, sendIcon } from './icons.js';
-import { controls } from './shared-styles.js';
+import type { BarKey } from './keys.js';
+import { arrowIcon, sendIcon } from '../shared/icons.js';
+import { controls } from '../shared/shared-styles.js';
 
 /**
  * Keys a phone keyboard lacks (Esc, Tab, a sticky Ctrl, arrows) and a line editor whose text

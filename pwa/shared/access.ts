@@ -1,6 +1,7 @@
 import type { PairBody, SessionResponse } from '../../protocol/api.js';
-import { ApiRequestError, api, errorText } from './api.js';
-import { setHomeDirectory } from './labels.js';
+import * as api from './api.js';
+import { ApiRequestError, errorText } from './api-request.js';
+import { setHomeDirectory } from '../sessions/labels.js';
 
 export { onAccessLost } from './access-lost.js';
 
@@ -44,7 +45,7 @@ function granted(session: SessionResponse): Access {
  */
 export async function resolveAccess(secret: string | null, lost = false): Promise<Access> {
   try {
-    return granted(await api<SessionResponse>('GET', '/api/session', undefined, { unauthorizedMeansLost: false }));
+    return granted(await api.session({ unauthorizedMeansLost: false }));
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'unpaired', secret, lost };
     return { kind: 'error', message: errorText(err) };
@@ -56,7 +57,7 @@ export async function resolveAccess(secret: string | null, lost = false): Promis
  * cookie). The code goes as typed; the agent ignores case and the dash.
  */
 export async function pair(body: PairBody): Promise<Access> {
-  return granted(await api<SessionResponse>('POST', '/api/pair', body, { unauthorizedMeansLost: false }));
+  return granted(await api.pair(body, { unauthorizedMeansLost: false }));
 }
 
 let checking: Promise<void> | null = null;
@@ -67,7 +68,8 @@ let checking: Promise<void> | null = null;
  * socket that never opened asks this; calls made while one is running share it.
  */
 export function checkAccess(): Promise<void> {
-  checking ??= api('GET', '/api/session')
+  checking ??= api
+    .session()
     .then(
       () => undefined,
       () => undefined,

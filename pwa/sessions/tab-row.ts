@@ -1,18 +1,15 @@
 import { css, html, LitElement, nothing } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { customElement, property } from 'lit/decorators.js';
 import type { TabView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { api, errorText } from '../state/api.js';
-import { tabLabel } from '../state/labels.js';
-import { router, terminalPath } from '../state/router.js';
-import { describeStatus } from '../state/tab-status.js';
-import { chevronIcon, moreIcon, promptIcon, sparkIcon } from './icons.js';
-import { controls } from './shared-styles.js';
-import './confirm-bar.js';
-import './rename-form.js';
-import './status-dot.js';
-
-type Mode = 'idle' | 'menu' | 'rename' | 'confirm-close';
+import { tabLabel } from './labels.js';
+import { ItemActionsController } from './item-actions-controller.js';
+import { router, terminalPath } from '../shared/router.js';
+import { sessionActions } from './session-actions.js';
+import { describeStatus } from './tab-status.js';
+import { chevronIcon, moreIcon, promptIcon, sparkIcon } from '../shared/icons.js';
+import { controls } from '../shared/shared-styles.js';
+import '../shared/status-dot.js';
 
 /** One tab of a workspace: opens its terminal; rename and close behind a menu. */
 @customElement('pm-tab-row')
@@ -166,38 +163,13 @@ export class TabRow extends LitElement {
   @property({ attribute: false }) tab!: TabView;
   /** The tab's Claude status, when the agent has one. */
   @property({ attribute: false }) status: TabStatus | undefined;
-  @state() private mode: Mode = 'idle';
-  @state() private busy = false;
-  @state() private error = '';
+  private readonly actions = new ItemActionsController(this, {
+    rename: (name) => sessionActions.request(this, 'pm-tab-rename', { tabId: this.tab.id, name }),
+    close: () => sessionActions.request(this, 'pm-tab-close', { tabId: this.tab.id }),
+  });
 
   private open(): void {
     router.go(terminalPath(this.tab.id));
-  }
-
-  private setMode(mode: Mode): void {
-    this.mode = mode;
-    this.error = '';
-  }
-
-  private async run(work: () => Promise<unknown>, after: Mode = 'idle'): Promise<void> {
-    this.busy = true;
-    this.error = '';
-    try {
-      await work();
-      this.mode = after;
-    } catch (err) {
-      this.error = errorText(err);
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  private rename(name: string): void {
-    void this.run(() => api('PATCH', `/api/tabs/${encodeURIComponent(this.tab.id)}`, { name }));
-  }
-
-  private close(): void {
-    void this.run(() => api('DELETE', `/api/tabs/${encodeURIComponent(this.tab.id)}`));
   }
 
   override render() {
@@ -230,46 +202,24 @@ export class TabRow extends LitElement {
         <button
           class="icon ghost more"
           aria-label=${`Actions for ${primary}`}
-          aria-expanded=${this.mode !== 'idle'}
-          @click=${() => this.setMode(this.mode === 'idle' ? 'menu' : 'idle')}
+          aria-expanded=${this.actions.mode !== 'idle'}
+          @click=${() => this.actions.toggleMenu()}
         >
           ${moreIcon()}
         </button>
       </div>
-      ${this.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel(primary)}</div>`}
+      ${this.actions.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel(primary)}</div>`}
     `;
   }
 
   private renderPanel(name: string) {
-    const error = this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing;
-    switch (this.mode) {
-      case 'menu':
-        return html`<div class="actions">
-            <button @click=${() => this.setMode('rename')}>Rename</button>
-            <button class="danger" @click=${() => this.setMode('confirm-close')}>Close tab</button>
-          </div>
-          ${error}`;
-      case 'rename':
-        return html`<pm-rename-form
-            label="Tab name"
-            .value=${this.tab.name ?? ''}
-            ?busy=${this.busy}
-            @pm-save=${(e: CustomEvent<{ name: string }>) => this.rename(e.detail.name)}
-            @pm-cancel=${() => this.setMode('idle')}
-          ></pm-rename-form>
-          ${error}`;
-      case 'confirm-close':
-        return html`<pm-confirm-bar
-            message=${`Close “${name}”? ${this.tab.kind === 'claude' ? 'Claude and everything running in it' : 'Its shell and everything running in it'} will end.`}
-            action="Close tab"
-            ?busy=${this.busy}
-            @pm-confirm=${this.close}
-            @pm-cancel=${() => this.setMode('idle')}
-          ></pm-confirm-bar>
-          ${error}`;
-      default:
-        return nothing;
-    }
+    const ends = this.tab.kind === 'claude' ? 'Claude and everything running in it' : 'Its shell and everything running in it';
+    return this.actions.renderPanel({
+      nameLabel: 'Tab name',
+      name: this.tab.name ?? '',
+      closeAction: 'Close tab',
+      closeMessage: `Close “${name}”? ${ends} will end.`,
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import { CloseCode, FINAL_CLOSE_CODES } from '../../protocol/close-codes.js';
 import { checkAccess } from './access.js';
 import { reportAccessLost } from './access-lost.js';
-import { websocketUrl } from './api.js';
+import { websocketUrl } from './api-request.js';
 import { Backoff } from './backoff.js';
 
 /** Where a live channel's socket stands. Every channel speaks it; views map it to words. */

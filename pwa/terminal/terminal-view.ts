@@ -3,17 +3,17 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { backIcon, terminalIcon, timelineIcon } from '../components/icons.js';
-import '../components/connection-note.js';
-import '../components/key-bar.js';
-import { controls } from '../components/shared-styles.js';
-import '../components/status-dot.js';
-import { type BarKey, barKeySequence, withCtrl } from '../state/keys.js';
-import { parsePaneTitle, shortPath, tabLabel } from '../state/labels.js';
-import type { ConnectionState } from '../state/reconnecting-socket.js';
-import { router, type TabViewMode, tabViewPath } from '../state/router.js';
-import { describeStatus, hasTimeline } from '../state/tab-status.js';
-import type { TerminalSession } from '../terminal/terminal-session.js';
+import { backIcon, terminalIcon, timelineIcon } from '../shared/icons.js';
+import '../shared/connection-note.js';
+import './key-bar.js';
+import { controls } from '../shared/shared-styles.js';
+import '../shared/status-dot.js';
+import { type BarKey, barKeySequence, withCtrl } from './keys.js';
+import { parsePaneTitle, shortPath, tabLabel } from '../sessions/labels.js';
+import type { ConnectionState } from '../shared/reconnecting-socket.js';
+import { router, type TabViewMode, tabViewPath } from '../shared/router.js';
+import { describeStatus, hasTimeline } from '../sessions/tab-status.js';
+import type { TerminalSession } from './terminal-session.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
 
@@ -312,9 +312,9 @@ export class TerminalView extends LitElement {
     host.className = 'pm-term-host';
     this.termHost = host;
     this.append(host);
-    let mod: typeof import('../terminal/terminal-session.js');
+    let mod: typeof import('./terminal-session.js');
     try {
-      mod = await import('../terminal/terminal-session.js');
+      mod = await import('./terminal-session.js');
     } catch (err) {
       if (generation === this.generation) this.loadError = (err as Error).message;
       return;

@@ -1,9 +1,10 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import type { CreateWorkspaceBody } from '../../protocol/api.js';
-import { api, errorText } from '../state/api.js';
-import { plusIcon } from './icons.js';
-import { controls } from './shared-styles.js';
+import { PendingActionController } from '../shared/pending-action-controller.js';
+import { sessionActions } from './session-actions.js';
+import { plusIcon } from '../shared/icons.js';
+import { controls } from '../shared/shared-styles.js';
 
 /** "Add workspace": a directory on the agent's machine, and an optional name. */
 @customElement('pm-add-workspace')
@@ -61,8 +62,7 @@ export class AddWorkspace extends LitElement {
   ];
 
   @state() private open = false;
-  @state() private busy = false;
-  @state() private error = '';
+  private readonly adding = new PendingActionController(this);
 
   private async submit(e: SubmitEvent): Promise<void> {
     e.preventDefault();
@@ -71,26 +71,18 @@ export class AddWorkspace extends LitElement {
     const dir = String(data.get('dir') ?? '').trim();
     const name = String(data.get('name') ?? '').trim();
     if (!dir) {
-      this.error = 'Enter a directory on the machine running pocketmux, like ~/code/project.';
+      this.adding.fail('Enter a directory on the machine running pocketmux, like ~/code/project.');
       return;
     }
     const body: CreateWorkspaceBody = name ? { dir, name } : { dir };
-    this.busy = true;
-    this.error = '';
-    try {
-      await api('POST', '/api/workspaces', body);
-      form.reset();
-      this.open = false;
-    } catch (err) {
-      this.error = errorText(err);
-    } finally {
-      this.busy = false;
-    }
+    if (!(await this.adding.run(() => sessionActions.request(this, 'pm-workspace-create', body)))) return;
+    form.reset();
+    this.open = false;
   }
 
   private async show(): Promise<void> {
     this.open = true;
-    this.error = '';
+    this.adding.clearError();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>('#dir')?.focus();
   }
@@ -111,17 +103,17 @@ export class AddWorkspace extends LitElement {
           autocapitalize="off"
           spellcheck="false"
           enterkeyhint="next"
-          ?disabled=${this.busy}
+          ?disabled=${this.adding.busy}
         />
       </label>
       <label>
         Name (optional)
-        <input name="name" placeholder="the folder's name" maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.busy} />
+        <input name="name" placeholder="the folder's name" maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.adding.busy} />
       </label>
-      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
+      ${this.adding.error ? html`<div class="error" role="alert">${this.adding.error}</div>` : nothing}
       <div class="buttons">
         <button type="button" @click=${() => (this.open = false)}>Cancel</button>
-        <button class="primary" type="submit" ?disabled=${this.busy}>Add</button>
+        <button class="primary" type="submit" ?disabled=${this.adding.busy}>Add</button>
       </div>
     </form>`;
   }

@@ -1,7 +1,7 @@
 /**
  * Where the app learns that this browser lost its access (its device was revoked, or its
  * credential is no longer known): REST calls and live sockets report here, and the app
- * listens and shows the pair screen. It has no imports, so `api.ts` can report to it
+ * listens and shows the pair screen. It has no imports, so `api-request.ts` can report to it
  * without an import cycle through `access.ts`.
  */
 const target = new EventTarget();

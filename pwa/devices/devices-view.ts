@@ -1,15 +1,16 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { DevicesResponse, DeviceView, PairingResponse } from '../../protocol/api.js';
-import { agentText } from '../components/agent-text.js';
-import '../components/confirm-bar.js';
-import { backIcon, plusIcon } from '../components/icons.js';
-import '../components/pairing-panel.js';
-import { controls } from '../components/shared-styles.js';
-import { api, apiResponse, errorText } from '../state/api.js';
-import { router } from '../state/router.js';
-import { relativeTime } from '../state/time.js';
+import type { DeviceView, PairingResponse } from '../../protocol/api.js';
+import { agentText } from '../shared/agent-text.js';
+import '../shared/confirm-bar.js';
+import { backIcon, plusIcon } from '../shared/icons.js';
+import '../pairing/pairing-panel.js';
+import { controls } from '../shared/shared-styles.js';
+import * as api from '../shared/api.js';
+import { errorText } from '../shared/api-request.js';
+import { router } from '../shared/router.js';
+import { relativeTime } from '../shared/time.js';
 
 /** How often the list is asked again while a pairing is shown, to see the new device arrive. */
 const PAIRING_POLL_MS = 3_000;
@@ -218,7 +219,7 @@ export class DevicesView extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      const { devices } = await api<DevicesResponse>('GET', '/api/devices');
+      const { devices } = await api.devices();
       this.devices = devices;
       this.loadError = '';
       this.noticeJoined(devices);
@@ -243,7 +244,7 @@ export class DevicesView extends LitElement {
     this.joined = '';
     try {
       const before = new Set((this.devices ?? []).map((d) => d.id));
-      const { body, headers } = await apiResponse<PairingResponse>('POST', '/api/pairings');
+      const { body, headers } = await api.newPairing();
       this.pairing = { response: body, deadline: localDeadline(body.expiresAt, headers.get('date')), before };
       // The clock ticks once a second; a countdown started from an older tick would show 10:01.
       this.now = Date.now();
@@ -277,7 +278,7 @@ export class DevicesView extends LitElement {
     this.revoking = device.id;
     this.revokeError = null;
     try {
-      await api('DELETE', `/api/devices/${encodeURIComponent(device.id)}`);
+      await api.revokeDevice(device.id);
       this.confirming = null;
       this.devices = (this.devices ?? []).filter((d) => d.id !== device.id);
       // Revoking this very browser ends here: its sockets close and the pair screen follows.

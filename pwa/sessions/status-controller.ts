@@ -1,16 +1,16 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from 'lit';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
-import { type ConnectionState, ReconnectingSocket } from './reconnecting-socket.js';
-import { parseServerMessage } from './server-message.js';
+import { CHANNEL_PATHS } from '../shared/api.js';
+import { JsonChannelController } from '../shared/json-channel-controller.js';
 
 /**
  * Keeps every tab's Claude status live from `/api/status`: a full sync on connect, then
  * updates. Reconnects with backoff, and asks for a fresh sync whenever the page comes back
  * into view, so a phone woken from sleep never shows a stale badge.
  */
-export class StatusController implements ReactiveController {
+export class StatusController extends JsonChannelController<StatusServerMessage> {
   /** Replaced (never mutated) on every change, so elements given it see a new value. */
   statuses: Readonly<Record<string, TabStatus>> = {};
   loaded = false;
@@ -19,37 +19,14 @@ export class StatusController implements ReactiveController {
   private synced = false;
   /** The tab on screen, and whether its opening was already acted on. */
   private viewing: { tabId: string; handled: boolean } | null = null;
-  private readonly live = new ReconnectingSocket({
-    path: () => '/api/status',
-    liveness: { probe: () => JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage) },
-    onConnecting: () => {
-      this.synced = false;
-    },
-    onMessage: (data) => {
-      const msg = parseServerMessage(StatusServerMessage, data, 'status');
-      if (msg) this.receive(msg);
-    },
-    onState: () => this.host.requestUpdate(),
-  });
 
-  constructor(private readonly host: ReactiveControllerHost) {
-    host.addController(this);
-  }
-
-  get state(): ConnectionState {
-    return this.live.state;
-  }
-
-  start(): void {
-    this.live.start();
-  }
-
-  stop(): void {
-    this.live.stop();
-  }
-
-  hostDisconnected(): void {
-    this.stop();
+  constructor(host: ReactiveControllerHost) {
+    super(host, {
+      path: CHANNEL_PATHS.status,
+      name: 'status',
+      schema: StatusServerMessage,
+      requestFullState: JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage),
+    });
   }
 
   get(tabId: string): TabStatus | undefined {
@@ -79,7 +56,11 @@ export class StatusController implements ReactiveController {
     if (this.statuses[v.tabId]?.state === 'ready-for-review') this.send({ type: 'status:tab-dismissed', tabId: v.tabId });
   }
 
-  private receive(msg: StatusServerMessage): void {
+  protected connecting(): void {
+    this.synced = false;
+  }
+
+  protected receive(msg: StatusServerMessage): void {
     switch (msg.type) {
       case 'status:sync': {
         const next: Record<string, TabStatus> = {};

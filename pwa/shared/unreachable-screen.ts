@@ -1,8 +1,8 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { agentText } from '../components/agent-text.js';
-import { screenCard } from '../components/screen-card.js';
-import { controls } from '../components/shared-styles.js';
+import { agentText } from './agent-text.js';
+import { screenCard } from './screen-card.js';
+import { controls } from './shared-styles.js';
 
 /**
  * Shown while the agent cannot be asked whether this browser may come in (the app keeps

@@ -1,17 +1,17 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import '../components/update-toast.js';
-import { type Access, onAccessLost, resolveAccess, takePairSecret } from '../state/access.js';
-import { errorText } from '../state/api.js';
-import { Backoff } from '../state/backoff.js';
-import { type Route, RouteController, router } from '../state/router.js';
-import type { ConnectionKind } from '../state/reconnecting-socket.js';
-import { StatusController } from '../state/status-controller.js';
-import { SyncController } from '../state/sync-controller.js';
-import { attentionCount, needsPerson } from '../state/tab-status.js';
-import './pair-screen.js';
-import './session-list.js';
-import './terminal-view.js';
+import './update-toast.js';
+import { type Access, onAccessLost, resolveAccess, takePairSecret } from './access.js';
+import { errorText } from './api-request.js';
+import { Backoff } from './backoff.js';
+import { type Route, RouteController, router } from './router.js';
+import type { ConnectionKind } from './reconnecting-socket.js';
+import { StatusController } from '../sessions/status-controller.js';
+import { SyncController } from '../sessions/sync-controller.js';
+import { attentionCount, needsPerson } from '../sessions/tab-status.js';
+import '../pairing/pair-screen.js';
+import '../sessions/session-list.js';
+import '../terminal/terminal-view.js';
 import './unreachable-screen.js';
 
 /** The app shell: decides between pairing, the session list, the devices page and a terminal. */
@@ -107,7 +107,7 @@ export class App extends LitElement {
   private loadDevicesView(): void {
     if (this.devicesRequested) return;
     this.devicesRequested = true;
-    import('./devices-view.js').catch((err: unknown) => {
+    import('../devices/devices-view.js').catch((err: unknown) => {
       this.devicesRequested = false;
       this.devicesLoadError = errorText(err);
     });

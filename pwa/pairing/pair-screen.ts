@@ -1,12 +1,12 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
-import { agentText } from '../components/agent-text.js';
-import { screenCard } from '../components/screen-card.js';
-import { controls } from '../components/shared-styles.js';
-import { type Access, pair } from '../state/access.js';
-import { ApiRequestError, errorText } from '../state/api.js';
-import { guessThisDevice } from '../state/device-name.js';
+import { agentText } from '../shared/agent-text.js';
+import { screenCard } from '../shared/screen-card.js';
+import { controls } from '../shared/shared-styles.js';
+import { type Access, pair } from '../shared/access.js';
+import { ApiRequestError, errorText } from '../shared/api-request.js';
+import { guessThisDevice } from './device-name.js';
 
 /** Characters a pairing code may hold (no 0/O, 1/I/L), plus the dash people type in the middle. */
 const NOT_IN_CODE = /[^-2-9A-HJKMNP-Z]/g;

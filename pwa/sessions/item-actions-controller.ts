@@ -1,0 +1,86 @@
+import { html, nothing, type ReactiveControllerHost } from 'lit';
+import '../shared/confirm-bar.js';
+import '../shared/rename-form.js';
+import { PendingActionController } from '../shared/pending-action-controller.js';
+
+export type ItemMode = 'idle' | 'menu' | 'rename' | 'confirm-close';
+
+/** What the actions panel says about the item it acts on. */
+export interface ItemActionsText {
+  /** The rename field's label. */
+  nameLabel: string;
+  /** The name the rename field starts from. */
+  name: string;
+  /** The close button, in the menu and on the confirmation. */
+  closeAction: string;
+  closeMessage: string;
+}
+
+export interface ItemActions {
+  rename(name: string): Promise<unknown>;
+  close(): Promise<unknown>;
+}
+
+/**
+ * The actions behind an item's "more" button (a workspace, a tab): a menu, then a rename
+ * form or a confirmation to close, each showing progress and the agent's error in place.
+ */
+export class ItemActionsController extends PendingActionController {
+  mode: ItemMode = 'idle';
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly actions: ItemActions,
+  ) {
+    super(host);
+  }
+
+  setMode(mode: ItemMode): void {
+    this.mode = mode;
+    this.clearError();
+  }
+
+  toggleMenu(): void {
+    this.setMode(this.mode === 'idle' ? 'menu' : 'idle');
+  }
+
+  private async settle(work: () => Promise<unknown>): Promise<void> {
+    if (await this.run(work)) this.setMode('idle');
+  }
+
+  renderError() {
+    return this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing;
+  }
+
+  /** The panel for the current mode; nothing while idle. */
+  renderPanel(text: ItemActionsText) {
+    switch (this.mode) {
+      case 'menu':
+        return html`<div class="actions">
+            <button @click=${() => this.setMode('rename')}>Rename</button>
+            <button class="danger" @click=${() => this.setMode('confirm-close')}>${text.closeAction}</button>
+          </div>
+          ${this.renderError()}`;
+      case 'rename':
+        return html`<pm-rename-form
+            label=${text.nameLabel}
+            .value=${text.name}
+            ?busy=${this.busy}
+            @pm-save=${(e: CustomEvent<{ name: string }>) => this.settle(() => this.actions.rename(e.detail.name))}
+            @pm-cancel=${() => this.setMode('idle')}
+          ></pm-rename-form>
+          ${this.renderError()}`;
+      case 'confirm-close':
+        return html`<pm-confirm-bar
+            message=${text.closeMessage}
+            action=${text.closeAction}
+            ?busy=${this.busy}
+            @pm-confirm=${() => this.settle(() => this.actions.close())}
+            @pm-cancel=${() => this.setMode('idle')}
+          ></pm-confirm-bar>
+          ${this.renderError()}`;
+      default:
+        return nothing;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { ReactiveControllerHost } from 'lit';
+import type { WorkspaceView } from '../../protocol/api.js';
+import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
+import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
+import { CHANNEL_PATHS } from '../shared/api.js';
+import { JsonChannelController } from '../shared/json-channel-controller.js';
+
+/**
+ * Keeps the workspace list live from `/api/sync`: the agent sends a full snapshot on connect
+ * and on every change. Reconnects with backoff when the socket drops, until access is lost.
+ */
+export class SyncController extends JsonChannelController<SyncServerMessage> {
+  workspaces: WorkspaceView[] = [];
+  /** False until the first snapshot arrives, so the list can tell "empty" from "not loaded". */
+  loaded = false;
+
+  private version = -1;
+
+  constructor(host: ReactiveControllerHost) {
+    super(host, {
+      path: CHANNEL_PATHS.sync,
+      name: 'sync',
+      schema: SyncServerMessageSchema,
+      requestFullState: JSON.stringify({ type: 'sync:request' } satisfies SyncClientMessage),
+    });
+  }
+
+  tab(tabId: string) {
+    for (const ws of this.workspaces) {
+      const tab = ws.tabs.find((t) => t.id === tabId);
+      if (tab) return { workspace: ws, tab };
+    }
+    return undefined;
+  }
+
+  /** Versions count within one agent process; a restarted agent starts again from 0. */
+  protected connecting(): void {
+    this.version = -1;
+  }
+
+  protected receive(msg: SyncServerMessage): void {
+    // Snapshots carry the agent's version; an older one must not undo a newer one.
+    if (msg.version < this.version) return;
+    this.version = msg.version;
+    this.workspaces = msg.workspaces;
+    this.loaded = true;
+    this.host.requestUpdate();
+  }
+}

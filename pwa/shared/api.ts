@@ -1,0 +1,106 @@
+import type {
+  ClaudeSessionsResponse,
+  CreateTabBody,
+  CreateWorkspaceBody,
+  DevicesResponse,
+  PairBody,
+  PairingResponse,
+  RenameBody,
+  SessionResponse,
+  TabView,
+  WorkspaceView,
+} from '../../protocol/api.js';
+import type { z } from 'zod';
+import { type ApiOptions, type ApiResponse, apiResponse } from './api-request.js';
+
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** As the agent's router declares it under `/api`, with `:id` for the resource. */
+  path: string;
+}
+
+/**
+ * Every REST route the PWA calls. A unit test holds it against the agent's router, so a
+ * route renamed on one side fails there rather than in a person's hands.
+ */
+export const API_ROUTES = {
+  session: { method: 'GET', path: '/session' },
+  pair: { method: 'POST', path: '/pair' },
+  newPairing: { method: 'POST', path: '/pairings' },
+  devices: { method: 'GET', path: '/devices' },
+  revokeDevice: { method: 'DELETE', path: '/devices/:id' },
+  createWorkspace: { method: 'POST', path: '/workspaces' },
+  renameWorkspace: { method: 'PATCH', path: '/workspaces/:id' },
+  closeWorkspace: { method: 'DELETE', path: '/workspaces/:id' },
+  claudeSessions: { method: 'GET', path: '/workspaces/:id/claude-sessions' },
+  createTab: { method: 'POST', path: '/tabs' },
+  renameTab: { method: 'PATCH', path: '/tabs/:id' },
+  closeTab: { method: 'DELETE', path: '/tabs/:id' },
+} as const satisfies Record<string, ApiRoute>;
+
+/** The WebSocket channels the PWA opens; held against the agent's channel table the same way. */
+export const CHANNEL_PATHS = {
+  status: '/api/status',
+  sync: '/api/sync',
+  timeline: '/api/timeline',
+  terminal: '/api/terminal',
+} as const;
+
+function call<T>(route: ApiRoute, id?: string, body?: unknown, options?: ApiOptions): Promise<ApiResponse<T>> {
+  const path = id === undefined ? route.path : route.path.replace(':id', encodeURIComponent(id));
+  return apiResponse<T>(route.method, `/api${path}`, body, options);
+}
+
+async function bodyOf<T>(response: Promise<ApiResponse<T>>): Promise<T> {
+  return (await response).body;
+}
+
+export function session(options?: ApiOptions): Promise<SessionResponse> {
+  return bodyOf(call<SessionResponse>(API_ROUTES.session, undefined, undefined, options));
+}
+
+export function pair(body: PairBody, options?: ApiOptions): Promise<SessionResponse> {
+  return bodyOf(call<SessionResponse>(API_ROUTES.pair, undefined, body, options));
+}
+
+/** With the response headers: the agent's `Date` lets the countdown survive a wrong local clock. */
+export function newPairing(): Promise<ApiResponse<PairingResponse>> {
+  return call<PairingResponse>(API_ROUTES.newPairing);
+}
+
+export function devices(): Promise<DevicesResponse> {
+  return bodyOf(call<DevicesResponse>(API_ROUTES.devices));
+}
+
+export function revokeDevice(id: string): Promise<void> {
+  return bodyOf(call<void>(API_ROUTES.revokeDevice, id));
+}
+
+export function createWorkspace(body: CreateWorkspaceBody): Promise<WorkspaceView> {
+  return bodyOf(call<WorkspaceView>(API_ROUTES.createWorkspace, undefined, body));
+}
+
+export function renameWorkspace(id: string, name: string): Promise<WorkspaceView> {
+  return bodyOf(call<WorkspaceView>(API_ROUTES.renameWorkspace, id, { name } satisfies RenameBody));
+}
+
+export function closeWorkspace(id: string): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.closeWorkspace, id));
+}
+
+export function claudeSessions(workspaceId: string): Promise<ClaudeSessionsResponse> {
+  return bodyOf(call<ClaudeSessionsResponse>(API_ROUTES.claudeSessions, workspaceId));
+}
+
+/** The body as sent, before the agent's defaults: `kind` may be left out for a shell. */
+export function createTab(body: z.input<typeof CreateTabBody>): Promise<TabView> {
+  return bodyOf(call<TabView>(API_ROUTES.createTab, undefined, body));
+}
+
+export function renameTab(id: string, name: string): Promise<TabView> {
+  return bodyOf(call<TabView>(API_ROUTES.renameTab, id, { name } satisfies RenameBody));
+}
+
+export function closeTab(id: string): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.closeTab, id));
+}
