@@ -9,9 +9,12 @@ import { AttemptLimiter } from './auth/pairing.js';
 import { PairingService } from './auth/pairing-service.js';
 import { RefusalLog } from './auth/refusal-log.js';
 import { ChannelTable } from './channels/channel-table.js';
+import { TIMELINE_ENTRIES_KEPT } from './channels/timeline-channel.js';
 import { hookSettingsPath, installHooks, loadHookToken, readUserStatusLine } from './claude/hook-files.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { transcriptOpener } from './claude/transcript-file.js';
+import { TranscriptFollowers } from './claude/transcript-followers.js';
+import { TranscriptReader } from './claude/transcript-reader.js';
 import type { AgentConfig } from './config/config.js';
 import { loginEnvironment } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
@@ -90,6 +93,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(forgetClosedTabs(status, tabs));
 
     const openTranscript = transcriptOpener(config.claudeConfigDir, log);
+    // A transcript the status monitor follows for Esc while a timeline shows it is read once.
+    const transcripts = new TranscriptFollowers((path) => new TranscriptReader(path, { maxEntries: TIMELINE_ENTRIES_KEPT, open: openTranscript }));
+    agent.register(toDisposable(() => transcripts.clear()));
     const terminals = new TerminalBridge({
       tmux,
       tabs,
@@ -100,7 +106,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       maxConnections: config.maxTerminalConnections,
       maxConnectionsPerDevice: config.maxTerminalsPerDevice,
     });
-    const channels = new ChannelTable({ config, tabs, status, terminals, openTranscript, log });
+    const channels = new ChannelTable({ config, tabs, status, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);
     const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
@@ -156,7 +162,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       tabs,
       log,
       claudeConfigDir: config.claudeConfigDir,
-      openTranscript,
+      transcripts,
       transcriptPollMs: config.transcriptPollMs,
       safetyPollMs: config.safetyPollMs,
     });

@@ -114,14 +114,6 @@ export type TimelineEntry =
 
 export type TimelineEntryKind = TimelineEntry['kind'];
 
-/** Tokens of one API message, as its `usage` reports them. */
-export interface TokenUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheCreation: number;
-}
-
 export interface ClippedText {
   text: string;
   truncated: boolean;

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { DeviceRecord } from '../auth/device-store.js';
-import type { TranscriptOpener } from '../claude/transcript-file.js';
+import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -34,8 +34,8 @@ export interface ChannelServices {
   tabs: TabService;
   status: StatusManager;
   terminals: TerminalBridge;
-  /** Opens a transcript named by a hook, refusing anything outside Claude's projects. */
-  openTranscript: TranscriptOpener;
+  /** The agent's one reader per transcript file, shared with the status monitor. */
+  transcripts: TranscriptFollowers;
   log: Logger;
 }
 

@@ -146,3 +146,40 @@ export class JsonClient {
     this.behindTimer = null;
   }
 }
+
+/**
+ * The clients of one JSON channel that sends everyone the same updates: each joins with the
+ * snapshot that brings it up to date, gets it at once, and leaves when its socket closes or fails.
+ */
+export class JsonClients {
+  private readonly clients = new Set<JsonClient>();
+
+  constructor(private readonly options: JsonClientOptions) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** `left` runs once the client has gone, when the set no longer holds it. */
+  join(ws: WebSocket, snapshot: () => string[], left?: () => void): JsonClient {
+    const client = new JsonClient(ws, snapshot, this.options);
+    this.clients.add(client);
+    const leave = () => {
+      if (this.clients.delete(client)) left?.();
+    };
+    ws.on('close', leave);
+    ws.on('error', leave);
+    client.sendSnapshot();
+    return client;
+  }
+
+  broadcast(text: string): void {
+    for (const client of this.clients) client.send(text);
+  }
+
+  /** The agent stops: every client gets the goodbye. */
+  closeAll(): void {
+    for (const client of this.clients) client.close(1001, 'agent shutting down');
+    this.clients.clear();
+  }
+}

@@ -4,28 +4,27 @@ import type { StatusServerMessage } from '../../protocol/status.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Channel, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
-import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
+import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
 /**
  * `/api/status`: a full snapshot on connect (and on request), then every update and hook
  * event as it happens. A reconnecting client resyncs, so it never shows a stale badge.
  */
 export class StatusChannel implements Channel {
-  private readonly clients = new Set<JsonClient>();
-  private readonly onMessage = (msg: StatusServerMessage) => this.broadcast(msg);
+  private readonly clients: JsonClients;
+  private readonly onMessage = (msg: StatusServerMessage) => this.clients.broadcast(JSON.stringify(msg));
 
   constructor(
     private readonly status: StatusManager,
-    private readonly clientOptions: JsonClientOptions,
+    clientOptions: JsonClientOptions,
   ) {
+    this.clients = new JsonClients(clientOptions);
     status.on('message', this.onMessage);
   }
 
   accept(ws: WebSocket): void {
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
-    const client = new JsonClient(ws, () => [JSON.stringify(this.sync())], this.clientOptions);
-    this.clients.add(client);
-    client.sendSnapshot();
+    const client = this.clients.join(ws, () => [JSON.stringify(this.sync())]);
     ws.on('message', (data, isBinary) => {
       const msg = parseClientMessage(StatusClientMessage, data, isBinary);
       if (!msg) {
@@ -38,14 +37,6 @@ export class StatusChannel implements Channel {
       }
       // status:ack-notification is accepted; notifications arrive with Web Push (a later step).
     });
-    const drop = () => this.clients.delete(client);
-    ws.on('close', drop);
-    ws.on('error', drop);
-  }
-
-  private broadcast(msg: StatusServerMessage): void {
-    const text = JSON.stringify(msg);
-    for (const client of this.clients) client.send(text);
   }
 
   private sync(): StatusServerMessage {
@@ -58,8 +49,7 @@ export class StatusChannel implements Channel {
 
   close(): void {
     this.status.off('message', this.onMessage);
-    for (const client of this.clients) client.close(1001, 'agent shutting down');
-    this.clients.clear();
+    this.clients.closeAll();
   }
 }
 

@@ -4,14 +4,14 @@ import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { Channel, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
-import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
+import { type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
 /**
  * `/api/sync`: every client gets the workspace list on connect and again on every change.
  * While anyone watches, pane titles are polled so tab labels follow the shell live.
  */
 export class SyncChannel implements Channel {
-  private readonly clients = new Set<JsonClient>();
+  private readonly clients: JsonClients;
   private version = 0;
   private poll: NodeJS.Timeout | null = null;
   private pending: NodeJS.Timeout | null = null;
@@ -21,15 +21,14 @@ export class SyncChannel implements Channel {
     private readonly tabs: TabService,
     private readonly log: Logger,
     private readonly pollMs: number,
-    private readonly clientOptions: JsonClientOptions,
+    clientOptions: JsonClientOptions,
   ) {
+    this.clients = new JsonClients(clientOptions);
     tabs.on('change', this.onChange);
   }
 
   accept(ws: WebSocket): void {
-    const client = new JsonClient(ws, () => [JSON.stringify(this.snapshot())], this.clientOptions);
-    this.clients.add(client);
-    client.sendSnapshot();
+    const client = this.clients.join(ws, () => [JSON.stringify(this.snapshot())], () => this.stopPollingIfUnwatched());
     ws.on('message', (data, isBinary) => {
       if (!parseClientMessage(SyncClientMessage, data, isBinary)) {
         client.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));
@@ -37,14 +36,11 @@ export class SyncChannel implements Channel {
       }
       client.sendSnapshot();
     });
-    ws.on('close', () => this.remove(client));
-    ws.on('error', () => this.remove(client));
     this.ensurePolling();
     void this.tabs.refreshPanes().catch((err: Error) => this.log.warn('pane refresh failed', { error: err.message }));
   }
 
-  private remove(client: JsonClient): void {
-    this.clients.delete(client);
+  private stopPollingIfUnwatched(): void {
     if (this.clients.size === 0 && this.poll) {
       clearInterval(this.poll);
       this.poll = null;
@@ -68,8 +64,7 @@ export class SyncChannel implements Channel {
     if (this.pending || this.clients.size === 0) return;
     this.pending = setTimeout(() => {
       this.pending = null;
-      const text = JSON.stringify(this.snapshot());
-      for (const client of this.clients) client.send(text);
+      this.clients.broadcast(JSON.stringify(this.snapshot()));
     }, 10);
   }
 
@@ -77,8 +72,7 @@ export class SyncChannel implements Channel {
     this.tabs.off('change', this.onChange);
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
-    for (const client of this.clients) client.close(1001, 'agent shutting down');
-    this.clients.clear();
+    this.clients.closeAll();
   }
 }
 

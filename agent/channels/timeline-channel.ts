@@ -1,9 +1,8 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { TIMELINE_FIRST_PAGE, type TimelineServerMessage } from '../../protocol/timeline.js';
-import type { TranscriptOpener } from '../claude/transcript-file.js';
-import { type FollowerLimits, TranscriptFollowers } from '../claude/transcript-followers.js';
-import { TranscriptReader } from '../claude/transcript-reader.js';
+import type { TranscriptFollowers } from '../claude/transcript-followers.js';
+import type { TranscriptReader } from '../claude/transcript-reader.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -24,32 +23,28 @@ export interface TimelineChannelOptions {
   /** How often a watched transcript is read for new entries. */
   pollMs: number;
   client: JsonClientOptions;
-  openTranscript: TranscriptOpener;
-  followers?: Partial<FollowerLimits>;
 }
+
+/** Entries a transcript reader keeps: the history a timeline can show. */
+export const TIMELINE_ENTRIES_KEPT = 2000;
 
 /**
  * `/api/timeline?tab=<id>`: the tab's conversation, read from its transcript. One feed per
  * watched tab, shared by its clients, polled only while someone watches; its reader comes
- * from a cache by path, so watching again resumes reading where it stopped. Clients send
- * nothing on it.
+ * from the agent's followers by path, so watching again resumes reading where it stopped,
+ * and a transcript the status monitor follows too is read once. Clients send nothing on it.
  */
 export class TimelineChannel implements Channel {
   private readonly feeds = new Map<string, Feed>();
-  private readonly followers: TranscriptFollowers;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly tabs: TabService,
     private readonly status: StatusManager,
+    private readonly followers: TranscriptFollowers,
     private readonly log: Logger,
     private readonly opts: TimelineChannelOptions,
-  ) {
-    this.followers = new TranscriptFollowers(
-      (path) => new TranscriptReader(path, { maxEntries: 2000, open: opts.openTranscript }),
-      opts.followers,
-    );
-  }
+  ) {}
 
   accept(ws: WebSocket, { url }: ChannelContext): void {
     const tabId = url.searchParams.get('tab') ?? '';
@@ -150,9 +145,13 @@ export class TimelineChannel implements Channel {
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const feed of this.feeds.values()) for (const client of feed.clients) client.close(1001, 'agent shutting down');
+    for (const feed of this.feeds.values()) {
+      for (const client of feed.clients) client.close(1001, 'agent shutting down');
+      // Given back, not cleared: the followers belong to the agent, which disposes of them.
+      if (feed.reader) this.followers.release(feed.reader);
+      feed.reader = null;
+    }
     this.feeds.clear();
-    this.followers.clear();
   }
 }
 
@@ -160,10 +159,9 @@ export const timelineChannel: ChannelDefinition = {
   path: '/api/timeline',
   caps: 'shared',
   open: (s) =>
-    new TimelineChannel(s.tabs, s.status, s.log, {
+    new TimelineChannel(s.tabs, s.status, s.transcripts, s.log, {
       // Someone is looking: a new entry shows within half a second even when status polls slower.
       pollMs: Math.min(s.config.transcriptPollMs, 500),
       client: jsonClientOptions(s.config),
-      openTranscript: s.openTranscript,
     }),
 };

@@ -14,7 +14,6 @@ import {
   firstLine,
   summarizeToolInput,
   TIMELINE_LIMITS,
-  type TokenUsage,
 } from '../../protocol/timeline.js';
 
 /** How Claude Code marks a turn the person cut short; the rest of the text varies by version. */
@@ -76,17 +75,6 @@ export interface ThinkingRecord extends AssistantRecordBase {
   redacted: boolean;
 }
 
-/**
- * The usage of an assistant message as this line reports it. Claude Code repeats the same
- * message's usage on each of its lines: a consumer keeps the latest per `messageId`, never a sum.
- */
-export interface UsageRecord extends RecordBase {
-  kind: 'usage';
-  messageId: string;
-  model: string | undefined;
-  usage: TokenUsage;
-}
-
 export interface SystemRecord extends RecordBase {
   kind: 'system';
   subtype: string;
@@ -102,7 +90,6 @@ export type TranscriptRecord =
   | AssistantTextRecord
   | ToolUseRecord
   | ThinkingRecord
-  | UsageRecord
   | SystemRecord;
 
 export type KeptLineType = 'user' | 'assistant' | 'system';
@@ -138,13 +125,6 @@ const UserLine = z.looseObject({
   }),
 });
 
-const Usage = z.looseObject({
-  input_tokens: z.number().optional(),
-  output_tokens: z.number().optional(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-});
-
 const AssistantLine = z.looseObject({
   ...LineCommon,
   type: z.literal('assistant'),
@@ -153,7 +133,6 @@ const AssistantLine = z.looseObject({
     id: z.string().min(1),
     model: z.string().optional(),
     content: z.array(Block),
-    usage: Usage.nullish(),
   }),
 });
 
@@ -385,22 +364,6 @@ function parseAssistantLine(json: unknown): ParsedLine {
       default:
       // Server tool blocks and future types: nothing to show yet.
     }
-  }
-  if (message.usage) {
-    const u = message.usage;
-    records.push({
-      uuid: line.uuid,
-      timestamp: line.timestamp,
-      kind: 'usage',
-      messageId: message.id,
-      model: message.model,
-      usage: {
-        input: u.input_tokens ?? 0,
-        output: u.output_tokens ?? 0,
-        cacheRead: u.cache_read_input_tokens ?? 0,
-        cacheCreation: u.cache_creation_input_tokens ?? 0,
-      },
-    });
   }
   return { status: 'kept', lineType: 'assistant', sidechain: line.isSidechain === true, records };
 }

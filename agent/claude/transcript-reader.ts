@@ -1,14 +1,14 @@
 /**
  * Follows one Claude Code transcript file as it grows. Each poll reads only the bytes appended
- * since the last one, parses the complete lines among them, and folds them into a summary (what
- * the tab is doing now) and a bounded list of timeline entries (what was said).
+ * since the last one, parses the complete lines among them, and folds them into a summary (how
+ * the last turn ended, for the status) and a bounded list of timeline entries (what was said).
  *
  * No timers and no watchers: the owner decides when to poll (after an fs.watch event, a hook,
  * or on its own schedule). Polls never overlap; a poll asked for while one runs gets that one.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TimelineEntry, TokenUsage, ToolCallEntry } from '../../protocol/timeline.js';
+import type { TimelineEntry, ToolCallEntry } from '../../protocol/timeline.js';
 import { openTranscript, type TranscriptOpener } from './transcript-file.js';
 import { type ParsedLine, parseTranscriptLine, type TranscriptRecord } from './transcript-parser.js';
 
@@ -29,27 +29,7 @@ export interface TranscriptReaderOptions {
   open?: TranscriptOpener;
 }
 
-export interface CurrentTool {
-  toolUseId: string;
-  name: string;
-  summary: string;
-  /** Timestamp of the tool_use line. */
-  since: string;
-}
-
-export interface MessageTokens extends TokenUsage {
-  messageId: string;
-  model: string | undefined;
-}
-
 export interface TranscriptSummary {
-  /** The latest tool call that has no result yet. */
-  currentTool: CurrentTool | undefined;
-  lastAssistantText: { text: string; at: string; messageId: string; truncated: boolean } | undefined;
-  /** Usage of the latest assistant message (counted once however many lines it spans). */
-  tokens: MessageTokens | undefined;
-  /** Sum over the assistant messages read, each counted once. */
-  totalTokens: TokenUsage;
   /**
    * Set while the last user line is the synthetic `[Request interrupted by user...]`: the turn
    * ended without any hook firing.
@@ -58,39 +38,28 @@ export interface TranscriptSummary {
   /** Claude Code logged the end of a turn (its `turn_duration` line) after the last prompt. */
   turnEndedAt: string | undefined;
   lastPromptAt: string | undefined;
-  /** Timestamp of the latest user, assistant or system line. */
-  lastLineAt: string | undefined;
 }
 
 export interface TranscriptPoll {
   /** The file does not exist (yet, or any more), or was refused; nothing was read. */
   missing: boolean;
-  /** Why the path was refused (not a regular file, outside the allowed folder), if it was. */
-  refused: string | undefined;
-  /**
-   * The file shrank or was replaced, so the reader started over from byte 0: everything it
-   * reported before is void, and `changed` holds the entries of the new file.
-   */
-  restarted: boolean;
-  /** Bytes read from the file by this poll. */
-  bytesRead: number;
-  /** Byte offset just past the last complete line consumed. */
-  offset: number;
-  /** Complete lines consumed by this poll. */
-  lines: number;
-  /** Lines this poll could not parse (garbage, wrong shape, too long). */
-  errors: number;
-  /** Entries added or changed by this poll, in transcript order. */
-  changed: TimelineEntry[];
 }
 
+/** How far the reader got; what each poll added is the difference between two of these. */
 export interface TranscriptStats {
+  /** Byte offset just past the last complete line consumed. */
   offset: number;
   /** Bytes read so far, including those of a half-written last line. */
   position: number;
+  /** Complete lines consumed. */
   lines: number;
+  /** Lines that could not be parsed (garbage, wrong shape, too long). */
   errors: number;
   lastError: { offset: number; reason: string } | undefined;
+  /**
+   * Times the file shrank or was replaced and the reader started over from byte 0: the
+   * entries handed out before are void.
+   */
   restarts: number;
 }
 
@@ -103,22 +72,8 @@ const DEFAULTS = {
 /** Partial-line pieces smaller than this are copied so they don't pin a whole read buffer. */
 const COPY_BELOW = 64 * 1024;
 
-/** Message ids whose usage is remembered, to replace (not add) a message's repeated usage. */
-const USAGE_MEMORY = 64;
-
-const zeroUsage = (): TokenUsage => ({ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
-
 function emptySummary(): TranscriptSummary {
-  return {
-    currentTool: undefined,
-    lastAssistantText: undefined,
-    tokens: undefined,
-    totalTokens: zeroUsage(),
-    interrupt: undefined,
-    turnEndedAt: undefined,
-    lastPromptAt: undefined,
-    lastLineAt: undefined,
-  };
+  return { interrupt: undefined, turnEndedAt: undefined, lastPromptAt: undefined };
 }
 
 export class TranscriptReader {
@@ -141,8 +96,6 @@ export class TranscriptReader {
   private seq = 0;
   private timeline: TimelineEntry[] = [];
   private readonly toolCalls = new Map<string, ToolCallEntry>();
-  private pendingTools = new Map<string, CurrentTool>();
-  private usageByMessage = new Map<string, TokenUsage>();
   private state: TranscriptSummary = emptySummary();
 
   private lineCount = 0;
@@ -172,14 +125,7 @@ export class TranscriptReader {
 
   summary(): TranscriptSummary {
     const s = this.state;
-    return {
-      ...s,
-      currentTool: s.currentTool && { ...s.currentTool },
-      lastAssistantText: s.lastAssistantText && { ...s.lastAssistantText },
-      tokens: s.tokens && { ...s.tokens },
-      totalTokens: { ...s.totalTokens },
-      interrupt: s.interrupt && { ...s.interrupt },
-    };
+    return { ...s, interrupt: s.interrupt && { ...s.interrupt } };
   }
 
   /** The latest `limit` entries (all kept ones by default), in transcript order: a first page. */
@@ -210,24 +156,13 @@ export class TranscriptReader {
   }
 
   private async readAppended(): Promise<TranscriptPoll> {
-    const seqBefore = this.seq;
-    const linesBefore = this.lineCount;
-    const errorsBefore = this.errorCount;
     const file = await this.openFile(this.path);
-    if (file.kind !== 'open') {
-      const refused = file.kind === 'refused' ? file.reason : undefined;
-      return { missing: true, refused, restarted: false, bytesRead: 0, offset: this.offset, lines: 0, errors: 0, changed: [] };
-    }
+    if (file.kind !== 'open') return { missing: true };
     const handle: FileHandle = file.handle;
-    let bytesRead = 0;
-    let restarted = false;
     try {
       const st = file.stat;
       const replaced = this.fileId !== undefined && (this.fileId.dev !== st.dev || this.fileId.ino !== st.ino);
-      if (replaced || st.size < this.position) {
-        this.restart();
-        restarted = true;
-      }
+      if (replaced || st.size < this.position) this.restart();
       this.fileId = { dev: st.dev, ino: st.ino };
       // Read up to the size seen now; what a busy writer appends meanwhile waits for the next
       // poll, so one poll always ends.
@@ -238,23 +173,13 @@ export class TranscriptReader {
         const got = (await handle.read(buf, 0, want, this.position)).bytesRead;
         if (got === 0) break;
         this.position += got;
-        bytesRead += got;
         this.consume(buf.subarray(0, got));
       }
     } finally {
       await handle.close();
     }
     this.trimTimeline(this.maxEntries);
-    return {
-      missing: false,
-      refused: undefined,
-      restarted,
-      bytesRead,
-      offset: this.offset,
-      lines: this.lineCount - linesBefore,
-      errors: this.errorCount - errorsBefore,
-      changed: this.entriesSince(seqBefore),
-    };
+    return { missing: false };
   }
 
   private restart(): void {
@@ -265,8 +190,6 @@ export class TranscriptReader {
     this.overlong = false;
     this.timeline = [];
     this.toolCalls.clear();
-    this.pendingTools = new Map();
-    this.usageByMessage = new Map();
     this.state = emptySummary();
     this.restarts++;
   }
@@ -327,8 +250,6 @@ export class TranscriptReader {
     }
     // Subagent lines describe another conversation; the main one is what the tab shows.
     if (parsed.status === 'skipped' || parsed.sidechain) return;
-    const first = parsed.records[0];
-    if (first) this.state.lastLineAt = first.timestamp;
     if (parsed.lineType === 'user' && parsed.records.length > 0) {
       const interrupt = parsed.records.find((r) => r.kind === 'interrupt');
       this.state.interrupt = interrupt && { at: interrupt.timestamp, forToolUse: interrupt.forToolUse };
@@ -354,7 +275,6 @@ export class TranscriptReader {
       case 'prompt':
         s.lastPromptAt = at;
         s.turnEndedAt = undefined;
-        this.clearPendingTools();
         this.add({
           kind: 'prompt',
           id: idFor(record.uuid),
@@ -366,12 +286,9 @@ export class TranscriptReader {
         });
         break;
       case 'interrupt':
-        this.clearPendingTools();
         this.add({ kind: 'interrupt', id: idFor(record.uuid), at, offset, seq: 0, forToolUse: record.forToolUse });
         break;
       case 'tool-result': {
-        this.pendingTools.delete(record.toolUseId);
-        this.refreshCurrentTool();
         const call = this.toolCalls.get(record.toolUseId);
         if (call) {
           this.replace(call, {
@@ -388,7 +305,6 @@ export class TranscriptReader {
         break;
       }
       case 'assistant-text':
-        s.lastAssistantText = { text: record.text, at, messageId: record.messageId, truncated: record.truncated };
         this.add({
           kind: 'assistant-text',
           id: blockId(record),
@@ -402,14 +318,6 @@ export class TranscriptReader {
         });
         break;
       case 'tool-use': {
-        this.pendingTools.delete(record.toolUseId);
-        this.pendingTools.set(record.toolUseId, {
-          toolUseId: record.toolUseId,
-          name: record.name,
-          summary: record.summary,
-          since: at,
-        });
-        this.refreshCurrentTool();
         const previous = this.toolCalls.get(record.toolUseId);
         const entry: ToolCallEntry = {
           kind: 'tool-call',
@@ -440,9 +348,6 @@ export class TranscriptReader {
           redacted: record.redacted,
         });
         break;
-      case 'usage':
-        this.countUsage(record.messageId, record.model, record.usage);
-        break;
       case 'system':
         if (record.subtype === 'turn_duration') s.turnEndedAt = at;
         // Bookkeeping lines (hook summaries, durations) are not news to the person.
@@ -460,33 +365,6 @@ export class TranscriptReader {
         }
         break;
     }
-  }
-
-  private countUsage(messageId: string, model: string | undefined, usage: TokenUsage): void {
-    const total = this.state.totalTokens;
-    const previous = this.usageByMessage.get(messageId) ?? zeroUsage();
-    total.input += usage.input - previous.input;
-    total.output += usage.output - previous.output;
-    total.cacheRead += usage.cacheRead - previous.cacheRead;
-    total.cacheCreation += usage.cacheCreation - previous.cacheCreation;
-    this.usageByMessage.delete(messageId);
-    this.usageByMessage.set(messageId, usage);
-    if (this.usageByMessage.size > USAGE_MEMORY) {
-      const oldest = this.usageByMessage.keys().next().value;
-      if (oldest !== undefined) this.usageByMessage.delete(oldest);
-    }
-    this.state.tokens = { ...usage, messageId, model };
-  }
-
-  private clearPendingTools(): void {
-    this.pendingTools.clear();
-    this.state.currentTool = undefined;
-  }
-
-  private refreshCurrentTool(): void {
-    let latest: CurrentTool | undefined;
-    for (const tool of this.pendingTools.values()) latest = tool;
-    this.state.currentTool = latest;
   }
 
   private add<E extends TimelineEntry>(entry: E): E {

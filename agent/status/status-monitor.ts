@@ -1,6 +1,6 @@
 import { findClaude } from '../claude/process.js';
-import type { TranscriptOpener } from '../claude/transcript-file.js';
-import { TranscriptReader, type TranscriptSummary } from '../claude/transcript-reader.js';
+import type { TranscriptFollowers } from '../claude/transcript-followers.js';
+import type { TranscriptReader, TranscriptSummary } from '../claude/transcript-reader.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { StatusManager } from './status-manager.js';
@@ -11,8 +11,8 @@ export interface MonitorOptions {
   tabs: TabService;
   log: Logger;
   claudeConfigDir: string;
-  /** Opens the transcript named in a tab's status (a path that came from a hook). */
-  openTranscript: TranscriptOpener;
+  /** The agent's readers, one per transcript file, shared with the timelines. */
+  transcripts: TranscriptFollowers;
   transcriptPollMs: number;
   /** Fixed period, or null for 30 s growing to 60 s with the number of Claude tabs. */
   safetyPollMs: number | null;
@@ -34,6 +34,7 @@ export function recoveredState(claudeRunning: boolean, transcript: TranscriptSum
  * the synthetic interrupt read from the transcript (Claude fires no hook for Esc).
  */
 export class StatusMonitor {
+  /** The readers this monitor holds, by tab: only while the tab works or is being recovered. */
   private readonly readers = new Map<string, TranscriptReader>();
   private transcriptTimer: NodeJS.Timeout | null = null;
   private safetyTimer: NodeJS.Timeout | null = null;
@@ -51,6 +52,7 @@ export class StatusMonitor {
     this.stopped = true;
     if (this.transcriptTimer) clearInterval(this.transcriptTimer);
     if (this.safetyTimer) clearTimeout(this.safetyTimer);
+    for (const key of [...this.readers.keys()]) this.releaseReader(key);
   }
 
   private claudeIn(tabId: string): boolean {
@@ -62,7 +64,8 @@ export class StatusMonitor {
     if (!status.transcriptPath) return null;
     let reader = this.readers.get(tabId);
     if (!reader || reader.path !== status.transcriptPath) {
-      reader = new TranscriptReader(status.transcriptPath, { maxEntries: 50, open: this.opts.openTranscript });
+      this.releaseReader(tabId);
+      reader = this.opts.transcripts.acquire(status.transcriptPath);
       this.readers.set(tabId, reader);
     }
     const poll = await reader.poll();
@@ -80,6 +83,7 @@ export class StatusMonitor {
       this.opts.status.apply(key, { kind: 'recovered', state, claudeRunning: running, at: Date.now() });
       this.opts.log.info('recovered the status of a tab', { tab: key, state });
     }
+    this.releaseIdleReaders();
   }
 
   /** While a tab works, its transcript is followed for the interrupt that fires no hook. */
@@ -94,8 +98,27 @@ export class StatusMonitor {
         this.opts.log.debug('transcript read failed', { tab: key, error: (err as Error).message });
       }
     }
-    // Readers of tabs that went away are dropped.
-    for (const key of this.readers.keys()) if (!this.opts.status.get(key)) this.readers.delete(key);
+    this.releaseIdleReaders();
+  }
+
+  /**
+   * Gives back the readers of tabs that no longer work (or are gone, or moved to another
+   * transcript): an idle tab pins no reader, and the followers keep a given-back one a while,
+   * so the tab's next turn resumes from where this one stopped.
+   */
+  private releaseIdleReaders(): void {
+    for (const [key, reader] of [...this.readers]) {
+      const status = this.opts.status.get(key);
+      const working = status?.state === 'busy' || status?.state === 'needs-input';
+      if (!working || status?.transcriptPath !== reader.path) this.releaseReader(key);
+    }
+  }
+
+  private releaseReader(tabId: string): void {
+    const reader = this.readers.get(tabId);
+    if (!reader) return;
+    this.readers.delete(tabId);
+    this.opts.transcripts.release(reader);
   }
 
   private scheduleSafetyPoll(): void {

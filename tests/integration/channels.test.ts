@@ -4,7 +4,7 @@
  * that stops answering pings.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspacesResponse } from '../../protocol/api.js';
@@ -228,5 +228,32 @@ describe('transcripts named by hooks', () => {
     expect(secondPage.entries).toEqual(firstPage.entries);
     expect(read).toBeLessThan(size / 4);
     second.ws.close();
+  });
+
+  it('reads a working transcript once for both the status monitor and a timeline that shows it', async () => {
+    const dir = join(projects(), '-home-someone-shared');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'shared.jsonl');
+    const fixture = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl'), 'utf8');
+    writeFileSync(path, fixture);
+    // Busy: the monitor follows the transcript for Esc, every 100 ms here.
+    await postHook(reader, 'UserPromptSubmit', { session_id: 'shared', transcript_path: path, prompt: 'hi' });
+    const timeline = new RawChannel(s, '/api/timeline?tab=unmanaged-shared');
+    await eventually(
+      () => timeline.of<Extract<TimelineServerMessage, { type: 'timeline:page' }>>('timeline:page').find((p) => p.entries.length > 0),
+      20_000,
+      'a page of entries',
+    );
+
+    const growth = fixture.repeat(100);
+    const size = Buffer.byteLength(growth);
+    expect(size).toBeGreaterThan(2 * MB);
+    const before = procBytesRead(reader.pid);
+    appendFileSync(path, growth);
+    await eventually(() => procBytesRead(reader.pid) - before >= size && timeline.of('timeline:append').length > 0, 20_000, 'the growth read and shown');
+    // Ten monitor polls and as many timeline polls later: a second reader would have read it all again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(procBytesRead(reader.pid) - before).toBeLessThan(1.5 * size);
+    timeline.ws.close();
   });
 });

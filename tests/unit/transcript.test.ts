@@ -30,6 +30,27 @@ afterEach(() => {
 const ofKind = <K extends TimelineEntry['kind']>(entries: TimelineEntry[], kind: K) =>
   entries.filter((e): e is Extract<TimelineEntry, { kind: K }> => e.kind === kind);
 
+/**
+ * What one poll did, seen the way the agent sees it: the reader's stats before and after,
+ * and the entries past the cursor the poll started from.
+ */
+async function pollOf(reader: TranscriptReader) {
+  const before = reader.stats();
+  const cursor = reader.cursor();
+  const { missing } = await reader.poll();
+  const after = reader.stats();
+  const restarted = after.restarts > before.restarts;
+  return {
+    missing,
+    restarted,
+    bytesRead: after.position - (restarted ? 0 : before.position),
+    offset: after.offset,
+    lines: after.lines - before.lines,
+    errors: after.errors - before.errors,
+    changed: reader.entriesSince(cursor),
+  };
+}
+
 function records(line: string): TranscriptRecord[] {
   const parsed = parseTranscriptLine(line);
   if (parsed.status !== 'kept') throw new Error(`expected a kept line, got ${JSON.stringify(parsed)}`);
@@ -164,7 +185,7 @@ describe('transcript line parser', () => {
     expect((result as { text: string }).text.length).toBe(TIMELINE_LIMITS.toolResult);
   });
 
-  it('reads assistant text, tool use, thinking and usage with the message id and model', () => {
+  it('reads assistant text, tool use and thinking with the message id and model, and passes over usage', () => {
     const usage = { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 3 };
     const thinking = { type: 'thinking', thinking: '\nFirst I look.\nThen I act.', signature: 'x' };
     expect(records(assistantLine('u1', 'msg_a', thinking, usage))).toEqual([
@@ -178,14 +199,6 @@ describe('transcript line parser', () => {
         length: 26,
         firstLine: 'First I look.…',
         redacted: false,
-      },
-      {
-        kind: 'usage',
-        uuid: 'u1',
-        timestamp: '2026-11-29T14:00:01.000Z',
-        messageId: 'msg_a',
-        model: 'claude-test',
-        usage: { input: 5, output: 7, cacheRead: 100, cacheCreation: 3 },
       },
     ]);
     const [use] = records(
@@ -257,7 +270,7 @@ describe('transcript reader on the captured session', () => {
   it('reads the whole capture into entries and a summary', async () => {
     writeFileSync(file, fixtureText);
     const reader = new TranscriptReader(file);
-    const update = await reader.poll();
+    const update = await pollOf(reader);
     expect(update).toMatchObject({ missing: false, restarted: false, lines: 53, errors: 0 });
     expect(update.bytesRead).toBe(Buffer.byteLength(fixtureText));
     expect(update.offset).toBe(Buffer.byteLength(fixtureText));
@@ -293,26 +306,13 @@ describe('transcript reader on the captured session', () => {
     }
 
     const summary = reader.summary();
-    expect(summary.currentTool).toBeUndefined();
-    expect(summary.lastAssistantText).toMatchObject({ text: 'All done: the command ran.', messageId: 'msg_3' });
-    // msg_3 was cut short by Esc: its usage is its own, not msg_2's, and not a sum.
-    expect(summary.tokens).toEqual({
-      messageId: 'msg_3',
-      model: 'claude-sonnet-4-5',
-      input: 10,
-      output: 1,
-      cacheRead: 0,
-      cacheCreation: 0,
-    });
-    // msg_0 and msg_2 each span two lines repeating the same usage: each counts once.
-    expect(summary.totalTokens).toEqual({ input: 40, output: 61, cacheRead: 0, cacheCreation: 0 });
     expect(summary.interrupt).toEqual({ at: '2026-11-29T13:46:50.713Z', forToolUse: false });
     expect(summary.lastPromptAt).toBe('2026-11-29T13:46:46.654Z');
     expect(summary.turnEndedAt).toBeUndefined();
     expect(reader.stats()).toMatchObject({ lines: 53, errors: 0, restarts: 0 });
 
     // Nothing appended: a poll reads nothing and changes nothing.
-    const idle = await reader.poll();
+    const idle = await pollOf(reader);
     expect(idle).toMatchObject({ bytesRead: 0, lines: 0, changed: [] });
     expect(reader.entriesSince(reader.cursor())).toEqual([]);
   });
@@ -323,14 +323,12 @@ describe('transcript reader on the captured session', () => {
     let offset = 0;
     for (const [i, line] of fixtureLines.entries()) {
       appendFileSync(file, `${line}\n`);
-      const cursor = reader.cursor();
-      const update = await reader.poll();
+      const update = await pollOf(reader);
       const size = Buffer.byteLength(`${line}\n`);
       expect(update.bytesRead).toBe(size);
       expect(update.lines).toBe(1);
       expect(update.offset).toBe(offset + size);
       offset = update.offset;
-      expect(update.changed).toEqual(reader.entriesSince(cursor));
 
       // What this one line should add or change, derived from the parser's records.
       const parsed = parseTranscriptLine(line);
@@ -338,22 +336,19 @@ describe('transcript reader on the captured session', () => {
         parsed.status === 'kept'
           ? parsed.records.flatMap((r) => {
               if (r.kind === 'tool-use' || r.kind === 'tool-result') return [r.toolUseId];
-              return r.kind === 'usage' || r.kind === 'system' ? [] : [r.uuid];
+              return r.kind === 'system' ? [] : [r.uuid];
             })
           : [];
       expect(update.changed.map((e) => e.id), `line ${i + 1}`).toEqual(expectedIds);
 
       if (i + 1 === 21) {
-        // The Bash call is waiting for permission: it is the current tool.
-        expect(reader.summary().currentTool).toMatchObject({
-          toolUseId: 'toolu_1',
-          name: 'Bash',
-          summary: 'echo hello-from-mock > /opt/hooks/out.txt',
-        });
+        // The Bash call is waiting for permission: it has no result yet.
+        const call = ofKind(reader.entries(), 'tool-call').at(-1);
+        expect(call).toMatchObject({ toolUseId: 'toolu_1', name: 'Bash', summary: 'echo hello-from-mock > /opt/hooks/out.txt' });
+        expect(call?.result).toBeUndefined();
         expect(reader.summary().interrupt).toBeUndefined();
       }
       if (i + 1 === 27) {
-        expect(reader.summary().currentTool).toBeUndefined();
         expect(update.changed).toMatchObject([{ kind: 'tool-call', result: { status: 'ok' } }]);
       }
       if (i + 1 === 36) expect(reader.summary().turnEndedAt).toBe('2026-11-29T13:46:37.196Z');
@@ -376,7 +371,7 @@ describe('transcript reader on the captured session', () => {
     expect(reader.entries(2).map((e) => e.kind)).toEqual(['assistant-text', 'interrupt']);
     expect(reader.entries(0)).toEqual([]);
     // The summary does not depend on what the timeline kept.
-    expect(reader.summary().totalTokens.input).toBe(40);
+    expect(reader.summary().lastPromptAt).toBe('2026-11-29T13:46:46.654Z');
   });
 });
 
@@ -384,19 +379,19 @@ describe('transcript reader on awkward files', () => {
   it('parses a line written in two parts once, whole, after the second part', async () => {
     writeFileSync(file, `${fixtureLines[5]}\n`);
     const reader = new TranscriptReader(file);
-    expect((await reader.poll()).changed).toHaveLength(1);
+    expect((await pollOf(reader)).changed).toHaveLength(1);
     const before = reader.stats().offset;
 
     const line = Buffer.from(`${userLine('half', 'naïve 😀 prompt')}\n`);
     // Cut inside the emoji, so neither part is valid UTF-8 on its own.
     const cut = line.indexOf(Buffer.from('😀')) + 2;
     appendFileSync(file, line.subarray(0, cut));
-    const first = await reader.poll();
+    const first = await pollOf(reader);
     expect(first).toMatchObject({ bytesRead: cut, lines: 0, errors: 0, changed: [], offset: before });
     expect(reader.stats().position).toBe(before + cut);
 
     appendFileSync(file, line.subarray(cut));
-    const second = await reader.poll();
+    const second = await pollOf(reader);
     expect(second.bytesRead).toBe(line.length - cut);
     expect(second).toMatchObject({ lines: 1, errors: 0, offset: before + line.length });
     expect(second.changed).toMatchObject([{ kind: 'prompt', id: 'half', text: 'naïve 😀 prompt' }]);
@@ -408,7 +403,9 @@ describe('transcript reader on awkward files', () => {
     writeFileSync(file, head);
     const reader = new TranscriptReader(file, { chunkBytes: 64 * 1024 });
     await reader.poll();
-    expect(reader.summary().currentTool?.toolUseId).toBe('toolu_1');
+    const pending = ofKind(reader.entries(), 'tool-call').at(-1);
+    expect(pending?.toolUseId).toBe('toolu_1');
+    expect(pending?.result).toBeUndefined();
     const headBytes = Buffer.byteLength(head);
     expect(reader.stats().offset).toBe(headBytes);
 
@@ -419,12 +416,12 @@ describe('transcript reader on awkward files', () => {
     const part = 3 * 1024 * 1024;
 
     appendFileSync(file, big.subarray(0, part));
-    const first = await reader.poll();
+    const first = await pollOf(reader);
     expect(first).toMatchObject({ bytesRead: part, lines: 0, changed: [], offset: headBytes });
 
     appendFileSync(file, big.subarray(part));
     const cursor = reader.cursor();
-    const second = await reader.poll();
+    const second = await pollOf(reader);
     expect(second.bytesRead).toBe(big.length - part);
     expect(second).toMatchObject({ lines: 1, errors: 0, offset: headBytes + big.length });
     expect(second.changed).toHaveLength(1);
@@ -432,10 +429,9 @@ describe('transcript reader on awkward files', () => {
     expect(call).toMatchObject({ id: 'toolu_1', result: { status: 'ok', truncated: true, offset: headBytes } });
     expect(call.result?.text).toBe(output.slice(0, TIMELINE_LIMITS.toolResult));
     expect(reader.entriesSince(cursor)).toEqual([call]);
-    expect(reader.summary().currentTool).toBeUndefined();
 
     appendFileSync(file, `${fixtureLines[33]}\n`);
-    const third = await reader.poll();
+    const third = await pollOf(reader);
     expect(third.bytesRead).toBe(Buffer.byteLength(`${fixtureLines[33]}\n`));
     expect(third.changed).toMatchObject([{ kind: 'assistant-text', text: 'All done: the command ran.' }]);
   });
@@ -443,7 +439,7 @@ describe('transcript reader on awkward files', () => {
   it('drops a line longer than maxLineBytes as one error and goes on', async () => {
     const reader = new TranscriptReader(file, { maxLineBytes: 1000, chunkBytes: 256 });
     writeFileSync(file, `${userLine('long', 'x'.repeat(5000))}\n${userLine('after', 'still here')}\n`);
-    const update = await reader.poll();
+    const update = await pollOf(reader);
     expect(update).toMatchObject({ lines: 2, errors: 1 });
     expect(update.changed).toMatchObject([{ id: 'after', text: 'still here' }]);
     expect(reader.stats().lastError).toMatchObject({ offset: 0 });
@@ -465,10 +461,10 @@ describe('transcript reader on awkward files', () => {
       ]),
     );
     const reader = new TranscriptReader(file);
-    const update = await reader.poll();
+    const update = await pollOf(reader);
     expect(update).toMatchObject({ lines: 7, errors: 4 });
     expect(update.changed.map((e) => e.kind)).toEqual(['prompt', 'assistant-text', 'tool-call']);
-    expect(reader.summary().currentTool?.name).toBe('Bash');
+    expect(ofKind(update.changed, 'tool-call')[0]?.name).toBe('Bash');
     expect(reader.stats()).toMatchObject({ errors: 4, lastError: { reason: expect.stringContaining('JSON') } });
   });
 
@@ -479,7 +475,7 @@ describe('transcript reader on awkward files', () => {
     const lastSeq = reader.cursor();
 
     writeFileSync(file, `${fixtureLines.slice(0, 6).join('\n')}\n`);
-    const update = await reader.poll();
+    const update = await pollOf(reader);
     expect(update.restarted).toBe(true);
     expect(update.offset).toBe(readFileSync(file).length);
     expect(update.bytesRead).toBe(readFileSync(file).length);
@@ -488,9 +484,8 @@ describe('transcript reader on awkward files', () => {
     // Cursors stay monotonic across a restart.
     expect(update.changed[0]?.seq).toBeGreaterThan(lastSeq);
     const summary = reader.summary();
-    expect(summary.tokens).toBeUndefined();
     expect(summary.interrupt).toBeUndefined();
-    expect(summary.totalTokens).toEqual({ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
+    expect(summary.lastPromptAt).toBe(ofKind(update.changed, 'prompt')[0]?.at);
     expect(reader.stats().restarts).toBe(1);
   });
 
@@ -501,7 +496,7 @@ describe('transcript reader on awkward files', () => {
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, fixtureText);
     renameSync(other, file);
-    const update = await reader.poll();
+    const update = await pollOf(reader);
     expect(update.restarted).toBe(true);
     expect(update.lines).toBe(53);
     expect(ofKind(reader.entries(), 'prompt')).toHaveLength(3);
@@ -509,9 +504,9 @@ describe('transcript reader on awkward files', () => {
 
   it('reports a missing file without throwing, then reads it once it appears', async () => {
     const reader = new TranscriptReader(file);
-    expect(await reader.poll()).toMatchObject({ missing: true, bytesRead: 0, changed: [] });
+    expect(await pollOf(reader)).toMatchObject({ missing: true, bytesRead: 0, changed: [] });
     writeFileSync(file, `${fixtureLines[5]}\n`);
-    expect(await reader.poll()).toMatchObject({ missing: false, lines: 1 });
+    expect(await pollOf(reader)).toMatchObject({ missing: false, lines: 1 });
   });
 
   it('shares one read between overlapping polls', async () => {
