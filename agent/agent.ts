@@ -10,7 +10,8 @@ import { PairingService } from './auth/pairing-service.js';
 import { RefusalLog } from './auth/refusal-log.js';
 import { ChannelTable } from './channels/channel-table.js';
 import { TIMELINE_ENTRIES_KEPT } from './channels/timeline-channel.js';
-import { hookSettingsPath, installHooks, loadHookToken, readUserStatusLine } from './claude/hook-files.js';
+import { ClaudeVersions } from './claude/claude-version.js';
+import { hookSettingsPaths, installHooks, loadHookToken, readUserStatusLine } from './claude/hook-files.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { transcriptOpener } from './claude/transcript-file.js';
 import { TranscriptFollowers } from './claude/transcript-followers.js';
@@ -59,7 +60,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
   const agent = new DisposableStore();
   const lock = InstanceLock.acquire(paths.lock);
   agent.register(toDisposable(() => lock.release()));
-  const log = opts.log ?? createLogger({ file: paths.log });
+  const log = opts.log ?? createLogger({ file: paths.log, level: config.logLevel });
   agent.register(toDisposable(() => log.flush()));
   let started = false;
   agent.register(
@@ -84,7 +85,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const devices = new DeviceStore(paths.devices, log);
     devices.load();
     const tabs = new TabService(store, tmux, { PATH: login.path }, log, {
-      launch: { bin: config.claudeBin, settingsPath: hookSettingsPath(paths.dataDir), extraArgs: config.claudeArgs, shell: login.shell },
+      launch: { bin: config.claudeBin, extraArgs: config.claudeArgs, shell: login.shell },
+      settings: hookSettingsPaths(paths.dataDir),
+      versions: new ClaudeVersions({ PATH: login.path }, log),
       resumeAfterReboot: config.resumeClaudeAfterReboot,
     });
     const status = new StatusManager(paths.status, log, config.maxUnmanagedSessions);
@@ -151,9 +154,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     /** Where this machine's tools (hook.sh, the CLI) reach the agent over plain HTTP. */
     const toolsPort = localPort ?? port;
     agent.register(publishPort(paths.port, toolsPort));
-    // Written at every start: the script carries the live port.
+    // Written at every start: the script and the HTTP hooks carry the live port.
     const hookPaths = installHooks(paths.dataDir, toolsPort, hookToken, readUserStatusLine(config.claudeConfigDir));
-    log.info('claude hooks installed', { settings: hookPaths.settings });
+    log.info('claude hooks installed', { settings: hookPaths.settings.http, commandOnly: hookPaths.settings.command });
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();
     if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);

@@ -58,26 +58,59 @@ exit 0
 `;
 }
 
-/** `--settings` file for claude: every event pocketmux understands goes to the script. */
-export function hookSettings(scriptPath: string, userStatusLine: UserStatusLine | null = null): object {
+/**
+ * Events Claude Code will not run as an HTTP hook (it skips them with "HTTP hooks are not
+ * supported"): they keep the script even where every other event goes over HTTP.
+ */
+export const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup']);
+
+function hookTimeout(event: string): number {
+  return event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S;
+}
+
+function commandHook(scriptPath: string, event: string): object {
+  return { type: 'command', command: `${shellQuote(scriptPath)} ${event}`, timeout: hookTimeout(event) };
+}
+
+/**
+ * Claude POSTs the payload itself: no process starts. The token is a literal header (never
+ * in the URL, which shows up in Claude's debug log); the pane and tmux server are read from
+ * Claude's own environment, which it interpolates only for variables in allowedEnvVars.
+ */
+function httpHook(opts: { port: number; token: string }, event: string): object {
+  return {
+    type: 'http',
+    url: `http://127.0.0.1:${opts.port}${hookPath(event)}`,
+    headers: {
+      [HOOK_HEADERS.token]: opts.token,
+      [HOOK_HEADERS.pane]: '$TMUX_PANE',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude fills in ${TMUX} from its own environment.
+      [HOOK_HEADERS.tmux]: '${TMUX}',
+    },
+    allowedEnvVars: ['TMUX_PANE', 'TMUX'],
+    timeout: hookTimeout(event),
+  };
+}
+
+function settingsWith(scriptPath: string, userStatusLine: UserStatusLine | null, hookFor: (event: string) => object): object {
   const hooks: Record<string, unknown[]> = {};
-  for (const event of HOOK_EVENT_NAMES) {
-    hooks[event] = [
-      {
-        matcher: '',
-        hooks: [
-          {
-            type: 'command',
-            command: `${shellQuote(scriptPath)} ${event}`,
-            timeout: event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S,
-          },
-        ],
-      },
-    ];
-  }
+  for (const event of HOOK_EVENT_NAMES) hooks[event] = [{ matcher: '', hooks: [hookFor(event)] }];
+  // The statusLine is a command by nature: Claude prints what it prints.
   const statusLine: Record<string, unknown> = { type: 'command', command: `${shellQuote(scriptPath)} statusline` };
   if (userStatusLine?.padding !== undefined) statusLine.padding = userStatusLine.padding;
   return { hooks, statusLine };
+}
+
+/** `--settings` file for a claude too old for HTTP hooks: every event goes to the script. */
+export function commandHookSettings(scriptPath: string, userStatusLine: UserStatusLine | null = null): object {
+  return settingsWith(scriptPath, userStatusLine, (event) => commandHook(scriptPath, event));
+}
+
+/** `--settings` file for a claude that runs HTTP hooks: every event it allows over HTTP, the rest to the script. */
+export function httpHookSettings(opts: { scriptPath: string; port: number; token: string }, userStatusLine: UserStatusLine | null = null): object {
+  return settingsWith(opts.scriptPath, userStatusLine, (event) =>
+    COMMAND_ONLY_EVENTS.has(event) ? commandHook(opts.scriptPath, event) : httpHook(opts, event),
+  );
 }
 
 export interface UserStatusLine {
@@ -115,25 +148,36 @@ export function loadHookToken(path: string): string {
   return token;
 }
 
+/** The two settings files: which one a claude gets depends on its version (`claude-version.ts`). */
+export interface HookSettingsFiles {
+  /** HTTP hooks where Claude allows them. */
+  http: string;
+  /** Command hooks only, for older or unknown versions. */
+  command: string;
+}
+
 export interface HookPaths {
   dir: string;
   script: string;
-  settings: string;
+  settings: HookSettingsFiles;
 }
 
-/** Where the settings live, known before the port is: Claude tabs are started with it. */
-export function hookSettingsPath(dataDir: string): string {
-  return join(dataDir, 'hooks', 'settings.json');
+/** Where the settings live, known before the port is: Claude tabs are started with them. */
+export function hookSettingsPaths(dataDir: string): HookSettingsFiles {
+  const dir = join(dataDir, 'hooks');
+  return { http: join(dir, 'settings.json'), command: join(dir, 'settings-command.json') };
 }
 
-/** Writes the script and settings for the port the agent listens on now. */
+/** Writes the script and both settings files for the port the agent listens on now. */
 export function installHooks(dataDir: string, port: number, token: string, userStatusLine: UserStatusLine | null = null): HookPaths {
   const dir = join(dataDir, 'hooks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const script = join(dir, 'hook.sh');
-  const settings = hookSettingsPath(dataDir);
+  const settings = hookSettingsPaths(dataDir);
   writeFileAtomic(script, hookScript({ port, token, userStatusLine: userStatusLine?.command ?? null }), 0o700);
-  writeJsonAtomic(settings, hookSettings(script, userStatusLine), 0o600);
+  // The HTTP settings carry the token in a header: like the script, readable by the user only.
+  writeJsonAtomic(settings.http, httpHookSettings({ scriptPath: script, port, token }, userStatusLine), 0o600);
+  writeJsonAtomic(settings.command, commandHookSettings(script, userStatusLine), 0o600);
   return { dir, script, settings };
 }

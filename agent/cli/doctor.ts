@@ -72,9 +72,12 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
 
   try {
     accessSync(`${paths.dataDir}/hooks/hook.sh`, constants.X_OK);
-    const settings = JSON.parse(readFileSync(`${paths.dataDir}/hooks/settings.json`, 'utf8')) as { hooks?: object; statusLine?: object };
-    const ok = settings.hooks !== undefined && settings.statusLine !== undefined;
-    checks.push({ name: 'hooks', ok, detail: ok ? `installed in ${paths.dataDir}/hooks` : 'settings.json lacks hooks: restart the agent to rewrite it' });
+    // The HTTP settings, and the command-only ones for a claude too old for HTTP hooks.
+    const ok = ['settings.json', 'settings-command.json'].every((name) => {
+      const settings = JSON.parse(readFileSync(`${paths.dataDir}/hooks/${name}`, 'utf8')) as { hooks?: object; statusLine?: object };
+      return settings.hooks !== undefined && settings.statusLine !== undefined;
+    });
+    checks.push({ name: 'hooks', ok, detail: ok ? `installed in ${paths.dataDir}/hooks` : 'a settings file lacks hooks: restart the agent to rewrite it' });
   } catch {
     checks.push({ name: 'hooks', ok: false, detail: 'not installed: the agent writes them at start' });
   }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import type { LogLevel } from '../util/log.js';
 
 export interface AgentConfig {
   port: number;
@@ -40,6 +41,8 @@ export interface AgentConfig {
   tailscaleBin: string | null;
   /** Fixed safety-net poll period; by default it grows from 30 s to 60 s with the tab count. */
   safetyPollMs: number | null;
+  /** The least important log lines written; `debug` adds one line per hook event. */
+  logLevel: LogLevel;
 }
 
 export const DEFAULTS = {
@@ -57,6 +60,15 @@ export const DEFAULTS = {
 } as const;
 
 export class ConfigError extends Error {}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+function logLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((l) => l === raw.toLowerCase());
+  if (!level) throw new ConfigError(`POCKETMUX_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
 
 export interface ConfigInput {
   claudeBin?: string | undefined;
@@ -165,5 +177,6 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
     pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
+    logLevel: logLevel(env.POCKETMUX_LOG_LEVEL),
   };
 }

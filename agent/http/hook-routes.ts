@@ -17,6 +17,19 @@ export function fromOurTmux(tmuxEnv: string | undefined, socketName: string): bo
   return basename(tmuxEnv.split(',')[0] ?? '') === socketName;
 }
 
+/**
+ * Who delivered a hook, told by its User-Agent: Claude's own HTTP hook (axios), the hook
+ * script (curl), or anything else on this machine holding the token. Both hook kinds are
+ * handled alike; this is only reported, to see which kind a claude uses.
+ */
+export type HookSender = 'claude-http' | 'hook-script' | 'other';
+
+export function hookSender(userAgent: string | undefined): HookSender {
+  if (userAgent?.startsWith('axios/')) return 'claude-http';
+  if (userAgent?.startsWith('curl/')) return 'hook-script';
+  return 'other';
+}
+
 function refuse(res: Response, status: number, error: string): void {
   res.status(status).json({ error });
 }
@@ -30,9 +43,10 @@ export interface HookRouteDeps {
 }
 
 /**
- * `POST /hooks/<event>`: where hook.sh delivers Claude's events. Only from this machine,
- * only with the hook token, never from a browser page (any Origin is refused), and every
- * body through the schemas in protocol/. A refused request changes nothing.
+ * `POST /hooks/<event>`: where Claude's HTTP hooks and hook.sh deliver its events, read the
+ * same way (same headers, same body). Only from this machine, only with the hook token, never
+ * from a browser page (any Origin is refused), and every body through the schemas in
+ * protocol/. A refused request changes nothing.
  */
 export function hookRouter(deps: HookRouteDeps): Router {
   const router = express.Router();
@@ -44,6 +58,8 @@ export function hookRouter(deps: HookRouteDeps): Router {
     if (!tokenMatches(typeof token === 'string' ? token : undefined, deps.token)) return refuse(res, 401, 'missing or wrong hook token');
     next();
   });
+  // Any content type: the script and Claude's HTTP hook both send application/json, but a
+  // payload is read as JSON whatever it is labelled.
   router.use(express.json({ limit: HOOK_BODY_LIMIT, strict: true, type: () => true }));
 
   /** The tab the reporting pane belongs to, when it is one of ours. */
@@ -73,6 +89,9 @@ export function hookRouter(deps: HookRouteDeps): Router {
     if (key) deps.tabs.noteClaudeSession(key, payload.session_id);
     key ??= unmanagedKey(payload.session_id);
     deps.status.applyHook(key, payload);
+    deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
+    // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
+    // an empty JSON object, so neither makes a decision and a dialog stays to the person.
     res.status(204).end();
   });
 

@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
 import { displayNameFrom, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
 import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
+import { type ClaudeVersions, settingsFileFor } from '../claude/claude-version.js';
+import type { HookSettingsFiles } from '../claude/hook-files.js';
 import { type ClaudeLaunchConfig, claudeShellCommand, findExecutable } from '../claude/launcher.js';
 import { sessionNameFor } from '../tmux/commands.js';
 import type { Tmux } from '../tmux/tmux.js';
@@ -48,7 +50,13 @@ export class TabService extends EventEmitter<{ change: [] }> {
     /** Environment given to every new shell (the login PATH, among others). */
     private readonly sessionEnv: Record<string, string>,
     private readonly log: Logger,
-    private readonly claude: { launch: ClaudeLaunchConfig; resumeAfterReboot: boolean },
+    private readonly claude: {
+      launch: Omit<ClaudeLaunchConfig, 'settingsPath'>;
+      /** Which file a claude gets depends on the version of the binary that will run. */
+      settings: HookSettingsFiles;
+      versions: ClaudeVersions;
+      resumeAfterReboot: boolean;
+    },
   ) {
     super();
     store.on('change', () => this.emit('change'));
@@ -117,7 +125,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
       const cwd = this.startDirectory(tab);
       const resume = this.claude.resumeAfterReboot ? tab.claudeSessionId : null;
       try {
-        await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id), command: this.commandFor(tab, resume) });
+        await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id), command: await this.commandFor(tab, resume) });
         this.alive.add(tab.id);
         restarted++;
         this.log.info('restarted the shell of a tab whose tmux session was gone', { tab: tab.id, cwd });
@@ -140,10 +148,14 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return { ...this.sessionEnv, POCKETMUX_TAB: tabId };
   }
 
-  /** A Claude tab starts claude (then a shell); a shell tab starts the login shell. */
-  private commandFor(tab: Pick<TabRecord, 'kind' | 'permissionMode'>, resume: string | null | undefined): string | undefined {
+  /**
+   * A Claude tab starts claude (then a shell); a shell tab starts the login shell. claude
+   * gets the hook settings its version runs: HTTP hooks, or the script for every event.
+   */
+  private async commandFor(tab: Pick<TabRecord, 'kind' | 'permissionMode'>, resume: string | null | undefined): Promise<string | undefined> {
     if (tab.kind !== 'claude') return undefined;
-    return claudeShellCommand(this.claude.launch, { resume, permissionMode: tab.permissionMode });
+    const settingsPath = settingsFileFor(await this.claude.versions.versionOf(this.claude.launch.bin), this.claude.settings);
+    return claudeShellCommand({ ...this.claude.launch, settingsPath }, { resume, permissionMode: tab.permissionMode });
   }
 
   async createTab(
@@ -163,10 +175,11 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const id = newId('tb');
     const tmuxSession = sessionNameFor(ws.id, id);
     const record = { kind: opts.kind, permissionMode: opts.permissionMode ?? null };
+    const command = await this.commandFor(record, opts.resume);
     this.starting.add(tmuxSession);
     let tab: TabRecord;
     try {
-      await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id), command: this.commandFor(record, opts.resume) });
+      await this.tmux.newSession({ name: tmuxSession, cwd: ws.dir, env: this.envFor(id), command });
     } catch (err) {
       this.starting.delete(tmuxSession);
       throw err;

@@ -13,7 +13,7 @@ import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux }
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { api, claim, eventually, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, slow, text } from '../support/fake-anthropic.js';
-import { StatusClient } from '../support/status.js';
+import { paneEnv, StatusClient } from '../support/status.js';
 
 const DIALOG = 'Do you want to proceed?';
 
@@ -49,16 +49,23 @@ describe('Claude tab status with the real Claude Code CLI', () => {
   let tab: TabView;
   const env = newTestEnvironment();
 
-  const agentOptions = () => ({
+  const agentOptions = (args: string[] = []) => ({
     reuse: env,
-    args: ['--claude-bin', CLAUDE_BIN],
+    args: ['--claude-bin', CLAUDE_BIN, ...args],
     env: {
       ...claude.env,
       // Short periods so the gaps hooks leave are filled within the test.
       POCKETMUX_TRANSCRIPT_POLL_MS: '200',
       POCKETMUX_SAFETY_POLL_MS: '500',
+      // One line per hook received, naming its sender: how the hooks travelled.
+      POCKETMUX_LOG_LEVEL: 'debug',
     },
   });
+  /** The hooks the agent received, as its debug log tells them. */
+  const hooksReceived = () =>
+    [...agent.stderr().matchAll(/ debug hook received (\{.*\})$/gm)].map(
+      (m) => JSON.parse(m[1] as string) as { event: string; key: string; pane: string | null; sender: string },
+    );
   const target = () => `=pm_${tab.workspaceId}_${tab.id}:`;
   const screen = async () => (await tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', target())).replaceAll('\u00a0', ' ');
   const waitScreen = (what: string, test: (s: string) => boolean, timeoutMs = 20_000) =>
@@ -133,6 +140,16 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     await client.waitState(tab.id, 'idle');
     expect(client.states(tab.id)).toEqual(['idle', 'busy', 'needs-input', 'busy', 'ready-for-review', 'idle']);
 
+    // 2.1.332 runs HTTP hooks: started with the HTTP settings, Claude posted every event but
+    // SessionStart itself (axios), with its pane; SessionStart came through the script (curl).
+    expect(await tmux(agent.tmuxSocket, 'display', '-p', '-t', target(), '#{pane_start_command}')).toContain(join(env.dataDir, 'hooks', 'settings.json'));
+    const { TMUX_PANE: pane } = await paneEnv(agent, tab);
+    const received = hooksReceived();
+    expect(new Set(received.map((h) => h.event))).toEqual(new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop']));
+    for (const hook of received) {
+      expect(hook, hook.event).toEqual({ event: hook.event, key: tab.id, pane, sender: hook.event === 'SessionStart' ? 'hook-script' : 'claude-http' });
+    }
+
     // The tab remembers its Claude session, for --resume after a reboot.
     const status = client.latest(tab.id) as TabStatus;
     const listed = await api<{ tabs: TabView[] }>(session, 'GET', '/api/tabs');
@@ -193,7 +210,9 @@ describe('Claude tab status with the real Claude Code CLI', () => {
 
     await agent.stop('SIGKILL');
 
-    agent = await startAgent(agentOptions());
+    // Back on its port, as an agent on its configured port is: the running claude read the
+    // HTTP hooks' URL once, at its start.
+    agent = await startAgent(agentOptions(['--port', String(agent.port)]));
     session = await claim(agent);
     // On load the busy tab became unknown; recovery found claude running mid-turn: busy.
     await eventually(() => /recovered the status of a tab.*"state":"busy"/.test(agent.stderr()), 10_000, 'recovery in the log');
@@ -229,6 +248,8 @@ describe('Claude tab status with the real Claude Code CLI', () => {
     const command = await tmux(agent.tmuxSocket, 'display', '-p', '-t', target(), '#{pane_start_command}');
     // tmux shows the command with its own quoting.
     expect(command).toMatch(new RegExp(`--resume\\W+${sessionId}`));
+    // Restarted with the settings its version runs: the HTTP hooks.
+    expect(command).toContain(join(env.dataDir, 'hooks', 'settings.json'));
     const client = new StatusClient(session);
     await client.opened;
     const resumed = await client.waitState(tab.id, 'idle', (s) => s.claudeRunning && s.sessionId === sessionId);

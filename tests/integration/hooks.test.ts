@@ -50,17 +50,23 @@ function tabPaneEnv(tabId: string, workspaceId: string): Promise<Record<string, 
 }
 
 describe('Claude hooks', () => {
-  it('installs a settings file and a private script for every event', () => {
-    const settings = JSON.parse(readFileSync(join(agent.dataDir, 'hooks', 'settings.json'), 'utf8')) as {
-      hooks: Record<string, { matcher: string; hooks: { type: string; command: string; timeout: number }[] }[]>;
-    };
+  it('installs HTTP and command-only settings files and a private script for every event', () => {
+    type Settings = { hooks: Record<string, { matcher: string; hooks: { type: string; command?: string; url?: string; timeout: number }[] }[]> };
+    const read = (name: string) => JSON.parse(readFileSync(join(agent.dataDir, 'hooks', name), 'utf8')) as Settings;
+    const http = read('settings.json');
+    const command = read('settings-command.json');
     for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'PostToolUse', 'Stop', 'SessionEnd', 'PreCompact', 'PostCompact']) {
-      const entry = settings.hooks[event]?.[0];
+      const entry = command.hooks[event]?.[0];
       expect(entry?.matcher, event).toBe('');
       expect(entry?.hooks[0]?.type).toBe('command');
       expect(entry?.hooks[0]?.command).toContain(`hook.sh' ${event}`);
+      const viaHttp = http.hooks[event]?.[0]?.hooks[0];
+      if (event === 'SessionStart') expect(viaHttp?.command).toContain(`hook.sh' ${event}`);
+      else expect(viaHttp).toMatchObject({ type: 'http', url: `http://127.0.0.1:${agent.port}/hooks/${event}` });
     }
-    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBeGreaterThanOrEqual(300);
+    expect(command.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBeGreaterThanOrEqual(300);
+    expect(http.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBeGreaterThanOrEqual(300);
+    for (const name of ['settings.json', 'settings-command.json']) expect(statSync(join(agent.dataDir, 'hooks', name)).mode & 0o777, name).toBe(0o600);
     const script = readFileSync(join(agent.dataDir, 'hooks', 'hook.sh'), 'utf8');
     expect(script).toContain(`http://127.0.0.1:${agent.port}/hooks/`);
     // The hot path starts sh and one curl, nothing else.

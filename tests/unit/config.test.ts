@@ -35,6 +35,12 @@ describe('agent configuration', () => {
     expect(() => resolveConfig({}, { POCKETMUX_MAX_TABS: '0' })).toThrow(/POCKETMUX_MAX_TABS must be between 1 and 100000/);
   });
 
+  it('logs at info unless POCKETMUX_LOG_LEVEL says otherwise, and refuses an unknown level', () => {
+    expect(resolveConfig({}, {}).logLevel).toBe('info');
+    expect(resolveConfig({}, { POCKETMUX_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
+    expect(() => resolveConfig({}, { POCKETMUX_LOG_LEVEL: 'verbose' })).toThrow(ConfigError);
+  });
+
   it.each([
     [{ port: '80a' }, /port must be a whole number/],
     [{ port: '70000' }, /port must be between 0 and 65535/],

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookScript, hookSettings, readUserStatusLine } from '../../agent/claude/hook-files.js';
+import { commandHookSettings, hookScript, httpHookSettings, readUserStatusLine } from '../../agent/claude/hook-files.js';
 import { isLoopback } from '../../agent/auth/access.js';
-import { fromOurTmux } from '../../agent/http/hook-routes.js';
+import { fromOurTmux, hookSender } from '../../agent/http/hook-routes.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
 describe('hook intake guards', () => {
@@ -20,11 +20,18 @@ describe('hook intake guards', () => {
     expect(fromOurTmux('', 'pocketmux')).toBe(false);
     expect(fromOurTmux(undefined, 'pocketmux')).toBe(false);
   });
+
+  it('tells Claude’s own HTTP hook from the script by its User-Agent', () => {
+    expect(hookSender('axios/1.13.2')).toBe('claude-http');
+    expect(hookSender('curl/8.5.0')).toBe('hook-script');
+    expect(hookSender('Mozilla/5.0')).toBe('other');
+    expect(hookSender(undefined)).toBe('other');
+  });
 });
 
 describe('hook files', () => {
-  it('settings send every known event to the script, with a long timeout for permissions', () => {
-    const settings = hookSettings("/home/o'neil/.pocketmux/hooks/hook.sh") as {
+  it('command-only settings send every known event to the script, with a long timeout for permissions', () => {
+    const settings = commandHookSettings("/home/o'neil/.pocketmux/hooks/hook.sh") as {
       hooks: Record<string, { matcher: string; hooks: { command: string; timeout: number }[] }[]>;
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([...HOOK_EVENT_NAMES].sort());
@@ -32,6 +39,37 @@ describe('hook files', () => {
     expect(settings.hooks.Stop?.[0]?.hooks[0]?.command).toBe(`'/home/o'\\''neil/.pocketmux/hooks/hook.sh' Stop`);
     expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBe(600);
     expect(settings.hooks.Stop?.[0]?.hooks[0]?.timeout).toBe(10);
+    expect(JSON.stringify(settings)).not.toContain('"type":"http"');
+  });
+
+  it('HTTP settings post every event but SessionStart straight to the agent, the token only in a header', () => {
+    const token = 'tok_en-0123456789abcdef0123456789abcdef';
+    const settings = httpHookSettings({ scriptPath: '/d/hooks/hook.sh', port: 8420, token }) as {
+      hooks: Record<string, { matcher: string; hooks: Record<string, unknown>[] }[]>;
+      statusLine: unknown;
+    };
+    expect(Object.keys(settings.hooks).sort()).toEqual([...HOOK_EVENT_NAMES].sort());
+    for (const event of HOOK_EVENT_NAMES) {
+      const entry = settings.hooks[event]?.[0];
+      expect(entry?.matcher, event).toBe('');
+      expect(entry?.hooks, event).toHaveLength(1);
+      const hook = entry?.hooks[0];
+      if (event === 'SessionStart') {
+        // Claude runs no HTTP hook for SessionStart.
+        expect(hook).toEqual({ type: 'command', command: `'/d/hooks/hook.sh' SessionStart`, timeout: 10 });
+        continue;
+      }
+      expect(hook, event).toEqual({
+        type: 'http',
+        url: `http://127.0.0.1:8420/hooks/${event}`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude fills in ${TMUX} from its own environment.
+        headers: { 'X-Pocketmux-Token': token, 'X-Pocketmux-Pane': '$TMUX_PANE', 'X-Pocketmux-Tmux': '${TMUX}' },
+        allowedEnvVars: ['TMUX_PANE', 'TMUX'],
+        timeout: event === 'PermissionRequest' ? 600 : 10,
+      });
+      expect(String(hook?.url)).not.toContain(token);
+    }
+    expect(settings.statusLine).toEqual({ type: 'command', command: "'/d/hooks/hook.sh' statusline" });
   });
 
   it('the script runs only curl, bypasses proxies and always exits 0', () => {
@@ -65,8 +103,12 @@ describe('hook files', () => {
   });
 
   it('settings carry the statusLine wrapper, keeping the person’s padding', () => {
-    const settings = hookSettings('/d/hook.sh', { command: 'my-line', padding: 2 }) as { statusLine: unknown };
-    expect(settings.statusLine).toEqual({ type: 'command', command: "'/d/hook.sh' statusline", padding: 2 });
+    for (const settings of [
+      commandHookSettings('/d/hook.sh', { command: 'my-line', padding: 2 }) as { statusLine: unknown },
+      httpHookSettings({ scriptPath: '/d/hook.sh', port: 1, token: 't' }, { command: 'my-line', padding: 2 }) as { statusLine: unknown },
+    ]) {
+      expect(settings.statusLine).toEqual({ type: 'command', command: "'/d/hook.sh' statusline", padding: 2 });
+    }
   });
 
   it('reads the person’s statusLine from Claude Code’s user settings', () => {
