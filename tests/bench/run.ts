@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { type AgentDownResult, agentDownBench } from './agent-down.js';
 import { claudeTabsBench } from './claude-tabs.js';
 import { hookBench } from './hooks.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
@@ -160,7 +161,18 @@ function inputTable(input: InputBenchResult): string {
   ].join('\n');
 }
 
+function agentDownRow(down: AgentDownResult): string {
+  const f1 = (x: number) => x.toFixed(1);
+  const sign = down.difference >= 0 ? '+' : '−';
+  return `| agent down: Enter in the pane → permission dialog on screen, HTTP hooks to a closed port / no hooks, p50 of ${down.rounds} each, alternating | ${f1(down.httpP50)} / ${f1(down.noneP50)} ms, difference **${sign}${f1(Math.abs(down.difference))} ms** | within 50 ms |`;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--agent-down-only')) {
+    // No agent at all: that is the point of this part.
+    process.stdout.write(`\n${agentDownRow(await agentDownBench(undefined, progress))}\n`);
+    return;
+  }
   const agent = await startAgent();
   try {
     const session = await claim(agent, 'bench');
@@ -210,6 +222,8 @@ async function main(): Promise<void> {
     const hooks = await hookBench(agent, session);
     progress('20 Claude tabs');
     const claudeTabs = await claudeTabsBench(20);
+    progress('agent down');
+    const agentDown = await agentDownBench(undefined, progress);
 
     const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
     const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
@@ -254,6 +268,7 @@ async function main(): Promise<void> {
       `| agent RSS after that load, ${hooks.loadTabs} shell tabs | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
+      agentDownRow(agentDown),
     ].join('\n');
     const inputRows = inputTable(input);
     process.stdout.write(`\n${table}\n\n${inputRows}\n\n${hookTable}\n`);
@@ -312,7 +327,12 @@ posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks 
 sequence numbers on the client: none missing, none out of order. The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
 API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
-settle for 3 s, and read VmRSS from \`/proc\`. The agent sends
+settle for 3 s, and read VmRSS from \`/proc\`. The agent-down row runs no agent: two real
+CLIs side by side, one with an HTTP hook on every event but SessionStart, all posting to a
+loopback port nothing listens on, the other with no hooks; in each round a prompt is typed,
+Enter is pressed through a terminal attached to the pane, time runs until the permission
+dialog for the Bash call the stand-in API asks for is drawn there, and the dialog is answered
+No; rounds alternate between the two, after one unmeasured round each. The agent sends
   each pty read at once; there is no batching timer on the output path.
 `;
     writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);

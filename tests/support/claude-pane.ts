@@ -1,0 +1,188 @@
+/**
+ * The real Claude Code CLI in a pane of its own tmux server, driven by keys and read from the
+ * screen, as a person at the terminal would; and settings with HTTP hooks written by hand, not by
+ * the agent's generator, so a test can hold them fixed.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import { tmuxEnvArgs } from './claude-env.js';
+
+/** The line the permission dialog asks in 2.1.332. */
+export const PERMISSION_DIALOG = 'Do you want to proceed?';
+/** An empty input line; the CLI pads its prompt character with a no-break space, read as a space. */
+export const EMPTY_INPUT = /^❯ *$/m;
+
+export interface HttpHookSettingsOptions {
+  /** Loopback port the hooks post to. */
+  port: number;
+  events: readonly string[];
+  token?: string;
+}
+
+/**
+ * Writes a settings file with one HTTP hook per event, in the shape the agent is to generate:
+ * the token as a literal header, the pane and tmux server interpolated from Claude's environment,
+ * PermissionRequest allowed to wait 600 s for an answer and every other event 10 s.
+ */
+export function writeHttpHookSettings(file: string, options: HttpHookSettingsOptions): string {
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of options.events) {
+    const hook = {
+      type: 'http',
+      url: `http://127.0.0.1:${options.port}/hooks/${event}`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude fills in ${TMUX} from its own environment.
+      headers: { 'X-Pocketmux-Token': options.token ?? 't', 'X-Pocketmux-Pane': '$TMUX_PANE', 'X-Pocketmux-Tmux': '${TMUX}' },
+      allowedEnvVars: ['TMUX_PANE', 'TMUX'],
+      timeout: event === 'PermissionRequest' ? 600 : 10,
+    };
+    hooks[event] = [{ matcher: '', hooks: [hook] }];
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ hooks }, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * A loopback port that nothing listens on: one the kernel handed out a moment ago and that was
+ * released at once, so connecting to it is refused, as with the agent down.
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return address.port;
+}
+
+export interface ClaudePaneOptions {
+  /** The complete environment for the CLI (`prepareClaudeEnv(...).env`). */
+  env: Record<string, string>;
+  bin: string;
+  cwd: string;
+  /** Arguments after the binary. */
+  args: string[];
+  cols?: number;
+  rows?: number;
+}
+
+export class ClaudePane {
+  readonly socket = `pmx-claude-${randomBytes(4).toString('hex')}`;
+  readonly session = 'claude';
+  private socketPath: string | undefined;
+  private pids: number[] = [];
+
+  private constructor() {}
+
+  /** Starts the CLI in a new tmux server and waits for its idle prompt. */
+  static async start(options: ClaudePaneOptions): Promise<ClaudePane> {
+    const pane = new ClaudePane();
+    await pane.tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      pane.session,
+      '-x',
+      String(options.cols ?? 120),
+      '-y',
+      String(options.rows ?? 40),
+      '-c',
+      options.cwd,
+      ...tmuxEnvArgs(options.env),
+      options.bin,
+      ...options.args,
+    );
+    pane.socketPath = (await pane.tmux('display-message', '-p', '-t', pane.session, '#{socket_path}')).trim();
+    pane.pids = [Number((await pane.tmux('display-message', '-p', '-t', pane.session, '#{pane_pid}')).trim())];
+    await pane.waitForScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
+    return pane;
+  }
+
+  tmux(...args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      // Only PATH: whatever this process carries (an outer Claude's variables, say) must not
+      // reach the server and, through it, the CLI.
+      execFile('tmux', ['-L', this.socket, ...args], { timeout: 5_000, env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  /** The screen as text, no-break spaces read as spaces. */
+  async capture(): Promise<string> {
+    return (await this.tmux('capture-pane', '-p', '-t', this.session)).replaceAll('\u00a0', ' ');
+  }
+
+  async waitForScreen(what: string, test: (screen: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.capture();
+      if (test(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- pane ---\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * Types text and waits until the input line shows it, so keys the CLI dropped fail here, with
+   * the screen, rather than as a missing request later. Enter is left to the caller.
+   */
+  async type(input: string): Promise<void> {
+    await this.tmux('send-keys', '-t', this.session, '-l', input);
+    await this.waitForScreen(`"${input}" in the input line`, (screen) => screen.includes(`❯ ${input}`));
+  }
+
+  async submit(input: string): Promise<void> {
+    await this.type(input);
+    await this.tmux('send-keys', '-t', this.session, 'Enter');
+  }
+
+  /**
+   * The dialog drops keys that arrive in its first few hundred milliseconds (a guard against
+   * typed-ahead text answering it), so the answer is sent again until the dialog is gone. The
+   * pause between tries is long enough for an accepted answer to show, so no key goes to the
+   * prompt behind it.
+   */
+  async answerDialog(key: string): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      await this.tmux('send-keys', '-t', this.session, '-l', key);
+      const gone = await this.waitForScreen('the dialog to close', (s) => !s.includes(PERMISSION_DIALOG), 1_500).catch(() => undefined);
+      if (gone !== undefined) return;
+    }
+    throw new Error(`the permission dialog ignored "${key}"\n--- pane ---\n${await this.capture()}`);
+  }
+
+  /** Kills the server and waits for the CLI to be gone: it writes to HOME as it dies. */
+  async stop(): Promise<void> {
+    const running = [...this.pids, ...(await childPids(this.pids))];
+    await this.tmux('kill-server').catch(() => undefined);
+    const deadline = Date.now() + 10_000;
+    while (running.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    // kill-server leaves the socket file behind.
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function childPids(pids: number[]): Promise<number[]> {
+  return new Promise((resolve) => {
+    execFile('pgrep', ['-P', pids.join(',')], (_error, stdout) => resolve(stdout.split('\n').filter(Boolean).map(Number)));
+  });
+}
