@@ -83,3 +83,19 @@ export function unreadByAgent(agentPort: number, clientPort: number): number | n
   }
   return null;
 }
+
+/**
+ * Bytes a client sent that the agent has not read: what waits on the agent's end (rx_queue)
+ * plus what the client's kernel still holds because the agent's window is full (tx_queue).
+ */
+export function notYetReadByAgent(agentPort: number, clientPort: number): number {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  let total = 0;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    const [tx, rx] = (cols[4] ?? '0:0').split(':').map((n) => Number.parseInt(n, 16)) as [number, number];
+    if (cols[1]?.endsWith(`:${hex(agentPort)}`) && cols[2]?.endsWith(`:${hex(clientPort)}`)) total += rx;
+    if (cols[1]?.endsWith(`:${hex(clientPort)}`) && cols[2]?.endsWith(`:${hex(agentPort)}`)) total += tx;
+  }
+  return total;
+}
