@@ -17,7 +17,7 @@ import { transcriptOpener } from './claude/transcript-file.js';
 import { TranscriptFollowers } from './claude/transcript-followers.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
 import type { AgentConfig } from './config/config.js';
-import { loginEnvironment } from './config/login-env.js';
+import { loginEnvironment, noProxyWithLoopback } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
 import { AgentAddress, PLAIN_HTTP_WARNING } from './http/address.js';
 import { hookRouter } from './http/hook-routes.js';
@@ -84,7 +84,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     if (!store.load()) store.addWorkspace('Home', homedir());
     const devices = new DeviceStore(paths.devices, log);
     devices.load();
-    const tabs = new TabService(store, tmux, { PATH: login.path }, log, {
+    const tabs = new TabService(store, tmux, { PATH: login.path, ...noProxyWithLoopback(process.env) }, log, {
       launch: { bin: config.claudeBin, extraArgs: config.claudeArgs, shell: login.shell },
       settings: hookSettingsPaths(paths.dataDir),
       versions: new ClaudeVersions({ PATH: login.path }, log),

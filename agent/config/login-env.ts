@@ -71,3 +71,25 @@ export async function loginEnvironment(env: NodeJS.ProcessEnv, log: Logger): Pro
   forTmux.PATH = login.path;
   return { shell: loginShell(env), path: login.path, env: forTmux };
 }
+
+/** The names the agent is reached by on this machine (Claude's HTTP hooks use the first). */
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'] as const;
+
+/**
+ * NO_PROXY for the shells and claudes in tabs: their HTTP(S)_PROXY stays for the rest of the
+ * world, but the agent on loopback is reached directly. Claude's HTTP hooks follow the proxy
+ * variables, so behind a proxy they would otherwise never reach the agent. Both spellings
+ * get the same list: tools disagree on which one they read.
+ */
+export function noProxyWithLoopback(env: NodeJS.ProcessEnv): { NO_PROXY: string; no_proxy: string } {
+  const hosts: string[] = [];
+  for (const value of [env.NO_PROXY, env.no_proxy]) {
+    for (const host of (value ?? '').split(',')) {
+      const trimmed = host.trim();
+      if (trimmed && !hosts.includes(trimmed)) hosts.push(trimmed);
+    }
+  }
+  for (const host of LOOPBACK_HOSTS) if (!hosts.includes(host)) hosts.push(host);
+  const list = hosts.join(',');
+  return { NO_PROXY: list, no_proxy: list };
+}

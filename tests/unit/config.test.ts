@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, resolveConfig } from '../../agent/config/config.js';
-import { extractMarkedPath } from '../../agent/config/login-env.js';
+import { extractMarkedPath, noProxyWithLoopback } from '../../agent/config/login-env.js';
 import { originAllowed, readCookie } from '../../agent/auth/access.js';
 import type { IncomingMessage } from 'node:http';
 import { guessDeviceName } from '../../agent/auth/device-name.js';
@@ -108,5 +108,14 @@ describe('access helpers', () => {
       'Safari on iOS',
     );
     expect(guessDeviceName(undefined)).toBe('Unknown device');
+  });
+});
+
+describe('proxy settings for tabs', () => {
+  it("keeps the person's NO_PROXY entries from either spelling and adds loopback once", () => {
+    expect(noProxyWithLoopback({})).toEqual({ NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' });
+    const merged = noProxyWithLoopback({ NO_PROXY: 'corp.example, localhost', no_proxy: '.internal,corp.example' });
+    expect(merged.NO_PROXY).toBe('corp.example,localhost,.internal,127.0.0.1');
+    expect(merged.no_proxy).toBe(merged.NO_PROXY);
   });
 });
