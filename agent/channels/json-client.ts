@@ -125,7 +125,9 @@ export class JsonClient {
     });
     // Counted without the message just sent: a snapshot bigger than the limit on its own
     // (hundreds of tabs with long paths) must reach a client that reads.
-    if (this.ws.bufferedAmount - Buffer.byteLength(text) > this.limits.closeBytes) this.close(CloseCode.TooSlow, 'too slow to keep up');
+    const buffered = this.ws.bufferedAmount;
+    // Measuring the message only when the backlog is that large keeps broadcasts cheap.
+    if (buffered > this.limits.closeBytes && buffered - Buffer.byteLength(text) > this.limits.closeBytes) this.close(CloseCode.TooSlow, 'too slow to keep up');
   }
 
   private fallBehind(): void {

@@ -230,7 +230,7 @@ export function parsePaneListing(output: string, nonce: string): PaneInfo[] {
   return panes;
 }
 
-export function parsePaneRecord(record: string, nonce: string): PaneInfo | null {
+function parsePaneRecord(record: string, nonce: string): PaneInfo | null {
   const parts = record.split(fieldSeparator(nonce));
   if (parts.length !== PANE_FIELDS.length) return null;
   const [session, paneId, pid, command, path, width, height] = parts as [string, string, string, string, string, string, string];

@@ -118,10 +118,6 @@ export class Tmux {
     }
   }
 
-  async display(name: string, format: string): Promise<string> {
-    return (await this.runner.run(this.commands.display(name, format))).replace(/\n$/, '');
-  }
-
   /**
    * Leaves copy-mode if the pane is in it, so typed text reaches the program. Calls made
    * while one is waiting for tmux share it.

@@ -6,7 +6,7 @@ import { agentText } from '../shared/agent-text.js';
 import '../shared/confirm-bar.js';
 import { backIcon, plusIcon } from '../shared/icons.js';
 import '../pairing/pairing-panel.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, pageBar } from '../shared/shared-styles.js';
 import * as api from '../shared/api.js';
 import { errorText } from '../shared/api-request.js';
 import { router } from '../shared/router.js';
@@ -46,27 +46,8 @@ function pairedDate(iso: string): string {
 export class DevicesView extends LitElement {
   static override styles = [
     controls,
+    pageBar,
     css`
-      :host {
-        display: block;
-        min-height: 100dvh;
-      }
-      .bar {
-        position: sticky;
-        top: 0;
-        z-index: 1;
-        background: color-mix(in srgb, var(--pm-bg) 88%, transparent);
-        backdrop-filter: blur(8px);
-        border-bottom: 1px solid var(--pm-surface-2);
-        padding-top: var(--pm-safe-top);
-      }
-      .bar-inner,
-      main {
-        max-width: 760px;
-        margin: 0 auto;
-        padding-left: calc(16px + var(--pm-safe-left));
-        padding-right: calc(16px + var(--pm-safe-right));
-      }
       .bar-inner {
         display: flex;
         align-items: center;

@@ -3,7 +3,7 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
 import { agentText } from '../shared/agent-text.js';
 import { screenCard } from '../shared/screen-card.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, fieldLabel } from '../shared/shared-styles.js';
 import { type Access, pair } from '../shared/access.js';
 import { ApiRequestError, errorText } from '../shared/api-request.js';
 import { guessThisDevice } from './device-name.js';
@@ -28,19 +28,13 @@ function cleanCode(typed: string): string {
 export class PairScreen extends LitElement {
   static override styles = [
     controls,
+    fieldLabel,
     screenCard,
     css`
       form {
         display: flex;
         flex-direction: column;
         gap: 16px;
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        gap: 6px;
-        font-size: 14px;
-        color: var(--pm-muted);
       }
       /* The page's border-box rule stops at the shadow root. */
       input {

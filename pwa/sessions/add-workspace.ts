@@ -4,13 +4,14 @@ import type { CreateWorkspaceBody } from '../../protocol/api.js';
 import { PendingActionController } from '../shared/pending-action-controller.js';
 import { sessionActions } from './session-actions.js';
 import { plusIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, fieldLabel } from '../shared/shared-styles.js';
 
 /** "Add workspace": a directory on the agent's machine, and an optional name. */
 @customElement('pm-add-workspace')
 export class AddWorkspace extends LitElement {
   static override styles = [
     controls,
+    fieldLabel,
     css`
       :host {
         display: block;
@@ -27,13 +28,6 @@ export class AddWorkspace extends LitElement {
       h2 {
         margin: 0;
         font-size: 17px;
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        gap: 6px;
-        font-size: 14px;
-        color: var(--pm-muted);
       }
       input {
         color: var(--pm-text);

@@ -6,7 +6,7 @@ import { PendingActionController } from '../shared/pending-action-controller.js'
 import { router, terminalPath } from '../shared/router.js';
 import { sessionActions } from './session-actions.js';
 import { byteSize, relativeTime } from '../shared/time.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, fieldLabel } from '../shared/shared-styles.js';
 
 /** Claude Code's permission modes, in words; the empty value leaves the choice to the agent. */
 const MODES: [PermissionMode | '', string][] = [
@@ -36,6 +36,7 @@ type SessionsState =
 export class NewClaudeSheet extends LitElement {
   static override styles = [
     controls,
+    fieldLabel,
     css`
       :host {
         display: block;
@@ -58,13 +59,6 @@ export class NewClaudeSheet extends LitElement {
       h3 {
         margin: 0;
         font-size: 16px;
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        gap: 6px;
-        font-size: 14px;
-        color: var(--pm-muted);
       }
       select {
         font: inherit;

@@ -6,7 +6,7 @@ import type { TabStatus } from '../../protocol/status.js';
 import './add-workspace.js';
 import '../shared/connection-note.js';
 import { devicesIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, pageBar } from '../shared/shared-styles.js';
 import './workspace-card.js';
 import { DEVICES_PATH, router } from '../shared/router.js';
 import { SessionActionsController } from './session-actions.js';
@@ -27,27 +27,8 @@ const CONNECTION_LABEL: Record<ConnectionKind, string> = {
 export class SessionList extends LitElement {
   static override styles = [
     controls,
+    pageBar,
     css`
-      :host {
-        display: block;
-        min-height: 100dvh;
-      }
-      .bar {
-        position: sticky;
-        top: 0;
-        z-index: 1;
-        background: color-mix(in srgb, var(--pm-bg) 88%, transparent);
-        backdrop-filter: blur(8px);
-        border-bottom: 1px solid var(--pm-surface-2);
-        padding-top: var(--pm-safe-top);
-      }
-      .bar-inner,
-      main {
-        max-width: 760px;
-        margin: 0 auto;
-        padding-left: calc(16px + var(--pm-safe-left));
-        padding-right: calc(16px + var(--pm-safe-right));
-      }
       .bar-inner {
         display: flex;
         align-items: center;

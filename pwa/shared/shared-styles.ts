@@ -98,3 +98,38 @@ export const controls = css`
     white-space: nowrap;
   }
 `;
+
+/** A full page under a sticky, blurred top bar, its content in one centred column. */
+export const pageBar = css`
+  :host {
+    display: block;
+    min-height: 100dvh;
+  }
+  .bar {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: color-mix(in srgb, var(--pm-bg) 88%, transparent);
+    backdrop-filter: blur(8px);
+    border-bottom: 1px solid var(--pm-surface-2);
+    padding-top: var(--pm-safe-top);
+  }
+  .bar-inner,
+  main {
+    max-width: 760px;
+    margin: 0 auto;
+    padding-left: calc(16px + var(--pm-safe-left));
+    padding-right: calc(16px + var(--pm-safe-right));
+  }
+`;
+
+/** A form field: its label above the control, in the muted colour. */
+export const fieldLabel = css`
+  label {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    font-size: 14px;
+    color: var(--pm-muted);
+  }
+`;
