@@ -72,6 +72,9 @@ export class PairingStore {
  * waits until its minute is over. The wait never exceeds a minute, so a flood of wrong
  * codes cannot keep the owner out for long, while guessing 31^8 codes stays hopeless.
  */
+/** Sources whose wrong attempts are remembered at most. */
+export const MAX_TRACKED_SOURCES = 10_000;
+
 export class AttemptLimiter {
   private readonly failures = new Map<string, { windowStart: number; count: number }>();
 
@@ -92,8 +95,13 @@ export class AttemptLimiter {
     const entry = this.failures.get(source);
     if (!entry || now - entry.windowStart >= this.windowMs) this.failures.set(source, { windowStart: now, count: 1 });
     else entry.count++;
-    if (this.failures.size > 10_000) {
+    if (this.failures.size > MAX_TRACKED_SOURCES) {
       for (const [key, e] of this.failures) if (now - e.windowStart >= this.windowMs) this.failures.delete(key);
+      // Still full within one minute (many addresses): the oldest go, so memory stays bounded.
+      for (const key of this.failures.keys()) {
+        if (this.failures.size <= MAX_TRACKED_SOURCES) break;
+        this.failures.delete(key);
+      }
     }
   }
 
