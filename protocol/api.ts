@@ -3,6 +3,7 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
+import { DECISION_LIMITS, DECISIONS } from './approvals.js';
 import { unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -196,3 +197,29 @@ export interface ClaudeSessionSummary {
 export interface ClaudeSessionsResponse {
   sessions: ClaudeSessionSummary[];
 }
+
+/** No C0 controls but tab and newline: the text goes to Claude and onto screens. */
+const SendableText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), 'must not contain control characters');
+
+/**
+ * `POST /api/approvals/:id`: one decision on an open approval. `message` goes with a deny, as
+ * the reason Claude is told; `answers` with an answer to a question (question text → chosen
+ * label, several joined by ", ", or free text); `option` with an answer to a dialog answered by
+ * keys (the option's number).
+ */
+export const DecisionBody = z
+  .strictObject({
+    decision: z.enum(DECISIONS),
+    message: SendableText(DECISION_LIMITS.message).optional(),
+    answers: z
+      .record(z.string().max(DECISION_LIMITS.answer), SendableText(DECISION_LIMITS.answer))
+      .refine((a) => Object.keys(a).length <= DECISION_LIMITS.answers, `at most ${DECISION_LIMITS.answers} answers`)
+      .optional(),
+    option: z.string().regex(/^[0-9]{1,2}$/, 'an option number').optional(),
+  })
+  .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');
+export type DecisionBody = z.infer<typeof DecisionBody>;

@@ -32,7 +32,7 @@ export const HOOK_SCHEMAS = {
     tool_response: z.unknown().optional(),
     tool_use_id: z.string().optional(),
   }),
-  PostToolUseFailure: Common.extend({ tool_name: z.string(), tool_use_id: z.string().optional(), error: z.unknown().optional() }),
+  PostToolUseFailure: Common.extend({ tool_name: z.string(), tool_input: ToolInput.optional(), tool_use_id: z.string().optional(), error: z.unknown().optional() }),
   Stop: Common.extend({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
   StopFailure: Common.extend({ error: z.unknown().optional() }),
   SessionEnd: Common.extend({ reason: z.string().optional() }),

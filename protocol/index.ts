@@ -9,3 +9,4 @@ export * from './terminal-frame.js';
 export * from './timeline.js';
 export * from './status-client.js';
 export * from './sync-server.js';
+export * from './approvals.js';

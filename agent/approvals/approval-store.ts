@@ -1,0 +1,230 @@
+import { EventEmitter } from 'node:events';
+import type {
+  Approval,
+  ApprovalOutcome,
+  ApprovalResolution,
+  ApprovalResolver,
+  ApprovalServerMessage,
+} from '../../protocol/approvals.js';
+import type { DecisionBody } from '../../protocol/api.js';
+import { APPROVAL_HOLD_MAX_MS } from '../config/config.js';
+import { newId } from '../util/ids.js';
+import type { Logger } from '../util/log.js';
+import { type DecisionContext, decide, type HookDecision } from './decision.js';
+
+/** What opening an approval needs: what cards show, and what answering Claude needs. */
+export type ApprovalRequest = Omit<Approval, 'id' | 'createdAt' | 'expiresAt'> & Pick<DecisionContext, 'toolInput' | 'suggestions' | 'questionKeys'>;
+
+/**
+ * The PermissionRequest hook request Claude is waiting on. `reply(null)` answers with no
+ * decision, which leaves the dialog to the person at the terminal; `resolution` says what
+ * settled it, when an approval was opened for it.
+ */
+export interface HeldHook {
+  reply(decision: HookDecision | null, resolution?: ApprovalResolution): void;
+}
+
+/** Types a dialog option's key into the tab's pane until the dialog is gone. */
+export type KeyAnswerer = (approval: Approval, option: string) => Promise<void>;
+
+export interface ApprovalLimits {
+  /** How long a hook is held before the approval expires; under Claude's own hook timeout. */
+  holdMs: number;
+  /** Approvals open at once, in all and per tab: each one holds a connection of Claude's. */
+  maxOpen: number;
+  maxPerTab: number;
+  /** Resolutions remembered to tell a late decider who answered first. */
+  resolutionsKept: number;
+}
+
+export const APPROVAL_LIMITS: ApprovalLimits = {
+  holdMs: APPROVAL_HOLD_MAX_MS,
+  maxOpen: 256,
+  maxPerTab: 32,
+  resolutionsKept: 1_000,
+};
+
+export type DecideResult =
+  | { ok: true; resolution: ApprovalResolution }
+  | { ok: false; status: 404; error: string }
+  | { ok: false; status: 400; error: string }
+  | { ok: false; status: 409; error: string; resolution: ApprovalResolution }
+  | { ok: false; status: 502; error: string; resolution: ApprovalResolution };
+
+interface OpenApproval {
+  approval: Approval;
+  context: DecisionContext;
+  held: HeldHook | null;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Every question Claude has put to the person and not yet had answered. An approval is open
+ * until exactly one thing settles it: a decision from a device or the CLI, an answer typed in
+ * the terminal, Claude going away, expiry, or the agent stopping. Its held hook is answered
+ * once, at that moment, and never again; every later decision learns who settled it and how.
+ * Everything here is synchronous up to the reply, so two decisions arriving together are
+ * ordered by the event loop and only the first can win.
+ */
+export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessage] }> {
+  private readonly open = new Map<string, OpenApproval>();
+  private readonly resolved = new Map<string, ApprovalResolution>();
+  private closed = false;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly limits: ApprovalLimits = APPROVAL_LIMITS,
+    private readonly answerByKeys: KeyAnswerer | null = null,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+  }
+
+  /**
+   * Opens an approval, holding `held` until it is settled. Refused (null) past the limits or
+   * once the agent is stopping; the caller then answers the hook with no decision at once.
+   */
+  add(request: ApprovalRequest, held: HeldHook | null): Approval | null {
+    if (this.closed) return null;
+    const perTab = this.forTab(request.tabId).length;
+    if (this.open.size >= this.limits.maxOpen || perTab >= this.limits.maxPerTab) {
+      this.log.warn('too many approvals open; this one is left to the terminal', { tabId: request.tabId, open: this.open.size, inTab: perTab });
+      return null;
+    }
+    const createdAt = this.now();
+    const { toolInput, suggestions, questionKeys, ...shown } = request;
+    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt: createdAt + this.limits.holdMs };
+    const timer = setTimeout(() => this.settle(approval.id, 'expired', { kind: 'agent', name: null }), this.limits.holdMs);
+    timer.unref();
+    this.open.set(approval.id, {
+      approval,
+      context: { kind: request.kind, toolInput, questions: request.questions, questionKeys, suggestions, options: request.options },
+      held,
+      timer,
+    });
+    this.emit('message', { type: 'approval-opened', approval });
+    return approval;
+  }
+
+  get(id: string): Approval | undefined {
+    return this.open.get(id)?.approval;
+  }
+
+  /** Open approvals, oldest first. */
+  list(): Approval[] {
+    return [...this.open.values()].map((o) => o.approval);
+  }
+
+  forTab(tabId: string): Approval[] {
+    return this.list().filter((a) => a.tabId === tabId);
+  }
+
+  /** How an approval was settled, while it is remembered. */
+  resolution(id: string): ApprovalResolution | undefined {
+    return this.resolved.get(id);
+  }
+
+  /**
+   * A decision from a device or the CLI. The first valid one settles the approval and answers
+   * Claude; a later one gets 409 and the resolution that won.
+   */
+  async decide(id: string, body: DecisionBody, by: ApprovalResolver): Promise<DecideResult> {
+    const entry = this.open.get(id);
+    if (!entry) {
+      const resolution = this.resolved.get(id);
+      if (resolution) return { ok: false, status: 409, error: alreadyResolved(resolution), resolution };
+      return { ok: false, status: 404, error: 'no such approval' };
+    }
+    const result = decide(entry.context, body);
+    if (!result.ok) return { ok: false, status: 400, error: result.error };
+    const resolution = this.finish(entry, result.outcome, by, result.message, result.reply);
+    if (result.option !== null) {
+      if (!this.answerByKeys) return { ok: false, status: 502, error: 'this dialog cannot be answered from here; use the terminal', resolution };
+      try {
+        await this.answerByKeys(entry.approval, result.option);
+      } catch (err) {
+        this.log.warn('could not answer a dialog by keys', { id, tabId: entry.approval.tabId, error: (err as Error).message });
+        return { ok: false, status: 502, error: `the answer could not be typed into the terminal: ${(err as Error).message}`, resolution };
+      }
+    }
+    return { ok: true, resolution };
+  }
+
+  /** Settles one approval without a decision (expired, its hook connection gone, ...). */
+  settle(id: string, outcome: ApprovalOutcome, by: ApprovalResolver): void {
+    const entry = this.open.get(id);
+    if (entry) this.finish(entry, outcome, by, null, null);
+  }
+
+  /**
+   * Claude moved on in a tab (a new prompt, the turn ended, the session ended): whatever it
+   * asked there was answered, or is moot.
+   */
+  settleTab(tabId: string, outcome: 'answered-in-terminal' | 'claude-exited'): void {
+    const by: ApprovalResolver = outcome === 'answered-in-terminal' ? { kind: 'terminal', name: null } : { kind: 'agent', name: null };
+    for (const approval of this.forTab(tabId)) this.settle(approval.id, outcome, by);
+  }
+
+  /**
+   * A tool ran (or failed) in a tab: the approval that asked for it was answered in the
+   * terminal. PermissionRequest carries no tool_use_id, so the tool is matched by name and
+   * input, else by name alone, oldest first.
+   */
+  settleTool(tabId: string, tool: string, toolInput: unknown): void {
+    const candidates = [...this.open.values()].filter((o) => o.approval.tabId === tabId && o.approval.tool === tool);
+    if (candidates.length === 0) return;
+    const input = JSON.stringify(toolInput ?? null);
+    const match = candidates.find((o) => JSON.stringify(o.context.toolInput) === input) ?? candidates[0];
+    if (match) this.finish(match, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);
+  }
+
+  /**
+   * The agent stops: every held hook is answered with no decision now, so Claude is never left
+   * waiting on a connection that dies with the agent; its dialogs stay in the terminals.
+   */
+  close(): void {
+    this.closed = true;
+    for (const entry of [...this.open.values()]) this.finish(entry, 'agent-stopped', { kind: 'agent', name: null }, null, null);
+  }
+
+  private finish(entry: OpenApproval, outcome: ApprovalOutcome, by: ApprovalResolver, message: string | null, reply: HookDecision | null): ApprovalResolution {
+    const { approval } = entry;
+    this.open.delete(approval.id);
+    clearTimeout(entry.timer);
+    const resolution: ApprovalResolution = { id: approval.id, tabId: approval.tabId, outcome, by, at: this.now(), message };
+    this.remember(resolution);
+    try {
+      entry.held?.reply(reply, resolution);
+    } catch (err) {
+      this.log.warn('could not answer a held hook', { id: approval.id, error: (err as Error).message });
+    }
+    this.emit('message', { type: 'approval-resolved', resolution });
+    return resolution;
+  }
+
+  private remember(resolution: ApprovalResolution): void {
+    this.resolved.set(resolution.id, resolution);
+    while (this.resolved.size > this.limits.resolutionsKept) {
+      const oldest = this.resolved.keys().next().value;
+      if (oldest === undefined) break;
+      this.resolved.delete(oldest);
+    }
+  }
+}
+
+const OUTCOME_WORDS: Record<ApprovalOutcome, string> = {
+  approved: 'approved',
+  'approved-always': 'approved (always)',
+  denied: 'denied',
+  answered: 'answered',
+  'answered-in-terminal': 'answered in the terminal',
+  expired: 'expired',
+  'claude-exited': 'closed: Claude is no longer waiting',
+  'agent-stopped': 'closed: the agent stopped',
+};
+
+/** "Already approved by Pixel 8" and the like, for a decision that came second. */
+export function alreadyResolved(resolution: ApprovalResolution): string {
+  const who = resolution.by.kind === 'device' && resolution.by.name ? ` by ${resolution.by.name}` : resolution.by.kind === 'cli' ? ' from the CLI' : '';
+  return `already ${OUTCOME_WORDS[resolution.outcome]}${who}`;
+}

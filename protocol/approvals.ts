@@ -1,0 +1,155 @@
+/**
+ * Approvals: Claude asking the person something (a tool permission, a question, a plan, any
+ * dialog on its screen), as the agent offers it to every paired device, and the one answer
+ * that settles it. Open → one resolution → gone.
+ */
+import { z } from 'zod/mini';
+
+/**
+ * - `permission`: a tool wants to run; answered through the held PermissionRequest hook.
+ * - `question`: Claude's AskUserQuestion; answered through the hook with `answers`.
+ * - `plan`: ExitPlanMode; Claude does not honour the hook's allow there, so answered by keys.
+ * - `dialog`: a dialog on screen with no hook held for it; answered by keys.
+ */
+export const APPROVAL_KINDS = ['permission', 'question', 'plan', 'dialog'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+export const APPROVAL_OUTCOMES = [
+  'approved',
+  'approved-always',
+  'denied',
+  'answered',
+  'answered-in-terminal',
+  'expired',
+  'claude-exited',
+  'agent-stopped',
+] as const;
+export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+
+/** What a card shows of the request, built by the agent from the tool input. */
+export interface ApprovalSummary {
+  /** One line: "Bash: npm test", "Edit src/app.ts", "WebFetch https://…", "MCP github › create_issue". */
+  title: string;
+  /** Claude's own words for it, when the tool gives any (Bash's description). */
+  description: string | null;
+  /** The full command, URL, or the input as compact JSON; bounded. */
+  body: string | null;
+  /** For file edits: unified-diff-like lines (`+`, `-`, ` ` prefixed), bounded. */
+  diff: string[] | null;
+  /** The file the tool touches, when it touches one. */
+  path: string | null;
+}
+
+export interface QuestionOption {
+  label: string;
+  description: string | null;
+}
+
+export interface ApprovalQuestion {
+  question: string;
+  header: string | null;
+  options: QuestionOption[];
+  multiSelect: boolean;
+}
+
+/** A numbered option of a dialog answered by keys; `key` is what is typed to choose it. */
+export interface DialogOption {
+  key: string;
+  label: string;
+}
+
+export interface Approval {
+  id: string;
+  /** The tab (or outside-session key) whose Claude asks. */
+  tabId: string;
+  sessionId: string | null;
+  kind: ApprovalKind;
+  tool: string | null;
+  summary: ApprovalSummary;
+  /** For `question`: what Claude asks, in order. */
+  questions: ApprovalQuestion[];
+  /** For `plan` and `dialog`: the options read from the screen, or none when it could not be read. */
+  options: DialogOption[];
+  /** Claude's "always allow" suggestion in words, when it made one; offered as a third choice. */
+  alwaysAllow: string | null;
+  createdAt: number;
+  /** When the agent gives up holding the hook and leaves the dialog to the terminal. */
+  expiresAt: number;
+}
+
+export const RESOLVER_KINDS = ['device', 'cli', 'terminal', 'agent'] as const;
+
+export interface ApprovalResolver {
+  /**
+   * `device`: a paired device (`name` is its name); `cli`: the CLI on this machine; `terminal`:
+   * the person at the terminal, or Claude itself moving on; `agent`: the agent gave up holding it
+   * (expired, Claude gone, agent stopping).
+   */
+  kind: (typeof RESOLVER_KINDS)[number];
+  name: string | null;
+}
+
+export interface ApprovalResolution {
+  id: string;
+  tabId: string;
+  outcome: ApprovalOutcome;
+  by: ApprovalResolver;
+  at: number;
+  /** The deny message sent to Claude, when there was one. */
+  message: string | null;
+}
+
+export type ApprovalServerMessage =
+  | { type: 'approval-opened'; approval: Approval }
+  | { type: 'approval-resolved'; resolution: ApprovalResolution };
+
+export const DECISIONS = ['allow', 'allow-always', 'deny', 'answer'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** Limits on what a decision can carry to Claude. */
+export const DECISION_LIMITS = { message: 2000, answer: 2000, answers: 16 } as const;
+
+// Schemas of what the agent sends, for clients to parse it with.
+
+const ApprovalSummarySchema = z.object({
+  title: z.string(),
+  description: z.nullable(z.string()),
+  body: z.nullable(z.string()),
+  diff: z.nullable(z.array(z.string())),
+  path: z.nullable(z.string()),
+}) satisfies z.ZodMiniType<ApprovalSummary>;
+
+const ApprovalQuestionSchema = z.object({
+  question: z.string(),
+  header: z.nullable(z.string()),
+  options: z.array(z.object({ label: z.string(), description: z.nullable(z.string()) })),
+  multiSelect: z.boolean(),
+}) satisfies z.ZodMiniType<ApprovalQuestion>;
+
+export const ApprovalSchema = z.object({
+  id: z.string(),
+  tabId: z.string(),
+  sessionId: z.nullable(z.string()),
+  kind: z.enum(APPROVAL_KINDS),
+  tool: z.nullable(z.string()),
+  summary: ApprovalSummarySchema,
+  questions: z.array(ApprovalQuestionSchema),
+  options: z.array(z.object({ key: z.string(), label: z.string() })),
+  alwaysAllow: z.nullable(z.string()),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+}) satisfies z.ZodMiniType<Approval>;
+
+export const ApprovalResolutionSchema = z.object({
+  id: z.string(),
+  tabId: z.string(),
+  outcome: z.enum(APPROVAL_OUTCOMES),
+  by: z.object({ kind: z.enum(RESOLVER_KINDS), name: z.nullable(z.string()) }),
+  at: z.number(),
+  message: z.nullable(z.string()),
+}) satisfies z.ZodMiniType<ApprovalResolution>;
+
+export const ApprovalServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('approval-opened'), approval: ApprovalSchema }),
+  z.object({ type: z.literal('approval-resolved'), resolution: ApprovalResolutionSchema }),
+]) satisfies z.ZodMiniType<ApprovalServerMessage>;
