@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import type { PairingResponse } from '../protocol/api.js';
+import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
+import { PaneDialogs } from './approvals/pane-dialogs.js';
 import { AccessControl } from './auth/access.js';
 import { DeviceSockets } from './auth/device-sockets.js';
 import { DeviceStore } from './auth/device-store.js';
@@ -109,7 +111,17 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       maxConnections: config.maxTerminalConnections,
       maxConnectionsPerDevice: config.maxTerminalsPerDevice,
     });
-    const channels = new ChannelTable({ config, tabs, status, terminals, transcripts, log });
+    // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
+    const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option) => dialogs.answer(approval, option));
+    const dialogs: PaneDialogs = new PaneDialogs(tabs, approvals, () => status.snapshot(), log);
+    // Claude moved on without a hook saying so (Esc in a dialog, claude gone): nothing it
+    // asked in that tab is waiting any more.
+    status.on('effect', (key, effect) => {
+      if (effect.kind !== 'permission-settled') return;
+      if (effect.reason === 'claude-gone' || effect.reason === 'session-ended') approvals.settleTab(key, 'claude-exited');
+      else if (effect.reason === 'turn-ended') approvals.settleTab(key, 'answered-in-terminal');
+    });
+    const channels = new ChannelTable({ config, tabs, status, approvals, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);
     const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
@@ -139,13 +151,23 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           secure: address.secure,
           claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir),
           statusSnapshot: () => status.snapshot(),
+          approvals,
           terminalStats: () => terminals.stats(),
         }),
-        hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, log }),
+        hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, approvals, dialogs, log }),
         channels,
         access,
         refusals,
         sockets,
+      }),
+    );
+
+    // Before the servers close: every held hook gets its answer (no decision) while its
+    // connection is still there, so no claude sees a failed hook, and its dialog stays.
+    agent.register(
+      toDisposable(async () => {
+        approvals.close();
+        await new Promise((resolve) => setImmediate(resolve));
       }),
     );
 
@@ -171,6 +193,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     await monitor.start();
     agent.register(toDisposable(() => monitor.stop()));
+    dialogs.start();
+    agent.register(toDisposable(() => dialogs.stop()));
     if (tailscale) agent.register(await tailscale.start(port));
 
     const url = address.url(port);

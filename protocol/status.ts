@@ -1,5 +1,6 @@
 /** What each Claude tab is doing, as `/api/status` reports it. */
 import { z } from 'zod/mini';
+import { type Approval, ApprovalSchema, ApprovalServerMessage } from './approvals.js';
 
 export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
 export type ClaudeState = (typeof CLAUDE_STATES)[number];
@@ -65,12 +66,14 @@ export interface HookEventView {
 }
 
 export type StatusServerMessage =
-  | { type: 'status:sync'; tabs: Record<string, TabStatus> }
+  /** Every tab's status and every open approval, oldest first. */
+  | { type: 'status:sync'; tabs: Record<string, TabStatus>; approvals: Approval[] }
   | { type: 'status:update'; tabId: string; status: TabStatus }
   /** The agent no longer keeps a status for this key (tab closed, or an outside session let go). */
   | { type: 'status:removed'; tabId: string }
   | { type: 'status:hook-event'; hook: HookEventView }
-  | { type: 'status:error'; message: string };
+  | { type: 'status:error'; message: string }
+  | ApprovalServerMessage;
 
 // Schemas of what the agent sends, for clients to parse it with; each is checked against the
 // type above, which stays the agent's contract. They use zod/mini: the PWA's first screen
@@ -126,10 +129,23 @@ const SyncedTabs = z.pipe(
   }),
 );
 
+/** Approvals of a sync a client can read; an older agent sends none. */
+const SyncedApprovals = z._default(
+  z.pipe(
+    z.array(z.unknown()),
+    z.transform((items) => items.flatMap((item) => {
+      const parsed = ApprovalSchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    })),
+  ),
+  [],
+);
+
 export const StatusServerMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('status:sync'), tabs: SyncedTabs }),
+  z.object({ type: z.literal('status:sync'), tabs: SyncedTabs, approvals: SyncedApprovals }),
   z.object({ type: z.literal('status:update'), tabId: z.string(), status: TabStatus }),
   z.object({ type: z.literal('status:removed'), tabId: z.string() }),
   z.object({ type: z.literal('status:hook-event'), hook: HookEventView }),
   z.object({ type: z.literal('status:error'), message: z.string() }),
+  ...ApprovalServerMessage.def.options,
 ]) satisfies z.ZodMiniType<StatusServerMessage>;

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { DeviceRecord } from '../auth/device-store.js';
+import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -33,6 +34,8 @@ export interface ChannelServices {
   config: AgentConfig;
   tabs: TabService;
   status: StatusManager;
+  /** What Claude waits on the person for, sent with the status. */
+  approvals: ApprovalStore;
   terminals: TerminalBridge;
   /** The agent's one reader per transcript file, shared with the status monitor. */
   transcripts: TranscriptFollowers;

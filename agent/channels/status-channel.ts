@@ -1,25 +1,29 @@
 import type { WebSocket } from 'ws';
 import { StatusClientMessage } from '../../protocol/status-client.js';
+import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
+import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Channel, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
 /**
- * `/api/status`: a full snapshot on connect (and on request), then every update and hook
- * event as it happens. A reconnecting client resyncs, so it never shows a stale badge.
+ * `/api/status`: a full snapshot on connect (and on request), then every update, hook event
+ * and approval opened or settled, as it happens. A reconnecting client resyncs, so it never shows a stale badge.
  */
 export class StatusChannel implements Channel {
   private readonly clients: JsonClients;
-  private readonly onMessage = (msg: StatusServerMessage) => this.clients.broadcast(JSON.stringify(msg));
+  private readonly onMessage = (msg: StatusServerMessage | ApprovalServerMessage) => this.clients.broadcast(JSON.stringify(msg));
 
   constructor(
     private readonly status: StatusManager,
+    private readonly approvals: ApprovalStore,
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
     status.on('message', this.onMessage);
+    approvals.on('message', this.onMessage);
   }
 
   accept(ws: WebSocket): void {
@@ -40,7 +44,7 @@ export class StatusChannel implements Channel {
   }
 
   private sync(): StatusServerMessage {
-    return { type: 'status:sync', tabs: this.status.snapshot() };
+    return { type: 'status:sync', tabs: this.status.snapshot(), approvals: this.approvals.list() };
   }
 
   private send(client: JsonClient, msg: StatusServerMessage): void {
@@ -49,6 +53,7 @@ export class StatusChannel implements Channel {
 
   close(): void {
     this.status.off('message', this.onMessage);
+    this.approvals.off('message', this.onMessage);
     this.clients.closeAll();
   }
 }
@@ -56,5 +61,5 @@ export class StatusChannel implements Channel {
 export const statusChannel: ChannelDefinition = {
   path: '/api/status',
   caps: 'shared',
-  open: (s) => new StatusChannel(s.status, jsonClientOptions(s.config)),
+  open: (s) => new StatusChannel(s.status, s.approvals, jsonClientOptions(s.config)),
 };

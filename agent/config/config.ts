@@ -1,6 +1,13 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { PERMISSION_HOOK_TIMEOUT_S } from '../claude/hook-files.js';
 import type { LogLevel } from '../util/log.js';
+
+/**
+ * Claude waits PERMISSION_HOOK_TIMEOUT_S for the PermissionRequest hook and the script's curl
+ * 5 s less; the agent answers 5 s before that, leaving room for a slow machine.
+ */
+export const APPROVAL_HOLD_MAX_MS = (PERMISSION_HOOK_TIMEOUT_S - 10) * 1000;
 
 export interface AgentConfig {
   port: number;
@@ -29,6 +36,8 @@ export interface AgentConfig {
   resumeClaudeAfterReboot: boolean;
   /** Claude Code's config dir (`CLAUDE_CONFIG_DIR`, else ~/.claude): sessions and transcripts live there. */
   claudeConfigDir: string;
+  /** How long a PermissionRequest hook is held for an answer before the approval expires. */
+  approvalHoldMs: number;
   /** How often the transcript of a working Claude tab is read for the synthetic interrupt. */
   transcriptPollMs: number;
   /** How long a pairing code stays valid. */
@@ -175,6 +184,8 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     resumeClaudeAfterReboot: !/^(0|false|no|off)$/i.test(env.POCKETMUX_CLAUDE_RESUME ?? ''),
     claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),
     transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
+    // Never longer than Claude waits: an answer after its hook timed out would be lost.
+    approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', APPROVAL_HOLD_MAX_MS), APPROVAL_HOLD_MAX_MS),
     pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
     logLevel: logLevel(env.POCKETMUX_LOG_LEVEL),

@@ -1,8 +1,13 @@
 import { HOOK_HEADERS, receivedHeader, STATUSLINE_HOOK, unmanagedKey } from '../../protocol/hook-contract.js';
 import type { IncomingMessage } from 'node:http';
+import type { ApprovalResolution } from '../../protocol/approvals.js';
 import { basename } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
+import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
+import type { HookDecision } from '../approvals/decision.js';
+import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
+import type { PaneDialogs } from '../approvals/pane-dialogs.js';
 import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -39,7 +44,26 @@ export interface HookRouteDeps {
   tmuxSocket: string;
   tabs: TabService;
   status: StatusManager;
+  approvals: ApprovalStore;
+  dialogs: PaneDialogs;
   log: Logger;
+}
+
+/**
+ * The response Claude's PermissionRequest hook waits on, as a held hook: answered once, with
+ * Claude's decision JSON or with an empty 200 (no decision: the dialog stays to the person).
+ * The hook script's curl prints the same body, so both hook kinds decide alike.
+ */
+function heldResponse(res: Response, log: Logger): HeldHook {
+  const since = performance.now();
+  return {
+    reply(decision: HookDecision | null, resolution?: ApprovalResolution) {
+      if (res.writableEnded || res.destroyed) return;
+      if (decision) res.status(200).json(decision);
+      else res.status(200).end();
+      log.debug('hook answered', { id: resolution?.id ?? null, outcome: resolution?.outcome ?? null, decided: decision !== null, heldMs: Math.round(performance.now() - since) });
+    },
+  };
 }
 
 /**
@@ -90,10 +114,36 @@ export function hookRouter(deps: HookRouteDeps): Router {
     key ??= unmanagedKey(payload.session_id);
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
+    if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
+    settleFromHook(deps.approvals, key, payload);
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
-    // an empty JSON object, so neither makes a decision and a dialog stays to the person.
+    // an empty JSON object, so neither makes a decision.
     res.status(204).end();
   });
+
+  /**
+   * Claude shows its dialog and waits on this response at the same time; whichever is answered
+   * first wins. The response is held until the approval is settled. A plan's dialog does not
+   * obey the hook, so its hook is let go at once and the dialog is offered to be answered by keys.
+   */
+  const holdForApproval = (res: Response, key: string, payload: PermissionRequestPayload): void => {
+    const request = approvalRequest(key, payload);
+    const held = heldResponse(res, deps.log);
+    if (request.kind === 'plan') {
+      held.reply(null);
+      void deps.dialogs.offer(request);
+      return;
+    }
+    const approval = deps.approvals.add(request, held);
+    if (!approval) {
+      held.reply(null);
+      return;
+    }
+    // Claude exited (or gave up) while it waited: nobody is left to answer.
+    res.on('close', () => {
+      if (!res.writableFinished) deps.approvals.settle(approval.id, 'claude-exited', { kind: 'agent', name: null });
+    });
+  };
 
   router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
     const status = (err as { status?: unknown }).status;

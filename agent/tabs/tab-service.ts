@@ -300,6 +300,13 @@ export class TabService extends EventEmitter<{ change: [] }> {
     await this.tmux.type(tab.tmuxSession, text, enter);
   }
 
+  /** What the tab's pane shows now, as text. */
+  async screen(id: string): Promise<string> {
+    const tab = this.store.tab(id);
+    if (!tab) throw new NotFoundError(`no tab ${id}`);
+    return this.tmux.capturePane(tab.tmuxSession);
+  }
+
   /** The pid of the tab's pane process at the last pane listing. */
   panePid(tabId: string): number | undefined {
     return this.panePids.get(tabId);

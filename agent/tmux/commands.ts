@@ -170,6 +170,11 @@ export class TmuxCommands {
     return [...this.base(), 'kill-session', '-t', exactSession(name)];
   }
 
+  /** The visible screen of a session's pane as plain text, no escapes. */
+  capturePane(name: string): string[] {
+    return [...this.base(), 'capture-pane', '-p', '-t', exactPane(name)];
+  }
+
   killServer(): string[] {
     return [...this.base(), 'kill-server'];
   }

@@ -137,6 +137,11 @@ export class Tmux {
     return this.input.send(name, commands);
   }
 
+  /** What a session's pane shows now, as text. */
+  async capturePane(name: string): Promise<string> {
+    return this.runner.run(this.commands.capturePane(name));
+  }
+
   async killServer(): Promise<void> {
     try {
       await this.runner.run(this.commands.killServer());

@@ -5,28 +5,17 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PairingResponse, TabView, WorkspacesResponse } from '../../protocol/api.js';
+import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, type CloseInfo, claim, createTab, eventually, firstWorkspaceId, type Session, TerminalClient } from '../support/client.js';
+import { api, type CloseInfo, claim, createTab, eventually, firstWorkspaceId, pairAnother, type Session, TerminalClient } from '../support/client.js';
 import { RawChannel } from '../support/channels.js';
 import { capturedHook, StatusClient } from '../support/status.js';
 
 afterAll(cleanupAgents);
 
 const sessionStart = capturedHook('SessionStart');
-
-async function pairAnother(agent: AgentHandle, owner: Session, name: string): Promise<Session> {
-  const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');
-  const res = await fetch(new URL('/api/pair', agent.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code: pairing.body.code, deviceName: name }),
-  });
-  expect(res.status).toBe(201);
-  return { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
-}
 
 function logText(agent: AgentHandle): string {
   const path = join(agent.dataDir, 'logs', 'agent.log');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, } from '../support/agent.js';
-import { claim, createTab, eventually, type Session } from '../support/client.js';
+import { api, claim, createTab, eventually, type Session } from '../support/client.js';
 import { paneEnv, StatusClient } from '../support/status.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
@@ -81,10 +81,16 @@ describe('Claude hooks', () => {
     const client = new StatusClient(session);
     await client.opened;
     const seen: string[] = [];
+    // The agent holds a PermissionRequest until it is settled: here by what follows it in the
+    // session (the tool running, a new prompt), as when the person answers in the terminal.
+    const held: ReturnType<typeof runHook>[] = [];
     for (const payload of captured) {
-      const r = await runHook(payload.hook_event_name, payload, env);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe('');
+      if (payload.hook_event_name === 'PermissionRequest') held.push(runHook(payload.hook_event_name, payload, env));
+      else {
+        const r = await runHook(payload.hook_event_name, payload, env);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toBe('');
+      }
       const status = await eventually(() => {
         const s = client.latest(tab.id);
         return s && s.seq === seen.length + 1 ? s : null;
@@ -106,6 +112,34 @@ describe('Claude hooks', () => {
       'SessionEnd:idle',
     ]);
     expect(client.messages.filter((m) => m.type === 'status:hook-event')).toHaveLength(captured.length);
+    // Both were let go with no decision, so the dialog was the person's to answer.
+    for (const r of await Promise.all(held)) expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(client.messages.filter((m) => m.type === 'approval-resolved').map((m) => m.type === 'approval-resolved' && m.resolution.outcome)).toEqual([
+      'answered-in-terminal',
+      'answered-in-terminal',
+    ]);
+    client.ws.close();
+  });
+
+  it('holds a PermissionRequest from the script until a device decides, and the script prints the decision', async () => {
+    const tab = await createTab(session);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
+    const client = new StatusClient(session);
+    await client.opened;
+    const request = captured.find((p) => p.hook_event_name === 'PermissionRequest');
+    const hook = runHook('PermissionRequest', request, env);
+    const approval = await client.waitApproval(tab.id, 5000);
+    expect(approval).toMatchObject({ kind: 'permission', tool: 'Bash', alwaysAllow: expect.stringContaining('/opt/hooks') });
+    const decided = await api(session, 'POST', `/api/approvals/${approval.id}`, { decision: 'allow-always' });
+    expect(decided.status).toBe(200);
+    const r = await hook;
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedPermissions: [{ type: 'addDirectories', directories: ['/opt/hooks'], destination: 'session' }] },
+      },
+    });
     client.ws.close();
   });
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
 import WebSocket from 'ws';
-import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
+import type { PairingResponse, TabView, WorkspacesResponse } from '../../protocol/api.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { AgentHandle } from './agent.js';
 
@@ -25,6 +25,18 @@ export async function claim(agent: Pick<AgentHandle, 'url' | 'port' | 'token'>, 
   const cookie = setCookie.split(';')[0] ?? '';
   if (!cookie.includes('=')) throw new Error(`no cookie in ${setCookie}`);
   return { agent, cookie };
+}
+
+/** Pairs one more device with a code a paired device asked for, as a second phone would. */
+export async function pairAnother(agent: Pick<AgentHandle, 'url' | 'port'>, owner: Session, deviceName: string): Promise<Session> {
+  const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');
+  const res = await fetch(new URL('/api/pair', agent.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: pairing.body.code, deviceName }),
+  });
+  if (res.status !== 201) throw new Error(`pairing failed: ${res.status} ${await res.text()}`);
+  return { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
 }
 
 export async function api<T = unknown>(

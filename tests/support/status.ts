@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT, tmux } from './agent.js';
 
@@ -40,6 +41,32 @@ export class StatusClient {
       if (s && out.at(-1) !== s.state) out.push(s.state);
     }
     return out;
+  }
+
+  /** The approvals open as this client knows them: from the last sync, then opened and resolved. */
+  openApprovals(): Approval[] {
+    const open = new Map<string, Approval>();
+    for (const m of this.messages) {
+      if (m.type === 'status:sync') {
+        open.clear();
+        for (const a of m.approvals) open.set(a.id, a);
+      } else if (m.type === 'approval-opened') open.set(m.approval.id, m.approval);
+      else if (m.type === 'approval-resolved') open.delete(m.resolution.id);
+    }
+    return [...open.values()];
+  }
+
+  /** Waits for an approval of the tab to be offered. */
+  waitApproval(tabId: string, timeoutMs = 30_000): Promise<Approval> {
+    return eventually(() => this.openApprovals().find((a) => a.tabId === tabId), timeoutMs, `an approval in ${tabId}`);
+  }
+
+  waitResolution(id: string, timeoutMs = 30_000): Promise<ApprovalResolution> {
+    return eventually(
+      () => this.messages.flatMap((m) => (m.type === 'approval-resolved' && m.resolution.id === id ? [m.resolution] : []))[0],
+      timeoutMs,
+      `approval ${id} to be resolved`,
+    );
   }
 
   waitState(tabId: string, state: TabStatus['state'], extra: (s: TabStatus) => boolean = () => true, timeoutMs = 30_000): Promise<TabStatus> {

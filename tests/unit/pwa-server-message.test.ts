@@ -61,6 +61,6 @@ describe('parseServerMessage', () => {
 
   it('keeps the readable tabs of a sync, leaving out one with a state it does not know', () => {
     const sync = { type: 'status:sync', tabs: { a: status, b: { ...status, state: 'dancing' }, c: { seq: 1 } } };
-    expect(parseServerMessage(StatusServerMessage, JSON.stringify(sync), 'status-sync')).toEqual({ type: 'status:sync', tabs: { a: status } });
+    expect(parseServerMessage(StatusServerMessage, JSON.stringify(sync), 'status-sync')).toEqual({ type: 'status:sync', tabs: { a: status }, approvals: [] });
   });
 });

@@ -5,6 +5,7 @@ import { LimitError } from '../../store/workspace-store.js';
 import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
 import { InputBacklogError } from '../../tmux/input-queue.js';
 import type { Logger } from '../../util/log.js';
+import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
@@ -18,6 +19,7 @@ export type RouteDeps = { access: AccessControl; log: Logger } & PairingRouteDep
   WorkspaceRouteDeps &
   TabRouteDeps &
   StatusRouteDeps &
+  ApprovalRouteDeps &
   TerminalRouteDeps;
 
 /**
@@ -53,6 +55,7 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use(workspaceRoutes(deps));
   api.use(tabRoutes(deps));
   api.use(statusRoutes(deps));
+  api.use(approvalRoutes(deps));
   api.use(terminalRoutes(deps));
 
   api.use((_req, res) => {
