@@ -179,6 +179,52 @@ describe('approvals with the real Claude Code CLI', () => {
     await status.waitState(tab.id, 'ready-for-review');
   });
 
+  it('offers ExitPlanMode as a dialog answered by keys, with the options read from the screen', async () => {
+    const created = await api<TabView>(phone, 'POST', '/api/tabs', { workspaceId: tab.workspaceId, kind: 'claude', claude: { permissionMode: 'plan' } });
+    const planTab = created.body;
+    const planPane = new ClaudeTabPane(agent, planTab);
+    await status.waitState(planTab.id, 'idle', (s) => s.claudeRunning);
+    await planPane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+    fake.onPrompt('plan the change', toolUse('ExitPlanMode', { plan: 'Step 1: rename the button.' }));
+    fake.afterToolResult(text('Leaving plan mode now.'));
+    await planPane.submit('plan the change');
+    const approval = await status.waitApproval(planTab.id);
+    expect(approval).toMatchObject({ kind: 'plan', tool: 'ExitPlanMode' });
+    expect(approval.options.map((o) => o.key)).toEqual(['1', '2']);
+    expect(approval.options[1]?.label).toBe('No');
+    await planPane.waitScreen('the plan dialog', (s) => s.includes('Exit plan mode?'));
+    // An option the dialog does not have is refused, and nothing is typed.
+    expect((await decide<Refused>(phone, approval.id, { decision: 'answer', option: '7' })).status).toBe(400);
+    const decided = await decide<Decided>(phone, approval.id, { decision: 'answer', option: '1' });
+    expect(decided.status).toBe(200);
+    expect(decided.body.resolution).toMatchObject({ outcome: 'answered', by: { name: 'Pixel 8' } });
+    await planPane.waitScreen('the dialog to close and Claude to go on', (s) => !s.includes('Exit plan mode?') && s.includes('Leaving plan mode now.'));
+    await api(phone, 'DELETE', `/api/tabs/${planTab.id}`);
+  });
+
+  it('after an agent restart, offers the dialog still on screen and answers it by keys', async () => {
+    const file = join(project, 'after-restart.txt');
+    fake.afterToolResult(text('Ran after the restart.'));
+    const approval = await askToRun('while the agent restarts', `echo restarted > ${file}`);
+    status.ws.close();
+    await agent.stop('SIGKILL');
+    agent = await startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN, '--port', String(agent.port)], env: { ...claude.env, POCKETMUX_LOG_LEVEL: 'debug' } });
+    phone = await claim(agent, 'Pixel 8 again');
+    status = new StatusClient(phone);
+    await status.opened;
+    // The held hook died with the agent; the dialog is still up, read off the screen.
+    const offered = await status.waitApproval(tab.id, 15_000);
+    expect(offered.id).not.toBe(approval.id);
+    expect(offered).toMatchObject({ kind: 'dialog', tool: null, summary: { title: 'Bash command: Do you want to proceed?' } });
+    expect(offered.options.map((o) => o.key)).toEqual(['1', '2', '3', '4']);
+    expect(offered.options[3]?.label).toBe('No');
+    const decided = await decide<Decided>(phone, offered.id, { decision: 'answer', option: '1' });
+    expect(decided.status).toBe(200);
+    await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === 'restarted\n', 15_000, 'the tool to run');
+    await status.waitState(tab.id, 'ready-for-review');
+    expect(status.openApprovals()).toEqual([]);
+  });
+
   it('the agent stopping while Claude waits does not block Claude: the dialog stays to the person', async () => {
     const file = join(project, 'after-stop.txt');
     fake.afterToolResult(text('Carried on without the agent.'));
