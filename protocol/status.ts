@@ -38,7 +38,12 @@ export interface TabStatus {
   transcriptPath: string | null;
   /** Model, context use and rate limits from the latest statusLine report. */
   usage: TabUsage | null;
+  /** Claude's last answer of the turn (the Stop hook's), at most LAST_MESSAGE_MAX characters; cleared by the next prompt. */
+  lastMessage: string | null;
 }
+
+/** How much of Claude's last answer a status carries: enough for a review card and a notification. */
+export const LAST_MESSAGE_MAX = 4_000;
 
 export interface RateLimitWindow {
   usedPercent: number | null;
@@ -103,6 +108,7 @@ export const TabStatus = z.object({
   since: z.number(),
   transcriptPath: z.nullable(z.string()),
   usage: z.nullable(TabUsage),
+  lastMessage: z._default(z.nullable(z.string()), null),
 }) satisfies z.ZodMiniType<TabStatus>;
 
 export const HookEventView = z.object({

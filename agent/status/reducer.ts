@@ -1,5 +1,5 @@
 import { type HookPayload, PERMISSION_NOTIFICATION_TYPES } from '../../protocol/hooks.js';
-import type { ClaudeState, TabStatus } from '../../protocol/status.js';
+import { type ClaudeState, LAST_MESSAGE_MAX, type TabStatus } from '../../protocol/status.js';
 
 /** Everything that can move a tab's status. Hooks are the source of truth; the rest fills gaps. */
 export type StatusEvent =
@@ -37,6 +37,7 @@ export function initialStatus(at: number): TabStatus {
     since: at,
     transcriptPath: null,
     usage: null,
+    lastMessage: null,
   };
 }
 
@@ -88,6 +89,13 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
   }
 }
 
+/** Claude's answer as a card shows it: bounded, and with nothing that is only whitespace. */
+function lastMessage(text: string | undefined): string | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  return trimmed.length > LAST_MESSAGE_MAX ? `${trimmed.slice(0, LAST_MESSAGE_MAX - 1)}…` : trimmed;
+}
+
 function applyHook(before: TabStatus, payload: HookPayload, at: number, effects: StatusEffect[]): TabStatus {
   const status: TabStatus = {
     ...before,
@@ -105,7 +113,7 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
       return moveTo({ ...status, compacting: false }, 'idle', at, effects);
     case 'UserPromptSubmit':
       settle('new-prompt');
-      return moveTo(status, 'busy', at, effects);
+      return moveTo({ ...status, lastMessage: null }, 'busy', at, effects);
     case 'PermissionRequest':
       effects.push({ kind: 'permission-requested', payload });
       return moveTo(status, 'needs-input', at, effects);
@@ -120,6 +128,8 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
       settle('tool-ran');
       return moveTo(status, 'busy', at, effects);
     case 'Stop':
+      settle('turn-ended');
+      return moveTo({ ...status, lastMessage: lastMessage(payload.last_assistant_message) }, 'ready-for-review', at, effects);
     case 'StopFailure':
       settle('turn-ended');
       return moveTo(status, 'ready-for-review', at, effects);

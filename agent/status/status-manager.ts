@@ -17,6 +17,7 @@ const PersistedStatus = z.object({
   lastHookAt: z.number().nullable(),
   since: z.number(),
   transcriptPath: z.string().nullable().default(null),
+  lastMessage: z.string().nullable().default(null),
   // Usage is refreshed by the next statusLine report; it is not worth keeping across restarts.
   usage: z.unknown().transform(() => null),
 });

@@ -14,6 +14,7 @@ function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus 
     since: 1,
     transcriptPath: null,
     usage: null,
+    lastMessage: null,
     ...fields,
   };
 }

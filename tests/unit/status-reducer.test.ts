@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initialStatus, nextStatus, restoredStatus, type StatusEvent } from '../../agent/status/reducer.js';
 import { type HookPayload, parseHookPayload } from '../../protocol/hooks.js';
-import { highestPriority, type TabStatus } from '../../protocol/status.js';
+import { highestPriority, LAST_MESSAGE_MAX, type TabStatus } from '../../protocol/status.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
 
@@ -119,6 +119,18 @@ describe('status reducer, row by row', () => {
       expect(t.status.state).toBe('ready-for-review');
       expect(t.effects).toEqual([{ kind: 'notify', state: 'ready-for-review' }]);
     }
+  });
+
+  it('keeps Claude’s last answer from Stop, bounded, until the next prompt', () => {
+    const done = nextStatus(inState('busy'), hook('Stop', 200, { last_assistant_message: '  All done: the command ran.\n' })).status;
+    expect(done.lastMessage).toBe('All done: the command ran.');
+    const long = nextStatus(inState('busy'), hook('Stop', 200, { last_assistant_message: 'x'.repeat(LAST_MESSAGE_MAX + 50) })).status;
+    expect(long.lastMessage).toHaveLength(LAST_MESSAGE_MAX);
+    expect(long.lastMessage?.endsWith('…')).toBe(true);
+    expect(nextStatus(inState('busy'), hook('Stop', 200, { last_assistant_message: '   ' })).status.lastMessage).toBeNull();
+    expect(nextStatus(done, hook('UserPromptSubmit', 300)).status.lastMessage).toBeNull();
+    // A failed turn says nothing of Claude's; what it said before is not its answer to this one.
+    expect(nextStatus(inState('busy'), hook('StopFailure', 200)).status.lastMessage).toBeNull();
   });
 
   it('PreCompact / PostCompact show and clear the compacting mark, state unchanged', () => {
