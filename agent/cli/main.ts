@@ -7,6 +7,7 @@ import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
 import { doctor, formatChecks } from './doctor.js';
 import { pairingText } from './pairing-text.js';
+import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
@@ -25,8 +26,18 @@ Usage:
   pocketmux tab send ID TEXT [--no-enter]
   pocketmux tab status ID [--wait-for STATE] [--timeout SECONDS]
   pocketmux tab close ID
-      (tab commands talk to the agent of --data-dir over loopback; all take --json;
-       exit 3 when no agent runs, 4 when --wait-for times out)
+  pocketmux approvals [--wait] [--timeout SECONDS]
+                                what Claude is waiting on: permissions, questions, dialogs
+  pocketmux approve ID [--always]
+                                let the tool run (--always: and from now on, as Claude offered)
+  pocketmux deny ID [--message TEXT]
+                                refuse it, or a question; Claude is told TEXT
+  pocketmux answer ID LABEL...  answer a question: one LABEL per question, an option's
+                                label or number ("Red,Blue" for several) or any text;
+                                a plan or dialog: its option number
+      (these commands talk to the agent of --data-dir over loopback; all take --json;
+       exit 3 when no agent runs, 4 when --wait-for or --wait times out (default 600 s),
+       1 when the agent refuses, e.g. an approval already answered elsewhere)
   pocketmux --version
   pocketmux --help
 
@@ -80,6 +91,9 @@ export async function main(argv: string[]): Promise<number> {
         'wait-for': { type: 'string' },
         timeout: { type: 'string' },
         'no-enter': { type: 'boolean' },
+        always: { type: 'boolean' },
+        message: { type: 'string' },
+        wait: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -98,15 +112,26 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'start';
-  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices') {
+  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || APPROVAL_COMMANDS.has(command)) {
     const timeout = (values.timeout as string | undefined) ?? '600';
     if (!/^\d+$/.test(timeout)) {
       process.stderr.write('pocketmux: --timeout takes whole seconds\n');
       return EXIT.usage;
     }
+    const dataDir = dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome);
     try {
+      if (APPROVAL_COMMANDS.has(command)) {
+        return await runApprovals(positionals, {
+          dataDir,
+          json: values.json === true,
+          wait: values.wait === true,
+          timeoutS: Number(timeout),
+          always: values.always === true,
+          message: values.message as string | undefined,
+        });
+      }
       return await runRemote(positionals, {
-        dataDir: dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome),
+        dataDir,
         json: values.json === true,
         claude: values.claude === true,
         name: values.name as string | undefined,

@@ -19,7 +19,7 @@ export class CliError extends Error {
   }
 }
 
-interface Connection {
+export interface Connection {
   base: string;
   token: string;
 }
@@ -39,7 +39,8 @@ export function connect(dataDir: string): Connection {
   return { base: `http://127.0.0.1:${port}`, token };
 }
 
-async function call<T>(conn: Connection, method: string, path: string, body?: unknown): Promise<T> {
+/** One request to the agent; a refusal becomes a `CliError` with the agent's own reason. */
+export async function call<T>(conn: Connection, method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${conn.base}${path}`, {
