@@ -14,6 +14,7 @@ import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js'
 import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
 import { type AgentDownResult, agentDownBench } from './agent-down.js';
 import { claudeTabsBench } from './claude-tabs.js';
+import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
 
@@ -167,10 +168,21 @@ function agentDownRow(down: AgentDownResult): string {
   return `| agent down: Enter in the pane → permission dialog on screen, HTTP hooks to a closed port / no hooks, p50 of ${down.rounds} each, alternating | ${f1(down.httpP50)} / ${f1(down.noneP50)} ms, difference **${sign}${f1(Math.abs(down.difference))} ms** | within 50 ms |`;
 }
 
+function hookKindsRow(kinds: HookKindsResult): string {
+  const f1 = (x: number) => x.toFixed(1);
+  const sign = kinds.saved >= 0 ? '' : '−';
+  return `| hook kinds: Enter in the pane → \`status:update\` \`busy\` on a WebSocket client, HTTP hooks (\`settings.json\`) / command hooks (\`settings-command.json\`), p50 / p99 of ${kinds.rounds} each, alternating | HTTP **${f1(kinds.httpP50)}** / ${f1(kinds.httpP99)} ms, command ${f1(kinds.commandP50)} / ${f1(kinds.commandP99)} ms, HTTP p50 lower by **${sign}${f1(Math.abs(kinds.saved))} ms** | HTTP p50 ≥ 6 ms lower |`;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--agent-down-only')) {
     // No agent at all: that is the point of this part.
     process.stdout.write(`\n${agentDownRow(await agentDownBench(undefined, progress))}\n`);
+    return;
+  }
+  if (process.argv.includes('--hook-kinds-only')) {
+    // An agent of its own, with the CLI's environment.
+    process.stdout.write(`\n${hookKindsRow(await hookKindsBench(undefined, progress))}\n`);
     return;
   }
   const agent = await startAgent();
@@ -224,6 +236,8 @@ async function main(): Promise<void> {
     const claudeTabs = await claudeTabsBench(20);
     progress('agent down');
     const agentDown = await agentDownBench(undefined, progress);
+    progress('hook kinds');
+    const hookKinds = await hookKindsBench(undefined, progress);
 
     const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
     const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
@@ -269,6 +283,7 @@ async function main(): Promise<void> {
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
       agentDownRow(agentDown),
+      hookKindsRow(hookKinds),
     ].join('\n');
     const inputRows = inputTable(input);
     process.stdout.write(`\n${table}\n\n${inputRows}\n\n${hookTable}\n`);
@@ -332,7 +347,14 @@ CLIs side by side, one with an HTTP hook on every event but SessionStart, all po
 loopback port nothing listens on, the other with no hooks; in each round a prompt is typed,
 Enter is pressed through a terminal attached to the pane, time runs until the permission
 dialog for the Bash call the stand-in API asks for is drawn there, and the dialog is answered
-No; rounds alternate between the two, after one unmeasured round each. The agent sends
+No; rounds alternate between the two, after one unmeasured round each. The hook-kinds row
+compares the two settings files the agent generates: two real CLIs run in tabs of one agent,
+one started with \`hooks/settings.json\` (Claude POSTs each event itself), the other with
+\`hooks/settings-command.json\` (each event runs hook.sh: sh and curl); in each round a prompt is
+typed, Enter is pressed through a terminal attached to the pane, and time runs until the
+\`status:update\` saying \`busy\` (from UserPromptSubmit) reaches a client on \`/api/status\`;
+the stand-in API answers with text, the turn ends (Stop), and the other CLI takes its turn,
+the order swapping every round, after one unmeasured round each. The agent sends
   each pty read at once; there is no batching timer on the output path.
 `;
     writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);

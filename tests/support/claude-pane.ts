@@ -72,16 +72,17 @@ export interface ClaudePaneOptions {
 }
 
 export class ClaudePane {
-  readonly socket = `pmx-claude-${randomBytes(4).toString('hex')}`;
-  readonly session = 'claude';
   private socketPath: string | undefined;
   private pids: number[] = [];
 
-  private constructor() {}
+  private constructor(
+    readonly socket: string,
+    readonly session: string,
+  ) {}
 
   /** Starts the CLI in a new tmux server and waits for its idle prompt. */
   static async start(options: ClaudePaneOptions): Promise<ClaudePane> {
-    const pane = new ClaudePane();
+    const pane = new ClaudePane(`pmx-claude-${randomBytes(4).toString('hex')}`, 'claude');
     await pane.tmux(
       '-f',
       '/dev/null',
@@ -103,6 +104,14 @@ export class ClaudePane {
     pane.pids = [Number((await pane.tmux('display-message', '-p', '-t', pane.session, '#{pane_pid}')).trim())];
     await pane.waitForScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
     return pane;
+  }
+
+  /**
+   * The CLI in a session of a tmux server someone else runs (a tab of a test agent), driven
+   * the same way. `stop` is not for it: that server and what runs there belong to its owner.
+   */
+  static existing(socket: string, session: string): ClaudePane {
+    return new ClaudePane(socket, session);
   }
 
   tmux(...args: string[]): Promise<string> {
