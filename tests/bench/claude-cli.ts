@@ -1,16 +1,10 @@
 /**
  * What the benches that drive the real Claude Code CLI share: a terminal attached to its pane,
- * through which keys are pressed as a person at that terminal would, a deadline that shows the
- * pane when it passes, and percentiles.
+ * through which keys are pressed as a person at that terminal would, and a deadline that shows
+ * the pane when it passes.
  */
 import * as pty from 'node-pty';
 import type { ClaudePane } from '../support/claude-pane.js';
-
-/** The `q` quantile of `values` (nearest rank). */
-export function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
 
 /** Escape sequences and blanks: what is left of a drawing without them is the text itself. */
 const DRAWING_NOISE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\s/g;

@@ -16,7 +16,8 @@ import { CLAUDE_BIN, prepareClaudeEnv, shellQuote } from '../support/claude-env.
 import { ClaudePane, EMPTY_INPUT } from '../support/claude-pane.js';
 import { api, claim, createTab, type Session } from '../support/client.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
-import { AttachedTerminal, quantile, within } from './claude-cli.js';
+import { AttachedTerminal, within } from './claude-cli.js';
+import { quantile } from './stats.js';
 
 export const HOOK_KINDS_ROUNDS = 25;
 

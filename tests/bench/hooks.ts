@@ -11,6 +11,7 @@ import type { StatusServerMessage } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT, } from '../support/agent.js';
 import { createTab, type Session } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
+import { quantile } from './stats.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 
@@ -30,10 +31,6 @@ export interface HookBenchResult {
   rssKiB: number;
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
 
 function payloads(): Record<string, unknown> {
   const out: Record<string, unknown> = {};

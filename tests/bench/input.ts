@@ -8,6 +8,7 @@
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { startAgent } from '../support/agent.js';
 import { api, claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { quantile } from './stats.js';
 
 const SINGLE = 300;
 const WARMUP = 10;
@@ -31,10 +32,6 @@ export interface InputBenchResult {
   baselineBin: string | null;
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

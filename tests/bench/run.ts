@@ -16,6 +16,8 @@ import { type AgentDownResult, agentDownBench } from './agent-down.js';
 import { claudeTabsBench } from './claude-tabs.js';
 import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
+import { type ApprovalBenchResult, approvalBench } from './approvals.js';
+import { median, quantile } from './stats.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
 
 const FLOOD_COLS = 250;
@@ -32,15 +34,6 @@ interface Sink {
   write(text: string): void;
   onData(fn: (chunk: Uint8Array) => void): void;
   close(): void;
-}
-
-function quantile(sorted: number[], q: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i] as number;
-}
-
-function median(values: number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -168,6 +161,15 @@ function agentDownRow(down: AgentDownResult): string {
   return `| agent down: Enter in the pane → permission dialog on screen, HTTP hooks to a closed port / no hooks, p50 of ${down.rounds} each, alternating | ${f1(down.httpP50)} / ${f1(down.noneP50)} ms, difference **${sign}${f1(Math.abs(down.difference))} ms** | within 50 ms |`;
 }
 
+function approvalRows(a: ApprovalBenchResult): string {
+  const f2 = (x: number) => x.toFixed(2);
+  return [
+    `| approvals: PermissionRequest posted as Claude's HTTP hook → \`approval-opened\` on a WebSocket client, p50 / p99 of ${a.rounds} | ${f2(a.openedP50)} / **${f2(a.openedP99)} ms** | p99 ≤ 5 ms |`,
+    `| approvals: decision \`POST /api/approvals/:id\` → the held hook request answered, p50 / p99 of ${a.rounds} | ${f2(a.answeredP50)} / **${f2(a.answeredP99)} ms** | p99 ≤ 5 ms |`,
+    `| peer, alternating with the two above: UserPromptSubmit posted → \`status:update\`, p50 / p99 | ${f2(a.peerP50)} / ${f2(a.peerP99)} ms | |`,
+  ].join('\n');
+}
+
 function hookKindsRow(kinds: HookKindsResult): string {
   const f1 = (x: number) => x.toFixed(1);
   const sign = kinds.saved >= 0 ? '' : '−';
@@ -188,6 +190,10 @@ async function main(): Promise<void> {
   const agent = await startAgent();
   try {
     const session = await claim(agent, 'bench');
+    if (process.argv.includes('--approvals-only')) {
+      process.stdout.write(`\n${approvalRows(await approvalBench(agent, session, progress))}\n`);
+      return;
+    }
     if (process.argv.includes('--input-only')) {
       process.stdout.write(`\n${inputTable(await inputBench(session, progress))}\n`);
       return;
@@ -232,6 +238,8 @@ async function main(): Promise<void> {
     const input = await inputBench(session, progress);
     progress('hooks');
     const hooks = await hookBench(agent, session);
+    progress('approvals');
+    const approvals = await approvalBench(agent, session, progress);
     progress('20 Claude tabs');
     const claudeTabs = await claudeTabsBench(20);
     progress('agent down');
@@ -243,8 +251,6 @@ async function main(): Promise<void> {
     const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
     const oursMBps = mbps(oursFlood);
     const floorMBps = mbps(floorFlood);
-    const sortedOurs = [...latOurs].sort((a, b) => a - b);
-    const sortedFloor = [...latFloor].sort((a, b) => a - b);
     // Rounds come in pairs, one per path back to back; the ratio of each pair cancels slow
     // drifts of the machine, and the median of those ratios is the figure.
     const pairRatios = oursFlood.map((o, i) => (floorFlood[i] as { ms: number }).ms / o.ms);
@@ -254,10 +260,10 @@ async function main(): Promise<void> {
       floorMBps,
       oursWire: wire(oursFlood),
       floorWire: wire(floorFlood),
-      p50: quantile(sortedOurs, 0.5),
-      p99: quantile(sortedOurs, 0.99),
-      floorP50: quantile(sortedFloor, 0.5),
-      floorP99: quantile(sortedFloor, 0.99),
+      p50: quantile(latOurs, 0.5),
+      p99: quantile(latOurs, 0.99),
+      floorP50: quantile(latFloor, 0.5),
+      floorP99: quantile(latFloor, 0.99),
     };
 
     const when = new Date().toISOString().slice(0, 10);
@@ -282,6 +288,7 @@ async function main(): Promise<void> {
       `| agent RSS after that load, ${hooks.loadTabs} shell tabs | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
+      approvalRows(approvals),
       agentDownRow(agentDown),
       hookKindsRow(hookKinds),
     ].join('\n');
