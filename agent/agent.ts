@@ -121,6 +121,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       if (effect.reason === 'claude-gone' || effect.reason === 'session-ended') approvals.settleTab(key, 'claude-exited');
       else if (effect.reason === 'turn-ended') approvals.settleTab(key, 'answered-in-terminal');
     });
+    // A dialog read off the screen is a wait the hooks did not report (after a restart, say).
+    approvals.on('message', (msg) => {
+      if (msg.type === 'approval-opened' && status.get(msg.approval.tabId)) status.apply(msg.approval.tabId, { kind: 'approval-open', at: Date.now() });
+    });
     const channels = new ChannelTable({ config, tabs, status, approvals, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);

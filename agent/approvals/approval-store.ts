@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type {
   Approval,
@@ -51,9 +52,17 @@ export type DecideResult =
   | { ok: false; status: 409; error: string; resolution: ApprovalResolution }
   | { ok: false; status: 502; error: string; resolution: ApprovalResolution };
 
+/** A tool input as a short key: inputs can be megabytes (a Write's content), keys are kept a while. */
+function inputKey(input: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(input ?? null))
+    .digest('base64url');
+}
+
 interface OpenApproval {
   approval: Approval;
   context: DecisionContext;
+  inputKey: string;
   held: HeldHook | null;
   timer: NodeJS.Timeout;
 }
@@ -69,6 +78,8 @@ interface OpenApproval {
 export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessage] }> {
   private readonly open = new Map<string, OpenApproval>();
   private readonly resolved = new Map<string, ApprovalResolution>();
+  /** The tool and input each remembered resolution was for, to know its PostToolUse when it comes. */
+  private readonly resolvedTools = new Map<string, { tool: string | null; input: string }>();
   private closed = false;
 
   constructor(
@@ -99,6 +110,7 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     this.open.set(approval.id, {
       approval,
       context: { kind: request.kind, toolInput, questions: request.questions, questionKeys, suggestions, options: request.options },
+      inputKey: inputKey(toolInput),
       held,
       timer,
     });
@@ -168,14 +180,24 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
   /**
    * A tool ran (or failed) in a tab: the approval that asked for it was answered in the
    * terminal. PermissionRequest carries no tool_use_id, so the tool is matched by name and
-   * input, else by name alone, oldest first.
+   * input; a tool already answered here is its own approval's echo; anything else (the person
+   * amended the input in the dialog) settles the oldest open request for that tool.
    */
   settleTool(tabId: string, tool: string, toolInput: unknown): void {
     const candidates = [...this.open.values()].filter((o) => o.approval.tabId === tabId && o.approval.tool === tool);
     if (candidates.length === 0) return;
-    const input = JSON.stringify(toolInput ?? null);
-    const match = candidates.find((o) => JSON.stringify(o.context.toolInput) === input) ?? candidates[0];
-    if (match) this.finish(match, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);
+    const input = inputKey(toolInput);
+    const exact = candidates.find((o) => o.inputKey === input);
+    if (exact) {
+      this.finish(exact, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);
+      return;
+    }
+    const answeredHere = [...this.resolved.values()].some((r) => {
+      const was = this.resolvedTools.get(r.id);
+      return r.tabId === tabId && was?.tool === tool && was.input === input;
+    });
+    const oldest = candidates[0];
+    if (!answeredHere && oldest) this.finish(oldest, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);
   }
 
   /**
@@ -192,7 +214,7 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     this.open.delete(approval.id);
     clearTimeout(entry.timer);
     const resolution: ApprovalResolution = { id: approval.id, tabId: approval.tabId, outcome, by, at: this.now(), message };
-    this.remember(resolution);
+    this.remember(resolution, { tool: approval.tool, input: entry.inputKey });
     try {
       entry.held?.reply(reply, resolution);
     } catch (err) {
@@ -202,12 +224,14 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     return resolution;
   }
 
-  private remember(resolution: ApprovalResolution): void {
+  private remember(resolution: ApprovalResolution, tool: { tool: string | null; input: string }): void {
     this.resolved.set(resolution.id, resolution);
+    this.resolvedTools.set(resolution.id, tool);
     while (this.resolved.size > this.limits.resolutionsKept) {
       const oldest = this.resolved.keys().next().value;
       if (oldest === undefined) break;
       this.resolved.delete(oldest);
+      this.resolvedTools.delete(oldest);
     }
   }
 }

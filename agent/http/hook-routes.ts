@@ -116,6 +116,7 @@ export function hookRouter(deps: HookRouteDeps): Router {
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
     settleFromHook(deps.approvals, key, payload);
+    if (deps.approvals.forTab(key).length > 0) deps.status.apply(key, { kind: 'approval-open', at: Date.now() });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
     // an empty JSON object, so neither makes a decision.
     res.status(204).end();

@@ -11,13 +11,16 @@ export type StatusEvent =
   /** The person opened or dismissed a tab that was ready for review. */
   | { kind: 'dismissed'; at: number }
   /** Restart recovery decided what an `unknown` tab really is. */
-  | { kind: 'recovered'; state: ClaudeState; claudeRunning: boolean; at: number };
+  | { kind: 'recovered'; state: ClaudeState; claudeRunning: boolean; at: number }
+  /**
+   * An approval is still open in the tab after a hook moved it on (two permission requests at
+   * once, one answered; a dialog read off the screen after a restart): Claude still waits.
+   */
+  | { kind: 'approval-open'; at: number };
 
 export type StatusEffect =
   /** Tell the person (Web Push, desktop notification): only for these two states. */
   | { kind: 'notify'; state: 'needs-input' | 'ready-for-review' }
-  /** A PermissionRequest opened; the approvals layer takes it from here. */
-  | { kind: 'permission-requested'; payload: HookPayload & { hook_event_name: 'PermissionRequest' } }
   /** The permission dialog was answered elsewhere (in the terminal) or became moot. */
   | { kind: 'permission-settled'; reason: 'tool-ran' | 'new-prompt' | 'turn-ended' | 'session-ended' | 'claude-gone' };
 
@@ -81,6 +84,10 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
     case 'dismissed':
       if (status.state !== 'ready-for-review') return { status, effects };
       return { status: moveTo(status, 'idle', event.at, effects), effects };
+    case 'approval-open':
+      // The approval itself is what the person is told of; the state only follows it.
+      if (!status.claudeRunning || status.state === 'needs-input') return { status, effects };
+      return { status: { ...status, state: 'needs-input', since: event.at }, effects };
     case 'recovered': {
       // Recovery never notifies: the person was not waiting on a change they did not see.
       const next = status.state === event.state ? status : { ...status, state: event.state, since: event.at };
@@ -115,7 +122,6 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
       settle('new-prompt');
       return moveTo({ ...status, lastMessage: null }, 'busy', at, effects);
     case 'PermissionRequest':
-      effects.push({ kind: 'permission-requested', payload });
       return moveTo(status, 'needs-input', at, effects);
     case 'Notification':
       if (payload.notification_type && PERMISSION_NOTIFICATION_TYPES.has(payload.notification_type)) {

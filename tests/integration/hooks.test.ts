@@ -121,6 +121,37 @@ describe('Claude hooks', () => {
     client.ws.close();
   });
 
+  it('keeps a tab waiting while one of two permission requests is still open', async () => {
+    const tab = await createTab(session);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
+    const client = new StatusClient(session);
+    await client.opened;
+    const request = captured.find((p) => p.hook_event_name === 'PermissionRequest') as Record<string, unknown>;
+    const asks = ['echo one', 'echo two'].map((command) => ({ ...request, tool_input: { command, description: command } }));
+    const hooks = asks.map((ask) => runHook('PermissionRequest', ask, env));
+    const open = await eventually(() => (client.openApprovals().length === 2 ? client.openApprovals() : null), 5000, 'two approvals');
+    const first = open.find((a) => a.summary.body === 'echo one');
+    expect((await api(session, 'POST', `/api/approvals/${first?.id}`, { decision: 'allow' })).status).toBe(200);
+    // The first tool ran; Claude still waits on the second.
+    const ran = { ...captured.find((p) => p.hook_event_name === 'PostToolUse'), tool_input: asks[0]?.tool_input };
+    await runHook('PostToolUse', ran, env);
+    // The hook's own update, then the one the open approval makes: the last word is needs-input.
+    const heard = await eventually(() => {
+      const i = client.messages.findIndex((m) => m.type === 'status:hook-event' && m.hook.tabId === tab.id && m.hook.event === 'PostToolUse');
+      return i >= 0 ? i : null;
+    }, 5000, 'PostToolUse');
+    await eventually(() => client.messages.slice(heard).some((m) => m.type === 'status:update' && m.tabId === tab.id && m.status.state === 'needs-input'), 5000, 'needs-input again');
+    expect(client.latest(tab.id)?.state).toBe('needs-input');
+    expect(client.openApprovals().map((a) => a.summary.body)).toEqual(['echo two']);
+    await runHook('PostToolUse', { ...ran, tool_input: asks[1]?.tool_input }, env);
+    await client.waitState(tab.id, 'busy', () => true, 5000);
+    expect(client.openApprovals()).toEqual([]);
+    const [one, two] = await Promise.all(hooks);
+    expect(JSON.parse(one?.stdout ?? '')).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'allow' } } });
+    expect(two?.stdout).toBe('');
+    client.ws.close();
+  });
+
   it('holds a PermissionRequest from the script until a device decides, and the script prints the decision', async () => {
     const tab = await createTab(session);
     const env = await tabPaneEnv(tab.id, tab.workspaceId);

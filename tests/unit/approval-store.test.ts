@@ -211,6 +211,18 @@ describe('ApprovalStore', () => {
     expect(s.list().map((x) => x.tabId)).toEqual(['tab-2']);
   });
 
+  it('knows the PostToolUse of a tool a device approved, and leaves the other request open', async () => {
+    const { s } = store();
+    const approved = heldHook();
+    const waiting = heldHook();
+    const id = s.add(request({ toolInput: { command: 'a' } }), approved)?.id ?? '';
+    s.add(request({ toolInput: { command: 'b' } }), waiting);
+    await s.decide(id, { decision: 'allow' }, device);
+    s.settleTool('tab-1', 'Bash', { command: 'a' });
+    expect(waiting.replies).toEqual([]);
+    expect(s.list()).toHaveLength(1);
+  });
+
   it('refuses more than its limits, per tab and in all, leaving those to the terminal', () => {
     const { s } = store({ ...APPROVAL_LIMITS, maxOpen: 3, maxPerTab: 2 });
     expect(s.add(request(), heldHook())).not.toBeNull();

@@ -77,11 +77,20 @@ describe('status reducer, row by row', () => {
     }
   });
 
-  it('PermissionRequest → needs-input at once, opening an approval and notifying', () => {
+  it('PermissionRequest → needs-input at once, notifying', () => {
     const t = nextStatus(inState('busy'), hook('PermissionRequest', 200));
     expect(t.status.state).toBe('needs-input');
-    expect(t.effects.map((e) => e.kind)).toEqual(['permission-requested', 'notify']);
-    expect(t.effects[1]).toEqual({ kind: 'notify', state: 'needs-input' });
+    expect(t.effects).toEqual([{ kind: 'notify', state: 'needs-input' }]);
+  });
+
+  it('an approval still open keeps a running Claude in needs-input, without a second notification', () => {
+    const t = nextStatus(inState('busy'), { kind: 'approval-open', at: 300 });
+    expect(t.status).toMatchObject({ state: 'needs-input', since: 300, seq: 5 });
+    expect(t.effects).toEqual([]);
+    const waiting = inState('needs-input');
+    expect(nextStatus(waiting, { kind: 'approval-open', at: 300 }).status).toBe(waiting);
+    const gone = { ...inState('idle'), claudeRunning: false };
+    expect(nextStatus(gone, { kind: 'approval-open', at: 300 }).status).toBe(gone);
   });
 
   it('Notification of a permission prompt → needs-input; every other type changes nothing', () => {
