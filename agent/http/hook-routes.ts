@@ -140,9 +140,13 @@ export function hookRouter(deps: HookRouteDeps): Router {
       held.reply(null);
       return;
     }
-    // Claude exited (or gave up) while it waited: nobody is left to answer.
+    // Claude stopped waiting. Seen with the real CLI: "No" or Esc in the dialog closes the
+    // hook's request (a "Yes" leaves it open); an exit says SessionEnd before its connections
+    // go, and settles the approval as claude-exited first.
     res.on('close', () => {
-      if (!res.writableFinished) deps.approvals.settle(approval.id, 'claude-exited', { kind: 'agent', name: null });
+      if (res.writableFinished) return;
+      deps.log.debug('hook request closed by claude', { id: approval.id });
+      deps.approvals.settle(approval.id, 'answered-in-terminal', { kind: 'terminal', name: null });
     });
   };
 

@@ -179,6 +179,17 @@ describe('approvals with the real Claude Code CLI', () => {
     await status.waitState(tab.id, 'ready-for-review');
   });
 
+  it('answered "No" in the terminal: Claude drops the held request, and the card goes', async () => {
+    const file = join(project, 'refused.txt');
+    const approval = await askToRun('refuse it here', `echo refused > ${file}`);
+    await pane.answerDialog('4');
+    const resolution = await status.waitResolution(approval.id, 10_000);
+    expect(resolution.outcome).toBe('answered-in-terminal');
+    expect(agent.stderr()).toContain(`hook request closed by claude {"id":"${approval.id}"}`);
+    expect(existsSync(file)).toBe(false);
+    await status.waitState(tab.id, 'idle');
+  });
+
   it('offers ExitPlanMode as a dialog answered by keys, with the options read from the screen', async () => {
     const created = await api<TabView>(phone, 'POST', '/api/tabs', { workspaceId: tab.workspaceId, kind: 'claude', claude: { permissionMode: 'plan' } });
     const planTab = created.body;
