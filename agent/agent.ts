@@ -2,6 +2,11 @@ import { homedir } from 'node:os';
 import type { PairingResponse } from '../protocol/api.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
 import { PaneDialogs } from './approvals/pane-dialogs.js';
+import { Presence } from './push/presence.js';
+import { PushNotifier } from './push/push-notifier.js';
+import { PushSender } from './push/push-sender.js';
+import { PushSubscriptions } from './push/push-subscriptions.js';
+import { loadVapidKeys } from './push/vapid.js';
 import { AccessControl } from './auth/access.js';
 import { DeviceSockets } from './auth/device-sockets.js';
 import { DeviceStore } from './auth/device-store.js';
@@ -125,7 +130,18 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     approvals.on('message', (msg) => {
       if (msg.type === 'approval-opened' && status.get(msg.approval.tabId)) status.apply(msg.approval.tabId, { kind: 'approval-open', at: Date.now() });
     });
-    const channels = new ChannelTable({ config, tabs, status, approvals, terminals, transcripts, log });
+    const vapid = loadVapidKeys(paths.vapid, log);
+    const subscriptions = new PushSubscriptions(paths.push, log);
+    subscriptions.load();
+    subscriptions.keepOnly(devices.list().map((d) => d.id));
+    const sender = new PushSender(vapid, log);
+    agent.register(toDisposable(() => sender.close()));
+    sender.on('gone', (endpoint) => subscriptions.dropEndpoint(endpoint));
+    const presence = new Presence();
+    const notifier = new PushNotifier({ subscriptions, sender, approvals, status, presence, place: (tabId) => tabs.place(tabId), log });
+    agent.register(toDisposable(() => notifier.dispose()));
+
+    const channels = new ChannelTable({ config, tabs, status, approvals, presence, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);
     const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
@@ -147,7 +163,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           devices,
           pairing,
           attempts: new AttemptLimiter(),
-          revoked: (id) => sockets.revoke(id),
+          revoked: (id) => {
+            subscriptions.forget(id);
+            sockets.revoke(id);
+          },
           store,
           tabs,
           log,
@@ -156,6 +175,12 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir),
           statusSnapshot: () => status.snapshot(),
           approvals,
+          push: {
+            publicKey: vapid.publicKey,
+            subscriptions,
+            notifier,
+            endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback },
+          },
           terminalStats: () => terminals.stats(),
         }),
         hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, approvals, dialogs, log }),

@@ -223,3 +223,25 @@ export const DecisionBody = z
   })
   .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');
 export type DecisionBody = z.infer<typeof DecisionBody>;
+
+/**
+ * `POST /api/push/subscription`: a browser's `PushSubscription.toJSON()`. The endpoint is a URL
+ * the agent will POST to, so which hosts it may name is checked by the agent, not here.
+ */
+export const PushSubscriptionBody = z.object({
+  endpoint: z.string().max(2048).url(),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.strictObject({
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, 'not a P-256 public key'),
+    auth: z.string().regex(/^[A-Za-z0-9_-]{16,24}={0,2}$/, 'not an auth secret'),
+  }),
+});
+export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
+
+/** `PUT /api/push/settings`: any of the three; the others stay as they are. */
+export const PushSettingsBody = z.strictObject({
+  approvals: z.boolean().optional(),
+  needsInput: z.boolean().optional(),
+  review: z.boolean().optional(),
+});
+export type PushSettingsBody = z.infer<typeof PushSettingsBody>;

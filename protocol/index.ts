@@ -10,3 +10,4 @@ export * from './timeline.js';
 export * from './status-client.js';
 export * from './sync-server.js';
 export * from './approvals.js';
+export * from './push.js';

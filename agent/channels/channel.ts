@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { DeviceRecord } from '../auth/device-store.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
+import type { Presence } from '../push/presence.js';
 import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -36,6 +37,8 @@ export interface ChannelServices {
   status: StatusManager;
   /** What Claude waits on the person for, sent with the status. */
   approvals: ApprovalStore;
+  /** Which tab each device looks at, as its app reports on /api/status. */
+  presence: Presence;
   terminals: TerminalBridge;
   /** The agent's one reader per transcript file, shared with the status monitor. */
   transcripts: TranscriptFollowers;

@@ -4,7 +4,8 @@ import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
-import type { Channel, ChannelDefinition } from './channel.js';
+import type { Presence } from '../push/presence.js';
+import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
@@ -19,6 +20,7 @@ export class StatusChannel implements Channel {
   constructor(
     private readonly status: StatusManager,
     private readonly approvals: ApprovalStore,
+    private readonly presence: Presence,
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
@@ -26,16 +28,19 @@ export class StatusChannel implements Channel {
     approvals.on('message', this.onMessage);
   }
 
-  accept(ws: WebSocket): void {
+  accept(ws: WebSocket, ctx: ChannelContext): void {
+    const deviceId = ctx.device.id;
+    ws.on('close', () => this.presence.leave(deviceId, ws));
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
     const client = this.clients.join(ws, () => [JSON.stringify(this.sync())]);
     ws.on('message', (data, isBinary) => {
       const msg = parseClientMessage(StatusClientMessage, data, isBinary);
       if (!msg) {
-        this.send(client, { type: 'status:error', message: 'expected status:request-sync, status:tab-dismissed or status:ack-notification' });
+        this.send(client, { type: 'status:error', message: 'expected status:request-sync, status:tab-dismissed, status:ack-notification or status:presence' });
         return;
       }
       if (msg.type === 'status:request-sync') client.sendSnapshot();
+      else if (msg.type === 'status:presence') this.presence.report(deviceId, ws, msg.visible ? msg.tabId : null);
       else if (msg.type === 'status:tab-dismissed') {
         if (this.status.get(msg.tabId)) this.status.apply(msg.tabId, { kind: 'dismissed', at: Date.now() });
       }
@@ -61,5 +66,5 @@ export class StatusChannel implements Channel {
 export const statusChannel: ChannelDefinition = {
   path: '/api/status',
   caps: 'shared',
-  open: (s) => new StatusChannel(s.status, s.approvals, jsonClientOptions(s.config)),
+  open: (s) => new StatusChannel(s.status, s.approvals, s.presence, jsonClientOptions(s.config)),
 };

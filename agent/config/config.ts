@@ -50,6 +50,10 @@ export interface AgentConfig {
   tailscaleBin: string | null;
   /** Fixed safety-net poll period; by default it grows from 30 s to 60 s with the tab count. */
   safetyPollMs: number | null;
+  /** Push service hosts accepted beside the known ones (`POCKETMUX_PUSH_HOSTS`, comma-separated). */
+  pushHosts: string[];
+  /** Also accept `http://127.0.0.1:<port>` push endpoints (`POCKETMUX_PUSH_INSECURE_LOOPBACK=1`), for tests. */
+  pushInsecureLoopback: boolean;
   /** The least important log lines written; `debug` adds one line per hook event. */
   logLevel: LogLevel;
 }
@@ -188,6 +192,11 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', APPROVAL_HOLD_MAX_MS), APPROVAL_HOLD_MAX_MS),
     pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
+    pushHosts: (env.POCKETMUX_PUSH_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    pushInsecureLoopback: /^(1|true|yes|on)$/i.test(env.POCKETMUX_PUSH_INSECURE_LOOPBACK ?? ''),
     logLevel: logLevel(env.POCKETMUX_LOG_LEVEL),
   };
 }

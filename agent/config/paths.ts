@@ -13,6 +13,10 @@ export function dataPaths(dataDir: string) {
     tmuxConf: join(dataDir, 'tmux.conf'),
     hookToken: join(dataDir, 'hook-token'),
     status: join(dataDir, 'status.json'),
+    /** The VAPID key pair push services know this agent by. */
+    vapid: join(dataDir, 'vapid.json'),
+    /** Each device's push subscription and what it wants pushed. */
+    push: join(dataDir, 'push.json'),
     log: join(dataDir, 'logs', 'agent.log'),
   };
 }

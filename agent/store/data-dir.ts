@@ -14,6 +14,8 @@ export function openDataDir(dataDir: string): DataPaths {
     { path: paths.devices, kind: 'file' },
     { path: paths.identity, kind: 'file' },
     { path: paths.status, kind: 'file' },
+    { path: paths.vapid, kind: 'file' },
+    { path: paths.push, kind: 'file' },
   ]);
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
   return paths;

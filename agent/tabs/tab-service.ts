@@ -329,6 +329,14 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return this.store.tab(id);
   }
 
+  /** How a person names where a tab is: its name (else what runs in it) and its workspace's name. */
+  place(id: string): { tab: string; workspace: string } | null {
+    const tab = this.store.tab(id);
+    if (!tab) return null;
+    const workspace = this.store.workspace(tab.workspaceId)?.name ?? '';
+    return { tab: tab.name ?? this.titles.get(id)?.command ?? (tab.kind === 'claude' ? 'Claude' : 'shell'), workspace };
+  }
+
   tabView(tab: TabRecord): TabView {
     return {
       id: tab.id,

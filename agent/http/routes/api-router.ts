@@ -9,6 +9,7 @@ import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
+import { type PushRouteDeps, pushRoutes } from './push.js';
 import { type StatusRouteDeps, statusRoutes } from './status.js';
 import { type TabRouteDeps, tabRoutes } from './tabs.js';
 import { type TerminalRouteDeps, terminalRoutes } from './terminals.js';
@@ -20,6 +21,7 @@ export type RouteDeps = { access: AccessControl; log: Logger } & PairingRouteDep
   TabRouteDeps &
   StatusRouteDeps &
   ApprovalRouteDeps &
+  PushRouteDeps &
   TerminalRouteDeps;
 
 /**
@@ -56,6 +58,7 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use(tabRoutes(deps));
   api.use(statusRoutes(deps));
   api.use(approvalRoutes(deps));
+  api.use(pushRoutes(deps));
   api.use(terminalRoutes(deps));
 
   api.use((_req, res) => {

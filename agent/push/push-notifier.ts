@@ -1,0 +1,115 @@
+import type { ApprovalServerMessage } from '../../protocol/approvals.js';
+import type { PushPayload, PushSettings } from '../../protocol/push.js';
+import type { StatusServerMessage } from '../../protocol/status.js';
+import type { ApprovalStore } from '../approvals/approval-store.js';
+import type { StatusEffect } from '../status/reducer.js';
+import type { StatusManager } from '../status/status-manager.js';
+import type { Logger } from '../util/log.js';
+import type { Presence } from './presence.js';
+import { approvalPush, closePush, needsInputPush, reviewPush, type TabPlace, tabTag, testPush } from './push-payloads.js';
+import type { PushSender } from './push-sender.js';
+import type { PushSubscriptions } from './push-subscriptions.js';
+
+/** How long a push service keeps a notification for a device that is offline. */
+const TTL_S = { approval: 600, tab: 3_600, close: 600 } as const;
+
+/** Tags pushed and not yet closed, remembered at most: approvals and tabs are bounded, so this is a backstop. */
+const MAX_OPEN_TAGS = 2_000;
+
+export interface PushNotifierDeps {
+  subscriptions: PushSubscriptions;
+  sender: PushSender;
+  approvals: ApprovalStore;
+  status: StatusManager;
+  presence: Presence;
+  /** The tab's and workspace's names, for the notification's text; null for a session outside the tabs. */
+  place: (tabId: string) => TabPlace | null;
+  log: Logger;
+}
+
+/**
+ * Decides who is pushed what. An approval opened (from a live hook) is pushed with its buttons;
+ * a tab that needs the person with nothing to approve, and a tab ready for review, are pushed
+ * too; each to the devices that chose it, except one looking at that tab right now. When the
+ * thing is settled or the tab moves on, every device that was told gets a `close` for the same
+ * tag, so a notification answered on the laptop leaves the phone. Restart recovery never
+ * reaches here: the reducer gives no `notify` for it, and dialogs read off the screen after a
+ * restart (or after an approval expired) were announced before.
+ */
+export class PushNotifier {
+  /** Who was shown each tag that is still showing. */
+  private readonly shown = new Map<string, Set<string>>();
+
+  private readonly onApproval = (msg: ApprovalServerMessage) => {
+    if (msg.type === 'approval-opened') {
+      const { approval } = msg;
+      if (approval.kind === 'dialog') return;
+      this.show('approvals', approval.tabId, approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
+    } else this.close(msg.resolution.id);
+  };
+
+  private readonly onEffect = (tabId: string, effect: StatusEffect) => {
+    if (effect.kind !== 'notify') return;
+    if (effect.state === 'ready-for-review') {
+      this.show('review', tabId, reviewPush(tabId, this.deps.place(tabId), this.deps.status.get(tabId)?.lastMessage ?? null), TTL_S.tab);
+      return;
+    }
+    // A PermissionRequest opens its approval right after this effect: look once it had the chance.
+    queueMicrotask(() => {
+      if (this.deps.approvals.forTab(tabId).length > 0 || this.deps.status.get(tabId)?.state !== 'needs-input') return;
+      this.show('needsInput', tabId, needsInputPush(tabId, this.deps.place(tabId)), TTL_S.tab);
+    });
+  };
+
+  private readonly onStatus = (msg: StatusServerMessage) => {
+    if (msg.type === 'status:removed') this.close(tabTag(msg.tabId));
+    else if (msg.type === 'status:update' && msg.status.state !== 'needs-input' && msg.status.state !== 'ready-for-review') this.close(tabTag(msg.tabId));
+  };
+
+  constructor(private readonly deps: PushNotifierDeps) {
+    deps.approvals.on('message', this.onApproval);
+    deps.status.on('effect', this.onEffect);
+    deps.status.on('message', this.onStatus);
+  }
+
+  close(tag: string): void {
+    const told = this.shown.get(tag);
+    if (!told) return;
+    this.shown.delete(tag);
+    for (const deviceId of told) {
+      const subscription = this.deps.subscriptions.get(deviceId).subscription;
+      if (subscription) this.deps.sender.send(subscription, closePush(tag), TTL_S.close);
+    }
+  }
+
+  /** `POST /api/push/test`: one notification to the asking device. */
+  test(deviceId: string): boolean {
+    const subscription = this.deps.subscriptions.get(deviceId).subscription;
+    if (!subscription) return false;
+    this.deps.sender.send(subscription, testPush(), 60);
+    return true;
+  }
+
+  dispose(): void {
+    this.deps.approvals.off('message', this.onApproval);
+    this.deps.status.off('effect', this.onEffect);
+    this.deps.status.off('message', this.onStatus);
+  }
+
+  private show(what: keyof PushSettings, tabId: string, payload: PushPayload, ttl: number): void {
+    const told = new Set<string>();
+    for (const [deviceId, entry] of this.deps.subscriptions.subscribed()) {
+      if (!entry.settings[what] || this.deps.presence.isViewing(deviceId, tabId)) continue;
+      this.deps.sender.send(entry.subscription, payload, ttl);
+      told.add(deviceId);
+    }
+    if (told.size === 0 || payload.kind !== 'show') return;
+    this.shown.delete(payload.tag);
+    this.shown.set(payload.tag, told);
+    if (this.shown.size > MAX_OPEN_TAGS) {
+      const oldest = this.shown.keys().next().value;
+      if (oldest !== undefined) this.shown.delete(oldest);
+    }
+    this.deps.log.debug('pushed', { tag: payload.tag, devices: told.size });
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * What each notification says: pure, from an approval or a tab's status to the payload the
+ * service worker shows. Payloads stay under PUSH_PAYLOAD_MAX whatever Claude wrote.
+ */
+import type { Approval } from '../../protocol/approvals.js';
+import { type PushAction, type PushPayload, PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
+
+/** Where a notification's tab lives, as the person names it. */
+export interface TabPlace {
+  tab: string;
+  workspace: string;
+}
+
+const TITLE_MAX = 120;
+const BODY_MAX = 600;
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Like clip, keeping line breaks: a body's lines are its description and where the tab is. */
+function clipLines(text: string, max: number): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+  return lines.length > max ? `${lines.slice(0, max - 1)}…` : lines;
+}
+
+function placeLine(place: TabPlace | null): string {
+  return place ? `${place.workspace} · ${place.tab}` : 'a Claude session';
+}
+
+export function approvalTag(approvalId: string): string {
+  return approvalId;
+}
+
+export function tabTag(tabId: string): string {
+  return `tab-${tabId}`;
+}
+
+/** Platforms show two buttons at most where they show any (iOS shows none). */
+const MAX_ACTIONS = 2;
+
+function actionsFor(approval: Approval): PushAction[] {
+  switch (approval.kind) {
+    case 'permission':
+      return [
+        { action: 'approve', title: 'Approve', decision: { decision: 'allow' } },
+        { action: 'deny', title: 'Deny', decision: { decision: 'deny' } },
+      ];
+    case 'question': {
+      const [only] = approval.questions;
+      // A button can carry one answer to one question; anything else is answered in the app.
+      if (approval.questions.length !== 1 || !only || only.multiSelect) return [];
+      return only.options.slice(0, MAX_ACTIONS).map((o, i) => ({
+        action: `answer-${i}`,
+        title: clip(o.label, 40),
+        decision: { decision: 'answer', answers: { [only.question]: o.label } },
+      }));
+    }
+    case 'plan':
+    case 'dialog':
+      return approval.options.slice(0, MAX_ACTIONS).map((o) => ({ action: `option-${o.key}`, title: clip(o.label, 40), decision: { decision: 'answer', option: o.key } }));
+  }
+}
+
+function bodyFor(approval: Approval, place: TabPlace | null): string {
+  const lines: string[] = [];
+  if (approval.kind === 'question') {
+    const [first] = approval.questions;
+    if (first) lines.push(first.options.map((o) => o.label).join(' · '));
+  } else if (approval.summary.description) lines.push(approval.summary.description);
+  lines.push(placeLine(place));
+  return lines.join('\n');
+}
+
+/** Drops the body's end until the whole payload fits. */
+function fitted(payload: Extract<PushPayload, { kind: 'show' }>): PushPayload {
+  let out = payload;
+  while (JSON.stringify(out).length > PUSH_PAYLOAD_MAX && out.body.length > 0) {
+    out = { ...out, body: out.body.length > 40 ? `${out.body.slice(0, Math.floor(out.body.length * 0.7))}…` : '' };
+  }
+  while (JSON.stringify(out).length > PUSH_PAYLOAD_MAX && out.actions.length > 0) out = { ...out, actions: out.actions.slice(0, -1) };
+  return out;
+}
+
+export function approvalPush(approval: Approval, place: TabPlace | null): PushPayload {
+  const title = approval.kind === 'question' ? (approval.questions[0]?.question ?? approval.summary.title) : approval.summary.title;
+  return fitted({
+    v: 1,
+    kind: 'show',
+    tag: approvalTag(approval.id),
+    title: clip(title, TITLE_MAX),
+    body: clipLines(bodyFor(approval, place), BODY_MAX),
+    url: `/?approval=${encodeURIComponent(approval.id)}`,
+    approvalId: approval.id,
+    actions: actionsFor(approval),
+  });
+}
+
+export function needsInputPush(tabId: string, place: TabPlace | null): PushPayload {
+  return fitted({
+    v: 1,
+    kind: 'show',
+    tag: tabTag(tabId),
+    title: 'Claude is waiting for you',
+    body: `${placeLine(place)}: answer in the terminal`,
+    url: `/t/${encodeURIComponent(tabId)}`,
+    approvalId: null,
+    actions: [],
+  });
+}
+
+/** The last sentence of Claude's answer: what a notification has room for. */
+export function lastSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const sentences = flat.match(/[^.!?]+[.!?]*/g)?.map((s) => s.trim()).filter(Boolean) ?? [];
+  return sentences.at(-1) ?? flat;
+}
+
+export function reviewPush(tabId: string, place: TabPlace | null, lastMessage: string | null): PushPayload {
+  return fitted({
+    v: 1,
+    kind: 'show',
+    tag: tabTag(tabId),
+    title: place ? `${clip(place.tab, 60)} is ready for review` : 'Claude is ready for review',
+    body: clip(lastMessage ? lastSentence(lastMessage) : placeLine(place), BODY_MAX),
+    url: `/t/${encodeURIComponent(tabId)}/timeline`,
+    approvalId: null,
+    actions: [],
+  });
+}
+
+export function testPush(): PushPayload {
+  return { v: 1, kind: 'show', tag: 'test', title: 'pocketmux notifications work', body: 'This is what Claude’s questions will look like.', url: '/', approvalId: null, actions: [] };
+}
+
+export function closePush(tag: string): PushPayload {
+  return { v: 1, kind: 'close', tag };
+}
