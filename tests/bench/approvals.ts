@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT } from '../support/agent.js';
 import { createTab, type Session } from '../support/client.js';
+import { PushEndpoint } from '../support/push-endpoint.js';
 import { paneEnv } from '../support/status.js';
 import { quantile } from './stats.js';
 
@@ -26,6 +27,9 @@ export interface ApprovalBenchResult {
   answeredP99: number;
   peerP50: number;
   peerP99: number;
+  /** PermissionRequest posted → the encrypted push received (and decrypted) by a push endpoint on loopback. */
+  pushP50: number;
+  pushP99: number;
 }
 
 function captured(event: string): unknown {
@@ -63,6 +67,10 @@ class Waiter {
   }
 }
 
+/**
+ * The agent must run with `POCKETMUX_PUSH_INSECURE_LOOPBACK=1`: the session's device subscribes
+ * to a push endpoint in this process, so every approval is also pushed, encrypted and signed.
+ */
 export async function approvalBench(agent: AgentHandle, session: Session, progress: (what: string) => void): Promise<ApprovalBenchResult> {
   const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
   const waiter = new Waiter(session);
@@ -84,10 +92,8 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
   const permission = captured('PermissionRequest');
   const prompt = captured('UserPromptSubmit');
 
-  const opened: number[] = [];
-  const answered: number[] = [];
-  const peer: number[] = [];
-  for (let i = 0; i < APPROVAL_ROUNDS + WARMUP; i++) {
+  /** One approval opened by the hook and approved by a device, timed at each step. */
+  const round = async () => {
     // The peer: any hook, to its status:update.
     const busy = waiter.next((m) => m.type === 'status:update' && m.tabId === tab.id && m.status.state === 'busy');
     const p0 = performance.now();
@@ -107,16 +113,48 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
     const decided = send(`/api/approvals/${msg.approval.id}`, { cookie: session.cookie }, { decision: 'allow' });
     const a1 = await hookAnswered;
     await decided;
+    return { peer: p1 - p0, opened: o1 - o0, answered: a1 - a0, id: msg.approval.id, sentAt: o0 };
+  };
 
+  // First with no device subscribed, so the pushes' work (here and in the agent) is not in these figures.
+  const opened: number[] = [];
+  const answered: number[] = [];
+  const peer: number[] = [];
+  for (let i = 0; i < APPROVAL_ROUNDS + WARMUP; i++) {
+    const r = await round();
     if (i >= WARMUP) {
-      peer.push(p1 - p0);
-      opened.push(o1 - o0);
-      answered.push(a1 - a0);
+      peer.push(r.peer);
+      opened.push(r.opened);
+      answered.push(r.answered);
     }
     if ((i + 1) % 100 === 0) progress(`approvals ${i + 1}/${APPROVAL_ROUNDS + WARMUP}`);
   }
+
+  // Then with the device subscribed: each approval is pushed, and closed once approved.
+  const pushes = await PushEndpoint.start();
+  const subscribed = await fetch(new URL('/api/push/subscription', agent.url), {
+    method: 'POST',
+    headers: { cookie: session.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(pushes.subscribe().json),
+  });
+  if (subscribed.status !== 201) throw new Error(`push subscription refused: ${subscribed.status} ${await subscribed.text()}`);
+  const received = (kind: 'show' | 'close', id: string) => pushes.received.find((r) => r.payload.kind === kind && r.payload.tag === id);
+  const pushed: number[] = [];
+  for (let i = 0; i < APPROVAL_ROUNDS + WARMUP; i++) {
+    const r = await round();
+    // Both pushes arrive before the next round, so no round overlaps the next.
+    const deadline = Date.now() + 10_000;
+    while (!received('show', r.id) || !received('close', r.id)) {
+      if (Date.now() > deadline) throw new Error('no push arrived within 10 s');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (i >= WARMUP) pushed.push((received('show', r.id)?.receivedAt ?? Number.NaN) - r.sentAt);
+    if ((i + 1) % 100 === 0) progress(`pushes ${i + 1}/${APPROVAL_ROUNDS + WARMUP}`);
+  }
   waiter.ws.close();
   keepAlive.destroy();
+  if (pushes.refused.length > 0) throw new Error(`the push endpoint refused: ${pushes.refused[0]}`);
+  await pushes.close();
   return {
     rounds: APPROVAL_ROUNDS,
     openedP50: quantile(opened, 0.5),
@@ -125,5 +163,7 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
     answeredP99: quantile(answered, 0.99),
     peerP50: quantile(peer, 0.5),
     peerP99: quantile(peer, 0.99),
+    pushP50: quantile(pushed, 0.5),
+    pushP99: quantile(pushed, 0.99),
   };
 }
