@@ -102,6 +102,8 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
     checks.push({ name: 'tls', ok: config.publicUrl?.startsWith('https:') === true, detail: config.publicUrl?.startsWith('https:') ? `served by a proxy at ${config.publicUrl}` : 'no HTTPS: phones get no install, offline or push; see "Use it from your phone" in the README' });
   }
 
+  checks.push(pushCheck(paths, config.tls !== null || config.publicUrl?.startsWith('https:') === true));
+
   if (config.publicUrl) {
     const status = await fetch(config.publicUrl, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.status)
@@ -113,6 +115,32 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
     );
   }
   return checks;
+}
+
+/**
+ * Push readiness: the agent's VAPID keys (made at its first start, private), HTTPS (a phone's
+ * browser will not subscribe without it), and how many paired devices have subscribed.
+ */
+function pushCheck(paths: ReturnType<typeof dataPaths>, https: boolean): Check {
+  const count = (file: string, list: (json: unknown) => unknown[]): number | null => {
+    try {
+      return list(JSON.parse(readFileSync(file, 'utf8')) as unknown).length;
+    } catch {
+      return null;
+    }
+  };
+  let keys: string;
+  try {
+    const mode = statSync(paths.vapid).mode & 0o777;
+    keys = (mode & 0o077) === 0 ? 'VAPID keys ready' : `vapid.json is ${mode.toString(8)}: chmod 600 ${paths.vapid}`;
+  } catch {
+    return { name: 'push', ok: false, detail: 'no VAPID keys yet: the agent makes them at its first start' };
+  }
+  const devices = count(paths.devices, (j) => (j as { devices?: unknown[] }).devices ?? []) ?? 0;
+  const subscribed = count(paths.push, (j) => Object.values((j as { devices?: Record<string, { subscription?: unknown }> }).devices ?? {}).filter((d) => d.subscription)) ?? 0;
+  const problems = [...(keys.startsWith('VAPID') ? [] : [keys]), ...(https ? [] : ['no HTTPS, so phones cannot turn notifications on (a browser on this machine at http://127.0.0.1 can)'])];
+  const summary = `${keys.startsWith('VAPID') ? `${keys}; ` : ''}${subscribed} of ${devices} paired devices subscribed`;
+  return { name: 'push', ok: problems.length === 0, detail: problems.length ? `${problems.join('; ')}; ${summary}` : summary };
 }
 
 /** Details quote tmux's output, paths, certificate subjects and network errors: shown escaped. */

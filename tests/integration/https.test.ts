@@ -123,6 +123,7 @@ describe('HTTPS', () => {
     expect(byName.agent?.ok).toBe(true);
     expect(byName.hooks?.ok).toBe(true);
     expect(byName.tls).toMatchObject({ ok: true, detail: expect.stringMatching(/valid until/) });
+    expect(byName.push).toMatchObject({ ok: true, detail: expect.stringMatching(/^VAPID keys ready; 0 of \d+ paired devices subscribed$/) });
     // The public URL is https with a certificate no CA vouches for: doctor says it does not answer.
     expect(byName['public url']?.ok).toBe(false);
     expect(good.code).toBe(1);
@@ -131,6 +132,7 @@ describe('HTTPS', () => {
     const badByName = Object.fromEntries(bad.checks.map((c) => [c.name, c]));
     expect(badByName.claude).toMatchObject({ ok: false, detail: expect.stringMatching(/--claude-bin/) });
     expect(badByName.tls).toMatchObject({ ok: false, detail: expect.stringMatching(/no HTTPS/) });
+    expect(badByName.push).toMatchObject({ ok: false, detail: expect.stringMatching(/no HTTPS, so phones cannot turn notifications on/) });
   });
 
   it('--tailscale serves through tailscale serve, puts the tailnet name in the QR, and undoes it on exit', async () => {
