@@ -1,5 +1,6 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { type NotificationData, notificationFor, outcomeLine, readPush } from './push/worker-push.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -16,3 +17,66 @@ registerRoute(
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
+
+// Every push is shown (or closes the notification it settles); the agent encrypts them, so
+// the push service saw none of it.
+self.addEventListener('push', (event) => {
+  const payload = readPush(event.data?.text());
+  if (!payload) return;
+  if (payload.kind === 'show') {
+    const { title, options } = notificationFor(payload);
+    event.waitUntil(self.registration.showNotification(title, options));
+    return;
+  }
+  event.waitUntil(
+    self.registration.getNotifications({ tag: payload.tag }).then((shown) => {
+      for (const n of shown) n.close();
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  const notification = event.notification;
+  const data = notification.data as NotificationData | undefined;
+  notification.close();
+  if (!data) return;
+  const decision = event.action ? data.decisions[event.action] : undefined;
+  event.waitUntil(decision && data.approvalId ? answer(notification.tag, data, data.approvalId, decision) : openApp(data.url));
+});
+
+/** A button: the decision goes straight to the agent with this device's credential, and the notification says how it went. */
+async function answer(tag: string, data: NotificationData, approvalId: string, decision: NotificationData['decisions'][string]): Promise<void> {
+  let status = 0;
+  let body: unknown = null;
+  try {
+    const res = await fetch(`/api/approvals/${encodeURIComponent(approvalId)}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(decision),
+    });
+    status = res.status;
+    body = await res.json().catch(() => null);
+  } catch {
+    // Unreachable: said in the outcome line.
+  }
+  await self.registration.showNotification(outcomeLine(status, body, data.title), {
+    tag,
+    icon: '/icon-192.png',
+    badge: '/icon-192.png',
+    silent: true,
+    data: { url: data.url, approvalId: null, title: data.title, decisions: {} } satisfies NotificationData,
+  });
+}
+
+/** A tap on the body (iOS shows no buttons): the app, at what the notification is about. */
+async function openApp(url: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (open) {
+    await open.focus();
+    await open.navigate(url).catch(() => undefined);
+    return;
+  }
+  await self.clients.openWindow(url);
+}
