@@ -22,7 +22,10 @@ const CONNECTION_LABEL: Record<ConnectionKind, string> = {
   'access-lost': '',
 };
 
-/** The first screen: every workspace with its tabs, live from the agent. */
+/**
+ * The first screen: every workspace with its tabs, live from the agent, under what the app
+ * puts in its `inbox` slot (what waits on the person) and beside its `bell` slot.
+ */
 @customElement('pm-session-list')
 export class SessionList extends LitElement {
   static override styles = [
@@ -52,7 +55,7 @@ export class SessionList extends LitElement {
       .actions {
         display: flex;
         align-items: center;
-        gap: 8px;
+        gap: 4px;
         min-width: 0;
         margin-right: -10px;
       }
@@ -92,11 +95,13 @@ export class SessionList extends LitElement {
           <h1><img src="/icon.svg" alt="" />pocketmux</h1>
           <div class="actions">
             <pm-connection-note label=${this.loaded || this.connection !== 'connecting' ? CONNECTION_LABEL[this.connection] : ''}></pm-connection-note>
+            <slot name="bell"></slot>
             <button class="ghost icon" aria-label="Devices" title="Devices" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
           </div>
         </div>
       </div>
       <main>
+        <slot name="inbox"></slot>
         ${this.loaded ? this.renderWorkspaces() : html`<div class="placeholder" role="status">Loading your sessions…</div>`}
         ${this.loaded ? html`<pm-add-workspace></pm-add-workspace>` : ''}
       </main>

@@ -1,19 +1,25 @@
 import type { ReactiveControllerHost } from 'lit';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import type { Approval } from '../../protocol/approvals.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
 import { CHANNEL_PATHS } from '../shared/api.js';
 import { JsonChannelController } from '../shared/json-channel-controller.js';
+import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../inbox/open-approvals.js';
 
 /**
- * Keeps every tab's Claude status live from `/api/status`: a full sync on connect, then
- * updates. Reconnects with backoff, and asks for a fresh sync whenever the page comes back
+ * Keeps every tab's Claude status and every open approval live from `/api/status`: a full
+ * sync on connect, then updates. Reconnects with backoff, and asks for a fresh sync whenever the page comes back
  * into view, so a phone woken from sleep never shows a stale badge.
  */
 export class StatusController extends JsonChannelController<StatusServerMessage> {
   /** Replaced (never mutated) on every change, so elements given it see a new value. */
   statuses: Readonly<Record<string, TabStatus>> = {};
+  /** What Claude asks the person, oldest first; replaced the same way. */
+  approvals: readonly Approval[] = [];
   loaded = false;
+
+  /** Approvals settled while this socket was open, so a crossing sync cannot bring one back. */
+  private readonly resolved = new RecentIds();
 
   /** True once the current socket delivered its first sync. */
   private synced = false;
@@ -33,11 +39,6 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     return this.statuses[tabId];
   }
 
-  /** Statuses of the agent's own tabs, without Claude sessions it found elsewhere. */
-  managed(): [string, TabStatus][] {
-    return Object.entries(this.statuses).filter(([key]) => !isUnmanagedKey(key));
-  }
-
   /**
    * The person opened a tab (or left every tab, with null). Opening a tab that is ready for
    * review means they have seen the result; if its status is not known yet (the page was
@@ -49,6 +50,24 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     this.settleViewing();
   }
 
+  /**
+   * An approval this device settled (or learnt was settled) by its own request: its card
+   * leaves at once, before the agent's broadcast arrives.
+   */
+  forgetApproval(id: string): void {
+    this.resolved.add(id);
+    const next = withoutApproval(this.approvals, id);
+    if (next === this.approvals) return;
+    this.approvals = next;
+    this.host.requestUpdate();
+  }
+
+  /** The person has seen a finished turn (the inbox's "Done"), as opening the tab would say. */
+  dismiss(tabId: string): boolean {
+    if (this.statuses[tabId]?.state !== 'ready-for-review') return true;
+    return this.send({ type: 'status:tab-dismissed', tabId });
+  }
+
   private settleViewing(): void {
     const v = this.viewing;
     if (!v || v.handled || !this.synced || !this.live.isOpen) return;
@@ -58,6 +77,8 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
 
   protected connecting(): void {
     this.synced = false;
+    // A new socket's first sync is the agent's word on what is open.
+    this.resolved.clear();
   }
 
   protected receive(msg: StatusServerMessage): void {
@@ -71,6 +92,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
           next[key] = this.synced && shown && shown.seq > status.seq ? shown : status;
         }
         this.statuses = next;
+        this.approvals = syncedApprovals(msg.approvals, this.resolved.set);
         this.synced = true;
         this.loaded = true;
         this.settleViewing();
@@ -98,10 +120,20 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
         return;
       case 'status:hook-event':
         return;
+      case 'approval-opened': {
+        const next = withOpened(this.approvals, msg.approval, this.resolved.set);
+        if (next === this.approvals) return;
+        this.approvals = next;
+        this.host.requestUpdate();
+        return;
+      }
+      case 'approval-resolved':
+        this.forgetApproval(msg.resolution.id);
+        return;
     }
   }
 
-  private send(msg: StatusClientMessage): void {
-    this.live.send(JSON.stringify(msg));
+  private send(msg: StatusClientMessage): boolean {
+    return this.live.send(JSON.stringify(msg));
   }
 }

@@ -53,7 +53,7 @@ export function workspaceState(ws: WorkspaceView, statuses: Readonly<Record<stri
   return states.length === 0 ? null : highestPriority(states);
 }
 
-/** How many tabs wait on the person, counting only tabs the list shows. */
+/** How many tabs of these workspaces wait on the person: a workspace card's "N waiting". */
 export function attentionCount(workspaces: readonly WorkspaceView[], statuses: Readonly<Record<string, TabStatus>>): number {
   let n = 0;
   for (const ws of workspaces) {

@@ -2,14 +2,17 @@ import type {
   ClaudeSessionsResponse,
   CreateTabBody,
   CreateWorkspaceBody,
+  DecisionBody,
   DevicesResponse,
   PairBody,
   PairingResponse,
   RenameBody,
   SessionResponse,
+  TabInputBody,
   TabView,
   WorkspaceView,
 } from '../../protocol/api.js';
+import type { ApprovalResolution } from '../../protocol/approvals.js';
 import type { z } from 'zod';
 import { type ApiOptions, type ApiResponse, apiResponse } from './api-request.js';
 
@@ -36,6 +39,8 @@ export const API_ROUTES = {
   createTab: { method: 'POST', path: '/tabs' },
   renameTab: { method: 'PATCH', path: '/tabs/:id' },
   closeTab: { method: 'DELETE', path: '/tabs/:id' },
+  tabInput: { method: 'POST', path: '/tabs/:id/input' },
+  decideApproval: { method: 'POST', path: '/approvals/:id' },
 } as const satisfies Record<string, ApiRoute>;
 
 /** The WebSocket channels the PWA opens; held against the agent's channel table the same way. */
@@ -103,4 +108,17 @@ export function renameTab(id: string, name: string): Promise<TabView> {
 
 export function closeTab(id: string): Promise<undefined> {
   return bodyOf(call<undefined>(API_ROUTES.closeTab, id));
+}
+
+/** Text typed into a tab, then Enter unless `enter` is false: the next prompt for its Claude. */
+export function tabInput(id: string, body: TabInputBody): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.tabInput, id, body));
+}
+
+/**
+ * One decision on an open approval. A decision that came second fails with status 409 and
+ * the agent's words for who came first ("already approved by Pixel 8").
+ */
+export async function decideApproval(id: string, body: DecisionBody): Promise<ApprovalResolution> {
+  return (await bodyOf(call<{ resolution: ApprovalResolution }>(API_ROUTES.decideApproval, id, body))).resolution;
 }

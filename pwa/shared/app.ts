@@ -8,18 +8,35 @@ import { type Route, RouteController, router } from './router.js';
 import type { ConnectionKind } from './reconnecting-socket.js';
 import { StatusController } from '../sessions/status-controller.js';
 import { SyncController } from '../sessions/sync-controller.js';
-import { attentionCount, needsPerson } from '../sessions/tab-status.js';
+import { InboxActionsController } from '../inbox/inbox-actions.js';
+import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
+import { approvalsBeside, buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
+import '../inbox/approval-aside.js';
+import '../inbox/inbox-bell.js';
+import '../inbox/inbox-section.js';
+import { MediaQueryController } from './media-query-controller.js';
 import '../pairing/pair-screen.js';
 import '../sessions/session-list.js';
 import '../terminal/terminal-view.js';
 import './unreachable-screen.js';
 
-/** The app shell: decides between pairing, the session list, the devices page and a terminal. */
+/** A screen this wide has room for the approval cards beside an open tab. */
+const WIDE = '(min-width: 1100px)';
+
+/**
+ * The app shell: decides between pairing, the home screen (the inbox over the session list),
+ * the devices page and a tab.
+ */
 @customElement('pm-app')
 export class App extends LitElement {
   private readonly routes = new RouteController(this);
   private readonly sync = new SyncController(this);
   private readonly status = new StatusController(this);
+  private readonly inboxActions = new InboxActionsController(this, {
+    forgetApproval: (id) => this.status.forgetApproval(id),
+    dismiss: (tabId) => this.status.dismiss(tabId),
+  });
+  private readonly wide = new MediaQueryController(this, WIDE);
 
   @state() private access: Access = { kind: 'checking' };
   /** The devices page is loaded on first visit; a failed load is said, not left blank. */
@@ -51,6 +68,13 @@ export class App extends LitElement {
     this.status.stop();
     this.access = { kind: 'unpaired', secret: null, lost: true };
   };
+  /** The bell: home, from the top, wherever the person was. */
+  private readonly onShowInbox = () => {
+    if (this.access.kind !== 'granted') return;
+    this.listScroll = 0;
+    if (this.routes.route.name === 'list') window.scrollTo({ top: 0 });
+    else router.toList();
+  };
   private readonly onPaired = (e: CustomEvent<Access>) => {
     this.pendingSecret = null;
     this.access = e.detail;
@@ -69,6 +93,7 @@ export class App extends LitElement {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
     window.addEventListener('online', this.onOnline);
+    this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.stopListening = onAccessLost(this.onAccessLost);
     void this.boot(takePairSecret());
   }
@@ -77,6 +102,7 @@ export class App extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
     window.removeEventListener('online', this.onOnline);
+    this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.stopListening?.();
     this.stopListening = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -122,12 +148,17 @@ export class App extends LitElement {
     return status === 'connecting' ? 'reconnecting' : status;
   }
 
-  /** How many tabs wait on the person: needs input or ready for review. */
-  private waitingCount(): number {
+  private inbox(): Inbox {
+    if (this.access.kind !== 'granted') return EMPTY_INBOX;
+    return buildInbox(this.sync.workspaces, this.status.statuses, this.status.approvals, this.inboxActions.settling);
+  }
+
+  /** How many things wait on the person: open approvals, tabs waiting in the terminal, finished turns. */
+  private attention(inbox: Inbox): number {
     if (this.access.kind !== 'granted') return 0;
     // Before the tab list arrives, count what the status channel knows about the agent's tabs.
-    if (!this.sync.loaded) return this.status.managed().filter(([, s]) => needsPerson(s.state)).length;
-    return attentionCount(this.sync.workspaces, this.status.statuses);
+    if (!this.sync.loaded) return countFromStatuses(this.status.statuses, this.status.approvals);
+    return inboxCount(inbox);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -142,7 +173,7 @@ export class App extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    const waiting = this.waitingCount();
+    const waiting = this.attention(this.inbox());
     const title = waiting > 0 ? `(${waiting}) pocketmux` : 'pocketmux';
     if (document.title !== title) document.title = title;
     if (this.access.kind !== 'granted') {
@@ -159,12 +190,13 @@ export class App extends LitElement {
   }
 
   override render() {
-    const waiting = this.waitingCount();
-    return html`${this.renderScreen()}<pm-update-toast></pm-update-toast>
-      <div class="pm-visually-hidden" role="status">${waiting === 0 ? '' : `${waiting} ${waiting === 1 ? 'tab waits' : 'tabs wait'} for you`}</div>`;
+    const inbox = this.inbox();
+    const waiting = this.attention(inbox);
+    return html`${this.renderScreen(inbox, waiting)}<pm-update-toast></pm-update-toast>
+      <div class="pm-visually-hidden" role="status">${waiting === 0 ? '' : `${waiting} ${waiting === 1 ? 'thing waits' : 'things wait'} for you`}</div>`;
   }
 
-  private renderScreen() {
+  private renderScreen(inbox: Inbox, waiting: number) {
     const access = this.access;
     switch (access.kind) {
       case 'checking':
@@ -179,6 +211,8 @@ export class App extends LitElement {
       case 'granted': {
         const route = this.routes.route;
         const found = route.name === 'terminal' ? this.sync.tab(route.tabId) : undefined;
+        const bell = html`<pm-inbox-bell slot="bell" .count=${waiting}></pm-inbox-bell>`;
+        const aside = route.name === 'terminal' && this.wide.matches && inbox.approvals.length > 0;
         return html`
           <pm-session-list
             ?hidden=${route.name !== 'list'}
@@ -186,14 +220,23 @@ export class App extends LitElement {
             ?loaded=${this.sync.loaded}
             .connection=${this.connectionState()}
             .statuses=${this.status.statuses}
-          ></pm-session-list>
+          >
+            ${bell}
+            <pm-inbox slot="inbox" .inbox=${inbox}></pm-inbox>
+          </pm-session-list>
           ${route.name === 'terminal'
             ? html`<pm-terminal-view
                 .tabId=${route.tabId}
                 .view=${route.view}
                 .tab=${found?.tab}
                 .status=${this.status.get(route.tabId)}
-              ></pm-terminal-view>`
+                ?aside=${aside}
+              >
+                ${bell}
+                ${aside
+                  ? html`<pm-approval-aside slot="aside" .tabId=${route.tabId} .entries=${approvalsBeside(inbox.approvals, route.tabId)}></pm-approval-aside>`
+                  : nothing}
+              </pm-terminal-view>`
             : nothing}
           ${route.name === 'devices' ? this.renderDevices() : nothing}
         `;

@@ -25,3 +25,10 @@ export const timelineIcon = () =>
 export const devicesIcon = () =>
   icon(svg`<path d="M4 16V6a1 1 0 0 1 1-1h13a1 1 0 0 1 1 1v2"/><path d="M2 19h11"/><rect x="15" y="11" width="7" height="10" rx="1.5"/><path d="M18.5 18h0.01"/>`, 20);
 export const closeIcon = () => icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`, 20);
+/** The inbox: what waits for the person. */
+export const bellIcon = () => icon(svg`<path d="M6 9a6 6 0 0 1 12 0c0 5 2 6.5 2 6.5H4S6 14 6 9z"/><path d="M10 19a2 2 0 0 0 4 0"/>`, 22);
+/** A question from Claude. */
+export const questionIcon = () => icon(svg`<circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 0 1 4.9.7c0 1.7-2.4 2.2-2.4 3.8"/><path d="M12 17h0.01"/>`, 18);
+/** A tool asking to run: a shield. */
+export const shieldIcon = () => icon(svg`<path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6z"/>`, 18);
+export const checkIcon = () => icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`, 20);

@@ -37,7 +37,8 @@ function endedText(code: number): string {
 }
 
 /**
- * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline.
+ * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline; the
+ * app's `bell` slot in the header, and its `aside` slot beside the view when `aside` is set.
  * xterm.js and the timeline each load only when first shown, so the session list never
  * downloads them and the timeline never pulls in xterm.
  */
@@ -149,6 +150,27 @@ export class TerminalView extends LitElement {
           clip-path: inset(50%);
         }
       }
+      /* The tab's view, and on a wide screen what Claude asks beside it. */
+      .body {
+        flex: 1 1 auto;
+        min-height: 0;
+        display: flex;
+      }
+      .main {
+        flex: 1 1 auto;
+        min-width: 0;
+        display: flex;
+        flex-direction: column;
+      }
+      aside {
+        flex: none;
+        width: 360px;
+        overflow-y: auto;
+        overscroll-behavior: contain;
+        border-left: 1px solid var(--pm-border);
+        background: #11151b;
+        padding-right: var(--pm-safe-right);
+      }
       .stage {
         position: relative;
         flex: 1 1 auto;
@@ -223,6 +245,8 @@ export class TerminalView extends LitElement {
   @property() view: TabViewMode = 'terminal';
   /** The tab's Claude status, when the agent has one. */
   @property({ attribute: false }) status: TabStatus | undefined;
+  /** Whether the `aside` slot (approval cards, on a wide screen) stands beside the view. */
+  @property({ type: Boolean }) aside = false;
   @state() private timelineLoaded = false;
 
   @state() private connection: ConnectionState = { kind: 'connecting' };
@@ -390,8 +414,12 @@ export class TerminalView extends LitElement {
         </div>
         ${this.view === 'terminal' ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
         ${timeline ? this.renderSwitch() : nothing}
+        <slot name="bell"></slot>
       </header>
-      ${this.view === 'timeline' ? this.renderTimeline() : this.renderTerminal()}
+      <div class="body">
+        <div class="main">${this.view === 'timeline' ? this.renderTimeline() : this.renderTerminal()}</div>
+        ${this.aside ? html`<aside aria-label="Waiting for you"><slot name="aside"></slot></aside>` : nothing}
+      </div>
     `;
   }
 

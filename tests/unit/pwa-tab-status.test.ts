@@ -85,7 +85,7 @@ describe('workspaceState', () => {
 });
 
 describe('attentionCount', () => {
-  it('counts the tabs the list shows that wait on the person', () => {
+  it('counts the tabs of the workspaces given that wait on the person (a workspace card\'s "N waiting")', () => {
     const list = [workspace(tab('a', 'claude'), tab('b', 'claude')), workspace(tab('c', 'shell'), tab('d', 'claude'))];
     const statuses = {
       a: status('needs-input'),

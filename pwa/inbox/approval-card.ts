@@ -1,0 +1,405 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { DecisionBody } from '../../protocol/api.js';
+import type { Approval, ApprovalQuestion } from '../../protocol/approvals.js';
+import { visibleLines, visibleText } from '../../protocol/safe-text.js';
+import { agentText } from '../shared/agent-text.js';
+import { errorText } from '../shared/api-request.js';
+import { questionIcon, shieldIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
+import { router, tabViewPath } from '../shared/router.js';
+import { controls } from '../shared/shared-styles.js';
+import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther, toggleChoice } from './answers.js';
+import { cardStyles } from './card-styles.js';
+import { ClockController } from './clock-controller.js';
+import { inboxActions } from './inbox-actions.js';
+import { type ApprovalEntry, ageText, diffLineKind, placeNames } from './inbox-items.js';
+
+/** Which button started the decision in flight: it carries the spinner. */
+type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
+
+function kindWords(a: Approval): { icon: unknown; text: string } {
+  switch (a.kind) {
+    case 'permission':
+      return { icon: shieldIcon(), text: visibleText(a.tool ?? 'Permission') };
+    case 'question':
+      return { icon: questionIcon(), text: 'Question' };
+    case 'plan':
+      return { icon: sparkIcon(), text: 'Plan' };
+    case 'dialog':
+      return { icon: terminalIcon(), text: 'In the terminal' };
+  }
+}
+
+/**
+ * One thing Claude asks the person: a tool's permission, a question, a plan, or a dialog read
+ * off the screen, with the answers it takes. Deny and Approve stand large at opposite ends;
+ * "Always allow" is a third choice of its own, worded as Claude suggested it.
+ */
+@customElement('pm-approval-card')
+export class ApprovalCard extends LitElement {
+  static override styles = [
+    controls,
+    cardStyles,
+    css`
+      .group {
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+        min-width: 0;
+      }
+      .group + .group {
+        padding-top: 10px;
+        border-top: 1px solid var(--pm-surface-2);
+      }
+      .question-text {
+        font-weight: 650;
+        overflow-wrap: anywhere;
+        white-space: pre-wrap;
+      }
+      .qhead {
+        display: inline-block;
+        margin-right: 8px;
+        padding: 1px 7px;
+        border-radius: 6px;
+        background: var(--pm-surface-3);
+        color: var(--pm-muted);
+        font-size: 12px;
+        font-weight: 650;
+        text-transform: uppercase;
+        letter-spacing: 0.03em;
+        vertical-align: 2px;
+      }
+      .hint {
+        font-size: 13px;
+        color: var(--pm-muted);
+      }
+      .options {
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      button.option {
+        justify-content: flex-start;
+        text-align: left;
+        white-space: normal;
+        min-height: 52px;
+        padding: 8px 14px;
+        gap: 12px;
+        border-radius: 12px;
+      }
+      button.option[aria-pressed='true'] {
+        border-color: var(--pm-accent);
+        background: rgb(94 211 166 / 0.12);
+      }
+      .option .texts {
+        display: flex;
+        flex-direction: column;
+        min-width: 0;
+        flex: 1 1 auto;
+      }
+      .option .label {
+        font-weight: 600;
+        overflow-wrap: anywhere;
+      }
+      .option .desc {
+        color: var(--pm-muted);
+        font-size: 14px;
+        overflow-wrap: anywhere;
+      }
+      .option .key {
+        flex: none;
+        display: grid;
+        place-items: center;
+        width: 26px;
+        height: 26px;
+        border-radius: 7px;
+        background: var(--pm-surface-3);
+        font-family: var(--pm-mono);
+        font-size: 14px;
+        color: var(--pm-muted);
+      }
+      .option .tick {
+        flex: none;
+        width: 20px;
+        height: 20px;
+        border-radius: 6px;
+        border: 2px solid var(--pm-border);
+      }
+      .option .tick.one {
+        border-radius: 50%;
+      }
+      .option[aria-pressed='true'] .tick {
+        border-color: var(--pm-accent);
+        background: var(--pm-accent);
+        box-shadow: inset 0 0 0 3px var(--pm-surface);
+      }
+      .other {
+        display: flex;
+        gap: 8px;
+      }
+      .other input {
+        flex: 1 1 auto;
+        min-height: 48px;
+      }
+      .other button {
+        min-height: 48px;
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) entry!: ApprovalEntry;
+  /** Shown beside its own tab's terminal: no link to where the person already is. */
+  @property({ type: Boolean }) here = false;
+
+  @state() private pending: Pending = null;
+  @state() private error = '';
+  @state() private denying = false;
+  @state() private reason = '';
+  @state() private choices: QuestionChoice[] = [];
+  private choicesFor = '';
+  private readonly clock = new ClockController(this);
+
+  private get approval(): Approval {
+    return this.entry.approval;
+  }
+
+  protected override willUpdate(): void {
+    // A question's choices belong to that question: a card given another approval starts over.
+    if (this.choicesFor !== this.approval.id) {
+      this.choicesFor = this.approval.id;
+      this.choices = emptyChoices(this.approval.questions);
+      this.denying = false;
+      this.reason = '';
+      this.error = '';
+    }
+  }
+
+  private async send(pending: Exclude<Pending, null>, body: DecisionBody): Promise<void> {
+    if (this.pending) return;
+    this.pending = pending;
+    this.error = '';
+    try {
+      await inboxActions.request(this, 'pm-approval-decide', { approval: this.approval, body });
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  private deny(): void {
+    const message = this.reason.trim();
+    void this.send('deny', message ? { decision: 'deny', message } : { decision: 'deny' });
+  }
+
+  private open(view: 'terminal' | 'timeline'): void {
+    router.go(tabViewPath(this.approval.tabId, view));
+  }
+
+  override render() {
+    const a = this.approval;
+    const kind = kindWords(a);
+    const names = placeNames(this.entry.place, a.tabId);
+    return html`<article class="card ${this.entry.note === null ? '' : 'settled'}" aria-label=${`${kind.text}: ${visibleText(a.summary.title)}`}>
+      <div class="top">
+        <span class="kind">${kind.icon}<span>${kind.text}</span></span>
+        <span class="where">
+          <span class="name"><bdi>${names.workspace}</bdi></span><span aria-hidden="true">·</span>
+          <span class="name"><bdi>${names.tab}</bdi></span><span aria-hidden="true">·</span>
+          <span class="age">${ageText(a.createdAt, this.clock.now)}</span>
+        </span>
+      </div>
+      ${a.kind === 'question' && a.questions.length > 0 ? nothing : html`<h3 title=${visibleText(a.summary.title)}>${visibleText(a.summary.title)}</h3>`}
+      ${this.entry.note === null ? this.renderBody() : html`<p class="note" role="status">${this.entry.note}</p>`}
+    </article>`;
+  }
+
+  private renderBody() {
+    const a = this.approval;
+    return html`
+      ${a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
+      ${a.kind === 'question' ? this.renderQuestions(a.questions) : this.renderSummary()}
+      ${a.kind === 'permission' ? this.renderPermission() : nothing}
+      ${a.kind === 'plan' || a.kind === 'dialog' ? this.renderDialogOptions() : nothing}
+      ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
+      ${this.renderLinks()}
+    `;
+  }
+
+  private renderSummary() {
+    const s = this.approval.summary;
+    return html`
+      ${s.body ? html`<pre tabindex="0" aria-label="Details">${visibleLines(s.body)}</pre>` : nothing}
+      ${s.diff && s.diff.length > 0
+        ? html`<div class="diff" tabindex="0" role="group" aria-label="Changes">
+            ${s.diff.map((line) => html`<div class=${diffLineKind(line)}>${visibleText(line)}</div>`)}
+          </div>`
+        : nothing}
+      ${s.path && s.diff ? html`<div class="path"><bdi>${visibleText(s.path)}</bdi></div>` : nothing}
+    `;
+  }
+
+  private spinner(which: Pending) {
+    return this.pending === which ? html`<span class="spinner" aria-hidden="true"></span>` : nothing;
+  }
+
+  private renderPermission() {
+    const busy = this.pending !== null;
+    const always = this.approval.alwaysAllow;
+    if (this.denying) {
+      return html`<form
+        class="reason"
+        @submit=${(e: Event) => {
+          e.preventDefault();
+          this.deny();
+        }}
+      >
+        <input
+          aria-label="Reason for Claude (optional)"
+          placeholder="Tell Claude why (optional)"
+          maxlength="2000"
+          enterkeyhint="send"
+          autocomplete="off"
+          .value=${this.reason}
+          ?disabled=${busy}
+          @input=${(e: Event) => {
+            this.reason = (e.target as HTMLInputElement).value;
+          }}
+        />
+        <div class="decide">
+          <button type="submit" class="deny" ?disabled=${busy}>${this.spinner('deny')}Deny</button>
+          <button type="button" ?disabled=${busy} @click=${() => (this.denying = false)}>Cancel</button>
+        </div>
+      </form>`;
+    }
+    return html`<div class="decide">
+        <button class="deny" ?disabled=${busy} @click=${() => (this.denying = true)}>Deny</button>
+        <button class="primary" ?disabled=${busy} @click=${() => this.send('allow', { decision: 'allow' })}>${this.spinner('allow')}Approve</button>
+      </div>
+      ${always
+        ? html`<button class="wide quiet" ?disabled=${busy} @click=${() => this.send('always', { decision: 'allow-always' })}>
+            ${this.spinner('always')}${visibleText(always)}
+          </button>`
+        : nothing}`;
+  }
+
+  private renderQuestions(questions: ApprovalQuestion[]) {
+    const busy = this.pending !== null;
+    if (questions.length === 0) {
+      return html`${this.renderSummary()}
+        <p class="description">This question could not be read here. Answer it in the terminal.</p>
+        <button class="wide" @click=${() => this.open('terminal')}>Open terminal</button>`;
+    }
+    const atOnce = sendsAtOnce(questions);
+    const answers = buildAnswers(questions, this.choices);
+    return html`
+      ${questions.map((q, i) => this.renderQuestion(q, i, atOnce))}
+      ${atOnce
+        ? nothing
+        : html`<button class="primary wide" ?disabled=${busy || answers === null} @click=${() => answers && this.send('answer', { decision: 'answer', answers })}>
+            ${this.spinner('answer')}${questions.length === 1 ? 'Send answer' : 'Send answers'}
+          </button>`}
+      <button class="wide quiet" ?disabled=${busy} @click=${() => this.send('deny', { decision: 'deny' })}>
+        ${this.spinner('deny')}Let Claude go without an answer
+      </button>
+    `;
+  }
+
+  private renderQuestion(q: ApprovalQuestion, index: number, atOnce: boolean) {
+    const busy = this.pending !== null;
+    const choice = this.choices[index] ?? { chosen: [], other: '' };
+    const text = visibleLines(q.question);
+    const pick = (label: string) => {
+      if (atOnce) {
+        void this.send(`option-${label}`, { decision: 'answer', answers: { [q.question]: label } });
+        return;
+      }
+      this.choices = toggleChoice(this.approval.questions, this.choices, index, label);
+    };
+    const sendOther = () => {
+      const other = choice.other.trim();
+      if (atOnce && other) void this.send('answer', { decision: 'answer', answers: { [q.question]: other } });
+    };
+    return html`<div class="group" role="group" aria-label=${text}>
+      <div class="question-text">${q.header ? html`<span class="qhead"><bdi>${visibleText(q.header)}</bdi></span>` : nothing}${text}</div>
+      ${q.multiSelect ? html`<span class="hint">Choose any that apply.</span>` : nothing}
+      <div class="options">
+        ${q.options.map(
+          (o) => html`<button
+            class="option"
+            aria-pressed=${atOnce ? nothing : choice.chosen.includes(o.label) ? 'true' : 'false'}
+            ?disabled=${busy}
+            @click=${() => pick(o.label)}
+          >
+            ${atOnce ? nothing : html`<span class="tick ${q.multiSelect ? '' : 'one'}" aria-hidden="true"></span>`}
+            <span class="texts">
+              <span class="label">${visibleText(o.label)}</span>
+              ${o.description ? html`<span class="desc">${visibleLines(o.description)}</span>` : nothing}
+            </span>
+            ${this.spinner(`option-${o.label}`)}
+          </button>`,
+        )}
+      </div>
+      <form
+        class="other"
+        @submit=${(e: Event) => {
+          e.preventDefault();
+          sendOther();
+        }}
+      >
+        <input
+          aria-label=${`Other answer: ${text}`}
+          placeholder="Other…"
+          maxlength="2000"
+          autocomplete="off"
+          enterkeyhint=${atOnce ? 'send' : 'done'}
+          .value=${choice.other}
+          ?disabled=${busy}
+          @input=${(e: Event) => {
+            this.choices = setOther(this.approval.questions, this.choices, index, (e.target as HTMLInputElement).value);
+          }}
+        />
+        ${atOnce ? html`<button type="submit" ?disabled=${busy || choice.other.trim() === ''}>${this.spinner('answer')}Send</button>` : nothing}
+      </form>
+    </div>`;
+  }
+
+  private renderDialogOptions() {
+    const a = this.approval;
+    const busy = this.pending !== null;
+    if (a.options.length === 0) {
+      return html`<p class="description">Could not read this dialog from the screen.</p>
+        <button class="wide primary" @click=${() => this.open('terminal')}>Open terminal</button>`;
+    }
+    return html`<div class="options">
+      ${a.options.map(
+        (o) => html`<button class="option" ?disabled=${busy} @click=${() => this.send(`option-${o.key}`, { decision: 'answer', option: o.key })}>
+          <span class="key" aria-hidden="true">${visibleText(o.key)}</span>
+          <span class="texts"><span class="label">${visibleText(o.label)}</span></span>
+          ${this.spinner(`option-${o.key}`)}
+        </button>`,
+      )}
+    </div>`;
+  }
+
+  private renderLinks() {
+    // A Claude outside pocketmux's tabs has no tab to open here.
+    if (!this.entry.place) return nothing;
+    const a = this.approval;
+    const claude = this.entry.place.tab.kind === 'claude';
+    // An unreadable dialog or question already offers the terminal as its large button.
+    const unread = a.kind === 'question' ? a.questions.length === 0 : a.kind !== 'permission' && a.options.length === 0;
+    const terminal = !this.here && !unread;
+    if (!terminal && !claude) return nothing;
+    return html`<div class="links">
+      ${!terminal ? nothing : html`<button @click=${() => this.open('terminal')}>Open terminal</button>`}
+      ${claude ? html`<button @click=${() => this.open('timeline')}>Timeline</button>` : nothing}
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-approval-card': ApprovalCard;
+  }
+}

@@ -1,0 +1,100 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { DecisionBody } from '../../protocol/api.js';
+import type { Approval } from '../../protocol/approvals.js';
+import { actionsOf } from '../shared/action-request.js';
+import { ApiRequestError } from '../shared/api-request.js';
+import * as api from '../shared/api.js';
+import type { SettlingApproval } from './inbox-items.js';
+
+/** What the inbox's cards ask of the page. */
+export type InboxActionMap = {
+  'pm-approval-decide': { detail: { approval: Approval; body: DecisionBody }; result: undefined };
+  'pm-tab-reply': { detail: { tabId: string; text: string }; result: undefined };
+  'pm-tab-dismiss': { detail: { tabId: string }; result: undefined };
+};
+
+export const inboxActions = actionsOf<InboxActionMap>();
+
+/** How long a card settled elsewhere stays to say so. */
+export const SETTLED_NOTE_MS = 2_500;
+
+/** What the page's live state does for the inbox. */
+export interface InboxState {
+  /** An approval this device saw settled: its card leaves every screen now. */
+  forgetApproval(id: string): void;
+  /** Tells the agent the person saw a finished turn; false when it could not be said now. */
+  dismiss(tabId: string): boolean;
+}
+
+/** "already approved by Pixel 8" as a sentence. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Carries out, through the API client and the status channel, what the cards inside its host
+ * ask: decisions on approvals, replies to finished turns, "Done". The agent's answer comes
+ * back on the status channel; a decision's own answer is applied at once so the card leaves
+ * without waiting for it.
+ */
+export class InboxActionsController implements ReactiveController {
+  /** Cards settled by someone else just as this device answered, shown a moment with a note. */
+  settling: readonly SettlingApproval[] = [];
+
+  private stops: (() => void)[] = [];
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly host: ReactiveControllerHost & EventTarget,
+    private readonly state: InboxState,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    const on = this.host;
+    this.stops = [
+      inboxActions.answer(on, 'pm-approval-decide', ({ approval, body }) => this.decide(approval, body)),
+      inboxActions.answer(on, 'pm-tab-reply', async ({ tabId, text }) => api.tabInput(tabId, { text, enter: true })),
+      inboxActions.answer(on, 'pm-tab-dismiss', async ({ tabId }) => {
+        if (!this.state.dismiss(tabId)) throw new Error('Not connected to the agent right now. Try again in a moment.');
+        return undefined;
+      }),
+    ];
+  }
+
+  hostDisconnected(): void {
+    for (const stop of this.stops) stop();
+    this.stops = [];
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.settling = [];
+  }
+
+  private async decide(approval: Approval, body: DecisionBody): Promise<undefined> {
+    try {
+      await api.decideApproval(approval.id, body);
+    } catch (err) {
+      // Someone else answered first: say who, briefly, then let the card go.
+      if (err instanceof ApiRequestError && err.status === 409) {
+        this.showSettled(approval, sentence(err.message));
+        this.state.forgetApproval(approval.id);
+        return undefined;
+      }
+      throw err;
+    }
+    this.state.forgetApproval(approval.id);
+    return undefined;
+  }
+
+  private showSettled(approval: Approval, note: string): void {
+    this.settling = [...this.settling.filter((s) => s.approval.id !== approval.id), { approval, note }];
+    this.host.requestUpdate();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.settling = this.settling.filter((s) => s.approval.id !== approval.id);
+      this.host.requestUpdate();
+    }, SETTLED_NOTE_MS);
+    this.timers.add(timer);
+  }
+}

@@ -1,0 +1,150 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { chevronIcon, terminalIcon } from '../shared/icons.js';
+import { router, terminalPath } from '../shared/router.js';
+import { controls } from '../shared/shared-styles.js';
+import './approval-card.js';
+import { ClockController } from './clock-controller.js';
+import { ageText, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
+import './review-card.js';
+
+/**
+ * The top of the home screen: what Claude asks, the tabs where it waits in the terminal, and
+ * the finished turns to review, in that order. Nothing at all when nothing waits.
+ */
+@customElement('pm-inbox')
+export class InboxSection extends LitElement {
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      section {
+        display: flex;
+        flex-direction: column;
+        gap: 12px;
+      }
+      h2 {
+        margin: 4px 2px -2px;
+        font-size: 13px;
+        font-weight: 650;
+        letter-spacing: 0.05em;
+        text-transform: uppercase;
+        color: var(--pm-muted);
+      }
+      button.waiting {
+        justify-content: flex-start;
+        text-align: left;
+        gap: 12px;
+        min-height: 60px;
+        padding: 8px 12px 8px 14px;
+        border-radius: var(--pm-radius);
+        background: var(--pm-surface);
+        box-shadow: inset 3px 0 0 var(--pm-attention);
+        white-space: normal;
+      }
+      .waiting .glyph {
+        flex: none;
+        display: grid;
+        place-items: center;
+        width: 34px;
+        height: 34px;
+        border-radius: 8px;
+        background: rgb(240 181 74 / 0.12);
+        color: var(--pm-attention);
+      }
+      .waiting .texts {
+        flex: 1 1 auto;
+        min-width: 0;
+        display: flex;
+        flex-direction: column;
+      }
+      .waiting .what {
+        font-weight: 600;
+      }
+      .waiting .where {
+        display: flex;
+        gap: 0.5ch;
+        min-width: 0;
+        color: var(--pm-muted);
+        font-size: 14px;
+        white-space: nowrap;
+      }
+      .waiting .where .name {
+        min-width: 1.5em;
+        overflow: hidden;
+        text-overflow: ellipsis;
+      }
+      .waiting .where .age {
+        flex: none;
+      }
+      .waiting .chevron {
+        flex: none;
+        color: var(--pm-muted);
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) inbox: Inbox = EMPTY_INBOX;
+  private readonly clock = new ClockController(this);
+
+  protected override willUpdate(): void {
+    const { approvals, waiting, review } = this.inbox;
+    // An empty inbox takes no room at all: the sessions start at the top.
+    this.hidden = approvals.length + waiting.length + review.length === 0;
+  }
+
+  override render() {
+    const { approvals, waiting, review } = this.inbox;
+    if (this.hidden) return nothing;
+    const asking = approvals.length + waiting.length > 0;
+    return html`<section aria-label="Inbox">
+      ${asking ? html`<h2>Waiting for you</h2>` : nothing}
+      ${repeat(
+        approvals,
+        (e) => e.approval.id,
+        (e) => html`<pm-approval-card data-approval-id=${e.approval.id} .entry=${e}></pm-approval-card>`,
+      )}
+      ${repeat(
+        waiting,
+        (e) => e.place.tab.id,
+        (e) => this.renderWaiting(e),
+      )}
+      ${review.length > 0 ? html`<h2>Ready for review</h2>` : nothing}
+      ${repeat(
+        review,
+        (e) => e.place.tab.id,
+        (e) => html`<pm-review-card data-tab-id=${e.place.tab.id} .entry=${e}></pm-review-card>`,
+      )}
+    </section>`;
+  }
+
+  private renderWaiting(e: TabEntry) {
+    const names = placeNames(e.place, e.place.tab.id);
+    return html`<button
+      class="waiting"
+      data-tab-id=${e.place.tab.id}
+      aria-label=${`Claude is waiting in the terminal: open ${names.tab} in ${names.workspace}`}
+      @click=${() => router.go(terminalPath(e.place.tab.id))}
+    >
+      <span class="glyph">${terminalIcon()}</span>
+      <span class="texts">
+        <span class="what">Claude is waiting in the terminal</span>
+        <span class="where">
+          <span class="name"><bdi>${names.workspace}</bdi></span><span aria-hidden="true">·</span>
+          <span class="name"><bdi>${names.tab}</bdi></span><span aria-hidden="true">·</span>
+          <span class="age">${ageText(e.status.since, this.clock.now)}</span>
+        </span>
+      </span>
+      <span class="chevron">${chevronIcon()}</span>
+    </button>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-inbox': InboxSection;
+  }
+}

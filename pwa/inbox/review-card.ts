@@ -1,0 +1,211 @@
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { visibleLines } from '../../protocol/safe-text.js';
+import { agentText } from '../shared/agent-text.js';
+import { errorText } from '../shared/api-request.js';
+import { checkIcon, sendIcon } from '../shared/icons.js';
+import { router, tabViewPath } from '../shared/router.js';
+import { controls } from '../shared/shared-styles.js';
+import { hasTimeline } from '../sessions/tab-status.js';
+import { cardStyles } from './card-styles.js';
+import { ClockController } from './clock-controller.js';
+import { inboxActions } from './inbox-actions.js';
+import { ageText, placeNames, type TabEntry } from './inbox-items.js';
+
+/**
+ * A tab whose Claude finished its turn: Claude's last answer, a field for the next prompt,
+ * and "Done" for a result seen here that needs nothing more.
+ */
+@customElement('pm-review-card')
+export class ReviewCard extends LitElement {
+  static override styles = [
+    controls,
+    cardStyles,
+    css`
+      .message {
+        margin: 0;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        line-height: 1.45;
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 4;
+        line-clamp: 4;
+        overflow: hidden;
+      }
+      .message.open {
+        display: block;
+        max-height: 60vh;
+        overflow-y: auto;
+        overscroll-behavior: contain;
+      }
+      .message.none {
+        color: var(--pm-muted);
+      }
+      button.more {
+        align-self: flex-start;
+        min-height: 36px;
+        margin: -6px 0 0 -8px;
+        padding: 0 8px;
+        border-color: transparent;
+        background: transparent;
+        color: var(--pm-accent);
+        font-size: 14px;
+      }
+      form {
+        display: flex;
+        gap: 8px;
+      }
+      form input {
+        flex: 1 1 auto;
+        min-height: 48px;
+      }
+      form button {
+        min-height: 48px;
+        padding: 0 16px;
+      }
+      .sent {
+        font-size: 14px;
+        color: var(--pm-muted);
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) entry!: TabEntry;
+
+  @state() private reply = '';
+  @state() private pending: 'reply' | 'done' | null = null;
+  @state() private error = '';
+  @state() private sent = false;
+  @state() private expanded = false;
+  /** Whether the answer is longer than the lines it is clamped to. */
+  @state() private clamped = false;
+  @query('.message') private message!: HTMLElement | null;
+  private readonly clock = new ClockController(this);
+  private readonly resize = new ResizeObserver(() => this.measure());
+  /** The turn this card was made for: a new answer starts it over. */
+  private shownSince = 0;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resize.disconnect();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('entry') && this.entry.status.since !== this.shownSince) {
+      this.shownSince = this.entry.status.since;
+      this.sent = false;
+      this.expanded = false;
+      this.error = '';
+    }
+  }
+
+  protected override updated(): void {
+    const el = this.message;
+    if (el) this.resize.observe(el);
+    this.measure();
+  }
+
+  private measure(): void {
+    const el = this.message;
+    if (!el || this.expanded) return;
+    const clamped = el.scrollHeight > el.clientHeight + 1;
+    if (clamped !== this.clamped) this.clamped = clamped;
+  }
+
+  private async send(): Promise<void> {
+    const text = this.reply.trim();
+    if (!text || this.pending) return;
+    this.pending = 'reply';
+    this.error = '';
+    try {
+      await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.place.tab.id, text });
+      // The tab turns busy on the status channel and the card leaves by itself.
+      this.reply = '';
+      this.sent = true;
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  private async done(): Promise<void> {
+    if (this.pending) return;
+    this.pending = 'done';
+    this.error = '';
+    try {
+      await inboxActions.request(this, 'pm-tab-dismiss', { tabId: this.entry.place.tab.id });
+    } catch (err) {
+      this.error = errorText(err);
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  override render() {
+    const { place, status } = this.entry;
+    const names = placeNames(place, place.tab.id);
+    const busy = this.pending !== null;
+    const message = status.lastMessage;
+    return html`<article class="card review" aria-label=${`Ready for review: ${names.tab} in ${names.workspace}`}>
+      <div class="top">
+        <span class="kind">${checkIcon()}<span><bdi>${names.tab}</bdi></span></span>
+        <span class="where">
+          <span class="name"><bdi>${names.workspace}</bdi></span><span aria-hidden="true">·</span>
+          <span class="age">${ageText(status.since, this.clock.now)}</span>
+        </span>
+      </div>
+      ${message
+        ? html`<p class="message ${this.expanded ? 'open' : ''}" id="answer"><span class="visually-hidden">Claude: </span>${visibleLines(message)}</p>
+            ${this.clamped || this.expanded
+              ? html`<button class="more" aria-expanded=${this.expanded} aria-controls="answer" @click=${() => (this.expanded = !this.expanded)}>
+                  ${this.expanded ? 'less' : 'more'}
+                </button>`
+              : nothing}`
+        : html`<p class="message none">Claude finished its turn.</p>`}
+      ${this.renderReply()}
+      ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
+      <div class="links">
+        <button @click=${() => router.go(tabViewPath(place.tab.id, 'terminal'))}>Open terminal</button>
+        ${hasTimeline(place.tab, status) ? html`<button @click=${() => router.go(tabViewPath(place.tab.id, 'timeline'))}>Timeline</button>` : nothing}
+        <button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>
+      </div>
+    </article>`;
+  }
+
+  private renderReply() {
+    // Without Claude the pane is a shell: a reply typed there would run as a command.
+    if (!this.entry.status.claudeRunning) return html`<p class="sent">Claude is no longer running in this tab.</p>`;
+    if (this.sent) return html`<p class="sent" role="status">Sent. Claude is on it.</p>`;
+    const busy = this.pending !== null;
+    return html`<form
+      @submit=${(e: Event) => {
+        e.preventDefault();
+        void this.send();
+      }}
+    >
+      <input
+        aria-label="Reply to Claude"
+        placeholder="Reply to Claude…"
+        enterkeyhint="send"
+        autocomplete="off"
+        maxlength="8000"
+        .value=${this.reply}
+        ?disabled=${busy}
+        @input=${(e: Event) => {
+          this.reply = (e.target as HTMLInputElement).value;
+        }}
+      />
+      <button type="submit" class="primary" ?disabled=${busy || this.reply.trim() === ''}>
+        ${this.pending === 'reply' ? html`<span class="spinner" aria-hidden="true"></span>` : sendIcon()}Send
+      </button>
+    </form>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-review-card': ReviewCard;
+  }
+}

@@ -1,0 +1,405 @@
+/**
+ * The inbox in real Chromium, against a real agent running the real Claude Code CLI in a
+ * Claude tab (against the stand-in API): Claude's permission requests and questions become
+ * cards on the phone's home screen and are answered there; a finished turn shows Claude's
+ * answer with a field for the next prompt; on a wide screen the cards stand beside the
+ * terminal.
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { Approval } from '../../protocol/approvals.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
+import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
+import { api, eventually, pairAnother, type Session } from '../support/client.js';
+import { bash, FakeAnthropic, type RecordedRequest, text, toolUse } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
+
+/** The text of every tool result Claude sent back to the model in a request. */
+function toolResults(request: RecordedRequest | undefined): string {
+  const last = request?.body?.messages?.at(-1);
+  if (!last || typeof last.content === 'string') return '';
+  const texts = (content: unknown): string[] =>
+    typeof content === 'string' ? [content] : Array.isArray(content) ? content.flatMap((c: { text?: unknown; content?: unknown }) => (typeof c.text === 'string' ? [c.text] : texts(c.content))) : [];
+  return last.content.filter((b) => b.type === 'tool_result').flatMap((b) => texts(b.content)).join('\n');
+}
+
+let fake: FakeAnthropic;
+let agent: AgentHandle;
+let browser: Browser;
+let phone: BrowserContext;
+let page: Page;
+let session: Session;
+let project: string;
+let tab: TabView;
+let pane: ClaudeTabPane;
+let status: StatusClient;
+
+const lastToolResult = () => toolResults([...fake.requests].reverse().find((r) => r.hasToolResult && !r.sideCall));
+
+/** The inbox's card for an approval, on the home screen. */
+function inboxCard(p: Page, approval: Pick<Approval, 'id'>): Locator {
+  return p.locator(`pm-inbox pm-approval-card[data-approval-id="${approval.id}"]`);
+}
+
+function reviewCard(p: Page): Locator {
+  return p.locator(`pm-inbox pm-review-card[data-tab-id="${tab.id}"]`);
+}
+
+async function expectTitle(p: Page, title: string): Promise<void> {
+  await expect.poll(() => p.title(), { timeout: 10_000, interval: 100 }).toBe(title);
+}
+
+/** Nothing on the page is wider than the screen. */
+async function expectNoSidewaysScroll(p: Page): Promise<void> {
+  expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+/** A prompt typed in the terminal that makes Claude ask to run `command`; resolves with its approval. */
+async function askToRun(prompt: string, command: string): Promise<Approval> {
+  fake.onPrompt(prompt, bash(command, 'Write a file'));
+  const before = new Set(status.openApprovals().map((a) => a.id));
+  await pane.submit(prompt);
+  const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === tab.id && !before.has(a.id)), 30_000, 'the approval');
+  await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
+  return approval;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const env = newTestEnvironment();
+  mkdirSync(join(env.home, 'project'), { recursive: true });
+  project = realpathSync(join(env.home, 'project'));
+  fake = await FakeAnthropic.start();
+  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
+  phone = await browser.newContext(PHONE);
+  page = await phone.newPage();
+  await pairPage(page, { link: agent.link }, 'Pixel 8');
+  session = await sessionOf(phone, agent);
+  const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' });
+  const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+  tab = created.body;
+  pane = new ClaudeTabPane(agent, tab);
+  status = new StatusClient(session);
+  await status.opened;
+  await status.waitState(tab.id, 'idle', (s) => s.claudeRunning);
+  await pane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+}, 90_000);
+
+afterAll(async () => {
+  status?.ws.close();
+  await browser?.close();
+  await cleanupAgents();
+  await fake?.close();
+});
+
+describe('the inbox with the real Claude Code CLI', () => {
+  it('shows a permission request as a card on the phone, and Approve runs the tool', async () => {
+    // An empty inbox takes no room: the sessions start at the top.
+    await page.locator(`pm-tab-row[data-tab-id="${tab.id}"]`).waitFor();
+    expect(await page.locator('pm-inbox').isVisible()).toBe(false);
+
+    const file = join(project, 'approved.txt');
+    fake.afterToolResult(text('All done: the command ran.'));
+    const approval = await askToRun('please run it', `echo approved > ${file}`);
+    const card = inboxCard(page, approval);
+    await card.waitFor();
+    await card.locator('pre').getByText(`echo approved > ${file}`).waitFor();
+    await card.getByText('Write a file').waitFor();
+    await card.getByText('project').first().waitFor();
+    expect(await card.locator('.where').textContent()).toMatch(/project\s*·\s*Claude\s*·\s*just now/);
+    // The tab waits on its card, not once more as a tab waiting in the terminal.
+    expect(await page.locator('pm-inbox button.waiting').count()).toBe(0);
+    await expectTitle(page, '(1) pocketmux');
+    await page.getByRole('button', { name: 'Inbox, 1 thing waits for you' }).waitFor();
+
+    // Deny and Approve: large, on one row, far apart.
+    const deny = await card.getByRole('button', { name: 'Deny' }).boundingBox();
+    const approve = await card.getByRole('button', { name: 'Approve' }).boundingBox();
+    if (!deny || !approve) throw new Error('the buttons are not laid out');
+    expect(deny.height).toBeGreaterThanOrEqual(48);
+    expect(approve.height).toBeGreaterThanOrEqual(48);
+    expect(Math.abs(deny.y - approve.y)).toBeLessThan(1);
+    expect(approve.x - (deny.x + deny.width)).toBeGreaterThanOrEqual(24);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-permission-phone.png') });
+
+    await card.getByRole('button', { name: 'Approve' }).tap();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === 'approved\n', 20_000, 'the tool to run');
+    // No key was typed: Claude took the card's answer through its hook.
+    await pane.waitScreen('the hook to answer', (s) => !s.includes(PERMISSION_DIALOG) && s.includes('Allowed by PermissionRequest hook'));
+    await status.waitState(tab.id, 'ready-for-review');
+  }, 120_000);
+
+  it('denies with a reason from the card: the tool does not run, Claude is told why', async () => {
+    const file = join(project, 'denied.txt');
+    fake.afterToolResult(text('Understood, I will not.'));
+    const approval = await askToRun('try this one', `echo denied > ${file}`);
+    const card = inboxCard(page, approval);
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Deny' }).tap();
+    // The first tap only opens the reason; nothing is sent yet.
+    await card.getByRole('textbox', { name: 'Reason for Claude (optional)' }).fill('Use the staging server instead');
+    expect(status.openApprovals().map((a) => a.id)).toContain(approval.id);
+    await card.getByRole('button', { name: 'Deny' }).tap();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    const resolution = await status.waitResolution(approval.id, 10_000);
+    expect(resolution).toMatchObject({ outcome: 'denied', message: 'Use the staging server instead', by: { kind: 'device', name: 'Pixel 8' } });
+    await eventually(() => lastToolResult().includes('Use the staging server instead'), 20_000, 'the reason in what the model was sent');
+    expect(existsSync(file)).toBe(false);
+    await status.waitState(tab.id, 'ready-for-review');
+  }, 120_000);
+
+  it('answers a question by tapping an option: Claude receives the answer', async () => {
+    const questions = [
+      {
+        question: 'Which colour should the button be?',
+        header: 'Colour',
+        options: [
+          { label: 'Red', description: 'A red button' },
+          { label: 'Blue', description: 'A blue button' },
+        ],
+        multiSelect: false,
+      },
+    ];
+    fake.onPrompt('ask me something', toolUse('AskUserQuestion', { questions }));
+    fake.afterToolResult(text('Blue it is.'));
+    await pane.submit('ask me something');
+    const approval = await status.waitApproval(tab.id);
+    expect(approval.kind).toBe('question');
+    const card = inboxCard(page, approval);
+    await card.getByRole('group', { name: 'Which colour should the button be?' }).waitFor();
+    await card.getByText('Colour', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Let Claude go without an answer' }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-question-phone.png') });
+
+    await card.getByRole('button', { name: /^Blue/ }).tap();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await status.waitResolution(approval.id, 10_000)).outcome).toBe('answered');
+    await eventually(() => lastToolResult().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
+    await status.waitState(tab.id, 'ready-for-review');
+  }, 120_000);
+
+  it('collects the answers to several questions, one of them multiple choice, then sends them together', async () => {
+    const questions = [
+      {
+        question: 'Which colour should the button be?',
+        header: 'Colour',
+        options: [
+          { label: 'Red', description: 'Warm' },
+          { label: 'Blue', description: 'Calm' },
+        ],
+        multiSelect: false,
+      },
+      {
+        question: 'Which states need it?',
+        header: 'States',
+        options: [
+          { label: 'Hover', description: 'Pointer over it' },
+          { label: 'Focus', description: 'Keyboard focus' },
+          { label: 'Pressed', description: 'While held down' },
+        ],
+        multiSelect: true,
+      },
+    ];
+    fake.onPrompt('ask me two things', toolUse('AskUserQuestion', { questions }));
+    fake.afterToolResult(text('Noted both.'));
+    await pane.submit('ask me two things');
+    const approval = await status.waitApproval(tab.id);
+    const card = inboxCard(page, approval);
+    const send = card.getByRole('button', { name: 'Send answers' });
+    await send.waitFor();
+    const colour = card.getByRole('group', { name: 'Which colour should the button be?' });
+    const states = card.getByRole('group', { name: 'Which states need it?' });
+    await colour.getByRole('button', { name: /^Red/ }).tap();
+    // Nothing goes until every question has an answer.
+    expect(await send.isDisabled()).toBe(true);
+    await states.getByRole('button', { name: /^Pressed/ }).tap();
+    await states.getByRole('button', { name: /^Hover/ }).tap();
+    await states.getByRole('textbox', { name: /^Other answer/ }).fill('Disabled');
+    expect(await states.getByRole('button', { name: /^Hover/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await send.isDisabled()).toBe(false);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-questions-phone.png'), fullPage: true });
+    expect(status.openApprovals().map((a) => a.id)).toContain(approval.id);
+    await send.tap();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    await eventually(() => lastToolResult().includes('="Hover, Pressed, Disabled"') && lastToolResult().includes('="Red"'), 20_000, 'both answers in what the model was sent');
+    await status.waitState(tab.id, 'ready-for-review');
+  }, 120_000);
+
+  it("shows Claude's last answer for review, and a reply sent from the card starts the next turn", async () => {
+    const answer = [
+      'Here is what I changed:',
+      '- the button is blue now',
+      '- its hover colour follows it',
+      '- the tests cover both themes',
+      '- the changelog says so',
+      'Nothing else was touched.',
+    ].join('\n');
+    fake.onPrompt('sum it up', text(answer));
+    await pane.submit('sum it up');
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === answer);
+    const card = reviewCard(page);
+    await card.getByText('Here is what I changed:').waitFor();
+    // Clamped to a few lines, with "more" for the rest.
+    const more = card.getByRole('button', { name: 'more' });
+    await more.waitFor();
+    const message = card.locator('.message');
+    const hidden = () => message.evaluate((el) => el.scrollHeight - el.clientHeight);
+    expect(await hidden()).toBeGreaterThan(0);
+    await expectTitle(page, '(1) pocketmux');
+
+    fake.onPrompt('now write the docs', text('The docs are written.'));
+    const reply = card.getByRole('textbox', { name: 'Reply to Claude' });
+    await reply.fill('now write the docs');
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-review-phone.png') });
+    await more.tap();
+    await card.getByRole('button', { name: 'less' }).waitFor();
+    expect(await hidden()).toBeLessThanOrEqual(1);
+    // Reading on keeps what was typed.
+    expect(await reply.inputValue()).toBe('now write the docs');
+    const seen = status.messages.length;
+    await card.getByRole('button', { name: 'Send' }).tap();
+    await fake.waitForRequest((r) => r.prompt === 'now write the docs');
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'The docs are written.');
+    // The prompt went in as a new turn: busy, then ready for review again.
+    // (An update of the finished turn, its usage say, may come first.)
+    const after = new StatusClientView(status, seen).states(tab.id);
+    expect(after.slice(after.indexOf('busy'))).toEqual(['busy', 'ready-for-review']);
+    await card.getByText('The docs are written.').waitFor();
+    expect(await card.getByRole('textbox', { name: 'Reply to Claude' }).inputValue()).toBe('');
+
+    // "Done": seen here, nothing more to do.
+    await card.getByRole('button', { name: 'Done' }).tap();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    await status.waitState(tab.id, 'idle');
+    await expectTitle(page, 'pocketmux');
+  }, 120_000);
+
+  it('takes the card away when the dialog is answered in the terminal', async () => {
+    const file = join(project, 'terminal.txt');
+    fake.afterToolResult(text('Ran it.'));
+    const approval = await askToRun('run it here', `echo terminal > ${file}`);
+    const card = inboxCard(page, approval);
+    await card.waitFor();
+    await pane.answerDialog('1');
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await status.waitResolution(approval.id, 10_000)).outcome).toBe('answered-in-terminal');
+    await eventually(() => existsSync(file), 10_000, 'the tool to run');
+    await status.waitState(tab.id, 'ready-for-review');
+
+    // The bell, on a tab's screen, leads back to the inbox at the top.
+    await reviewCard(page).getByRole('button', { name: 'Open terminal' }).tap();
+    await page.waitForURL(new RegExp(`/t/${tab.id}$`));
+    // Opening the tab is seeing its result: nothing waits any more.
+    await page.getByRole('button', { name: 'Inbox, nothing waits for you' }).tap();
+    await page.waitForURL(agent.url);
+    await page.locator(`pm-tab-row[data-tab-id="${tab.id}"]`).waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expectTitle(page, 'pocketmux');
+  }, 120_000);
+
+  it('stands the cards beside the open terminal on a wide screen', async () => {
+    const desktop = await browser.newContext(DESKTOP);
+    await desktop.addCookies(await phone.cookies());
+    const dpage = await desktop.newPage();
+    await dpage.goto(new URL(`/t/${tab.id}`, agent.url).toString());
+    await dpage.locator('.xterm-rows').waitFor();
+    const screenBefore = await dpage.locator('.xterm-screen').boundingBox();
+
+    const file = join(project, 'desktop.txt');
+    fake.afterToolResult(text('Done on the desktop.'));
+    const approval = await askToRun('from the desk', `echo desk > ${file}`);
+    const aside = dpage.locator('pm-terminal-view aside');
+    const card = dpage.locator(`pm-approval-aside pm-approval-card[data-approval-id="${approval.id}"]`);
+    await card.getByRole('button', { name: 'Approve' }).waitFor();
+    // Beside its own tab the card offers no way to where the person already is.
+    expect(await card.getByRole('button', { name: 'Open terminal' }).count()).toBe(0);
+    const column = await aside.boundingBox();
+    if (!column || !screenBefore) throw new Error('not laid out');
+    expect(column.width).toBeGreaterThanOrEqual(340);
+    expect(column.x + column.width).toBeLessThanOrEqual(1280);
+    // The terminal was fitted again to the room left of the column.
+    await expect
+      .poll(async () => {
+        const screen = await dpage.locator('.xterm-screen').boundingBox();
+        return screen ? screen.x + screen.width : Number.POSITIVE_INFINITY;
+      })
+      .toBeLessThanOrEqual(column.x);
+    await dpage.getByRole('button', { name: 'Inbox, 1 thing waits for you' }).waitFor();
+    await expectNoSidewaysScroll(dpage);
+    // The phone shows the same card in its inbox.
+    await inboxCard(page, approval).waitFor();
+    await dpage.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-terminal-desktop.png') });
+
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    // Settled on one device, gone from every screen.
+    await inboxCard(page, approval).waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await status.waitResolution(approval.id, 10_000)).by).toEqual({ kind: 'device', name: 'Pixel 8' });
+    await eventually(() => existsSync(file), 20_000, 'the tool to run');
+    // No approval left: the column goes and the terminal takes the width back.
+    await aside.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await dpage.locator('.xterm-screen').boundingBox())?.width ?? 0)
+      .toBeGreaterThan(column.x - 20);
+    await desktop.close();
+  }, 120_000);
+
+  it('says who answered first when another device got there before this one', async () => {
+    // A page that misses the agent's word that the approval was settled, as a phone on a slow
+    // network would: its card is still up when the person taps it.
+    const late = await phone.newPage();
+    await late.routeWebSocket(/\/api\/status$/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => {
+        if (typeof m === 'string' && m.includes('"approval-resolved"')) return;
+        ws.send(m);
+      });
+      ws.onMessage((m) => server.send(m));
+    });
+    await late.goto(agent.url);
+    const laptop = await pairAnother(agent, session, 'Laptop');
+    const file = join(project, 'raced.txt');
+    fake.afterToolResult(text('Ran it for the laptop.'));
+    const approval = await askToRun('race for it', `echo raced > ${file}`);
+    const card = inboxCard(late, approval);
+    await card.getByRole('button', { name: 'Approve' }).waitFor();
+    expect((await api(laptop, 'POST', `/api/approvals/${approval.id}`, { decision: 'allow' })).status).toBe(200);
+    await inboxCard(page, approval).waitFor({ state: 'detached', timeout: 10_000 });
+
+    await card.getByRole('button', { name: 'Approve' }).tap();
+    await card.getByRole('status').filter({ hasText: 'Already approved by Laptop' }).waitFor();
+    await late.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-settled-elsewhere-phone.png') });
+    expect(await card.getByRole('button').count()).toBe(0);
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    await eventually(() => existsSync(file), 20_000, 'the tool to run');
+    await late.close();
+  }, 120_000);
+});
+
+/** The states a status client was told about after its first `from` messages. */
+class StatusClientView {
+  constructor(
+    private readonly client: StatusClient,
+    private readonly from: number,
+  ) {}
+
+  states(tabId: string): string[] {
+    const out: string[] = [];
+    for (const m of this.client.messages.slice(this.from)) {
+      const s = m.type === 'status:update' && m.tabId === tabId ? m.status : undefined;
+      if (s && out.at(-1) !== s.state) out.push(s.state);
+    }
+    return out;
+  }
+}

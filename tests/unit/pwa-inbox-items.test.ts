@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { Approval } from '../../protocol/approvals.js';
+import type { ClaudeState, TabStatus } from '../../protocol/status.js';
+import {
+  ageText,
+  approvalsBeside,
+  buildInbox,
+  countFromStatuses,
+  diffLineKind,
+  EMPTY_INBOX,
+  inboxCount,
+  placeNames,
+} from '../../pwa/inbox/inbox-items.js';
+
+function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}): TabStatus {
+  return {
+    state,
+    seq: 1,
+    claudeRunning: true,
+    compacting: false,
+    sessionId: 's-1',
+    lastHookAt: 1,
+    since,
+    transcriptPath: null,
+    usage: null,
+    lastMessage: null,
+    ...fields,
+  };
+}
+
+function tab(id: string, fields: Partial<TabView> = {}): TabView {
+  return { id, workspaceId: 'w', name: null, kind: 'claude', claudeSessionId: null, createdAt: '', cwd: '/', title: null, alive: true, ...fields };
+}
+
+function workspace(id: string, ...tabs: TabView[]): WorkspaceView {
+  return { id, name: `Workspace ${id}`, dir: '/', createdAt: '', tabs };
+}
+
+function approval(id: string, tabId: string, createdAt: number, fields: Partial<Approval> = {}): Approval {
+  return {
+    id,
+    tabId,
+    sessionId: null,
+    kind: 'permission',
+    tool: 'Bash',
+    summary: { title: `Bash: ${id}`, description: null, body: null, diff: null, path: null },
+    questions: [],
+    options: [],
+    alwaysAllow: null,
+    createdAt,
+    expiresAt: createdAt + 590_000,
+    ...fields,
+  };
+}
+
+const ids = (entries: { approval: Approval }[]) => entries.map((e) => e.approval.id);
+const tabIds = (entries: { place: { tab: TabView } }[]) => entries.map((e) => e.place.tab.id);
+
+describe('buildInbox', () => {
+  const list = [workspace('w1', tab('a'), tab('b'), tab('c')), workspace('w2', tab('d'), tab('e', { kind: 'shell' }), tab('f'))];
+
+  it('puts approvals first, oldest first, then the tabs that wait in the terminal, then those to review', () => {
+    const inbox = buildInbox(
+      list,
+      {
+        a: status('needs-input', 50),
+        b: status('needs-input', 10),
+        c: status('ready-for-review', 30),
+        d: status('ready-for-review', 20),
+        e: status('busy'),
+        f: status('needs-input', 5),
+      },
+      [approval('late', 'a', 300), approval('early', 'unmanaged-xyz', 100), approval('middle', 'f', 200)],
+    );
+    expect(ids(inbox.approvals)).toEqual(['early', 'middle', 'late']);
+    // a and f have open approvals: they are on their cards, not again as waiting tabs.
+    expect(tabIds(inbox.waiting)).toEqual(['b']);
+    expect(tabIds(inbox.review)).toEqual(['d', 'c']);
+    expect(inbox.approvals[0]?.place).toBeUndefined();
+    expect(inbox.approvals[1]?.place?.workspace.id).toBe('w2');
+    expect(inboxCount(inbox)).toBe(6);
+  });
+
+  it('keeps the order of equal times, so cards never swap', () => {
+    const inbox = buildInbox(list, {}, [approval('x', 'a', 5), approval('y', 'b', 5), approval('z', 'c', 5)]);
+    expect(ids(inbox.approvals)).toEqual(['x', 'y', 'z']);
+  });
+
+  it('is empty when nothing waits, and counts nothing', () => {
+    const inbox = buildInbox(list, { a: status('idle'), b: status('busy'), c: status('unknown') }, []);
+    expect(inbox).toEqual(EMPTY_INBOX);
+    expect(inboxCount(inbox)).toBe(0);
+  });
+
+  it('leaves out tabs the list does not show, but not their approvals', () => {
+    const inbox = buildInbox(list, { gone: status('ready-for-review'), 'unmanaged-x': status('needs-input') }, [approval('p', 'unmanaged-x', 1)]);
+    expect(inbox.review).toEqual([]);
+    expect(inbox.waiting).toEqual([]);
+    expect(inboxCount(inbox)).toBe(1);
+  });
+
+  it('shows an approval settled elsewhere a moment longer, with its note, without counting it', () => {
+    const settled = approval('gone', 'b', 150);
+    const inbox = buildInbox(list, { b: status('needs-input') }, [approval('open', 'a', 200)], [{ approval: settled, note: 'Already approved by Pixel 8' }]);
+    expect(inbox.approvals.map((e) => [e.approval.id, e.note])).toEqual([
+      ['gone', 'Already approved by Pixel 8'],
+      ['open', null],
+    ]);
+    // With its approval gone, tab b waits in the terminal as far as anyone knows.
+    expect(tabIds(inbox.waiting)).toEqual(['b']);
+    expect(inboxCount(inbox)).toBe(2);
+  });
+});
+
+describe('countFromStatuses', () => {
+  it('counts before the tab list arrives as the inbox will once it has', () => {
+    const statuses = {
+      a: status('needs-input'),
+      b: status('needs-input'),
+      c: status('ready-for-review'),
+      d: status('busy'),
+      // An outside session has no row; its approval has a card.
+      'unmanaged-x': status('ready-for-review'),
+    };
+    const approvals = [approval('1', 'a', 1), approval('2', 'unmanaged-y', 2)];
+    expect(countFromStatuses(statuses, approvals)).toBe(4);
+    const list = [workspace('w', tab('a'), tab('b'), tab('c'), tab('d'))];
+    expect(inboxCount(buildInbox(list, statuses, approvals))).toBe(4);
+    expect(countFromStatuses({}, [])).toBe(0);
+  });
+});
+
+describe('approvalsBeside', () => {
+  it("puts the open tab's cards first, each group oldest first", () => {
+    const inbox = buildInbox([], {}, [approval('1', 'a', 1), approval('2', 'b', 2), approval('3', 'a', 3), approval('4', 'c', 4)]);
+    expect(ids(approvalsBeside(inbox.approvals, 'a'))).toEqual(['1', '3', '2', '4']);
+    expect(ids(approvalsBeside(inbox.approvals, 'none'))).toEqual(['1', '2', '3', '4']);
+  });
+});
+
+describe('placeNames', () => {
+  it('names a card as the list names its tab, control and bidi characters spelled out', () => {
+    const ws = workspace('w', tab('a'));
+    ws.name = 'report\u202etxt';
+    expect(placeNames({ workspace: ws, tab: tab('a') }, 'a')).toEqual({ workspace: 'report\\u202etxt', tab: 'Claude' });
+    expect(placeNames({ workspace: ws, tab: tab('a', { name: 'fix\u001b[2J' }) }, 'a').tab).toBe('fix\\x1b[2J');
+    expect(placeNames({ workspace: ws, tab: tab('a', { kind: 'shell', title: { command: 'bash', path: '/' } }) }, 'a').tab).toBe('bash');
+    expect(placeNames(undefined, 'unmanaged-abc')).toEqual({ workspace: 'Outside pocketmux', tab: 'Claude' });
+  });
+});
+
+describe('ageText', () => {
+  it('says how long, short', () => {
+    const now = 10_000_000;
+    expect(ageText(now - 5_000, now)).toBe('just now');
+    expect(ageText(now + 5_000, now)).toBe('just now');
+    expect(ageText(now - 120_000, now)).toBe('2 min');
+    expect(ageText(now - 59 * 60_000, now)).toBe('59 min');
+    expect(ageText(now - 3 * 3_600_000, now)).toBe('3 h');
+    expect(ageText(now - 50 * 3_600_000, now)).toBe('2 d');
+  });
+});
+
+describe('diffLineKind', () => {
+  it('reads the prefix the agent gave each line', () => {
+    expect(['+a', '-b', ' c', '…', '… 12 more lines', ''].map(diffLineKind)).toEqual(['added', 'removed', 'context', 'gap', 'gap', 'context']);
+  });
+});
