@@ -16,17 +16,8 @@ import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '.
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, pairAnother, type Session } from '../support/client.js';
-import { bash, FakeAnthropic, type RecordedRequest, text, toolUse } from '../support/fake-anthropic.js';
+import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
-
-/** The text of every tool result Claude sent back to the model in a request. */
-function toolResults(request: RecordedRequest | undefined): string {
-  const last = request?.body?.messages?.at(-1);
-  if (!last || typeof last.content === 'string') return '';
-  const texts = (content: unknown): string[] =>
-    typeof content === 'string' ? [content] : Array.isArray(content) ? content.flatMap((c: { text?: unknown; content?: unknown }) => (typeof c.text === 'string' ? [c.text] : texts(c.content))) : [];
-  return last.content.filter((b) => b.type === 'tool_result').flatMap((b) => texts(b.content)).join('\n');
-}
 
 let fake: FakeAnthropic;
 let agent: AgentHandle;
@@ -38,8 +29,6 @@ let project: string;
 let tab: TabView;
 let pane: ClaudeTabPane;
 let status: StatusClient;
-
-const lastToolResult = () => toolResults([...fake.requests].reverse().find((r) => r.hasToolResult && !r.sideCall));
 
 /** The inbox's card for an approval, on the home screen. */
 function inboxCard(p: Page, approval: Pick<Approval, 'id'>): Locator {
@@ -151,7 +140,7 @@ describe('the inbox with the real Claude Code CLI', () => {
     await card.waitFor({ state: 'detached', timeout: 10_000 });
     const resolution = await status.waitResolution(approval.id, 10_000);
     expect(resolution).toMatchObject({ outcome: 'denied', message: 'Use the staging server instead', by: { kind: 'device', name: 'Pixel 8' } });
-    await eventually(() => lastToolResult().includes('Use the staging server instead'), 20_000, 'the reason in what the model was sent');
+    await eventually(() => fake.lastToolResultText().includes('Use the staging server instead'), 20_000, 'the reason in what the model was sent');
     expect(existsSync(file)).toBe(false);
     await status.waitState(tab.id, 'ready-for-review');
   }, 120_000);
@@ -183,7 +172,7 @@ describe('the inbox with the real Claude Code CLI', () => {
     await card.getByRole('button', { name: /^Blue/ }).tap();
     await card.waitFor({ state: 'detached', timeout: 10_000 });
     expect((await status.waitResolution(approval.id, 10_000)).outcome).toBe('answered');
-    await eventually(() => lastToolResult().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
+    await eventually(() => fake.lastToolResultText().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
     await status.waitState(tab.id, 'ready-for-review');
   }, 120_000);
 
@@ -231,7 +220,7 @@ describe('the inbox with the real Claude Code CLI', () => {
     expect(status.openApprovals().map((a) => a.id)).toContain(approval.id);
     await send.tap();
     await card.waitFor({ state: 'detached', timeout: 10_000 });
-    await eventually(() => lastToolResult().includes('="Hover, Pressed, Disabled"') && lastToolResult().includes('="Red"'), 20_000, 'both answers in what the model was sent');
+    await eventually(() => fake.lastToolResultText().includes('="Hover, Pressed, Disabled"') && fake.lastToolResultText().includes('="Red"'), 20_000, 'both answers in what the model was sent');
     await status.waitState(tab.id, 'ready-for-review');
   }, 120_000);
 

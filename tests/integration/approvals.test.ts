@@ -13,20 +13,11 @@ import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from 
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, claim, eventually, pairAnother, type Session } from '../support/client.js';
-import { bash, FakeAnthropic, type RecordedRequest, text, toolUse } from '../support/fake-anthropic.js';
+import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
 type Decided = { resolution: ApprovalResolution };
 type Refused = { error: string; resolution?: ApprovalResolution };
-
-/** The text of every tool result Claude sent back to the model in a request. */
-function toolResults(request: RecordedRequest | undefined): string {
-  const last = request?.body?.messages?.at(-1);
-  if (!last || typeof last.content === 'string') return '';
-  const texts = (content: unknown): string[] =>
-    typeof content === 'string' ? [content] : Array.isArray(content) ? content.flatMap((c: { text?: unknown; content?: unknown }) => (typeof c.text === 'string' ? [c.text] : texts(c.content))) : [];
-  return last.content.filter((b) => b.type === 'tool_result').flatMap((b) => texts(b.content)).join('\n');
-}
 
 describe('approvals with the real Claude Code CLI', () => {
   let fake: FakeAnthropic;
@@ -39,9 +30,6 @@ describe('approvals with the real Claude Code CLI', () => {
   let pane: ClaudeTabPane;
   let status: StatusClient;
   const env = newTestEnvironment();
-
-  /** Answers tool results by echoing them, so a test reads what Claude told the model. */
-  const lastToolResult = () => toolResults([...fake.requests].reverse().find((r) => r.hasToolResult && !r.sideCall));
 
   /** A prompt that makes Claude ask to run `command`; resolves with the approval offered. */
   async function askToRun(prompt: string, command: string): Promise<Approval> {
@@ -114,7 +102,7 @@ describe('approvals with the real Claude Code CLI', () => {
     const approval = await askToRun('try this one', `echo denied > ${file}`);
     const decided = await decide<Decided>(laptop, approval.id, { decision: 'deny', message: 'Use the staging server instead' });
     expect(decided.body.resolution).toMatchObject({ outcome: 'denied', message: 'Use the staging server instead', by: { name: 'Laptop' } });
-    await eventually(() => lastToolResult().includes('Use the staging server instead'), 20_000, 'the reason in what the model was sent');
+    await eventually(() => fake.lastToolResultText().includes('Use the staging server instead'), 20_000, 'the reason in what the model was sent');
     expect(existsSync(file)).toBe(false);
     // The transcript keeps it too.
     const transcript = status.latest(tab.id)?.transcriptPath;
@@ -161,7 +149,7 @@ describe('approvals with the real Claude Code CLI', () => {
     ]);
     const decided = await decide<Decided>(phone, approval.id, { decision: 'answer', answers: { 'Which colour should the button be?': 'Blue' } });
     expect(decided.body.resolution.outcome).toBe('answered');
-    await eventually(() => lastToolResult().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
+    await eventually(() => fake.lastToolResultText().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
     await status.waitState(tab.id, 'ready-for-review');
   });
 

@@ -236,6 +236,26 @@ export class FakeAnthropic {
     return this;
   }
 
+  /**
+   * The text of the tool results in the latest request that carried any: what Claude told the
+   * model a tool (or a person answering for it) said.
+   */
+  lastToolResultText(): string {
+    const request = [...this.requests].reverse().find((r) => r.hasToolResult && !r.sideCall);
+    const last = request?.body?.messages?.at(-1);
+    if (!last || typeof last.content === 'string') return '';
+    const texts = (content: unknown): string[] =>
+      typeof content === 'string'
+        ? [content]
+        : Array.isArray(content)
+          ? content.flatMap((c: { text?: unknown; content?: unknown }) => (typeof c.text === 'string' ? [c.text] : texts(c.content)))
+          : [];
+    return last.content
+      .filter((b) => b.type === 'tool_result')
+      .flatMap((b) => texts(b.content))
+      .join('\n');
+  }
+
   /** Requests of the conversation itself (those that offer tools), in order. */
   mainRequests(): RecordedRequest[] {
     return this.requests.filter((r) => r.endpoint === 'messages' && !r.sideCall);
