@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import type { PairingResponse } from '../protocol/api.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
 import { PaneDialogs } from './approvals/pane-dialogs.js';
+import { planInTranscript } from './claude/plan.js';
 import { Presence } from './push/presence.js';
 import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
@@ -118,7 +119,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
     const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option) => dialogs.answer(approval, option));
-    const dialogs: PaneDialogs = new PaneDialogs(tabs, approvals, () => status.snapshot(), log);
+    const dialogs: PaneDialogs = new PaneDialogs(tabs, approvals, () => status.snapshot(), log, (tabId) => planInTranscript(transcripts, status.get(tabId)?.transcriptPath ?? null));
     // Claude moved on without a hook saying so (Esc in a dialog, claude gone): nothing it
     // asked in that tab is waiting any more.
     status.on('effect', (key, effect) => {

@@ -4,6 +4,7 @@ import type { TabStatus } from '../../protocol/status.js';
 import type { Logger } from '../util/log.js';
 import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { dialogFingerprint, parseDialog, type ScreenDialog } from './dialog-parser.js';
+import { cardText, SUMMARY_LIMITS } from './summary.js';
 
 /** What the dialogs need of the tabs: their screens, and typing into them. */
 export interface DialogPanes {
@@ -44,6 +45,8 @@ export class PaneDialogs {
     private readonly approvals: ApprovalStore,
     private readonly statuses: () => Record<string, TabStatus>,
     private readonly log: Logger,
+    /** The plan Claude asks to carry out, read from the tab's transcript, when it can be. */
+    private readonly planOf: (tabId: string) => Promise<string | null> = async () => null,
     private readonly timings: PaneDialogTimings = PANE_DIALOG_TIMINGS,
   ) {
     approvals.on('message', (msg) => {
@@ -82,7 +85,10 @@ export class PaneDialogs {
       await sleep(this.timings.keyRetryMs / 2);
       dialog = await this.read(request.tabId);
     }
-    const approval = this.approvals.add({ ...request, options: dialog?.options ?? [] }, null);
+    // ExitPlanMode's hook input is empty in 2.1.332: the plan is in the transcript.
+    const plan = request.kind === 'plan' && request.summary.body === null ? await this.planOf(request.tabId).catch(() => null) : null;
+    const summary = plan ? { ...request.summary, body: cardText(plan, SUMMARY_LIMITS.plan) } : request.summary;
+    const approval = this.approvals.add({ ...request, summary, options: dialog?.options ?? [] }, null);
     if (approval && dialog) this.shown.set(approval.id, dialogFingerprint(dialog));
     return approval;
   }

@@ -189,6 +189,8 @@ describe('approvals with the real Claude Code CLI', () => {
     await planPane.submit('plan the change');
     const approval = await status.waitApproval(planTab.id);
     expect(approval).toMatchObject({ kind: 'plan', tool: 'ExitPlanMode' });
+    // The hook's input is empty; the plan is read from the transcript.
+    expect(approval.summary.body).toBe('Step 1: rename the button.');
     expect(approval.options.map((o) => o.key)).toEqual(['1', '2']);
     expect(approval.options[1]?.label).toBe('No');
     await planPane.waitScreen('the plan dialog', (s) => s.includes('Exit plan mode?'));
