@@ -180,6 +180,17 @@ describe('Web Push', () => {
     expect((await api<PushState>(phone, 'GET', '/api/push')).body.subscribed).toBe(true);
   });
 
+  it('tries a push again when the push service fails for a passing reason, and keeps the subscription', async () => {
+    endpoint.answer.set(phoneSub, 503);
+    const tests = () => endpoint.of(phoneSub).filter((p) => p.kind === 'show' && p.tag === 'test').length;
+    const before = tests();
+    expect((await api(phone, 'POST', '/api/push/test')).status).toBe(202);
+    await eventually(() => tests() === before + 1, 10_000, 'the first try');
+    endpoint.answer.delete(phoneSub);
+    await eventually(() => tests() === before + 2, 10_000, 'the second try');
+    expect((await api<PushState>(phone, 'GET', '/api/push')).body.subscribed).toBe(true);
+  });
+
   it('drops a subscription the push service says is gone, and one of a revoked device', async () => {
     endpoint.answer.set(laptopSub, 410);
     expect((await api(laptop, 'POST', '/api/push/test')).status).toBe(202);
