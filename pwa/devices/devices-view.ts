@@ -6,6 +6,7 @@ import { agentText } from '../shared/agent-text.js';
 import '../shared/confirm-bar.js';
 import { backIcon, plusIcon } from '../shared/icons.js';
 import '../pairing/pairing-panel.js';
+import './notifications-section.js';
 import { controls, pageBar } from '../shared/shared-styles.js';
 import * as api from '../shared/api.js';
 import { errorText } from '../shared/api-request.js';
@@ -297,6 +298,7 @@ export class DevicesView extends LitElement {
         ${this.pairingError ? html`<div class="error" role="alert">${agentText(this.pairingError)}</div>` : nothing}
         <h2 id="devices-heading">Paired devices</h2>
         ${this.renderDevices()}
+        <pm-notifications-settings></pm-notifications-settings>
       </main>
     `;
   }

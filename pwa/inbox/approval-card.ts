@@ -41,6 +41,25 @@ export class ApprovalCard extends LitElement {
     controls,
     cardStyles,
     css`
+      /* Opened from a notification: a ring that fades, so the eye lands on this card. */
+      :host([highlight]) .card {
+        outline: 2px solid transparent;
+        outline-offset: 2px;
+        animation: linked 3s ease-out;
+      }
+      @keyframes linked {
+        0%,
+        50% {
+          outline-color: var(--pm-accent);
+          background: color-mix(in srgb, var(--pm-accent) 7%, var(--pm-surface));
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        :host([highlight]) .card {
+          animation: none;
+          outline-color: var(--pm-accent);
+        }
+      }
       .group {
         display: flex;
         flex-direction: column;
@@ -150,6 +169,8 @@ export class ApprovalCard extends LitElement {
   @property({ attribute: false }) entry!: ApprovalEntry;
   /** Shown beside its own tab's terminal: no link to where the person already is. */
   @property({ type: Boolean }) here = false;
+  /** The card a notification's link opened: ringed a moment, so the eye finds it. */
+  @property({ type: Boolean, reflect: true }) highlight = false;
 
   @state() private pending: Pending = null;
   @state() private error = '';

@@ -1,13 +1,16 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { chevronIcon, terminalIcon } from '../shared/icons.js';
+import { chevronIcon, closeIcon, terminalIcon } from '../shared/icons.js';
 import { router, terminalPath } from '../shared/router.js';
 import { controls } from '../shared/shared-styles.js';
 import './approval-card.js';
 import { ClockController } from './clock-controller.js';
 import { ageText, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
 import './review-card.js';
+
+/** The inbox's note was tapped away. */
+export const DISMISS_NOTE_EVENT = 'pm-inbox-note-dismiss';
 
 /**
  * The top of the home screen: what Claude asks, the tabs where it waits in the terminal, and
@@ -84,16 +87,48 @@ export class InboxSection extends LitElement {
         flex: none;
         color: var(--pm-muted);
       }
+      button.link-note {
+        justify-content: space-between;
+        gap: 12px;
+        min-height: 48px;
+        padding: 8px 6px 8px 14px;
+        border-radius: var(--pm-radius);
+        background: color-mix(in srgb, var(--pm-review) 12%, var(--pm-surface));
+        border-color: color-mix(in srgb, var(--pm-review) 35%, transparent);
+        color: var(--pm-text);
+        text-align: left;
+        white-space: normal;
+        animation: note-in 0.2s ease-out;
+      }
+      .link-note svg {
+        flex: none;
+        color: var(--pm-muted);
+      }
+      @keyframes note-in {
+        from {
+          opacity: 0;
+          transform: translateY(-4px);
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        button.link-note {
+          animation: none;
+        }
+      }
     `,
   ];
 
   @property({ attribute: false }) inbox: Inbox = EMPTY_INBOX;
+  /** The approval a notification's link opened, highlighted a moment. */
+  @property({ attribute: false }) highlight: string | null = null;
+  /** A short word at the top (the linked request was already answered); a tap takes it away. */
+  @property({ attribute: false }) note = '';
   private readonly clock = new ClockController(this);
 
   protected override willUpdate(): void {
     const { approvals, waiting, review } = this.inbox;
     // An empty inbox takes no room at all: the sessions start at the top.
-    this.hidden = approvals.length + waiting.length + review.length === 0;
+    this.hidden = approvals.length + waiting.length + review.length === 0 && !this.note;
   }
 
   override render() {
@@ -101,11 +136,16 @@ export class InboxSection extends LitElement {
     if (this.hidden) return nothing;
     const asking = approvals.length + waiting.length > 0;
     return html`<section aria-label="Inbox">
+      ${this.note
+        ? html`<button class="link-note" role="status" aria-label=${`${this.note}. Tap to dismiss.`} @click=${this.dismissNote}>
+            <span>${this.note}</span>${closeIcon()}
+          </button>`
+        : nothing}
       ${asking ? html`<h2>Waiting for you</h2>` : nothing}
       ${repeat(
         approvals,
         (e) => e.approval.id,
-        (e) => html`<pm-approval-card data-approval-id=${e.approval.id} .entry=${e}></pm-approval-card>`,
+        (e) => html`<pm-approval-card data-approval-id=${e.approval.id} .entry=${e} ?highlight=${e.approval.id === this.highlight}></pm-approval-card>`,
       )}
       ${repeat(
         waiting,
@@ -120,6 +160,10 @@ export class InboxSection extends LitElement {
       )}
     </section>`;
   }
+
+  private readonly dismissNote = () => {
+    this.dispatchEvent(new CustomEvent(DISMISS_NOTE_EVENT, { bubbles: true, composed: true }));
+  };
 
   private renderWaiting(e: TabEntry) {
     const names = placeNames(e.place, e.place.tab.id);

@@ -96,7 +96,7 @@ export class SessionList extends LitElement {
           <div class="actions">
             <pm-connection-note label=${this.loaded || this.connection !== 'connecting' ? CONNECTION_LABEL[this.connection] : ''}></pm-connection-note>
             <slot name="bell"></slot>
-            <button class="ghost icon" aria-label="Devices" title="Devices" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
+            <button class="ghost icon" aria-label="Devices" title="Devices and notifications" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
           </div>
         </div>
       </div>

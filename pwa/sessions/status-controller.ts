@@ -5,11 +5,13 @@ import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
 import { CHANNEL_PATHS } from '../shared/api.js';
 import { JsonChannelController } from '../shared/json-channel-controller.js';
 import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../inbox/open-approvals.js';
+import { PresenceReporter, presenceOf } from './presence.js';
 
 /**
  * Keeps every tab's Claude status and every open approval live from `/api/status`: a full
  * sync on connect, then updates. Reconnects with backoff, and asks for a fresh sync whenever the page comes back
- * into view, so a phone woken from sleep never shows a stale badge.
+ * into view, so a phone woken from sleep never shows a stale badge. Tells the agent which tab
+ * the person looks at (`status:presence`), so this device is not pushed about it.
  */
 export class StatusController extends JsonChannelController<StatusServerMessage> {
   /** Replaced (never mutated) on every change, so elements given it see a new value. */
@@ -26,6 +28,10 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
   /** The tab on screen, and whether its opening was already acted on. */
   private viewing: { tabId: string; handled: boolean } | null = null;
 
+  private readonly presence = new PresenceReporter(presenceOf(null, 'hidden', false), (msg) => this.send(msg));
+  /** Visibility, focus and blur all move what the person looks at. */
+  private readonly onPresenceChange = () => this.updatePresence();
+
   constructor(host: ReactiveControllerHost) {
     super(host, {
       path: CHANNEL_PATHS.status,
@@ -33,6 +39,20 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
       schema: StatusServerMessage,
       requestFullState: JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage),
     });
+  }
+
+  hostConnected(): void {
+    document.addEventListener('visibilitychange', this.onPresenceChange);
+    window.addEventListener('focus', this.onPresenceChange);
+    window.addEventListener('blur', this.onPresenceChange);
+    this.updatePresence();
+  }
+
+  override hostDisconnected(): void {
+    document.removeEventListener('visibilitychange', this.onPresenceChange);
+    window.removeEventListener('focus', this.onPresenceChange);
+    window.removeEventListener('blur', this.onPresenceChange);
+    super.hostDisconnected();
   }
 
   get(tabId: string): TabStatus | undefined {
@@ -48,6 +68,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     if (tabId === this.viewing?.tabId) return;
     this.viewing = tabId === null ? null : { tabId, handled: false };
     this.settleViewing();
+    this.updatePresence();
   }
 
   /**
@@ -68,6 +89,10 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     return this.send({ type: 'status:tab-dismissed', tabId });
   }
 
+  private updatePresence(): void {
+    this.presence.update(presenceOf(this.viewing?.tabId ?? null, document.visibilityState, document.hasFocus()));
+  }
+
   private settleViewing(): void {
     const v = this.viewing;
     if (!v || v.handled || !this.synced || !this.live.isOpen) return;
@@ -79,6 +104,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     this.synced = false;
     // A new socket's first sync is the agent's word on what is open.
     this.resolved.clear();
+    this.presence.reset();
   }
 
   protected receive(msg: StatusServerMessage): void {
@@ -96,6 +122,10 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
         this.synced = true;
         this.loaded = true;
         this.settleViewing();
+        // Every sync, not only a new socket's first: cheap (sent only if changed), and a sync
+        // answered after waking is where a page that slept learns its focus again.
+        this.updatePresence();
+        this.presence.synced();
         this.host.requestUpdate();
         return;
       }

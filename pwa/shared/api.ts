@@ -8,16 +8,19 @@ import type {
   PairingResponse,
   RenameBody,
   SessionResponse,
+  PushSettingsBody,
+  PushSubscriptionBody,
   TabInputBody,
   TabView,
   WorkspaceView,
 } from '../../protocol/api.js';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
+import type { PushSettings, PushState } from '../../protocol/push.js';
 import type { z } from 'zod';
 import { type ApiOptions, type ApiResponse, apiResponse } from './api-request.js';
 
 export interface ApiRoute {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** As the agent's router declares it under `/api`, with `:id` for the resource. */
   path: string;
 }
@@ -41,6 +44,12 @@ export const API_ROUTES = {
   closeTab: { method: 'DELETE', path: '/tabs/:id' },
   tabInput: { method: 'POST', path: '/tabs/:id/input' },
   decideApproval: { method: 'POST', path: '/approvals/:id' },
+  push: { method: 'GET', path: '/push' },
+  pushKey: { method: 'GET', path: '/push/key' },
+  pushSubscribe: { method: 'POST', path: '/push/subscription' },
+  pushUnsubscribe: { method: 'DELETE', path: '/push/subscription' },
+  pushSettings: { method: 'PUT', path: '/push/settings' },
+  pushTest: { method: 'POST', path: '/push/test' },
 } as const satisfies Record<string, ApiRoute>;
 
 /** The WebSocket channels the PWA opens; held against the agent's channel table the same way. */
@@ -121,4 +130,33 @@ export function tabInput(id: string, body: TabInputBody): Promise<undefined> {
  */
 export async function decideApproval(id: string, body: DecisionBody): Promise<ApprovalResolution> {
   return (await bodyOf(call<{ resolution: ApprovalResolution }>(API_ROUTES.decideApproval, id, body))).resolution;
+}
+
+/** This device's notifications as the agent knows them: its VAPID key, subscribed or not, its choices. */
+export function pushState(): Promise<PushState> {
+  return bodyOf(call<PushState>(API_ROUTES.push));
+}
+
+/** The agent's VAPID public key (base64url), for `pushManager.subscribe`. */
+export function pushKey(): Promise<{ publicKey: string }> {
+  return bodyOf(call<{ publicKey: string }>(API_ROUTES.pushKey));
+}
+
+/** Hands the agent this browser's `PushSubscription.toJSON()`; refused (400) for an endpoint that is no known push service. */
+export function pushSubscribe(subscription: PushSubscriptionBody): Promise<{ subscribed: true }> {
+  return bodyOf(call<{ subscribed: true }>(API_ROUTES.pushSubscribe, undefined, subscription));
+}
+
+export function pushUnsubscribe(): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.pushUnsubscribe));
+}
+
+/** Changes any of the three choices; answers with all three as now saved. */
+export async function pushSettings(change: PushSettingsBody): Promise<PushSettings> {
+  return (await bodyOf(call<{ settings: PushSettings }>(API_ROUTES.pushSettings, undefined, change))).settings;
+}
+
+/** One test notification to this device; 409 when the agent holds no subscription for it. */
+export function pushTest(): Promise<{ sent: true }> {
+  return bodyOf(call<{ sent: true }>(API_ROUTES.pushTest));
 }

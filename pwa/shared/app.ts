@@ -10,6 +10,8 @@ import { StatusController } from '../sessions/status-controller.js';
 import { SyncController } from '../sessions/sync-controller.js';
 import { InboxActionsController } from '../inbox/inbox-actions.js';
 import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
+import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from '../inbox/deep-link.js';
+import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
 import { approvalsBeside, buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
 import '../inbox/approval-aside.js';
 import '../inbox/inbox-bell.js';
@@ -39,6 +41,14 @@ export class App extends LitElement {
   private readonly wide = new MediaQueryController(this, WIDE);
 
   @state() private access: Access = { kind: 'checking' };
+  /** The approval a notification's link (`/?approval=<id>`) opened, ringed a moment. */
+  @state() private highlight: string | null = null;
+  /** Said at the top of the inbox when that approval was already answered. */
+  @state() private linkNote = '';
+  /** A link not followed yet: it waits for the agent's open approvals. */
+  private pendingLink: string | null = approvalLink(location.search);
+  private highlightTimer: ReturnType<typeof setTimeout> | null = null;
+  private noteTimer: ReturnType<typeof setTimeout> | null = null;
   /** The devices page is loaded on first visit; a failed load is said, not left blank. */
   @state() private devicesLoadError = '';
   private devicesRequested = false;
@@ -75,6 +85,7 @@ export class App extends LitElement {
     if (this.routes.route.name === 'list') window.scrollTo({ top: 0 });
     else router.toList();
   };
+  private readonly onDismissNote = () => this.showLinkNote('');
   private readonly onPaired = (e: CustomEvent<Access>) => {
     this.pendingSecret = null;
     this.access = e.detail;
@@ -94,6 +105,7 @@ export class App extends LitElement {
     window.addEventListener('hashchange', this.onHashChange);
     window.addEventListener('online', this.onOnline);
     this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
+    this.addEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
     this.stopListening = onAccessLost(this.onAccessLost);
     void this.boot(takePairSecret());
   }
@@ -103,9 +115,12 @@ export class App extends LitElement {
     window.removeEventListener('hashchange', this.onHashChange);
     window.removeEventListener('online', this.onOnline);
     this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
+    this.removeEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
     this.stopListening?.();
     this.stopListening = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.highlightTimer) clearTimeout(this.highlightTimer);
+    if (this.noteTimer) clearTimeout(this.noteTimer);
   }
 
   private async boot(secret: string | null): Promise<void> {
@@ -171,8 +186,50 @@ export class App extends LitElement {
     this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
 
+  /**
+   * Follows a notification's link once the agent said what is open: to that card, or to a
+   * note that it was answered already. The query leaves the address bar, so a reload does
+   * not follow it again.
+   */
+  private followLink(): void {
+    const id = this.pendingLink;
+    if (id === null || this.access.kind !== 'granted' || !this.status.loaded || !this.sync.loaded) return;
+    this.pendingLink = null;
+    history.replaceState(history.state, '', `${location.pathname}${withoutApprovalLink(location.search)}${location.hash}`);
+    if (linkOutcome(id, this.status.approvals.map((a) => a.id)) === 'answered') {
+      this.showLinkNote(ANSWERED_NOTE);
+      return;
+    }
+    this.highlight = id;
+    if (this.highlightTimer) clearTimeout(this.highlightTimer);
+    this.highlightTimer = setTimeout(() => {
+      this.highlight = null;
+    }, HIGHLIGHT_MS);
+    void this.scrollToCard(id);
+  }
+
+  private async scrollToCard(id: string): Promise<void> {
+    await this.updateComplete;
+    const inbox = this.querySelector('pm-inbox');
+    await inbox?.updateComplete;
+    const card = inbox?.shadowRoot?.querySelector(`pm-approval-card[data-approval-id="${CSS.escape(id)}"]`);
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+  }
+
+  private showLinkNote(note: string): void {
+    this.linkNote = note;
+    if (this.noteTimer) clearTimeout(this.noteTimer);
+    this.noteTimer = note
+      ? setTimeout(() => {
+          this.linkNote = '';
+        }, LINK_NOTE_MS)
+      : null;
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    this.followLink();
     const waiting = this.attention(this.inbox());
     const title = waiting > 0 ? `(${waiting}) pocketmux` : 'pocketmux';
     if (document.title !== title) document.title = title;
@@ -222,7 +279,7 @@ export class App extends LitElement {
             .statuses=${this.status.statuses}
           >
             ${bell}
-            <pm-inbox slot="inbox" .inbox=${inbox}></pm-inbox>
+            <pm-inbox slot="inbox" .inbox=${inbox} .highlight=${this.highlight} .note=${this.linkNote}></pm-inbox>
           </pm-session-list>
           ${route.name === 'terminal'
             ? html`<pm-terminal-view
