@@ -363,7 +363,15 @@ one started with \`hooks/settings.json\` (Claude POSTs each event itself), the o
 typed, Enter is pressed through a terminal attached to the pane, and time runs until the
 \`status:update\` saying \`busy\` (from UserPromptSubmit) reaches a client on \`/api/status\`;
 the stand-in API answers with text, the turn ends (Stop), and the other CLI takes its turn,
-the order swapping every round, after one unmeasured round each. The agent sends
+the order swapping every round, after one unmeasured round each. The approval rows post a
+captured PermissionRequest as Claude's HTTP hook does (node:http, keep-alive) and time it
+until \`approval-opened\` reaches a client on \`/api/status\`; then a device's decision
+(\`allow\`) until the held hook request gets its answer; each round first posts a
+UserPromptSubmit, timed to its \`status:update\`, as the peer; 20 warm-up rounds are not
+counted. The Web Push row runs the same rounds again after the device subscribed to a push
+endpoint in the bench process (over plain HTTP on loopback, as
+\`POCKETMUX_PUSH_INSECURE_LOOPBACK=1\` allows), timing from the PermissionRequest post until that
+endpoint has received the push, checked its VAPID signature and decrypted it. The agent sends
   each pty read at once; there is no batching timer on the output path.
 `;
     writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);
