@@ -374,6 +374,30 @@ describe('the inbox with the real Claude Code CLI', () => {
     await eventually(() => existsSync(file), 20_000, 'the tool to run');
     await late.close();
   }, 120_000);
+
+  it('answers a plan by its number from the card: the keys reach the dialog and Claude goes on', async () => {
+    await page.goto(agent.url);
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: tab.workspaceId, kind: 'claude', claude: { permissionMode: 'plan' } });
+    const planTab = created.body;
+    const planPane = new ClaudeTabPane(agent, planTab);
+    await status.waitState(planTab.id, 'idle', (s) => s.claudeRunning);
+    await planPane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+    fake.onPrompt('plan the change', toolUse('ExitPlanMode', { plan: 'Step 1: rename the button.\nStep 2: update the tests.' }));
+    fake.afterToolResult(text('Leaving plan mode now.'));
+    await planPane.submit('plan the change');
+    const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === planTab.id), 30_000, 'the plan');
+    const card = inboxCard(page, approval);
+    await card.getByText('Step 2: update the tests.').waitFor();
+    const yes = card.getByRole('button', { name: /^Yes/ });
+    await yes.waitFor();
+    await card.getByRole('button', { name: 'No', exact: true }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-inbox-plan-phone.png') });
+    await yes.tap();
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    await planPane.waitScreen('Claude to go on', (s) => !s.includes('Exit plan mode?') && s.includes('Leaving plan mode now.'), 20_000);
+    await api(session, 'DELETE', `/api/tabs/${planTab.id}`);
+  }, 120_000);
 });
 
 /** The states a status client was told about after its first `from` messages. */
