@@ -17,7 +17,7 @@ import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, pairAnother, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
-import { StatusClient } from '../support/status.js';
+import { capturedQuestions, StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
 let agent: AgentHandle;
@@ -146,17 +146,7 @@ describe('the inbox with the real Claude Code CLI', () => {
   }, 120_000);
 
   it('answers a question by tapping an option: Claude receives the answer', async () => {
-    const questions = [
-      {
-        question: 'Which colour should the button be?',
-        header: 'Colour',
-        options: [
-          { label: 'Red', description: 'A red button' },
-          { label: 'Blue', description: 'A blue button' },
-        ],
-        multiSelect: false,
-      },
-    ];
+    const questions = capturedQuestions();
     fake.onPrompt('ask me something', toolUse('AskUserQuestion', { questions }));
     fake.afterToolResult(text('Blue it is.'));
     await pane.submit('ask me something');

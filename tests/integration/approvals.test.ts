@@ -14,7 +14,7 @@ import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, claim, eventually, pairAnother, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
-import { StatusClient } from '../support/status.js';
+import { capturedQuestions, StatusClient } from '../support/status.js';
 
 type Decided = { resolution: ApprovalResolution };
 type Refused = { error: string; resolution?: ApprovalResolution };
@@ -128,17 +128,7 @@ describe('approvals with the real Claude Code CLI', () => {
   });
 
   it('answers a question from a device: Claude receives the answer', async () => {
-    const questions = [
-      {
-        question: 'Which colour should the button be?',
-        header: 'Colour',
-        options: [
-          { label: 'Red', description: 'A red button' },
-          { label: 'Blue', description: 'A blue button' },
-        ],
-        multiSelect: false,
-      },
-    ];
+    const questions = capturedQuestions();
     fake.onPrompt('ask me something', toolUse('AskUserQuestion', { questions }));
     fake.afterToolResult(text('Blue it is.'));
     await pane.submit('ask me something');

@@ -91,6 +91,18 @@ export async function paneEnv(agent: Pick<AgentHandle, 'tmuxSocket'>, tab: { id:
   return { TMUX_PANE: paneId as string, TMUX: `${socketPath},${pid},0` };
 }
 
+/**
+ * The questions of the AskUserQuestion the real CLI was captured asking ("Which colour should
+ * the button be?", Red or Blue): what a stand-in model asks in tests.
+ */
+export function capturedQuestions(): { question: string; header: string; options: { label: string; description: string }[]; multiSelect: boolean }[] {
+  const line = readFileSync(join(CAPTURE_DIR, 'ask-user-question', 'hooks.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"PermissionRequest"') && l.includes('"AskUserQuestion"'));
+  if (!line) throw new Error('no AskUserQuestion in the captured hooks');
+  return (JSON.parse(line) as { tool_input: { questions: ReturnType<typeof capturedQuestions> } }).tool_input.questions;
+}
+
 /** The first hook payload of `event` in the captured session of the real CLI. */
 export function capturedHook(event: string): Record<string, unknown> {
   const line = readFileSync(join(CAPTURE_DIR, 'hooks.jsonl'), 'utf8')
