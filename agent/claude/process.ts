@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -18,9 +19,27 @@ export interface ClaudeProcess {
   session: ClaudeSessionFile | null;
 }
 
+/** A process's parent and its command name (a name, never a path). */
+export interface ProcessEntry {
+  ppid: number;
+  comm: string;
+}
+
+/** Every process on the machine, by pid. */
+export type ProcessTable = Map<number, ProcessEntry>;
+
+/**
+ * The one way the agent learns which processes run: `/proc` on Linux, `ps` where there is
+ * no `/proc` (macOS). Both give the same table: pid, parent pid, command name.
+ */
+export interface ProcessLister {
+  readonly kind: 'proc' | 'ps';
+  list(): Promise<ProcessTable>;
+}
+
 /** Parent pid of every process, from /proc/<pid>/stat (the field after the `(comm)`). */
-export function readProcessTable(proc = '/proc'): Map<number, { ppid: number; comm: string }> {
-  const table = new Map<number, { ppid: number; comm: string }>();
+export function readProcessTable(proc = '/proc'): ProcessTable {
+  const table: ProcessTable = new Map();
   for (const entry of readdirSync(proc)) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -35,13 +54,85 @@ export function readProcessTable(proc = '/proc'): Map<number, { ppid: number; co
 }
 
 /** `pid (comm) state ppid …`; comm may itself hold spaces and parentheses. */
-export function parseStat(stat: string): { ppid: number; comm: string } | null {
+export function parseStat(stat: string): ProcessEntry | null {
   const open = stat.indexOf('(');
   const close = stat.lastIndexOf(')');
   if (open < 0 || close < open) return null;
   const rest = stat.slice(close + 2).split(' ');
   const ppid = Number(rest[1]);
   return Number.isInteger(ppid) ? { ppid, comm: stat.slice(open + 1, close) } : null;
+}
+
+/** Linux: the kernel's own table, read without starting a process. */
+export class ProcLister implements ProcessLister {
+  readonly kind = 'proc';
+  constructor(private readonly root = '/proc') {}
+  async list(): Promise<ProcessTable> {
+    return readProcessTable(this.root);
+  }
+}
+
+/**
+ * Arguments for `ps` that mean the same on procps (Linux) and BSD ps (macOS): every process,
+ * no header, and no width limit (BSD ps cuts its last column at the terminal's width, or 79
+ * characters without a terminal, and `comm` is a full path there).
+ */
+export const PS_ARGS = ['-A', '-ww', '-o', 'pid=,ppid=,comm='] as const;
+
+/**
+ * The name a command goes by, as /proc gives it. BSD ps shows `comm` as the program's
+ * argv[0]: a full path (`/Users/me/.local/bin/claude`), or `-zsh` for a login shell. procps
+ * shows the kernel's name, which is a path only for kernel threads (`kworker/0:1`), never
+ * under a pane: those are left alone.
+ */
+export function commandName(comm: string): string {
+  let name = comm.startsWith('-') && comm.length > 1 ? comm.slice(1) : comm;
+  if (/^\.{0,2}\//.test(name)) {
+    const base = name.slice(name.lastIndexOf('/') + 1);
+    if (base) name = base;
+  }
+  return name;
+}
+
+/** `  PID  PPID COMM` lines; the command is the rest of the line and may hold spaces. */
+export function parsePs(output: string): ProcessTable {
+  const table: ProcessTable = new Map();
+  for (const line of output.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+) ?(.*)$/.exec(line);
+    if (!m) continue;
+    table.set(Number(m[1]), { ppid: Number(m[2]), comm: commandName((m[3] as string).trimEnd()) });
+  }
+  return table;
+}
+
+/** macOS (and any system without /proc): one `ps` run per look, bounded by a timeout. */
+export class PsLister implements ProcessLister {
+  readonly kind = 'ps';
+  constructor(
+    private readonly bin = 'ps',
+    private readonly timeoutMs = 5_000,
+  ) {}
+  list(): Promise<ProcessTable> {
+    return new Promise((resolve, reject) => {
+      execFile(this.bin, [...PS_ARGS], { timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
+        if (err) reject(new Error(`could not list processes with ${this.bin}: ${err.message}`));
+        else resolve(parsePs(stdout));
+      });
+    });
+  }
+}
+
+/** /proc when this system has one for us (Linux), else `ps` (macOS). */
+export function platformProcessLister(proc = '/proc'): ProcessLister {
+  return existsSync(join(proc, 'self')) ? new ProcLister(proc) : new PsLister();
+}
+
+let chosen: ProcessLister | null = null;
+
+/** The lister for this machine, chosen once, at first use. */
+export function processLister(): ProcessLister {
+  chosen ??= platformProcessLister();
+  return chosen;
 }
 
 /** Every descendant of `root`, nearest first. */
@@ -74,12 +165,9 @@ function readSessionFile(configDir: string, pid: number): ClaudeSessionFile | nu
 /**
  * Whether claude runs in a pane: the pane's shell, its descendants, and Claude's own session
  * file for a descendant's pid. A process named claude without a session file still counts.
+ * `table` comes from a ProcessLister; one table serves every pane of one look.
  */
-export function findClaude(
-  panePid: number,
-  configDir: string,
-  table: Map<number, { ppid: number; comm: string }> = readProcessTable(),
-): ClaudeProcess | null {
+export function findClaude(panePid: number, configDir: string, table: ProcessTable): ClaudeProcess | null {
   const candidates = [panePid, ...descendants(table, panePid)];
   for (const pid of candidates) {
     const session = readSessionFile(configDir, pid);

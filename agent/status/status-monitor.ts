@@ -1,4 +1,4 @@
-import { findClaude } from '../claude/process.js';
+import { findClaude, type ProcessLister, type ProcessTable, processLister } from '../claude/process.js';
 import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { TranscriptReader, TranscriptSummary } from '../claude/transcript-reader.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -16,6 +16,8 @@ export interface MonitorOptions {
   transcriptPollMs: number;
   /** Fixed period, or null for 30 s growing to 60 s with the number of Claude tabs. */
   safetyPollMs: number | null;
+  /** Where the process table comes from; by default /proc, or `ps` without it (macOS). */
+  processes?: ProcessLister;
 }
 
 /** What an `unknown` tab really is, from its process and transcript. */
@@ -55,9 +57,20 @@ export class StatusMonitor {
     for (const key of [...this.readers.keys()]) this.releaseReader(key);
   }
 
-  private claudeIn(tabId: string): boolean {
+  private claudeIn(tabId: string, table: ProcessTable): boolean {
     const pid = this.opts.tabs.panePid(tabId);
-    return pid !== undefined && findClaude(pid, this.opts.claudeConfigDir) !== null;
+    return pid !== undefined && findClaude(pid, this.opts.claudeConfigDir, table) !== null;
+  }
+
+  /** One look at the processes for every tab; null (and a warning) when it failed. */
+  private async processTable(): Promise<ProcessTable | null> {
+    const lister = this.opts.processes ?? processLister();
+    try {
+      return await lister.list();
+    } catch (err) {
+      this.opts.log.warn('could not list processes', { via: lister.kind, error: (err as Error).message });
+      return null;
+    }
   }
 
   private async summaryOf(tabId: string, status: TabStatus): Promise<TranscriptSummary | null> {
@@ -75,11 +88,17 @@ export class StatusMonitor {
   /** After a restart: every `unknown` tab is settled, silently (the reducer sends no push). */
   async recover(): Promise<void> {
     await this.opts.tabs.refreshPanes().catch(() => undefined);
-    for (const [key, status] of Object.entries(this.opts.status.snapshot())) {
-      if (status.state !== 'unknown') continue;
-      const running = this.opts.tabs.tab(key) !== undefined && this.claudeIn(key);
+    const unknown = Object.entries(this.opts.status.snapshot()).filter(([, status]) => status.state === 'unknown');
+    if (unknown.length === 0) return;
+    // Without a process table nothing is known: the tabs stay unknown until a hook speaks.
+    const table = await this.processTable();
+    if (!table) return;
+    for (const [key, status] of unknown) {
+      const running = this.opts.tabs.tab(key) !== undefined && this.claudeIn(key, table);
       const summary = running ? await this.summaryOf(key, status).catch(() => null) : null;
       const state = recoveredState(running, summary, status.lastHookAt);
+      // A hook that came while we looked knows better than the look.
+      if (this.opts.status.get(key)?.lastHookAt !== status.lastHookAt) continue;
       this.opts.status.apply(key, { kind: 'recovered', state, claudeRunning: running, at: Date.now() });
       this.opts.log.info('recovered the status of a tab', { tab: key, state });
     }
@@ -143,10 +162,18 @@ export class StatusMonitor {
       this.opts.log.warn('safety poll could not list panes', { error: (err as Error).message });
       return;
     }
-    for (const [key, status] of Object.entries(this.opts.status.snapshot())) {
-      if (!this.opts.tabs.tab(key)) continue;
-      if (!status.claudeRunning && status.state === 'idle') continue;
-      if (!this.claudeIn(key)) this.opts.status.apply(key, { kind: 'process-gone', at: Date.now() });
+    const watched = Object.entries(this.opts.status.snapshot()).filter(
+      ([key, status]) => this.opts.tabs.tab(key) !== undefined && (status.claudeRunning || status.state !== 'idle'),
+    );
+    if (watched.length === 0) return;
+    // Statuses first, processes second: a claude counted as running was started before the
+    // look. A failed look says nothing about claude: no tab is taken for gone on it.
+    const table = await this.processTable();
+    if (!table) return;
+    for (const [key, status] of watched) {
+      // A hook that came while `ps` ran is a claude newer than the look: the next poll decides.
+      if (this.opts.status.get(key)?.lastHookAt !== status.lastHookAt) continue;
+      if (!this.claudeIn(key, table)) this.opts.status.apply(key, { kind: 'process-gone', at: Date.now() });
     }
   }
 }

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { descendants, readProcessTable } from '../../agent/claude/process.js';
+import { descendants, processLister } from '../../agent/claude/process.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -162,7 +162,7 @@ export async function cleanupAgents(): Promise<void> {
     }
   }
   // Everything running in the panes (claude among it) is waited for: it writes as it dies.
-  const table = readProcessTable();
+  const table = await processLister().list();
   const inPanes: number[] = [];
   for (const socket of new Set(all.map((a) => a.tmuxSocket))) {
     const panes = await tmux(socket, 'list-panes', '-a', '-F', '#{pane_pid}\t#{socket_path}').catch(() => '');

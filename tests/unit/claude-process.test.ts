@@ -1,9 +1,24 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeShellCommand, findExecutable } from '../../agent/claude/launcher.js';
-import { descendants, findClaude, parseStat, readProcessTable } from '../../agent/claude/process.js';
+import {
+  commandName,
+  descendants,
+  findClaude,
+  type ProcessEntry,
+  type ProcessLister,
+  type ProcessTable,
+  ProcLister,
+  PsLister,
+  parsePs,
+  parseStat,
+  platformProcessLister,
+  processLister,
+} from '../../agent/claude/process.js';
 import type { TranscriptSummary } from '../../agent/claude/transcript-reader.js';
 import { recoveredState } from '../../agent/status/status-monitor.js';
 import { listClaudeSessions, projectSlug } from '../../agent/claude/sessions.js';
@@ -21,33 +36,153 @@ describe('process detection', () => {
     expect(parseStat('garbage')).toBeNull();
   });
 
-  it('reads this machine’s process table, which has us and our parent', () => {
-    const table = readProcessTable();
-    expect(table.get(process.pid)?.ppid).toBe(process.ppid);
+  it('reads ps lines from procps (Linux) as /proc names them', () => {
+    const table = parsePs(['    1     0 systemd', '   12     2 kworker/0:1-events', '13535     1 tmux: server', ' 1234  1200 claude', '', 'junk'].join('\n'));
+    expect([...table]).toEqual([
+      [1, { ppid: 0, comm: 'systemd' }],
+      [12, { ppid: 2, comm: 'kworker/0:1-events' }],
+      [13535, { ppid: 1, comm: 'tmux: server' }],
+      [1234, { ppid: 1200, comm: 'claude' }],
+    ]);
   });
 
-  const table = new Map([
-    [10, { ppid: 1, comm: 'bash' }],
-    [11, { ppid: 10, comm: 'sh' }],
-    [12, { ppid: 11, comm: 'claude.exe' }],
-    [13, { ppid: 12, comm: 'node' }],
-    [20, { ppid: 1, comm: 'bash' }],
-  ]);
-
-  it('walks descendants, nearest first', () => {
-    expect(descendants(table, 10)).toEqual([11, 12, 13]);
-    expect(descendants(table, 20)).toEqual([]);
+  it('reads ps lines from macOS, where comm is argv[0]: a full path, or -zsh for a login shell', () => {
+    const table = parsePs(
+      [
+        '    1     0 /sbin/launchd',
+        '  900   880 -zsh',
+        '  901   900 /Users/me/.local/bin/claude',
+        '  902   901 /Applications/Visual Studio Code.app/Contents/MacOS/Electron',
+        '  903   900 ./node_modules/.bin/claude',
+        '  904   900 claude',
+        '  905   900 -',
+      ].join('\n'),
+    );
+    expect(Object.fromEntries([...table].map(([pid, e]) => [pid, e.comm]))).toEqual({
+      1: 'launchd',
+      900: 'zsh',
+      901: 'claude',
+      902: 'Electron',
+      903: 'claude',
+      904: 'claude',
+      905: '-',
+    });
+    expect(commandName('/')).toBe('/');
   });
 
-  it('finds claude by its session file first, else by its name', () => {
-    expect(findClaude(10, dir, table)).toEqual({ pid: 12, session: null });
-    mkdirSync(join(dir, 'sessions'));
-    writeFileSync(join(dir, 'sessions', '12.json'), JSON.stringify({ pid: 12, sessionId: 'abc', status: 'waiting', extra: 1 }));
-    expect(findClaude(10, dir, table)).toMatchObject({ pid: 12, session: { sessionId: 'abc', status: 'waiting' } });
-    expect(findClaude(20, dir, table)).toBeNull();
-    // A damaged session file does not hide the process.
-    writeFileSync(join(dir, 'sessions', '12.json'), '{"pid":');
-    expect(findClaude(10, dir, table)).toEqual({ pid: 12, session: null });
+  it('chooses /proc when this system has /proc/self, else ps', () => {
+    expect(platformProcessLister().kind).toBe(existsSync('/proc/self') ? 'proc' : 'ps');
+    expect(platformProcessLister(join(dir, 'no-proc'))).toBeInstanceOf(PsLister);
+    expect(processLister()).toBe(processLister());
+  });
+
+  it('rejects when ps cannot run, rather than saying no process runs', async () => {
+    await expect(new PsLister(join(dir, 'no-ps')).list()).rejects.toThrow(/could not list processes/);
+  });
+
+  const listers: [string, () => ProcessLister][] = [
+    ['/proc', () => new ProcLister()],
+    ['ps', () => new PsLister()],
+  ];
+  describe.each(listers)('through %s', (_name, make) => {
+    it('reads this machine’s process table, which has us and our parent', async () => {
+      const table = await make().list();
+      expect(table.get(process.pid)?.ppid).toBe(process.ppid);
+      expect(table.get(process.pid)?.comm).toMatch(/\S/);
+    });
+  });
+
+  /** The same processes as each path reads them: /proc stat lines, and macOS ps. */
+  const fixtures: [string, ProcessTable][] = [
+    [
+      '/proc',
+      new Map(
+        ['10 (bash) S 1 10', '11 (sh) S 10 11', '12 (claude.exe) S 11 12', '13 (node) S 12 13', '20 (bash) S 1 20'].map((line) => [
+          Number(line.split(' ')[0]),
+          parseStat(line) as ProcessEntry,
+        ]),
+      ),
+    ],
+    [
+      'ps',
+      parsePs(['   10     1 -bash', '   11    10 /bin/sh', '   12    11 /Users/me/.local/share/claude/claude.exe', '   13    12 node', '   20     1 -bash'].join('\n')),
+    ],
+  ];
+  describe.each(fixtures)('with a table read through %s', (_name, table) => {
+    it('walks descendants, nearest first', () => {
+      expect(descendants(table, 10)).toEqual([11, 12, 13]);
+      expect(descendants(table, 20)).toEqual([]);
+    });
+
+    it('finds claude by its session file first, else by its name', () => {
+      expect(findClaude(10, dir, table)).toEqual({ pid: 12, session: null });
+      mkdirSync(join(dir, 'sessions'));
+      writeFileSync(join(dir, 'sessions', '12.json'), JSON.stringify({ pid: 12, sessionId: 'abc', status: 'waiting', extra: 1 }));
+      expect(findClaude(10, dir, table)).toMatchObject({ pid: 12, session: { sessionId: 'abc', status: 'waiting' } });
+      expect(findClaude(20, dir, table)).toBeNull();
+      // A damaged session file does not hide the process.
+      writeFileSync(join(dir, 'sessions', '12.json'), '{"pid":');
+      expect(findClaude(10, dir, table)).toEqual({ pid: 12, session: null });
+    });
+  });
+
+  describe('a real process tree', () => {
+    let tree: ChildProcess | null = null;
+    afterEach(() => {
+      // The whole group: the shells, the sleeps and the claude.
+      if (tree?.pid) {
+        try {
+          process.kill(-tree.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      tree = null;
+    });
+
+    it('gives the same tree, names and answer through /proc and through ps', async () => {
+      // A pane's shell with a sleep, and a nested shell running a node that calls itself
+      // claude, as Claude Code does (process.title sets the kernel's name on Linux, argv[0] on macOS).
+      const claude = `${JSON.stringify(process.execPath)} -e 'process.title = "claude"; setInterval(() => {}, 1000)'`;
+      tree = spawn('/bin/sh', ['-c', `sleep 300 & sh -c ${JSON.stringify(`${claude}; exit 0`)} & wait`], { detached: true, stdio: 'ignore' });
+      const root = tree.pid as number;
+      const proc = new ProcLister();
+      const ps = new PsLister();
+
+      // Up when the claude has renamed itself.
+      let claudePid: number | undefined;
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const table = await proc.list();
+        claudePid = descendants(table, root).find((pid) => table.get(pid)?.comm === 'claude');
+        if (claudePid !== undefined && descendants(table, root).length === 3) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(claudePid).toBeDefined();
+
+      const [fromProc, fromPs] = [await proc.list(), await ps.list()];
+      const subtree = (table: ProcessTable) =>
+        [root, ...descendants(table, root)].sort((a, b) => a - b).map((pid) => [pid, table.get(pid)?.ppid, table.get(pid)?.comm]);
+      expect(subtree(fromPs)).toEqual(subtree(fromProc));
+      expect(subtree(fromProc).map(([, , comm]) => comm).sort()).toEqual(['claude', 'sh', 'sh', 'sleep']);
+      expect(findClaude(root, dir, fromProc)).toEqual({ pid: claudePid, session: null });
+      expect(findClaude(root, dir, fromPs)).toEqual({ pid: claudePid, session: null });
+
+      // With its session file, both find it by the file.
+      mkdirSync(join(dir, 'sessions'));
+      writeFileSync(join(dir, 'sessions', `${claudePid}.json`), JSON.stringify({ pid: claudePid, sessionId: 'real' }));
+      expect(findClaude(root, dir, await ps.list())).toMatchObject({ pid: claudePid, session: { sessionId: 'real' } });
+      expect(findClaude(root, dir, await proc.list())).toMatchObject({ pid: claudePid, session: { sessionId: 'real' } });
+
+      // Gone: neither finds a claude in the tree any more.
+      process.kill(-root, 'SIGKILL');
+      await once(tree, 'exit');
+      rmSync(join(dir, 'sessions'), { recursive: true });
+      const gone = Date.now() + 5_000;
+      while (Date.now() < gone && (await proc.list()).has(claudePid as number)) await new Promise((r) => setTimeout(r, 50));
+      expect(findClaude(root, dir, await proc.list())).toBeNull();
+      expect(findClaude(root, dir, await ps.list())).toBeNull();
+    });
   });
 });
 
