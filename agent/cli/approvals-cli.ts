@@ -9,6 +9,7 @@ import type { Approval, ApprovalOutcome, ApprovalQuestion, ApprovalResolution } 
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { StatusServerMessage } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
+import { commandName } from '../config/command-name.js';
 import { CliError, type Connection, call, connect, EXIT } from './remote.js';
 
 export const APPROVAL_COMMANDS: ReadonlySet<string> = new Set(['approvals', 'approve', 'deny', 'answer']);
@@ -28,11 +29,13 @@ export interface ApprovalCliOptions {
 const out = (text: string) => process.stdout.write(text);
 
 const USAGE = {
-  approvals: 'usage: pocketmux approvals [--json] [--wait] [--timeout SECONDS]',
-  approve: 'usage: pocketmux approve ID [--always]',
-  deny: 'usage: pocketmux deny ID [--message TEXT]',
-  answer: 'usage: pocketmux answer ID LABEL... (one per question; a plan or dialog takes its option number)',
+  approvals: 'approvals [--json] [--wait] [--timeout SECONDS]',
+  approve: 'approve ID [--always]',
+  deny: 'deny ID [--message TEXT]',
+  answer: 'answer ID LABEL... (one per question; a plan or dialog takes its option number)',
 } as const;
+
+const usage = (command: keyof typeof USAGE) => `usage: ${commandName()} ${USAGE[command]}`;
 
 /** Polling interval when the status channel cannot be used. */
 const POLL_MS = 200;
@@ -41,14 +44,14 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
   const [command, ...rest] = args;
   switch (command) {
     case 'approvals': {
-      if (rest.length !== 0) throw new CliError(USAGE.approvals, EXIT.usage);
+      if (rest.length !== 0) throw new CliError(usage('approvals'), EXIT.usage);
       const conn = connect(opts.dataDir);
       const list = opts.wait ? await awaitApprovals(conn, opts.timeoutS) : await openApprovals(conn);
       out(opts.json ? `${visibleJson(list, 2)}\n` : listing(list));
       return EXIT.ok;
     }
     case 'approve': {
-      if (rest.length !== 1) throw new CliError(USAGE.approve, EXIT.usage);
+      if (rest.length !== 1) throw new CliError(usage('approve'), EXIT.usage);
       const id = rest[0] as string;
       const conn = connect(opts.dataDir);
       const approval = await findApproval(conn, id);
@@ -57,7 +60,7 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
       return decided(await post(conn, id, { decision: opts.always ? 'allow-always' : 'allow' }), approval, opts);
     }
     case 'deny': {
-      if (rest.length !== 1) throw new CliError(USAGE.deny, EXIT.usage);
+      if (rest.length !== 1) throw new CliError(usage('deny'), EXIT.usage);
       const id = rest[0] as string;
       const conn = connect(opts.dataDir);
       const approval = await findApproval(conn, id);
@@ -65,7 +68,7 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
       return decided(await post(conn, id, body), approval, opts);
     }
     case 'answer': {
-      if (rest.length < 2) throw new CliError(USAGE.answer, EXIT.usage);
+      if (rest.length < 2) throw new CliError(usage('answer'), EXIT.usage);
       const [id, ...labels] = rest as [string, ...string[]];
       const conn = connect(opts.dataDir);
       const approval = await findApproval(conn, id);
@@ -117,7 +120,7 @@ export function answerBody(approval: Approval, labels: string[]): DecisionBody {
   if (labels.some((l) => l.trim() === '')) throw new CliError('an answer cannot be empty', EXIT.usage);
   switch (approval.kind) {
     case 'permission':
-      throw new CliError(`${id} asks to run a tool: use pocketmux approve ${id} or pocketmux deny ${id}`, EXIT.usage);
+      throw new CliError(`${id} asks to run a tool: use ${commandName()} approve ${id} or ${commandName()} deny ${id}`, EXIT.usage);
     case 'question': {
       const asked = approval.questions;
       if (labels.length !== asked.length) {
@@ -178,10 +181,11 @@ function answerFor(q: ApprovalQuestion, given: string): string {
 function answerHint(approval: Approval): string {
   if (approval.kind === 'question') {
     const n = approval.questions.length;
-    return `answer it with: pocketmux answer ${approval.id} ${n === 1 ? 'LABEL' : Array.from({ length: n }, (_, i) => `LABEL${i + 1}`).join(' ')}`;
+    return `answer it with: ${commandName()} answer ${approval.id} ${n === 1 ? 'LABEL' : Array.from({ length: n }, (_, i) => `LABEL${i + 1}`).join(' ')}`;
   }
-  if (approval.kind === 'plan' || approval.kind === 'dialog') return `answer it with: pocketmux answer ${approval.id} N (the option's number)`;
-  return `pocketmux approve ${approval.id}${approval.alwaysAllow ? ' [--always]' : ''} or pocketmux deny ${approval.id} [--message TEXT]`;
+  if (approval.kind === 'plan' || approval.kind === 'dialog') return `answer it with: ${commandName()} answer ${approval.id} N (the option's number)`;
+  const cmd = commandName();
+  return `${cmd} approve ${approval.id}${approval.alwaysAllow ? ' [--always]' : ''} or ${cmd} deny ${approval.id} [--message TEXT]`;
 }
 
 // Listing.

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { findExecutable } from '../claude/launcher.js';
+import { commandName } from '../config/command-name.js';
 import type { AgentConfig } from '../config/config.js';
 import { resolveLoginPath } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
@@ -58,7 +59,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
     // Not installed yet.
   }
   if (!port) {
-    checks.push({ name: 'agent', ok: false, detail: `not running for ${config.dataDir}: start it with pocketmux start` });
+    checks.push({ name: 'agent', ok: false, detail: `not running for ${config.dataDir}: start it with ${commandName()} start` });
   } else {
     const answer = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { [HOOK_HEADERS.token]: token }, signal: AbortSignal.timeout(3000) })
       .then((r) => r.status)

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import type { PairingResponse } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
+import { commandName } from '../config/command-name.js';
 
 /**
  * A pairing as the terminal shows it: the QR code (half-block characters, narrow enough
@@ -15,6 +16,6 @@ export async function pairingText(pairing: PairingResponse): Promise<string> {
     `\nScan to pair a phone, or open the link (works once, for ${minutes} minutes):\n\n${qr}\n` +
     `  ${visibleText(pairing.url)}\n\n` +
     `In an installed app, enter the code: ${visibleText(pairing.code)}\n` +
-    'Another device later: pocketmux pair\n\n'
+    `Another device later: ${commandName()} pair\n\n`
   );
 }

@@ -8,6 +8,9 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 /** The PWA as vite builds it, served by the agent. */
 export const PWA_DIR = join(packageRoot, 'dist', 'pwa');
 
+/** The `pocketmux` command of this installation, as package.json's `bin` names it. */
+export const BIN_FILE = join(packageRoot, 'bin', 'pocketmux.js');
+
 export function agentVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: string };

@@ -256,7 +256,7 @@ export class PairScreen extends LitElement {
             this.error = '';
           }}>Type a code instead</button>`
         : html`<p class="help">
-            No code? Run <code>pocketmux pair</code> on your computer, or open Devices on a browser that is already paired. A code works
+            No code? Run <code>pocketmux pair</code> (or <code>npx pocketmux pair</code>) on your computer, or open Devices on a browser that is already paired. A code works
             once, for 10 minutes.
           </p>`}
     </div>`;

@@ -41,7 +41,7 @@ export class UnreachableScreen extends LitElement {
       <img class="logo" src="/icon.svg" alt="" />
       <h1>Can't reach pocketmux</h1>
       <div class="problem" role="alert">${agentText(this.errorMessage)}</div>
-      <p>This page keeps trying. If the agent stopped, start it again with <code>pocketmux start</code> on its machine.</p>
+      <p>This page keeps trying. If the agent stopped, start it again on its machine: <code>pocketmux start</code> (or <code>npx pocketmux start</code>).</p>
       <button class="retry" @click=${this.retry}>Try again</button>
     </div>`;
   }

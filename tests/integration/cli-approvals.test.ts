@@ -247,7 +247,7 @@ describe('pocketmux approvals from the CLI', () => {
     expect(JSON.parse(json.stdout)).toEqual({ error: 'no such approval' });
     const usage = await cli('approve');
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('usage: pocketmux approve ID [--always]');
+    expect(usage.stderr).toMatch(/usage: (npx )?pocketmux approve ID \[--always\]/);
   });
 
   it('shows a hostile request without raw control characters', async () => {
