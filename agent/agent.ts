@@ -13,7 +13,7 @@ import { DeviceSockets } from './auth/device-sockets.js';
 import { DeviceStore } from './auth/device-store.js';
 import { HostGuard } from './auth/host.js';
 import { credentialCookieName, loadIdentity } from './auth/identity.js';
-import { AttemptLimiter } from './auth/pairing.js';
+import { PairingAttempts } from './auth/pairing.js';
 import { PairingService } from './auth/pairing-service.js';
 import { RefusalLog } from './auth/refusal-log.js';
 import { ChannelTable } from './channels/channel-table.js';
@@ -41,6 +41,7 @@ import { publishPort } from './store/port-file.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { TabService } from './tabs/tab-service.js';
 import { TailscaleServe } from './tailscale.js';
+import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
 import { Tmux } from './tmux/tmux.js';
 import { DisposableStore, toDisposable } from './util/disposable.js';
@@ -68,7 +69,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
   const agent = new DisposableStore();
   const lock = InstanceLock.acquire(paths.lock);
   agent.register(toDisposable(() => lock.release()));
-  const log = opts.log ?? createLogger({ file: paths.log, level: config.logLevel });
+  const log = opts.log ?? createLogger({ file: paths.log, level: config.logLevel, stderr: !config.service });
   agent.register(toDisposable(() => log.flush()));
   let started = false;
   agent.register(
@@ -83,6 +84,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(toDisposable(() => refusals.close()));
 
     const login = await loginEnvironment(process.env, log);
+    for (const helper of ensureSpawnHelperExecutable()) log.info('made node-pty\'s spawn-helper executable (npm unpacks it without that bit on macOS)', { helper });
     const tmux = new Tmux({ bin: config.tmuxBin, socket: config.tmuxSocket, configFile: paths.tmuxConf, env: login.env, defaultShell: login.shell });
     const tmuxVersion = await tmux.preflight();
     await tmux.start();
@@ -163,7 +165,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           access,
           devices,
           pairing,
-          attempts: new AttemptLimiter(),
+          // Behind a proxy on loopback, attempts count per forwarded client.
+          attempts: new PairingAttempts({ behindProxy: config.tailscaleBin !== null || config.publicUrl !== null }),
           revoked: (id) => {
             subscriptions.forget(id);
             sockets.revoke(id);

@@ -1,5 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { newSecret } from '../util/ids.js';
+import type { IncomingMessage } from 'node:http';
+import { type AttemptSource, attemptSource } from './client-address.js';
 
 /** Letters and digits a person cannot confuse when reading or typing: no 0/O, 1/I/L. */
 export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -107,5 +109,53 @@ export class AttemptLimiter {
 
   succeed(source: string): void {
     this.failures.delete(source);
+  }
+}
+
+/**
+ * Wrong attempts one proxy peer may pass on in a minute, all forwarded clients together:
+ * six clients' worth. A client through the proxy is stopped at five on its own, so only many
+ * clients failing at once (or a program on this machine writing X-Forwarded-For) reach it.
+ */
+export const MAX_PROXIED_FAILURES = 30;
+
+/**
+ * Wrong pairing attempts per client (see attemptSource for who that is): five a minute.
+ * Behind a proxy each forwarded client has its own five, so one person's typos do not hold
+ * up everyone else; and all forwarded attempts also count against the proxy's own address,
+ * up to MAX_PROXIED_FAILURES, so a forged X-Forwarded-For never buys unlimited guesses.
+ */
+export class PairingAttempts {
+  private readonly perClient: AttemptLimiter;
+  private readonly perProxy: AttemptLimiter;
+
+  private readonly behindProxy: boolean;
+
+  constructor(opts: { behindProxy: boolean; maxFailures?: number; maxProxiedFailures?: number; windowMs?: number }) {
+    this.behindProxy = opts.behindProxy;
+    const windowMs = opts.windowMs ?? 60_000;
+    this.perClient = new AttemptLimiter(opts.maxFailures ?? 5, windowMs);
+    this.perProxy = new AttemptLimiter(opts.maxProxiedFailures ?? MAX_PROXIED_FAILURES, windowMs);
+  }
+
+  /** Who a request's attempt counts against. */
+  sourceOf(req: Pick<IncomingMessage, 'headers' | 'socket'>): AttemptSource {
+    return attemptSource(req, this.behindProxy);
+  }
+
+  /** Seconds the source must wait, or 0 when it may try. */
+  retryAfter(source: AttemptSource, now = Date.now()): number {
+    const own = this.perClient.retryAfter(source.client, now);
+    return source.via === null ? own : Math.max(own, this.perProxy.retryAfter(source.via, now));
+  }
+
+  fail(source: AttemptSource, now = Date.now()): void {
+    this.perClient.fail(source.client, now);
+    if (source.via !== null) this.perProxy.fail(source.via, now);
+  }
+
+  /** Clears the client's count; the proxy's runs out with its minute (no one resets it by pairing). */
+  succeed(source: AttemptSource): void {
+    this.perClient.succeed(source.client);
   }
 }

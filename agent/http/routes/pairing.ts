@@ -3,7 +3,8 @@ import { PairBody } from '../../../protocol/api.js';
 import { type AccessControl, originAllowed } from '../../auth/access.js';
 import { guessDeviceName } from '../../auth/device-name.js';
 import type { DeviceStore } from '../../auth/device-store.js';
-import type { AttemptLimiter } from '../../auth/pairing.js';
+import { commandName } from '../../config/command-name.js';
+import type { PairingAttempts } from '../../auth/pairing.js';
 import type { PairingService } from '../../auth/pairing-service.js';
 import type { Logger } from '../../util/log.js';
 import { sessionOf } from './devices.js';
@@ -13,8 +14,8 @@ export interface PairingRouteDeps {
   access: AccessControl;
   devices: DeviceStore;
   pairing: PairingService;
-  /** Wrong pairing attempts, per source address. */
-  attempts: AttemptLimiter;
+  /** Wrong pairing attempts, per client address (forwarded by a proxy on loopback, when one is configured). */
+  attempts: PairingAttempts;
   log: Logger;
   version: string;
   /** True when the agent is served over HTTPS, so the credential cookie is `Secure`. */
@@ -26,7 +27,7 @@ const CREDENTIAL_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
 
 /**
  * `POST /pair`: how a device gets in, so it cannot need a credential. It parses its own
- * body, which is tiny; wrong attempts are limited per source address.
+ * body, which is tiny; wrong attempts are limited per client address (see attemptSource).
  */
 export function pairRoutes(deps: PairingRouteDeps): Router {
   const router = express.Router();
@@ -35,7 +36,7 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
     express.json({ limit: '4kb', strict: true }),
     handler((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
-      const source = req.socket.remoteAddress ?? 'unknown';
+      const source = deps.attempts.sourceOf(req);
       const wait = deps.attempts.retryAfter(source);
       if (wait > 0) {
         res.setHeader('Retry-After', String(wait));
@@ -44,7 +45,7 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
       const body = parse(PairBody, req.body, 'pairing');
       if (!deps.pairing.redeem({ secret: body.secret, code: body.code })) {
         deps.attempts.fail(source);
-        throw new HttpError(401, 'this pairing link or code is wrong, already used or expired; get a new one with `pocketmux pair`');
+        throw new HttpError(401, `this pairing link or code is wrong, already used or expired; get a new one with \`${commandName()} pair\``);
       }
       deps.attempts.succeed(source);
       const ua = req.headers['user-agent'];
