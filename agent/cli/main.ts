@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startAgent } from '../agent.js';
 import { agentVersion } from '../config/package.js';
@@ -5,10 +6,12 @@ import { PortInUseError } from '../http/listen.js';
 import { TlsError } from '../http/tls.js';
 import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
+import { commandName } from '../config/command-name.js';
 import { doctor, formatChecks } from './doctor.js';
 import { pairingText } from './pairing-text.js';
 import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
+import { runService, withDataDir } from './service.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { TmuxPreflightError } from '../tmux/tmux.js';
@@ -38,6 +41,12 @@ Usage:
       (these commands talk to the agent of --data-dir over loopback; all take --json;
        exit 3 when no agent runs, 4 when --wait-for or --wait times out (default 600 s),
        1 when the agent refuses, e.g. an approval already answered elsewhere)
+  pocketmux service install [options]
+                                run the agent at login (systemd user unit, launchd agent) with
+                                these start options; restarted if it fails
+  pocketmux service uninstall   stop it and remove what install wrote
+  pocketmux service status [--json]
+                                installed? running (exit 0, else 3)? where it logs
   pocketmux --version
   pocketmux --help
 
@@ -53,6 +62,13 @@ Options (each also settable by an environment variable):
   --tailscale          serve through \`tailscale serve\` on this machine's tailnet HTTPS name
                        (POCKETMUX_TAILSCALE=1); undone when the agent stops
 `;
+
+/** HELP, saying how to run it when the `pocketmux` on PATH is not this installation. */
+function help(): string {
+  const cmd = commandName();
+  if (cmd === 'pocketmux') return HELP;
+  return HELP.replace('\n\n', `\n\nRun these as "${cmd} …": no pocketmux on your PATH is this installation.\n\n`);
+}
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
 function isUserError(err: unknown): boolean {
@@ -99,12 +115,12 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`pocketmux: ${visibleText((err as Error).message)}\n\n${HELP}`);
+    process.stderr.write(`pocketmux: ${visibleText((err as Error).message)}\n\n${help()}`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(help());
     return 0;
   }
   if (values.version) {
@@ -148,6 +164,7 @@ export async function main(argv: string[]): Promise<number> {
       return err.code;
     }
   }
+  if (command === 'service') return runService(positionals.slice(1), values);
   if (command === 'doctor' && positionals.length === 1) {
     try {
       const config = resolveConfig(
@@ -170,7 +187,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   if (command !== 'start' || positionals.length > 1) {
-    process.stderr.write(`pocketmux: unknown command "${visibleText(positionals.join(' '))}"\n\n${HELP}`);
+    process.stderr.write(`pocketmux: unknown command "${visibleText(positionals.join(' '))}"\n\n${help()}`);
     return 2;
   }
 
@@ -190,9 +207,11 @@ export async function main(argv: string[]): Promise<number> {
       process.env,
     );
     const agent = await startAgent(config);
+    // A service's stdout is kept (the journal): a pairing secret must not be in it.
+    const pairing = config.service ? `Pair a device: ${visibleText(withDataDir(`${commandName()} pair`, config.dataDir, homedir()))}\n` : await pairingText(await agent.newPairing());
     process.stdout.write(
       `pocketmux ${agentVersion()} is running at ${visibleText(agent.url)}\n` +
-        (await pairingText(await agent.newPairing())) +
+        pairing +
         `Data: ${visibleText(config.dataDir)}  tmux socket: ${visibleText(config.tmuxSocket)}\n`,
     );
 

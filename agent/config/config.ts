@@ -54,6 +54,12 @@ export interface AgentConfig {
   pushHosts: string[];
   /** Also accept `http://127.0.0.1:<port>` push endpoints (`POCKETMUX_PUSH_INSECURE_LOOPBACK=1`), for tests. */
   pushInsecureLoopback: boolean;
+  /**
+   * Run by a service manager (`POCKETMUX_SERVICE=1`, set by `pocketmux service install`): the
+   * start banner leaves out the pairing secret, which would be kept in the journal, and the log
+   * goes to its rotated file only, not to stderr as well.
+   */
+  service: boolean;
   /** The least important log lines written; `debug` adds one line per hook event. */
   logLevel: LogLevel;
 }
@@ -197,6 +203,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     pushInsecureLoopback: /^(1|true|yes|on)$/i.test(env.POCKETMUX_PUSH_INSECURE_LOOPBACK ?? ''),
+    service: /^(1|true|yes|on)$/i.test(env.POCKETMUX_SERVICE ?? ''),
     logLevel: logLevel(env.POCKETMUX_LOG_LEVEL),
   };
 }
