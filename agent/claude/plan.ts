@@ -5,7 +5,7 @@ import type { TranscriptFollowers } from './transcript-followers.js';
  * transcript keeps it (the hook's tool_input is empty in 2.1.332). Read through the agent's one
  * reader of that transcript, so it costs nothing when a timeline already follows it.
  */
-export async function planInTranscript(transcripts: TranscriptFollowers, path: string | null, waitMs = 1_500): Promise<string | null> {
+export async function planInTranscript(transcripts: TranscriptFollowers, path: string | null, waitMs = 4_000): Promise<string | null> {
   if (!path) return null;
   const reader = transcripts.acquire(path);
   // Claude may write the call's line a moment after its hook fires: look again for a while.

@@ -15,7 +15,7 @@ import type { Approval } from '../../protocol/approvals.js';
 import type { PushPayload, PushState } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
+import { ARTIFACTS, browserShowsNotifications, DESKTOP, launchBrowser, pairPage, PHONE, sessionOf } from '../support/browser.js';
 import { api, createTab, eventually, pairAnother, type Session } from '../support/client.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { capturedHook, paneEnv } from '../support/status.js';
@@ -184,8 +184,11 @@ afterAll(async () => {
   await endpoint?.close();
 });
 
+/** Only a Chromium that shows notifications can run these (the packaged headless shell cannot). */
+const withNotifications = it.skipIf(!browserShowsNotifications());
+
 describe('the Notifications section', () => {
-  it('enables notifications on a phone: the agent holds the subscription and a test push arrives', async () => {
+  withNotifications('enables notifications on a phone: the agent holds the subscription and a test push arrives', async () => {
     await page.getByRole('button', { name: 'Devices' }).click();
     const section = settings(page);
     const enable = section.getByRole('button', { name: 'Enable notifications' });
@@ -216,7 +219,7 @@ describe('the Notifications section', () => {
     expect(endpoint.refused).toEqual([]);
   });
 
-  it('saves what is pushed: "ready for review" off stays off after a reload', async () => {
+  withNotifications('saves what is pushed: "ready for review" off stays off after a reload', async () => {
     const section = settings(page);
     const review = section.getByRole('switch', { name: 'Ready for review' });
     await review.tap();
@@ -229,7 +232,7 @@ describe('the Notifications section', () => {
     await shoot(page, 'review-off-phone');
   });
 
-  it('hands the agent again, quietly, a subscription this browser has and the agent lost', async () => {
+  withNotifications('hands the agent again, quietly, a subscription this browser has and the agent lost', async () => {
     expect((await api(session, 'DELETE', '/api/push/subscription')).status).toBe(204);
     expect((await api<PushState>(session, 'GET', '/api/push')).body.subscribed).toBe(false);
     await openDevices(page);
@@ -238,7 +241,7 @@ describe('the Notifications section', () => {
     expect(await settings(page).locator('[role="alert"]').count()).toBe(0);
   });
 
-  it('sends nothing about a tab on screen, and pushes it once the person looks away', async () => {
+  withNotifications('sends nothing about a tab on screen, and pushes it once the person looks away', async () => {
     const shell = await createTab(session);
     const hook = await hookSender(shell);
     const tag = `tab-${shell.id}`;
@@ -268,7 +271,7 @@ describe('the Notifications section', () => {
     expect((await hook('PostToolUse')).status).toBe(204);
   });
 
-  it('turns notifications off: the browser unsubscribes and the agent forgets it', async () => {
+  withNotifications('turns notifications off: the browser unsubscribes and the agent forgets it', async () => {
     await openDevices(page);
     const section = settings(page);
     await section.getByRole('button', { name: 'Turn off' }).tap();
@@ -321,7 +324,7 @@ describe('the Notifications section', () => {
     }
   });
 
-  it('shows the browser’s error when subscribing fails, and the agent’s when it refuses', async () => {
+  withNotifications('shows the browser’s error when subscribing fails, and the agent’s when it refuses', async () => {
     const context = await pairedContext(DESKTOP, 'Refused');
     await context.grantPermissions(['notifications'], { origin: agent.url });
     const bad = { ...endpoint.subscribe().json, endpoint: 'https://push.example.com/send/1' };
@@ -348,7 +351,7 @@ describe('the Notifications section', () => {
     await context.close();
   });
 
-  it('shows the switches on a desktop too', async () => {
+  withNotifications('shows the switches on a desktop too', async () => {
     const context = await pairedContext(DESKTOP, 'Laptop');
     await context.grantPermissions(['notifications'], { origin: agent.url });
     const desk = endpoint.subscribe();

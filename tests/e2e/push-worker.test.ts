@@ -15,7 +15,7 @@ import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { PushPayload } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
+import { ARTIFACTS, browserShowsNotifications, launchBrowser, pairPage, PHONE, sessionOf } from '../support/browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
@@ -78,7 +78,8 @@ function shown(p: Page): Promise<Shown[]> {
   });
 }
 
-describe('push through the service worker', () => {
+// The packaged headless shell shows no notifications: this needs the system's Chromium.
+describe.skipIf(!browserShowsNotifications())('push through the service worker', () => {
   it('shows the pushed approval with Approve and Deny, and its Approve answers Claude', async () => {
     context = await browser.newContext({ ...PHONE, ignoreHTTPSErrors: true });
     await context.grantPermissions(['notifications'], { origin: agent.url });

@@ -1,28 +1,137 @@
 /**
  * Real Chromium for end-to-end tests, driven by playwright-core. Each `newContext` is a
  * fresh profile (no cookies, no service worker); Playwright removes it when the browser closes.
+ *
+ * Which Chromium: the system's (Debian's `chromium` package) where installed, else the one
+ * shipped in the `@sparticuz/chromium` dev dependency, so the tests need no browser from the
+ * system. POCKETMUX_CHROMIUM overrides the choice:
+ *   POCKETMUX_CHROMIUM=/path/to/chrome   that binary;
+ *   POCKETMUX_CHROMIUM=packaged          as on a machine with neither Chromium nor fonts:
+ *                                        the packaged Chromium with the package's fonts, even
+ *                                        where the system has its own (CI's "fresh machine" step).
+ * The packaged one is a headless shell, and a headless shell has no notifications:
+ * `Notification.permission` stays "denied" whatever is granted, and a service worker's
+ * `showNotification` fails. The tests of notifications need the system's Chromium.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { execFile } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { createBrotliDecompress } from 'node:zlib';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type LaunchOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
 import type { Session } from './client.js';
 
 /** Debian's chromium package: the real binary, then its wrapper script. */
-const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
-export function chromiumExecutable(): string {
-  const fromEnv = process.env.POCKETMUX_CHROMIUM;
-  if (fromEnv) return fromEnv;
-  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
-  if (!found) throw new Error(`no Chromium found (looked at ${CHROMIUM_CANDIDATES.join(', ')}); set POCKETMUX_CHROMIUM`);
-  return found;
+/** The POCKETMUX_CHROMIUM value that picks the packaged Chromium over the system's. */
+const PACKAGED = 'packaged';
+
+/** Where `@sparticuz/chromium` is installed (its script is build/index.js). */
+const SPARTICUZ = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
+
+/** The system's font configuration; without it the packaged Chromium gets fonts of its own. */
+const SYSTEM_FONTS_CONF = '/etc/fonts/fonts.conf';
+
+interface ChromiumChoice {
+  executablePath: string;
+  /** True for the Chromium of `@sparticuz/chromium`. */
+  packaged: boolean;
 }
 
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumExecutable(),
+/**
+ * Whether the Chromium the tests will use shows notifications: not the packaged headless
+ * shell. The notification suites are skipped, saying so, where it does not.
+ */
+export function browserShowsNotifications(): boolean {
+  const fromEnv = process.env.POCKETMUX_CHROMIUM;
+  if (fromEnv === PACKAGED) return false;
+  return Boolean(fromEnv) || SYSTEM_CHROMIUM.some((p) => existsSync(p));
+}
+
+async function chooseChromium(): Promise<ChromiumChoice> {
+  const fromEnv = process.env.POCKETMUX_CHROMIUM;
+  if (fromEnv && fromEnv !== PACKAGED) return { executablePath: fromEnv, packaged: false };
+  const system = fromEnv === PACKAGED ? undefined : SYSTEM_CHROMIUM.find((p) => existsSync(p));
+  if (system) return { executablePath: system, packaged: false };
+  if (fromEnv !== PACKAGED && !warned) {
+    warned = true;
+    console.warn(
+      `No Chromium at ${SYSTEM_CHROMIUM.join(' or ')}: using @sparticuz/chromium, a headless shell without notifications (their tests fail with it; install chromium for them).`,
+    );
+  }
+  return { executablePath: join(await packagedDir(), 'chromium'), packaged: true };
+}
+let warned = false;
+
+/**
+ * `@sparticuz/chromium` unpacked once per machine (about 200 MB, a few seconds) to a
+ * directory named for its version. Not with the package's own `executablePath()`: that
+ * unpacks to a fixed /tmp/chromium and returns the file as soon as it exists, so two test
+ * workers starting at once can run a half-written binary, and one left by an interrupted
+ * unpack or by another version of the package is used as it is.
+ */
+async function packagedDir(): Promise<string> {
+  const { version } = JSON.parse(readFileSync(join(SPARTICUZ, 'package.json'), 'utf8')) as { version: string };
+  const dir = join(tmpdir(), `pocketmux-sparticuz-chromium-${version}`);
+  mkdirSync(dir, { recursive: true });
+  await unpackOnce(join(dir, 'chromium'), (to) => unbrotli(join(SPARTICUZ, 'bin', 'chromium.br'), to, 0o755));
+  return dir;
+}
+
+/**
+ * Makes `target` with `unpack` unless it exists: into a name of this process's own, then
+ * renamed into place, so the target is never seen half made. Two processes may both unpack;
+ * either result will do.
+ */
+async function unpackOnce(target: string, unpack: (to: string) => Promise<void>): Promise<void> {
+  if (existsSync(target)) return;
+  const partial = `${target}.${process.pid}.partial`;
+  try {
+    await unpack(partial);
+    renameSync(partial, target);
+  } catch (err) {
+    if (!existsSync(target)) throw err;
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
+}
+
+function unbrotli(from: string, to: string, mode = 0o644): Promise<void> {
+  return pipeline(createReadStream(from), createBrotliDecompress(), createWriteStream(to, { mode }));
+}
+
+/**
+ * The environment the packaged Chromium starts with: the system's fonts where it has any
+ * (/etc/fonts), else (or with POCKETMUX_CHROMIUM=packaged) the package's own, Open Sans. With
+ * no font at all the page lays out every text as nothing, and the tests find no button to press.
+ */
+async function packagedEnv(): Promise<NodeJS.ProcessEnv> {
+  const ownFonts = process.env.POCKETMUX_CHROMIUM === PACKAGED || !existsSync(SYSTEM_FONTS_CONF);
+  if (!ownFonts || process.env.FONTCONFIG_FILE) return process.env;
+  const fonts = join(await packagedDir(), 'fonts');
+  await unpackOnce(fonts, async (to) => {
+    mkdirSync(to);
+    await unbrotli(join(SPARTICUZ, 'bin', 'fonts.tar.br'), join(to, 'fonts.tar'));
+    await promisify(execFile)('tar', ['-xf', 'fonts.tar', '--no-same-owner', 'fonts'], { cwd: to });
+    rmSync(join(to, 'fonts.tar'));
+    writeFileSync(
+      join(to, 'fonts.conf'),
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${fonts}/fonts</dir>\n  <cachedir>${fonts}/cache</cachedir>\n</fontconfig>\n`,
+    );
+  });
+  return { ...process.env, FONTCONFIG_FILE: join(fonts, 'fonts.conf') };
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const { executablePath, packaged } = await chooseChromium();
+  const options: LaunchOptions = {
+    executablePath,
     args: [
       '--headless',
       '--no-sandbox',
@@ -37,7 +146,17 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
       '--disable-3d-apis',
       ...extraArgs,
     ],
-  });
+  };
+  if (!packaged) return chromium.launch(options);
+  // The packaged Chromium needs none of the flags @sparticuz/chromium suggests (`chromium.args`),
+  // which are for AWS Lambda; some of them would also turn off what the tests check
+  // (--disable-web-security, --allow-running-insecure-content, --disable-site-isolation-trials).
+  try {
+    return await chromium.launch({ ...options, env: await packagedEnv() });
+  } catch (err) {
+    if (!String(err).includes('error while loading shared libraries')) throw err;
+    throw new Error(`the packaged Chromium needs NSS and expat from the system (Debian: apt-get install libnss3 libexpat1)\n${String(err)}`, { cause: err });
+  }
 }
 
 /** A phone: 390×844 CSS pixels, touch, and an Android Chrome User-Agent. */
