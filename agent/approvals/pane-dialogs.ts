@@ -39,6 +39,12 @@ export class PaneDialogs {
   private polling = false;
   /** What each key-answered approval looks like on screen, to know when it is gone. */
   private readonly shown = new Map<string, string>();
+  /**
+   * Tabs whose plan is being offered: the look at the screen and the transcript takes a moment,
+   * and meanwhile the tab waits with no approval open, which the poll would otherwise offer as
+   * a second card for the same dialog.
+   */
+  private readonly offering = new Set<string>();
 
   constructor(
     private readonly panes: DialogPanes,
@@ -79,6 +85,15 @@ export class PaneDialogs {
    * cannot be read the card still comes, with no options, and says to use the terminal.
    */
   async offer(request: ApprovalRequest): Promise<Approval | null> {
+    this.offering.add(request.tabId);
+    try {
+      return await this.offerDrawn(request);
+    } finally {
+      this.offering.delete(request.tabId);
+    }
+  }
+
+  private async offerDrawn(request: ApprovalRequest): Promise<Approval | null> {
     const deadline = Date.now() + this.timings.drawTimeoutMs;
     let dialog = await this.read(request.tabId);
     while (!dialog && Date.now() < deadline) {
@@ -118,7 +133,7 @@ export class PaneDialogs {
     this.polling = true;
     try {
       for (const [tabId, status] of Object.entries(this.statuses())) {
-        if (isUnmanagedKey(tabId)) continue;
+        if (isUnmanagedKey(tabId) || this.offering.has(tabId)) continue;
         const open = this.approvals.forTab(tabId);
         const byKeys = open.filter((a) => a.kind === 'plan' || a.kind === 'dialog');
         if (byKeys.length > 0) await this.settleGone(tabId, byKeys);
@@ -143,8 +158,8 @@ export class PaneDialogs {
 
   private async offerFound(tabId: string): Promise<void> {
     const dialog = await this.read(tabId);
-    // Another look may have opened one meanwhile.
-    if (!dialog || this.approvals.forTab(tabId).length > 0) return;
+    // A plan's offer, or another look, may have begun meanwhile.
+    if (!dialog || this.offering.has(tabId) || this.approvals.forTab(tabId).length > 0) return;
     const approval = this.approvals.add(
       {
         tabId,

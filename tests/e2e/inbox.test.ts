@@ -377,8 +377,7 @@ describe('the inbox with the real Claude Code CLI', () => {
     await planPane.submit('plan the change');
     const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === planTab.id), 30_000, 'the plan');
     const card = inboxCard(page, approval);
-    await card.waitFor();
-    await expect.poll(() => card.textContent(), { timeout: 15_000 }).toContain('Step 2: update the tests.');
+    await card.getByText('Step 2: update the tests.').waitFor();
     const yes = card.getByRole('button', { name: /^Yes/ });
     await yes.waitFor();
     await card.getByRole('button', { name: 'No', exact: true }).waitFor();
