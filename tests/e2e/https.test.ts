@@ -2,11 +2,9 @@
  * The PWA over HTTPS with a certificate made in the test: it loads, its service worker
  * registers (which browsers allow only in a secure context), and the terminal runs on wss.
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, testCertificate } from '../support/agent.js';
 import { launchBrowser, PHONE, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 
 let agent: AgentHandle;
@@ -14,13 +12,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   const env = newTestEnvironment();
-  const cert = join(env.root, 'cert.pem');
-  const key = join(env.root, 'key.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
-    { stdio: 'ignore' },
-  );
+  const { cert, key } = testCertificate(env.root);
   agent = await startAgent({ reuse: env, args: ['--tls-cert', cert, '--tls-key', key] });
   // The test's own certificate is not signed by a CA the browser knows.
   browser = await launchBrowser(['--ignore-certificate-errors']);

@@ -5,7 +5,6 @@
  * headless Chromium reaches no real push service); the worker shows it with its buttons, and
  * its click handler, run as on a tap of "Approve", answers Claude.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Worker } from 'playwright-core';
@@ -14,7 +13,7 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { PushPayload } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, testCertificate } from '../support/agent.js';
 import { ARTIFACTS, browserShowsNotifications, launchBrowser, pairPage, PHONE, sessionOf } from '../support/browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
@@ -41,13 +40,7 @@ let project: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const env = newTestEnvironment();
-  const cert = join(env.root, 'cert.pem');
-  const key = join(env.root, 'key.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
-    { stdio: 'ignore' },
-  );
+  const { cert, key } = testCertificate(env.root);
   [fake, endpoint] = await Promise.all([FakeAnthropic.start(), PushEndpoint.start()]);
   mkdirSync(join(env.home, 'project'), { recursive: true });
   project = realpathSync(join(env.home, 'project'));

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -7,24 +7,12 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
-import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
+import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
 import { paneEnv } from '../support/status.js';
 
 let agent: AgentHandle;
 let cert: Buffer;
 const env = newTestEnvironment();
-
-/** A self-signed certificate for 127.0.0.1 and localhost, made for this test. */
-function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '60',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
-  return { cert, key };
-}
 
 function httpsJson<T>(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}): Promise<{ status: number; body: T; setCookie: string | undefined }> {
   return new Promise((resolve, reject) => {
@@ -49,7 +37,7 @@ function httpsJson<T>(path: string, init: { method?: string; body?: unknown; coo
 }
 
 beforeAll(async () => {
-  const files = makeCertificate(env.root);
+  const files = testCertificate(env.root, 60);
   cert = readFileSync(files.cert);
   agent = await startAgent({ reuse: env, args: ['--tls-cert', files.cert, '--tls-key', files.key] });
 });

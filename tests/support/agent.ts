@@ -2,7 +2,7 @@
  * Starts a real pocketmux agent for a test: the built CLI in its own process, with its own
  * data dir, HOME, tmux socket and a free port. Everything it starts is stopped by `cleanup`.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,21 @@ export interface StartOptions {
 }
 
 const started: { root: string; tmuxSocket: string; proc: ChildProcess }[] = [];
+
+/**
+ * A self-signed certificate for 127.0.0.1 (and localhost), made for one test in `dir`: the
+ * files for `--tls-cert` and `--tls-key`.
+ */
+export function testCertificate(dir: string, days = 30): { cert: string; key: string } {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', String(days), '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', key, '-out', cert],
+    { stdio: 'ignore' },
+  );
+  return { cert, key };
+}
 
 export function newTestEnvironment(): Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'> {
   const root = mkdtempSync(join(tmpdir(), 'pocketmux-test-'));
