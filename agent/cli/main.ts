@@ -206,6 +206,15 @@ export async function main(argv: string[]): Promise<number> {
       },
       process.env,
     );
+    // Listening for a stop from the first moment: a service manager may ask while the agent is
+    // still starting, and the default would kill it by signal, before it let go of anything.
+    let stopSignal: NodeJS.Signals | null = null;
+    let stopRequested: (signal: NodeJS.Signals) => void = (signal) => {
+      stopSignal = signal;
+    };
+    const onSignal = (signal: NodeJS.Signals) => stopRequested(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     const agent = await startAgent(config);
     // A service's stdout is kept (the journal): a pairing secret must not be in it.
     const pairing = config.service ? `Pair a device: ${visibleText(withDataDir(`${commandName()} pair`, config.dataDir, homedir()))}\n` : await pairingText(await agent.newPairing());
@@ -216,12 +225,11 @@ export async function main(argv: string[]): Promise<number> {
     );
 
     await new Promise<void>((resolve) => {
-      const stop = (signal: NodeJS.Signals) => {
+      stopRequested = (signal: NodeJS.Signals) => {
         process.stderr.write(`pocketmux: ${signal}, stopping (tmux sessions keep running)\n`);
         agent.close().then(resolve, resolve);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      if (stopSignal) stopRequested(stopSignal);
     });
     return 0;
   } catch (err) {

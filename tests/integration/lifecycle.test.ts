@@ -1,9 +1,11 @@
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import { agentEnv, cleanupAgents, runCli, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
+import { AGENT_BIN, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
 import { api, claim, createTab, eventually, firstWorkspaceId, TerminalClient } from '../support/client.js';
 
 afterAll(cleanupAgents);
@@ -52,6 +54,23 @@ describe('agent lifecycle', () => {
       expect(existsSync(join(agent.dataDir, 'port'))).toBe(false);
       expect(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).toContain(tab.id);
     }
+  });
+
+  it('asked to stop while it is still starting, finishes starting and stops cleanly', async () => {
+    const env = newTestEnvironment();
+    const proc = spawn(process.execPath, [AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, '--tmux-socket', env.tmuxSocket], { env: agentEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    // The lock is taken inside the start, after the signal handlers are in place.
+    await eventually(() => existsSync(join(env.dataDir, 'agent.lock')), 20_000, 'the start to begin');
+    proc.kill('SIGTERM');
+    const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr).toContain('SIGTERM, stopping');
+    expect(existsSync(join(env.dataDir, 'agent.lock'))).toBe(false);
+    await tmux(env.tmuxSocket, 'kill-server').catch(() => undefined);
   });
 
   it('after a reboot (tmux gone) starts each tab’s shell again in its last directory', async () => {
