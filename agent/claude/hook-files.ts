@@ -11,6 +11,19 @@ export const PERMISSION_HOOK_TIMEOUT_S = 600;
 export const EVENT_HOOK_TIMEOUT_S = 10;
 
 
+/**
+ * Set (to 1) for the claude a Claude tab starts, whose hooks come from `--settings`: the
+ * `--global` hooks of Claude's user settings (`pocketmux hooks install`) step aside there, so
+ * no event is reported twice. Only that claude has it: a claude typed in a shell tab, or after
+ * /exit, has no `--settings` and reports through the global hooks.
+ */
+export const TAB_HOOKS_ENV = 'POCKETMUX_TAB_HOOKS';
+
+/** Any pocketmux's global statusLine (whatever its data dir): never run as the person's own. */
+export function isPocketmuxStatusLine(command: string): boolean {
+  return /hooks\/hook\.sh'? --global statusline\s*$/.test(command);
+}
+
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
@@ -28,6 +41,12 @@ export function hookScript(opts: { port: number; token: string; userStatusLine?:
   return `#!/bin/sh
 # Written by pocketmux at every start; edits are overwritten. Forwards one Claude Code hook
 # event to the agent and prints the agent's answer (a permission decision, or nothing).
+# --global: run from Claude's user settings (pocketmux hooks install). A claude started in a
+# pocketmux Claude tab has these hooks through --settings already: step aside there.
+if [ "$1" = --global ]; then
+  [ -n "\${${TAB_HOOKS_ENV}:-}" ] && exit 0
+  shift
+fi
 if [ "$1" = statusline ]; then
   # Claude's statusLine: report it in the background (so the line shows at once), then run
   # the person's own statusLine command, if any, with the same input. Only sh builtins read
@@ -129,6 +148,8 @@ export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | nu
     };
     const line = settings.statusLine;
     if (line?.type !== 'command' || typeof line.command !== 'string' || line.command.trim() === '') return null;
+    // Ours, from `pocketmux hooks install`: the wrapper would run itself.
+    if (isPocketmuxStatusLine(line.command)) return null;
     return { command: line.command, ...(typeof line.padding === 'number' ? { padding: line.padding } : {}) };
   } catch {
     return null;

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { TAB_HOOKS_ENV } from './hook-files.js';
 
 export interface ClaudeLaunchConfig {
   /** The claude command: a path, or a name looked up on the login PATH. */
@@ -24,14 +25,15 @@ function quote(value: string): string {
  * The shell command a Claude tab's tmux session starts with. claude runs first; when it
  * exits (`/exit`, a crash) the pane becomes the person's login shell rather than closing,
  * so the tab stays and says Claude is not running. The person's own settings still apply:
- * `--settings` adds our hooks to theirs.
+ * `--settings` adds our hooks to theirs. claude alone gets TAB_HOOKS_ENV (through `env`, which
+ * every shell runs alike), so the global hooks of `pocketmux hooks install` step aside in it.
  */
 export function claudeShellCommand(config: ClaudeLaunchConfig, launch: ClaudeLaunch): string {
   const args = [config.bin, '--settings', config.settingsPath];
   if (launch.resume) args.push('--resume', launch.resume);
   if (launch.permissionMode) args.push('--permission-mode', launch.permissionMode);
   args.push(...config.extraArgs);
-  return `${args.map(quote).join(' ')}; exec ${quote(config.shell)} -l`;
+  return `env ${TAB_HOOKS_ENV}=1 ${args.map(quote).join(' ')}; exec ${quote(config.shell)} -l`;
 }
 
 /** Finds an executable the way a shell would: as given when it has a slash, else on PATH. */

@@ -12,6 +12,7 @@ import { pairingText } from './pairing-text.js';
 import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
 import { runService, withDataDir } from './service.js';
+import { runHooks } from './hooks-cli.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { TmuxPreflightError } from '../tmux/tmux.js';
@@ -47,6 +48,9 @@ Usage:
   pocketmux service uninstall   stop it and remove what install wrote
   pocketmux service status [--json]
                                 installed? running (exit 0, else 3)? where it logs
+  pocketmux hooks install       add pocketmux's hooks to Claude's user settings (~/.claude/settings.json,
+                                backed up first), so every claude on this machine reports, not only tabs
+  pocketmux hooks uninstall     remove exactly those;  pocketmux hooks status [--json]
   pocketmux --version
   pocketmux --help
 
@@ -165,6 +169,16 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'service') return runService(positionals.slice(1), values);
+  if (command === 'hooks') {
+    try {
+      const config = resolveConfig({ dataDir: values['data-dir'] as string | undefined }, process.env);
+      return await runHooks(positionals.slice(1), { dataDir: config.dataDir, claudeConfigDir: config.claudeConfigDir, json: values.json === true });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`pocketmux: ${visibleLines(err.message)}\n`);
+      return 2;
+    }
+  }
   if (command === 'doctor' && positionals.length === 1) {
     try {
       const config = resolveConfig(

@@ -191,7 +191,7 @@ describe('launching claude', () => {
 
   it('starts claude with our settings, then the login shell when it exits', () => {
     expect(claudeShellCommand(config, {})).toBe(
-      `'/opt/claude code/claude' '--settings' '/home/o'\\''neil/.pocketmux/hooks/settings.json' '--model' 'opus'; exec '/bin/zsh' -l`,
+      `env POCKETMUX_TAB_HOOKS=1 '/opt/claude code/claude' '--settings' '/home/o'\\''neil/.pocketmux/hooks/settings.json' '--model' 'opus'; exec '/bin/zsh' -l`,
     );
   });
 

@@ -1,0 +1,184 @@
+/**
+ * pocketmux's hooks in Claude Code's *user* settings (`~/.claude/settings.json`), so that every
+ * claude on this machine reports to the agent, not only the ones started in a Claude tab. Pure:
+ * text in, text out; `agent/cli/hooks-cli.ts` does the files.
+ *
+ * Each event gets one more entry running `'<dataDir>/hooks/hook.sh' --global <Event>`; the
+ * person's own entries and every other key stay as they were. A claude started in a Claude tab
+ * already has the same hooks through `--settings`: there the script steps aside (see
+ * TAB_HOOKS_ENV), so no event is reported twice. Our entries are recognised by their command
+ * (the script path and `--global`), so installing twice adds nothing and uninstalling removes
+ * exactly what install added.
+ */
+import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
+import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S, TAB_HOOKS_ENV } from './hook-files.js';
+
+export { TAB_HOOKS_ENV };
+
+export const GLOBAL_FLAG = '--global';
+
+export class UserHooksError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+export function globalHookCommand(scriptPath: string, event: string): string {
+  return `${shellQuote(scriptPath)} ${GLOBAL_FLAG} ${event}`;
+}
+
+export function globalStatusLineCommand(scriptPath: string): string {
+  return globalHookCommand(scriptPath, 'statusline');
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOurHook(hook: unknown, scriptPath: string): boolean {
+  return isObject(hook) && hook.type === 'command' && typeof hook.command === 'string' && hook.command.startsWith(`${shellQuote(scriptPath)} ${GLOBAL_FLAG} `);
+}
+
+function isOurStatusLine(value: unknown, scriptPath: string): boolean {
+  return isObject(value) && value.type === 'command' && value.command === globalStatusLineCommand(scriptPath);
+}
+
+function timeoutFor(event: string): number {
+  return event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S;
+}
+
+/** How the file was written, kept when it is written back. */
+export interface Layout {
+  indent: string;
+  finalNewline: boolean;
+}
+
+export interface ParsedSettings {
+  /** null: there was no file. */
+  settings: Json;
+  layout: Layout;
+}
+
+/**
+ * Reads settings.json text (null: no file). What cannot be merged into without guessing is
+ * refused: text that is not JSON, a top level or `hooks` that is not an object, an event whose
+ * value is not an array.
+ */
+export function parseUserSettings(text: string | null, path = 'settings.json'): ParsedSettings {
+  if (text === null || text.trim() === '') return { settings: {}, layout: { indent: '  ', finalNewline: true } };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UserHooksError(`${path} is not valid JSON (${(err as Error).message}): fix it first; nothing was changed`);
+  }
+  if (!isObject(value)) throw new UserHooksError(`${path} does not hold a JSON object: fix it first; nothing was changed`);
+  if (value.hooks !== undefined) {
+    if (!isObject(value.hooks)) throw new UserHooksError(`"hooks" in ${path} is not an object: fix it first; nothing was changed`);
+    for (const [event, entries] of Object.entries(value.hooks)) {
+      if (!Array.isArray(entries)) throw new UserHooksError(`"hooks.${event}" in ${path} is not a list: fix it first; nothing was changed`);
+    }
+  }
+  const indent = /^\{\r?\n([ \t]+)"/.exec(text)?.[1] ?? (/^\{\s*\}/.test(text.trim()) ? '  ' : '');
+  return { settings: value, layout: { indent, finalNewline: text.endsWith('\n') } };
+}
+
+export function formatUserSettings(settings: Json, layout: Layout): string {
+  return `${JSON.stringify(settings, null, layout.indent)}${layout.finalNewline ? '\n' : ''}`;
+}
+
+export type StatusLineState = 'ours' | 'theirs' | 'none';
+
+export interface UserHooksState {
+  /** Events whose hooks hold our entry. */
+  installed: string[];
+  /** Events that should and do not. */
+  missing: string[];
+  statusLine: StatusLineState;
+}
+
+function statusLineState(settings: Json, scriptPath: string): StatusLineState {
+  if (settings.statusLine === undefined) return 'none';
+  return isOurStatusLine(settings.statusLine, scriptPath) ? 'ours' : 'theirs';
+}
+
+function hasOurEntry(entries: unknown, scriptPath: string, event: string): boolean {
+  if (!Array.isArray(entries)) return false;
+  const command = globalHookCommand(scriptPath, event);
+  return entries.some((e) => isObject(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.type === 'command' && h.command === command));
+}
+
+export function userHooksState(settings: Json, scriptPath: string): UserHooksState {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {};
+  const installed = HOOK_EVENT_NAMES.filter((e) => hasOurEntry(hooks[e], scriptPath, e));
+  return { installed, missing: HOOK_EVENT_NAMES.filter((e) => !installed.includes(e)), statusLine: statusLineState(settings, scriptPath) };
+}
+
+export interface MergeResult {
+  settings: Json;
+  /** Events that got our entry now. */
+  added: string[];
+  /** What became of the statusLine: set now, ours already, or the person's own left alone. */
+  statusLine: 'added' | 'ours' | 'theirs';
+  changed: boolean;
+}
+
+/** The settings with our entry appended to every event that lacks it. The input is not changed. */
+export function mergeUserHooks(settings: Json, scriptPath: string): MergeResult {
+  const out: Json = structuredClone(settings);
+  const hooks: Json = isObject(out.hooks) ? out.hooks : {};
+  const added: string[] = [];
+  for (const event of HOOK_EVENT_NAMES) {
+    if (hasOurEntry(hooks[event], scriptPath, event)) continue;
+    const entries = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    entries.push({ matcher: '', hooks: [{ type: 'command', command: globalHookCommand(scriptPath, event), timeout: timeoutFor(event) }] });
+    hooks[event] = entries;
+    added.push(event);
+  }
+  if (added.length > 0) out.hooks = hooks;
+  const before = statusLineState(settings, scriptPath);
+  if (before === 'none') out.statusLine = { type: 'command', command: globalStatusLineCommand(scriptPath) };
+  const statusLine = before === 'none' ? 'added' : before;
+  return { settings: out, added, statusLine, changed: added.length > 0 || statusLine === 'added' };
+}
+
+export interface UnmergeResult {
+  settings: Json;
+  /** Events one of our entries was removed from. */
+  removed: string[];
+  statusLineRemoved: boolean;
+  changed: boolean;
+}
+
+/**
+ * The settings without anything install added: our hooks (an entry left with no hooks goes
+ * with them), an event left with no entries, `hooks` left empty, and our statusLine. Every
+ * other entry, key and order stays.
+ */
+export function unmergeUserHooks(settings: Json, scriptPath: string): UnmergeResult {
+  const out: Json = structuredClone(settings);
+  const removed: string[] = [];
+  if (isObject(out.hooks)) {
+    const hooks = out.hooks;
+    for (const [event, entries] of Object.entries(hooks)) {
+      if (!Array.isArray(entries)) continue;
+      let touched = false;
+      const kept = entries.flatMap((entry) => {
+        if (!isObject(entry) || !Array.isArray(entry.hooks) || !entry.hooks.some((h) => isOurHook(h, scriptPath))) return [entry];
+        touched = true;
+        const rest = entry.hooks.filter((h) => !isOurHook(h, scriptPath));
+        return rest.length > 0 ? [{ ...entry, hooks: rest }] : [];
+      });
+      if (!touched) continue;
+      removed.push(event);
+      if (kept.length > 0) hooks[event] = kept;
+      else delete hooks[event];
+    }
+    if (removed.length > 0 && Object.keys(hooks).length === 0) delete out.hooks;
+  }
+  const statusLineRemoved = isOurStatusLine(out.statusLine, scriptPath);
+  if (statusLineRemoved) delete out.statusLine;
+  return { settings: out, removed, statusLineRemoved, changed: removed.length > 0 || statusLineRemoved };
+}

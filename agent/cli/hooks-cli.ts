@@ -1,0 +1,170 @@
+/**
+ * `pocketmux hooks install | uninstall | status [--json]`: pocketmux's hooks in Claude Code's
+ * user settings, so a claude started anywhere on this machine (not only in a Claude tab)
+ * reports to the agent. The merge itself is `agent/claude/user-hooks.ts`.
+ */
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
+import {
+  formatUserSettings,
+  mergeUserHooks,
+  type ParsedSettings,
+  parseUserSettings,
+  UserHooksError,
+  unmergeUserHooks,
+  userHooksState,
+} from '../claude/user-hooks.js';
+import { commandName } from '../config/command-name.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { EXIT } from './remote.js';
+
+export interface HooksCliOptions {
+  dataDir: string;
+  claudeConfigDir: string;
+  json: boolean;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  /** For the backup's name. */
+  now?: () => Date;
+}
+
+export function hookScriptPath(dataDir: string): string {
+  return join(dataDir, 'hooks', 'hook.sh');
+}
+
+export function userSettingsPath(claudeConfigDir: string): string {
+  return join(claudeConfigDir, 'settings.json');
+}
+
+interface SettingsFile {
+  /** The path named; writes go to the file it links to, so a symlinked settings.json stays a link. */
+  path: string;
+  target: string;
+  text: string | null;
+  mode: number | null;
+}
+
+function readSettingsFile(path: string): SettingsFile {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    // No file (or a dangling link): written where it is named.
+  }
+  try {
+    return { path, target, text: readFileSync(target, 'utf8'), mode: statSync(target).mode & 0o777 };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path, target, text: null, mode: null };
+    throw new UserHooksError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Backs the old file up (0600, beside it), then writes the new one atomically in the old one's mode. */
+function writeSettings(file: SettingsFile, text: string, now: Date): string | null {
+  let backup: string | null = null;
+  if (file.text !== null) {
+    backup = `${file.target}.pocketmux-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+    writeFileAtomic(backup, file.text, 0o600);
+    chmodSync(backup, 0o600);
+  } else {
+    mkdirSync(dirname(file.target), { recursive: true, mode: 0o700 });
+  }
+  const mode = file.mode ?? 0o600;
+  writeFileAtomic(file.target, text, mode);
+  // The umask may have narrowed it on creation.
+  chmodSync(file.target, mode);
+  return backup;
+}
+
+export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
+  const out = opts.out ?? ((t: string) => process.stdout.write(t));
+  const err = opts.err ?? ((t: string) => process.stderr.write(t));
+  const cmd = commandName();
+  const sub = args[0];
+  if (args.length !== 1 || (sub !== 'install' && sub !== 'uninstall' && sub !== 'status')) {
+    err(`usage: ${cmd} hooks install | ${cmd} hooks uninstall | ${cmd} hooks status [--json]\n`);
+    return EXIT.usage;
+  }
+  const script = hookScriptPath(opts.dataDir);
+  const path = userSettingsPath(opts.claudeConfigDir);
+  const fail = (message: string, code: number) => {
+    if (opts.json) out(`${visibleJson({ error: message })}\n`);
+    err(`pocketmux: ${visibleLines(message)}\n`);
+    return code;
+  };
+
+  let file: SettingsFile;
+  let parsed: ParsedSettings;
+  try {
+    file = readSettingsFile(path);
+    parsed = parseUserSettings(file.text, path);
+  } catch (e) {
+    if (e instanceof UserHooksError) return fail(e.message, sub === 'status' ? EXIT.failed : EXIT.usage);
+    throw e;
+  }
+
+  if (sub === 'status') {
+    const state = userHooksState(parsed.settings, script);
+    const installed = state.missing.length === 0 ? 'all' : state.installed.length === 0 ? 'none' : 'some';
+    if (opts.json) {
+      out(`${visibleJson({ installed, settings: path, script, events: state.installed, missing: state.missing, statusLine: state.statusLine }, 2)}\n`);
+      return EXIT.ok;
+    }
+    const what =
+      installed === 'all'
+        ? `installed for every event (${state.installed.length})`
+        : installed === 'none'
+          ? 'not installed'
+          : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${cmd} hooks install)`;
+    const statusLine = { ours: 'pocketmux reports it', theirs: 'your own (left alone; pocketmux tabs still run it)', none: 'none' }[state.statusLine];
+    out(`pocketmux hooks in Claude's user settings: ${what}\n  settings:   ${visibleText(path)}\n  script:     ${visibleText(script)}\n  statusLine: ${statusLine}\n`);
+    return EXIT.ok;
+  }
+
+  if (sub === 'install') {
+    try {
+      accessSync(script, constants.X_OK);
+    } catch {
+      return fail(`no hook script at ${script}: start the agent first (${cmd} start), which writes it; nothing was changed`, EXIT.usage);
+    }
+    const merged = mergeUserHooks(parsed.settings, script);
+    const theirs = merged.statusLine === 'theirs' ? 'Your own statusLine is left as it is; Claude tabs of pocketmux run it as they always have.\n' : '';
+    if (!merged.changed) {
+      if (opts.json) out(`${visibleJson({ changed: false, settings: path, backup: null, added: [], statusLine: merged.statusLine })}\n`);
+      else out(`pocketmux hooks are already installed in ${visibleText(path)}: nothing to do.\n${theirs}`);
+      return EXIT.ok;
+    }
+    const backup = writeSettings(file, formatUserSettings(merged.settings, parsed.layout), (opts.now ?? (() => new Date()))());
+    if (opts.json) {
+      out(`${visibleJson({ changed: true, settings: path, backup, added: merged.added, statusLine: merged.statusLine })}\n`);
+      return EXIT.ok;
+    }
+    out(
+      `Added pocketmux's hooks for ${merged.added.length} events to ${visibleText(path)}${merged.statusLine === 'added' ? ', and a statusLine' : ''}.\n` +
+        (backup ? `  backup: ${visibleText(backup)}\n` : '  (the file was new)\n') +
+        theirs +
+        'Every claude started from now on reports to the agent, in or out of pocketmux (inside a Claude tab,\n' +
+        'the tab\'s own hooks report and these step aside). Claude sessions already running pick them up when restarted.\n' +
+        `Remove them with: ${cmd} hooks uninstall\n`,
+    );
+    return EXIT.ok;
+  }
+
+  const unmerged = unmergeUserHooks(parsed.settings, script);
+  if (!unmerged.changed) {
+    if (opts.json) out(`${visibleJson({ changed: false, settings: path, backup: null, removed: [], statusLineRemoved: false })}\n`);
+    else out(`pocketmux hooks are not installed in ${visibleText(path)}: nothing to do.\n`);
+    return EXIT.ok;
+  }
+  const backup = writeSettings(file, formatUserSettings(unmerged.settings, parsed.layout), (opts.now ?? (() => new Date()))());
+  if (opts.json) {
+    out(`${visibleJson({ changed: true, settings: path, backup, removed: unmerged.removed, statusLineRemoved: unmerged.statusLineRemoved })}\n`);
+    return EXIT.ok;
+  }
+  out(
+    `Removed pocketmux's hooks (${unmerged.removed.length} events${unmerged.statusLineRemoved ? ' and the statusLine' : ''}) from ${visibleText(path)}.\n` +
+      `  backup: ${visibleText(backup ?? '')}\n`,
+  );
+  return EXIT.ok;
+}
