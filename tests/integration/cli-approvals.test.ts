@@ -3,7 +3,7 @@
  * agent's installed hook script is run exactly as Claude runs it, with payloads the real CLI
  * sent, and it blocks until the approval is settled, then prints what Claude would read.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { answerBody } from '../../agent/cli/approvals-cli.js';
 import { type CliError, EXIT } from '../../agent/cli/remote.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
+import { runHookScript } from '../support/hook-script.js';
 import { api, claim, eventually } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
 
@@ -53,15 +54,7 @@ function cli(...args: string[]) {
  * its environment. It returns when the approval is settled, with what it printed.
  */
 function runHook(payload: unknown): Promise<{ code: number | null; stdout: string }> {
-  const script = join(agent.dataDir, 'hooks', 'hook.sh');
-  const child = spawn('/bin/sh', ['-c', `'${script}' PermissionRequest`], { env: { PATH: process.env.PATH, ...pane } });
-  hooks.push(child);
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stdin.end(`${JSON.stringify(payload)}\n`);
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout })));
+  return runHookScript(agent.dataDir, 'PermissionRequest', payload, pane, (child) => hooks.push(child));
 }
 
 async function listed(): Promise<Approval[]> {

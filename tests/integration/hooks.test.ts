@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, } from '../support/agent.js';
 import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { runHookScript } from '../support/hook-script.js';
 import { paneEnv, StatusClient } from '../support/status.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
@@ -23,27 +24,7 @@ beforeAll(async () => {
 afterAll(cleanupAgents);
 
 /** Runs the installed hook script exactly as Claude would: sh, payload on stdin, pane in env. */
-function runHook(
-  event: string,
-  payload: unknown,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const script = join(agent.dataDir, 'hooks', 'hook.sh');
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', `'${script}' ${event}`], { env: { PATH: process.env.PATH, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-    child.stdin.end(`${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n`);
-  });
-}
+const runHook = (event: string, payload: unknown, env: Record<string, string>) => runHookScript(agent.dataDir, event, payload, env);
 
 function tabPaneEnv(tabId: string, workspaceId: string): Promise<Record<string, string>> {
   return paneEnv(agent, { id: tabId, workspaceId });

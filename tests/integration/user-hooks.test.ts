@@ -2,11 +2,11 @@
  * `pocketmux hooks install | status | uninstall` against a real agent and a temp HOME, and the
  * hook script's `--global` mode stepping aside in a claude a Claude tab started.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
+import { runHookScript } from '../support/hook-script.js';
 import { claim, createTab, eventually, type Session } from '../support/client.js';
 import { capturedHook, paneEnv, StatusClient } from '../support/status.js';
 
@@ -36,23 +36,7 @@ afterAll(cleanupAgents);
 
 const cli = (...args: string[]) => runCli(['hooks', ...args, '--data-dir', agent.dataDir], agentEnv(agent));
 
-function runHook(args: string, payload: unknown, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const script = join(agent.dataDir, 'hooks', 'hook.sh');
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', `'${script}' ${args}`], { env: { PATH: process.env.PATH, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(`${JSON.stringify(payload)}\n`);
-  });
-}
+const runHook = (args: string, payload: unknown, env: Record<string, string>) => runHookScript(agent.dataDir, args, payload, env);
 
 describe('pocketmux hooks (Claude user settings)', () => {
   it('refuses to install before the agent wrote its script, and a settings file it cannot read', async () => {
