@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import type { PairingResponse } from '../protocol/api.js';
+import { isUnmanagedKey } from '../protocol/hook-contract.js';
+import type { UserHooksView } from '../protocol/outside.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
 import { PaneDialogs } from './approvals/pane-dialogs.js';
 import { planInTranscript } from './claude/plan.js';
@@ -32,6 +34,10 @@ import { hookRouter } from './http/hook-routes.js';
 import { apiRouter } from './http/routes/api-router.js';
 import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
+import { userHooksInstall } from './cli/hooks-cli.js';
+import { commandName } from './config/command-name.js';
+import { ForeignTmux } from './outside/foreign-tmux.js';
+import { OutsideSessions } from './outside/outside-sessions.js';
 import { forgetClosedTabs } from './status/closed-tabs.js';
 import { StatusManager } from './status/status-manager.js';
 import { StatusMonitor } from './status/status-monitor.js';
@@ -105,13 +111,37 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(toDisposable(() => status.flush()));
     agent.register(forgetClosedTabs(status, tabs));
 
+    // Claude started outside the tabs (pocketmux hooks install): kept while its claude runs.
+    const foreign = new ForeignTmux(config.tmuxBin, login.env);
+    const outside = new OutsideSessions({
+      path: paths.outside,
+      log,
+      claudeConfigDir: config.claudeConfigDir,
+      max: config.maxUnmanagedSessions,
+      paneExists: (pane) => foreign.paneExists(pane),
+    });
+    outside.load();
+    agent.register(toDisposable(() => outside.flush()));
+    // A status of an outside session the agent no longer knows (from before this file) goes.
+    for (const key of Object.keys(status.snapshot())) if (isUnmanagedKey(key) && !outside.has(key)) status.forget(key);
+    outside.on('forgotten', (session) => {
+      if (session.tmux) foreign.release(session.tmux);
+      approvals.settleTab(session.key, 'claude-exited');
+      status.forget(session.key);
+    });
+    // The status cap let one go: so does the list.
+    status.on('message', (msg) => {
+      if (msg.type === 'status:removed' && isUnmanagedKey(msg.tabId)) outside.forget(msg.tabId, 'status-dropped');
+    });
+    const outsideSweep = setInterval(() => void outside.sweep().catch((err: Error) => log.warn('outside sessions check failed', { error: err.message })), config.outsidePollMs);
+    outsideSweep.unref();
+    agent.register(toDisposable(() => clearInterval(outsideSweep)));
+
     const openTranscript = transcriptOpener(config.claudeConfigDir, log);
     // A transcript the status monitor follows for Esc while a timeline shows it is read once.
     const transcripts = new TranscriptFollowers((path) => new TranscriptReader(path, { maxEntries: TIMELINE_ENTRIES_KEPT, open: openTranscript }));
     agent.register(toDisposable(() => transcripts.clear()));
     const terminals = new TerminalBridge({
-      tmux,
-      tabs,
       log,
       env: login.env,
       heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -144,7 +174,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const notifier = new PushNotifier({ subscriptions, sender, approvals, status, presence, place: (tabId) => tabs.place(tabId), log });
     agent.register(toDisposable(() => notifier.dispose()));
 
-    const channels = new ChannelTable({ config, tabs, status, approvals, presence, terminals, transcripts, log });
+    const channels = new ChannelTable({ config, tabs, tmux, outside, foreign, status, approvals, presence, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);
     const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
@@ -186,8 +216,11 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
             endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback },
           },
           terminalStats: () => terminals.stats(),
+          outside,
+          foreign,
+          userHooks: () => userHooksView(config),
         }),
-        hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, approvals, dialogs, log }),
+        hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, log }),
         channels,
         access,
         refusals,
@@ -240,5 +273,16 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // Why it could not start is what the person needs to read, not what failed after.
     await agent.dispose().catch(() => undefined);
     throw err;
+  }
+}
+
+/** Whether claude started anywhere reports: the app's settings show it. */
+function userHooksView(config: AgentConfig): UserHooksView {
+  const installCommand = `${commandName()} hooks install`;
+  try {
+    const found = userHooksInstall(config.claudeConfigDir, config.dataDir);
+    return { state: found.state, settingsPath: found.path, installCommand, detail: null };
+  } catch (err) {
+    return { state: 'unknown', settingsPath: `${config.claudeConfigDir}/settings.json`, installCommand, detail: (err as Error).message };
   }
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DECISION_LIMITS, DECISIONS } from './approvals.js';
+import { UNMANAGED_PREFIX } from './hook-contract.js';
 import { unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -73,6 +74,9 @@ export const CreateTabBody = z.strictObject({
     .optional(),
 });
 export type CreateTabBody = z.infer<typeof CreateTabBody>;
+
+/** `:key` in `/api/outside/:key/...`: an outside session's key (hook-contract.ts). */
+export const OutsideKey = z.string().regex(new RegExp(`^${UNMANAGED_PREFIX}[A-Za-z0-9-]{1,64}$`), 'not an outside session key');
 
 /** `POST /api/tabs/:id/input`: text typed into the tab, then Enter unless `enter` is false. */
 export const TabInputBody = z.strictObject({

@@ -83,6 +83,7 @@ const RateWindow = z.looseObject({
 /** The JSON Claude Code pipes to a statusLine command (reported by hook.sh as `statusline`). */
 export const StatusLineReport = z.looseObject({
   session_id: z.string().min(1),
+  cwd: z.string().max(4096).optional(),
   model: z.looseObject({ id: z.string().optional(), display_name: z.string().optional() }).optional(),
   cost: z.looseObject({ total_cost_usd: z.number().nonnegative().optional() }).optional(),
   context_window: z.looseObject({ used_percentage: Percent.optional(), context_window_size: z.number().optional() }).optional(),

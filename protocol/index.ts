@@ -11,3 +11,4 @@ export * from './status-client.js';
 export * from './sync-server.js';
 export * from './approvals.js';
 export * from './push.js';
+export * from './outside.js';

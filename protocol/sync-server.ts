@@ -6,6 +6,7 @@
  */
 import { z } from 'zod/mini';
 import type { PaneTitle, TabView, WorkspaceView } from './api.js';
+import { SyncedOutsideSessions } from './outside.js';
 import type { SyncServerMessage } from './sync.js';
 
 export const PaneTitleSchema = z.object({ command: z.string(), path: z.string() }) satisfies z.ZodMiniType<PaneTitle>;
@@ -31,5 +32,5 @@ export const WorkspaceViewSchema = z.object({
 }) satisfies z.ZodMiniType<WorkspaceView>;
 
 export const SyncServerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('sync:snapshot'), version: z.number(), workspaces: z.array(WorkspaceViewSchema) }),
+  z.object({ type: z.literal('sync:snapshot'), version: z.number(), workspaces: z.array(WorkspaceViewSchema), outside: SyncedOutsideSessions }),
 ]) satisfies z.ZodMiniType<SyncServerMessage>;

@@ -4,12 +4,15 @@
  */
 import { z } from 'zod';
 import type { WorkspaceView } from './api.js';
+import type { OutsideSessionView } from './outside.js';
 
 export interface SyncSnapshot {
   type: 'sync:snapshot';
   /** Grows with every change; a client ignores a snapshot older than the one it shows. */
   version: number;
   workspaces: WorkspaceView[];
+  /** Claude sessions reporting from outside the tabs, first heard of first. */
+  outside: OutsideSessionView[];
 }
 
 export type SyncServerMessage = SyncSnapshot;

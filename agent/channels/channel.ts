@@ -7,6 +7,9 @@ import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
+import type { ForeignTmux } from '../outside/foreign-tmux.js';
+import type { OutsideSessions } from '../outside/outside-sessions.js';
+import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
 
 /** What an upgrade carries besides its socket, once the shared checks passed. */
@@ -34,6 +37,10 @@ export interface Channel {
 export interface ChannelServices {
   config: AgentConfig;
   tabs: TabService;
+  tmux: Tmux;
+  /** Claude sessions outside the tabs, and the way to their panes on other tmux servers. */
+  outside: OutsideSessions;
+  foreign: ForeignTmux;
   status: StatusManager;
   /** What Claude waits on the person for, sent with the status. */
   approvals: ApprovalStore;

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.js';
+import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { Channel, ChannelDefinition } from './channel.js';
@@ -7,7 +8,8 @@ import { parseClientMessage } from './client-message.js';
 import { type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
 /**
- * `/api/sync`: every client gets the workspace list on connect and again on every change.
+ * `/api/sync`: every client gets the workspace list (and the Claude sessions outside the
+ * tabs) on connect and again on every change.
  * While anyone watches, pane titles are polled so tab labels follow the shell live.
  */
 export class SyncChannel implements Channel {
@@ -19,12 +21,14 @@ export class SyncChannel implements Channel {
 
   constructor(
     private readonly tabs: TabService,
+    private readonly outside: OutsideSessions,
     private readonly log: Logger,
     private readonly pollMs: number,
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
     tabs.on('change', this.onChange);
+    outside.on('change', this.onChange);
   }
 
   accept(ws: WebSocket): void {
@@ -55,7 +59,7 @@ export class SyncChannel implements Channel {
   }
 
   private snapshot(): SyncServerMessage {
-    return { type: 'sync:snapshot', version: this.version, workspaces: this.tabs.views() };
+    return { type: 'sync:snapshot', version: this.version, workspaces: this.tabs.views(), outside: this.outside.views() };
   }
 
   /** Changes often come in bursts (a workspace closing its tabs); send one snapshot. */
@@ -70,6 +74,7 @@ export class SyncChannel implements Channel {
 
   close(): void {
     this.tabs.off('change', this.onChange);
+    this.outside.off('change', this.onChange);
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
     this.clients.closeAll();
@@ -79,5 +84,5 @@ export class SyncChannel implements Channel {
 export const syncChannel: ChannelDefinition = {
   path: '/api/sync',
   caps: 'shared',
-  open: (s) => new SyncChannel(s.tabs, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
+  open: (s) => new SyncChannel(s.tabs, s.outside, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
 };

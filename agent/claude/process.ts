@@ -153,7 +153,7 @@ export function descendants(table: Map<number, { ppid: number }>, root: number):
   return out;
 }
 
-function readSessionFile(configDir: string, pid: number): ClaudeSessionFile | null {
+export function readSessionFile(configDir: string, pid: number): ClaudeSessionFile | null {
   try {
     const parsed = SessionFile.safeParse(JSON.parse(readFileSync(join(configDir, 'sessions', `${pid}.json`), 'utf8')));
     return parsed.success ? parsed.data : null;

@@ -3,8 +3,7 @@ import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { findExecutable } from '../claude/launcher.js';
-import { parseUserSettings, userHooksState } from '../claude/user-hooks.js';
-import { userSettingsPath } from './hooks-cli.js';
+import { userHooksInstall } from './hooks-cli.js';
 import { commandName } from '../config/command-name.js';
 import type { AgentConfig } from '../config/config.js';
 import { resolveLoginPath } from '../config/login-env.js';
@@ -84,7 +83,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
   } catch {
     checks.push({ name: 'hooks', ok: false, detail: 'not installed: the agent writes them at start' });
   }
-  checks.push(userHooksCheck(config, `${paths.dataDir}/hooks/hook.sh`));
+  checks.push(userHooksCheck(config));
   if (!(await run('curl', ['--version']))) {
     checks.push({ name: 'curl', ok: false, detail: 'the hook script needs curl: install it (apt-get install curl)' });
   }
@@ -122,23 +121,14 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
 }
 
 /** Informational: claude outside pocketmux's tabs reports only with the user hooks installed. */
-function userHooksCheck(config: AgentConfig, script: string): Check {
-  const path = userSettingsPath(config.claudeConfigDir);
+function userHooksCheck(config: AgentConfig): Check {
   try {
-    const state = userHooksState(parseUserSettings(readSettingsText(path), path).settings, script);
-    if (state.missing.length === 0) return { name: 'user hooks', ok: true, detail: `installed in ${path}: claude started anywhere reports` };
-    if (state.installed.length > 0) return { name: 'user hooks', ok: true, detail: `installed for some events only (missing ${state.missing.join(', ')}): run ${commandName()} hooks install` };
+    const { state, path, missing } = userHooksInstall(config.claudeConfigDir, config.dataDir);
+    if (state === 'installed') return { name: 'user hooks', ok: true, detail: `installed in ${path}: claude started anywhere reports` };
+    if (state === 'some') return { name: 'user hooks', ok: true, detail: `installed for some events only (missing ${missing.join(', ')}): run ${commandName()} hooks install` };
     return { name: 'user hooks', ok: true, detail: `not installed (optional): only claude in pocketmux's Claude tabs reports; ${commandName()} hooks install adds them to ${path}` };
   } catch (err) {
     return { name: 'user hooks', ok: true, detail: `cannot tell: ${(err as Error).message}` };
-  }
-}
-
-function readSettingsText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
   }
 }
 

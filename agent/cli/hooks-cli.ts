@@ -77,6 +77,23 @@ function writeSettings(file: SettingsFile, text: string, now: Date): string | nu
   return backup;
 }
 
+export interface UserHooksInstall {
+  state: 'installed' | 'some' | 'none';
+  path: string;
+  missing: string[];
+}
+
+/**
+ * Whether Claude's user settings hold pocketmux's hooks, for doctor and the app's settings.
+ * Throws UserHooksError when the settings cannot be read.
+ */
+export function userHooksInstall(claudeConfigDir: string, dataDir: string): UserHooksInstall {
+  const path = userSettingsPath(claudeConfigDir);
+  const file = readSettingsFile(path);
+  const state = userHooksState(parseUserSettings(file.text, path).settings, hookScriptPath(dataDir));
+  return { state: state.missing.length === 0 ? 'installed' : state.installed.length === 0 ? 'none' : 'some', path, missing: state.missing };
+}
+
 export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
   const out = opts.out ?? ((t: string) => process.stdout.write(t));
   const err = opts.err ?? ((t: string) => process.stderr.write(t));

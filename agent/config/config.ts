@@ -26,6 +26,8 @@ export interface AgentConfig {
   maxTabs: number;
   /** Claude sessions outside the agent's tabs remembered from hooks; past it the least active is forgotten. */
   maxUnmanagedSessions: number;
+  /** How often the agent checks that each Claude outside the tabs still runs (its process, else its pane). */
+  outsidePollMs: number;
   /** How often pane titles are polled while a client watches (/api/sync). */
   titlePollMs: number;
   /** The claude command; resolved on the login PATH when it has no slash. */
@@ -75,6 +77,7 @@ export const DEFAULTS = {
   maxWorkspaces: 500,
   maxTabs: 500,
   maxUnmanagedSessions: 200,
+  outsidePollMs: 5_000,
   titlePollMs: 2_000,
 } as const;
 
@@ -188,6 +191,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     maxWorkspaces: count('POCKETMUX_MAX_WORKSPACES', DEFAULTS.maxWorkspaces),
     maxTabs: count('POCKETMUX_MAX_TABS', DEFAULTS.maxTabs),
     maxUnmanagedSessions: DEFAULTS.maxUnmanagedSessions,
+    outsidePollMs: ms('POCKETMUX_OUTSIDE_POLL_MS', DEFAULTS.outsidePollMs),
     titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
     claudeBin: flags.claudeBin ?? env.POCKETMUX_CLAUDE ?? 'claude',
     claudeArgs: (env.POCKETMUX_CLAUDE_ARGS ?? '').split(/\s+/).filter(Boolean),

@@ -17,6 +17,8 @@ export function dataPaths(dataDir: string) {
     vapid: join(dataDir, 'vapid.json'),
     /** Each device's push subscription and what it wants pushed. */
     push: join(dataDir, 'push.json'),
+    /** Claude sessions reporting from outside the tabs (pocketmux hooks install). */
+    outside: join(dataDir, 'outside.json'),
     log: join(dataDir, 'logs', 'agent.log'),
   };
 }

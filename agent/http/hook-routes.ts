@@ -8,6 +8,7 @@ import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
 import type { HookDecision } from '../approvals/decision.js';
 import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
 import type { PaneDialogs } from '../approvals/pane-dialogs.js';
+import type { OutsideSessions } from '../outside/outside-sessions.js';
 import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -44,6 +45,8 @@ export interface HookRouteDeps {
   tmuxSocket: string;
   tabs: TabService;
   status: StatusManager;
+  /** Sessions whose pane is not one of the tabs (or that run in no tmux at all). */
+  outside: OutsideSessions;
   approvals: ApprovalStore;
   dialogs: PaneDialogs;
   log: Logger;
@@ -86,6 +89,16 @@ export function hookRouter(deps: HookRouteDeps): Router {
   // payload is read as JSON whatever it is labelled.
   router.use(express.json({ limit: HOOK_BODY_LIMIT, strict: true, type: () => true }));
 
+  const header = (req: Request, name: (typeof HOOK_HEADERS)[keyof typeof HOOK_HEADERS]): string | undefined => {
+    const value = req.headers[receivedHeader(name)];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+
+  /** A session outside the tabs: what this request tells of it. */
+  const reportOutside = (req: Request, key: string, sessionId: string, cwd: string | undefined): void => {
+    deps.outside.report(key, { sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane) });
+  };
+
   /** The tab the reporting pane belongs to, when it is one of ours. */
   const tabOf = async (req: Request): Promise<string | undefined> => {
     const pane = req.headers[receivedHeader(HOOK_HEADERS.pane)];
@@ -100,7 +113,10 @@ export function hookRouter(deps: HookRouteDeps): Router {
     if (!parsed.success) {
       return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
     }
-    deps.status.applyUsage((await tabOf(req)) ?? unmanagedKey(parsed.data.session_id), parsed.data);
+    const tab = await tabOf(req);
+    const key = tab ?? unmanagedKey(parsed.data.session_id);
+    if (!tab) reportOutside(req, key, parsed.data.session_id, parsed.data.cwd);
+    deps.status.applyUsage(key, parsed.data);
     res.status(204).end();
   });
 
@@ -109,14 +125,17 @@ export function hookRouter(deps: HookRouteDeps): Router {
     const parsed = parseHookPayload(event, req.body);
     if (!parsed.ok) return refuse(res, 400, parsed.error);
     const payload = parsed.payload;
-    let key = await tabOf(req);
-    if (key) deps.tabs.noteClaudeSession(key, payload.session_id);
-    key ??= unmanagedKey(payload.session_id);
+    const tab = await tabOf(req);
+    if (tab) deps.tabs.noteClaudeSession(tab, payload.session_id);
+    const key = tab ?? unmanagedKey(payload.session_id);
+    if (!tab) reportOutside(req, key, payload.session_id, payload.cwd);
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
     settleFromHook(deps.approvals, key, payload);
-    if (deps.approvals.forTab(key).length > 0) deps.status.apply(key, { kind: 'approval-open', at: Date.now() });
+    // Its claude exited (or /clear started a new session under a new id): nothing to show any more.
+    if (!tab && payload.hook_event_name === 'SessionEnd') deps.outside.forget(key, 'session-ended');
+    else if (deps.approvals.forTab(key).length > 0) deps.status.apply(key, { kind: 'approval-open', at: Date.now() });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
     // an empty JSON object, so neither makes a decision.
     res.status(204).end();

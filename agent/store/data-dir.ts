@@ -16,6 +16,7 @@ export function openDataDir(dataDir: string): DataPaths {
     { path: paths.status, kind: 'file' },
     { path: paths.vapid, kind: 'file' },
     { path: paths.push, kind: 'file' },
+    { path: paths.outside, kind: 'file' },
   ]);
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
   return paths;

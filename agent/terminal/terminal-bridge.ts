@@ -4,10 +4,7 @@ import type { WebSocket } from 'ws';
 import type { TerminalConnectionView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
-import type { TabRecord } from '../store/workspace-store.js';
-import type { TabService } from '../tabs/tab-service.js';
 import { connectionToDrop } from '../channels/connection-limits.js';
-import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
 
 /** Pause reading the pty when this much is queued on the socket… */
@@ -17,9 +14,24 @@ export const LOW_WATER_BYTES = 256 * 1024;
 
 const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
 
+/**
+ * What a browser terminal shows: a tab's tmux session on pocketmux's server, or the pane of a
+ * Claude started outside the tabs on the person's own tmux server (terminal-targets.ts).
+ */
+export interface TerminalTarget {
+  /** The tab id or outside session key, for logs and `GET /api/terminals`. */
+  id: string;
+  /** The `tmux attach` client node-pty runs. */
+  spawn: { file: string; args: string[] };
+  /** Before text-bar input: out of copy-mode, so the keys reach the program. */
+  leaveCopyMode(): Promise<void>;
+  /** A kill frame: closes the tab. Null where the agent may not end it (a pane that is the person's). */
+  kill: (() => Promise<void>) | null;
+  /** After the tmux client exited: whether what it showed ended too. */
+  ended(): Promise<boolean>;
+}
+
 export interface BridgeOptions {
-  tmux: Tmux;
-  tabs: TabService;
   log: Logger;
   /** The agent's environment for tmux; the `tmux attach` client gets the browser terminal's TERM on top. */
   env: Record<string, string>;
@@ -79,12 +91,12 @@ class TerminalConnection {
 
   constructor(
     readonly ws: WebSocket,
-    readonly tab: TabRecord,
+    readonly target: TerminalTarget,
     size: { cols: number; rows: number },
     private readonly opts: BridgeOptions,
     private readonly onClosed: (conn: TerminalConnection) => void,
   ) {
-    this.term = pty.spawn(opts.tmux.bin, opts.tmux.commands.attach(tab.tmuxSession), {
+    this.term = pty.spawn(target.spawn.file, target.spawn.args, {
       name: 'xterm-256color',
       cols: size.cols,
       rows: size.rows,
@@ -105,7 +117,7 @@ class TerminalConnection {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.dispose());
     ws.on('error', (err) => {
-      opts.log.warn('terminal socket error', { tab: tab.id, error: err.message });
+      opts.log.warn('terminal socket error', { tab: target.id, error: err.message });
       this.dispose();
     });
   }
@@ -192,13 +204,15 @@ class TerminalConnection {
           this.backlogBytes -= frameBytes(next);
           group.push(next);
         }
-        await this.opts.tmux
-          .leaveCopyMode(this.tab.tmuxSession)
-          .catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { tab: this.tab.id, error: err.message }));
+        await this.target.leaveCopyMode().catch((err: Error) => this.opts.log.warn('could not leave copy-mode', { tab: this.target.id, error: err.message }));
         this.applyInOneWrite(group);
       } else if (frame.type === FrameType.Kill) {
-        await this.opts.tabs.closeTab(this.tab.id).catch((err: Error) => {
-          this.opts.log.warn('kill from a terminal failed', { tab: this.tab.id, error: err.message });
+        if (!this.target.kill) {
+          this.opts.log.info('kill from a terminal refused: the pane is not a tab of pocketmux', { tab: this.target.id });
+          continue;
+        }
+        await this.target.kill().catch((err: Error) => {
+          this.opts.log.warn('kill from a terminal failed', { tab: this.target.id, error: err.message });
         });
       } else {
         this.apply(frame);
@@ -219,7 +233,7 @@ class TerminalConnection {
     try {
       action();
     } catch (err) {
-      this.opts.log.debug('pty call after exit ignored', { tab: this.tab.id, error: (err as Error).message });
+      this.opts.log.debug('pty call after exit ignored', { tab: this.target.id, error: (err as Error).message });
     }
   }
 
@@ -265,7 +279,7 @@ class TerminalConnection {
     if (this.closed) return;
     let ended = false;
     try {
-      ended = await this.opts.tabs.sessionMayHaveEnded(this.tab.id);
+      ended = await this.target.ended();
     } catch (err) {
       this.opts.log.warn('could not check a session after its terminal exited', { error: (err as Error).message });
     }
@@ -275,7 +289,7 @@ class TerminalConnection {
 
   stats(): TerminalStats {
     return {
-      tabId: this.tab.id,
+      tabId: this.target.id,
       openedAt: this.openedAt,
       bytesOut: this.bytesOut,
       paused: this.paused,
@@ -320,7 +334,7 @@ export class TerminalBridge {
     return this.connections.length;
   }
 
-  attach(ws: WebSocket, tab: TabRecord, device: string, size: { cols: number; rows: number }): void {
+  attach(ws: WebSocket, target: TerminalTarget, device: string, size: { cols: number; rows: number }): void {
     const limits = { total: this.opts.maxConnections, perDevice: this.opts.maxConnectionsPerDevice };
     for (;;) {
       const drop = connectionToDrop(
@@ -338,13 +352,13 @@ export class TerminalBridge {
       );
     }
     try {
-      const conn = new TerminalConnection(ws, tab, size, this.opts, (c) => {
+      const conn = new TerminalConnection(ws, target, size, this.opts, (c) => {
         const i = this.connections.findIndex((entry) => entry.conn === c);
         if (i >= 0) this.connections.splice(i, 1);
       });
       this.connections.push({ conn, device });
     } catch (err) {
-      this.opts.log.error('could not start a terminal', { tab: tab.id, error: (err as Error).message });
+      this.opts.log.error('could not start a terminal', { tab: target.id, error: (err as Error).message });
       ws.close(CloseCode.AttachFailed, closeReason(`could not attach: ${(err as Error).message}`));
     }
   }

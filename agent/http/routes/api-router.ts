@@ -8,6 +8,7 @@ import type { Logger } from '../../util/log.js';
 import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
+import { type OutsideRouteDeps, outsideRoutes } from './outside.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
 import { type PushRouteDeps, pushRoutes } from './push.js';
 import { type StatusRouteDeps, statusRoutes } from './status.js';
@@ -22,6 +23,7 @@ export type RouteDeps = { access: AccessControl; log: Logger } & PairingRouteDep
   StatusRouteDeps &
   ApprovalRouteDeps &
   PushRouteDeps &
+  OutsideRouteDeps &
   TerminalRouteDeps;
 
 /**
@@ -59,6 +61,7 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use(statusRoutes(deps));
   api.use(approvalRoutes(deps));
   api.use(pushRoutes(deps));
+  api.use(outsideRoutes(deps));
   api.use(terminalRoutes(deps));
 
   api.use((_req, res) => {

@@ -1,0 +1,266 @@
+/**
+ * Every Claude session that reports through the user hooks from outside pocketmux's tabs: what
+ * its hooks told of it (session id, working directory, tmux server and pane), the claude
+ * process found in Claude's own session files, and when it was heard of. A session is
+ * forgotten when its claude exits: SessionEnd, or the process (else the pane) gone.
+ */
+import { EventEmitter } from 'node:events';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import { readSessionFile } from '../claude/process.js';
+import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
+import type { Logger } from '../util/log.js';
+import { type ForeignPane, isPaneId, parseTmuxEnv } from './foreign-tmux.js';
+
+export interface OutsideSession {
+  key: string;
+  sessionId: string;
+  cwd: string | null;
+  /** Its pane and tmux server, when it runs in tmux. */
+  tmux: ForeignPane | null;
+  pid: number | null;
+  firstSeenAt: number;
+  lastSeenAt: number;
+}
+
+/** What one hook (or statusLine report) tells of the session that sent it. */
+export interface OutsideReport {
+  sessionId: string;
+  cwd: string | undefined;
+  /** The `X-Pocketmux-Tmux` and `X-Pocketmux-Pane` headers: `$TMUX` and `$TMUX_PANE`. */
+  tmuxEnv: string | undefined;
+  pane: string | undefined;
+}
+
+export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped';
+
+const Persisted = z.object({
+  version: z.literal(1),
+  sessions: z
+    .array(
+      z.object({
+        key: z.string().max(80),
+        sessionId: z.string().max(128),
+        cwd: z.string().max(4096).nullable(),
+        tmux: z.object({ socketPath: z.string().max(1024), pane: z.string().regex(/^%\d{1,9}$/) }).nullable(),
+        pid: z.number().int().positive().nullable(),
+        firstSeenAt: z.number(),
+        lastSeenAt: z.number(),
+      }),
+    )
+    .max(10_000),
+});
+
+/** Session files looked at per sweep at most: one per running claude on the machine. */
+const MAX_SESSION_FILES = 1_000;
+const PERSIST_DELAY_MS = 100;
+
+export interface OutsideSessionsOptions {
+  path: string;
+  log: Logger;
+  /** Where Claude keeps `sessions/<pid>.json`: the config dir the user hooks are installed in. */
+  claudeConfigDir: string;
+  /** Kept at most; past it the one heard of least recently is forgotten. */
+  max: number;
+  /** Whether a pane still exists: asked only of a session whose process is not known. */
+  paneExists: (pane: ForeignPane) => Promise<boolean>;
+  /** Whether a process runs; by default signal 0. */
+  processAlive?: (pid: number) => boolean;
+}
+
+/** Signal 0 checks without signalling: ESRCH is gone, EPERM is someone else's live process. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
+  private readonly sessions = new Map<string, OutsideSession>();
+  private persistTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private sweeping = false;
+
+  constructor(private readonly opts: OutsideSessionsOptions) {
+    super();
+  }
+
+  load(): void {
+    const result = readJsonFile(this.opts.path, Persisted);
+    if (result.status === 'corrupt') {
+      this.opts.log.error('the outside sessions file is corrupt; starting with none', { reason: result.reason, setAsideAs: result.setAsideAs });
+      return;
+    }
+    if (result.status !== 'ok') return;
+    const kept = [...result.value.sessions].sort((a, b) => b.lastSeenAt - a.lastSeenAt).slice(0, this.opts.max);
+    for (const s of kept.reverse()) this.sessions.set(s.key, s);
+  }
+
+  has(key: string): boolean {
+    return this.sessions.has(key);
+  }
+
+  get(key: string): OutsideSession | undefined {
+    return this.sessions.get(key);
+  }
+
+  list(): OutsideSession[] {
+    return [...this.sessions.values()];
+  }
+
+  views(): OutsideSessionView[] {
+    return this.list().map(outsideView);
+  }
+
+  /**
+   * A hook from a session outside the tabs. New sessions, and a changed directory or pane,
+   * are told to listeners; a hook that only says "still here" is not (the status says that).
+   */
+  report(key: string, report: OutsideReport, at = Date.now()): void {
+    const before = this.sessions.get(key);
+    const tmuxEnv = parseTmuxEnv(report.tmuxEnv);
+    const tmux = tmuxEnv && isPaneId(report.pane) ? { socketPath: tmuxEnv.socketPath, pane: report.pane } : null;
+    const cwd = report.cwd ?? before?.cwd ?? null;
+    if (before) {
+      before.lastSeenAt = at;
+      // A hook without the headers (the statusLine has them too, but a script may not) keeps what is known.
+      const nextTmux = report.tmuxEnv === undefined && report.pane === undefined ? before.tmux : tmux;
+      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) return this.persist();
+      before.cwd = cwd;
+      before.tmux = nextTmux;
+      this.persist();
+      this.emit('change');
+      return;
+    }
+    this.sessions.set(key, { key, sessionId: report.sessionId, cwd, tmux, pid: null, firstSeenAt: at, lastSeenAt: at });
+    this.forgetLeastRecent(key);
+    this.persist();
+    this.emit('change');
+    void this.findProcesses().catch((err: Error) => this.opts.log.debug('could not read claude session files', { error: err.message }));
+  }
+
+  /** Claude said it ended, or its status was let go: forgotten, on clients too. */
+  forget(key: string, reason: ForgetReason): void {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    this.sessions.delete(key);
+    this.opts.log.debug('forgot a Claude session outside the tabs', { key, reason });
+    this.persist();
+    this.emit('forgotten', session, reason);
+    this.emit('change');
+  }
+
+  /**
+   * Looks for each session's claude in Claude's session files, and forgets the sessions
+   * whose claude is gone: the process when known (or its session file removed, as claude does
+   * on exit), else the pane. A session with neither stays until SessionEnd or the cap.
+   */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      if (this.list().some((s) => s.pid === null)) await this.findProcesses();
+      const alive = this.opts.processAlive ?? processAlive;
+      for (const s of this.list()) {
+        if (s.pid !== null) {
+          const file = readSessionFile(this.opts.claudeConfigDir, s.pid);
+          // Claude removes its file on exit; a file naming another session is another claude (the pid reused).
+          if (!alive(s.pid) || file === null || (file.sessionId !== undefined && file.sessionId !== s.sessionId)) {
+            this.forget(s.key, 'process-gone');
+          }
+        } else if (s.tmux && !(await this.opts.paneExists(s.tmux).catch(() => true))) {
+          this.forget(s.key, 'pane-gone');
+        }
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** Claude's `sessions/<pid>.json` files, matched to sessions by session id. */
+  private async findProcesses(): Promise<void> {
+    const dir = join(this.opts.claudeConfigDir, 'sessions');
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return;
+    }
+    const wanted = new Map(this.list().filter((s) => s.pid === null).map((s) => [s.sessionId, s]));
+    if (wanted.size === 0) return;
+    let changed = false;
+    for (const name of names.slice(0, MAX_SESSION_FILES)) {
+      const m = /^(\d{1,10})\.json$/.exec(name);
+      if (!m) continue;
+      const pid = Number(m[1]);
+      const file = readSessionFile(this.opts.claudeConfigDir, pid);
+      const session = file?.sessionId ? wanted.get(file.sessionId) : undefined;
+      if (!session || !this.sessions.has(session.key)) continue;
+      session.pid = pid;
+      changed = true;
+    }
+    if (changed) {
+      this.persist();
+      this.emit('change');
+    }
+  }
+
+  private forgetLeastRecent(keep: string): void {
+    while (this.sessions.size > this.opts.max) {
+      let oldest: OutsideSession | null = null;
+      for (const s of this.sessions.values()) if (s.key !== keep && (!oldest || s.lastSeenAt < oldest.lastSeenAt)) oldest = s;
+      if (!oldest) return;
+      this.forget(oldest.key, 'too-many');
+    }
+  }
+
+  private persist(): void {
+    this.persistTimer ??= setTimeout(() => void this.writeInBackground(), PERSIST_DELAY_MS);
+  }
+
+  private async writeInBackground(): Promise<void> {
+    this.persistTimer = null;
+    if (this.writing) {
+      this.persist();
+      return;
+    }
+    this.writing = writeJsonAtomicAsync(this.opts.path, this.file())
+      .catch((err: Error) => this.opts.log.error('could not write the outside sessions file', { error: err.message }))
+      .finally(() => {
+        this.writing = null;
+      });
+    await this.writing;
+  }
+
+  private file(): z.infer<typeof Persisted> {
+    return { version: 1, sessions: this.list() };
+  }
+
+  async flush(): Promise<void> {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
+    await this.writing;
+    writeJsonAtomic(this.opts.path, this.file());
+  }
+}
+
+function samePane(a: ForeignPane | null, b: ForeignPane | null): boolean {
+  return a === b || (a !== null && b !== null && a.socketPath === b.socketPath && a.pane === b.pane);
+}
+
+export function outsideView(s: OutsideSession): OutsideSessionView {
+  return {
+    key: s.key,
+    sessionId: s.sessionId,
+    cwd: s.cwd,
+    terminal: s.tmux ? 'tmux' : 'none',
+    pane: s.tmux?.pane ?? null,
+    pid: s.pid,
+    firstSeenAt: s.firstSeenAt,
+  };
+}
