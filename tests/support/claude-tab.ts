@@ -9,19 +9,16 @@ import { eventually } from './client.js';
 /** The line the permission dialog asks in 2.1.332. */
 export const PERMISSION_DIALOG = 'Do you want to proceed?';
 
-export class ClaudeTabPane {
+/** A claude in a tmux pane: any server (`-L socket`), any target. */
+export class ClaudePane {
   constructor(
-    private readonly agent: Pick<AgentHandle, 'tmuxSocket'>,
-    readonly tab: Pick<TabView, 'id' | 'workspaceId'>,
+    readonly socket: string,
+    readonly target: string,
   ) {}
-
-  get target(): string {
-    return `=pm_${this.tab.workspaceId}_${this.tab.id}:`;
-  }
 
   /** The screen as text, no-break spaces read as spaces. */
   async screen(): Promise<string> {
-    return (await tmux(this.agent.tmuxSocket, 'capture-pane', '-p', '-t', this.target)).replaceAll('\u00a0', ' ');
+    return (await tmux(this.socket, 'capture-pane', '-p', '-t', this.target)).replaceAll('\u00a0', ' ');
   }
 
   waitScreen(what: string, test: (s: string) => boolean, timeoutMs = 20_000): Promise<string> {
@@ -36,7 +33,7 @@ export class ClaudeTabPane {
   }
 
   keys(...keys: string[]): Promise<string> {
-    return tmux(this.agent.tmuxSocket, 'send-keys', '-t', this.target, ...keys);
+    return tmux(this.socket, 'send-keys', '-t', this.target, ...keys);
   }
 
   /** Types a prompt, waits until the input line shows it (keys can be dropped), presses Enter. */
@@ -55,5 +52,15 @@ export class ClaudeTabPane {
       if (closed) return;
     }
     throw new Error(`the dialog ignored "${key}":\n${await this.screen()}`);
+  }
+}
+
+/** A Claude tab of a running agent: its pane on the agent's tmux server. */
+export class ClaudeTabPane extends ClaudePane {
+  constructor(
+    agent: Pick<AgentHandle, 'tmuxSocket'>,
+    readonly tab: Pick<TabView, 'id' | 'workspaceId'>,
+  ) {
+    super(agent.tmuxSocket, `=pm_${tab.workspaceId}_${tab.id}:`);
   }
 }
