@@ -36,8 +36,10 @@ import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
 import { userHooksInstall } from './cli/hooks-cli.js';
 import { commandName } from './config/command-name.js';
+import { adoptOutside } from './outside/adopt.js';
+import { claudePanes } from './outside/claude-panes.js';
 import { ForeignTmux } from './outside/foreign-tmux.js';
-import { OutsideSessions } from './outside/outside-sessions.js';
+import { OutsideSessions, outsidePlace, processAlive } from './outside/outside-sessions.js';
 import { forgetClosedTabs } from './status/closed-tabs.js';
 import { StatusManager } from './status/status-manager.js';
 import { StatusMonitor } from './status/status-monitor.js';
@@ -151,7 +153,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
     const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option) => dialogs.answer(approval, option));
-    const dialogs: PaneDialogs = new PaneDialogs(tabs, approvals, () => status.snapshot(), log, (tabId) => planInTranscript(transcripts, status.get(tabId)?.transcriptPath ?? null));
+    const dialogs: PaneDialogs = new PaneDialogs(claudePanes(tabs, outside, foreign), approvals, () => status.snapshot(), log, (tabId) => planInTranscript(transcripts, status.get(tabId)?.transcriptPath ?? null));
     // Claude moved on without a hook saying so (Esc in a dialog, claude gone): nothing it
     // asked in that tab is waiting any more.
     status.on('effect', (key, effect) => {
@@ -171,7 +173,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(toDisposable(() => sender.close()));
     sender.on('gone', (endpoint) => subscriptions.dropEndpoint(endpoint));
     const presence = new Presence();
-    const notifier = new PushNotifier({ subscriptions, sender, approvals, status, presence, place: (tabId) => tabs.place(tabId), log });
+    const notifier = new PushNotifier({ subscriptions, sender, approvals, status, presence, place: (key) => tabs.place(key) ?? outsidePlace(outside.get(key)), log });
     agent.register(toDisposable(() => notifier.dispose()));
 
     const channels = new ChannelTable({ config, tabs, tmux, outside, foreign, status, approvals, presence, terminals, transcripts, log });
@@ -219,6 +221,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           outside,
           foreign,
           userHooks: () => userHooksView(config),
+          adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
         }),
         hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, log }),
         channels,
@@ -256,6 +259,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       transcripts,
       transcriptPollMs: config.transcriptPollMs,
       safetyPollMs: config.safetyPollMs,
+      outsideRunning: (key) => {
+        const pid = outside.get(key)?.pid ?? null;
+        return pid !== null && processAlive(pid);
+      },
     });
     await monitor.start();
     agent.register(toDisposable(() => monitor.stop()));

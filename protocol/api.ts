@@ -78,6 +78,10 @@ export type CreateTabBody = z.infer<typeof CreateTabBody>;
 /** `:key` in `/api/outside/:key/...`: an outside session's key (hook-contract.ts). */
 export const OutsideKey = z.string().regex(new RegExp(`^${UNMANAGED_PREFIX}[A-Za-z0-9-]{1,64}$`), 'not an outside session key');
 
+/** `POST /api/outside/:key/adopt`: into this workspace, else the one of its directory. */
+export const AdoptBody = z.strictObject({ workspaceId: WorkspaceId.optional() });
+export type AdoptBody = z.infer<typeof AdoptBody>;
+
 /** `POST /api/tabs/:id/input`: text typed into the tab, then Enter unless `enter` is false. */
 export const TabInputBody = z.strictObject({
   text: z

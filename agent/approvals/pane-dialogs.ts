@@ -1,4 +1,3 @@
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { Logger } from '../util/log.js';
@@ -6,7 +5,10 @@ import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { dialogFingerprint, parseDialog, type ScreenDialog } from './dialog-parser.js';
 import { cardText, SUMMARY_LIMITS } from './summary.js';
 
-/** What the dialogs need of the tabs: their screens, and typing into them. */
+/**
+ * What the dialogs need of the panes Claude runs in (a tab's, or an outside session's in the
+ * person's own tmux): their screens, and typing into them. Both throw for a key with no pane.
+ */
 export interface DialogPanes {
   screen(tabId: string): Promise<string>;
   sendInput(tabId: string, text: string, enter: boolean): Promise<void>;
@@ -70,9 +72,8 @@ export class PaneDialogs {
     this.timer = null;
   }
 
-  /** The dialog on a tab's screen now, or null (no dialog, no pane, not a tab of ours). */
+  /** The dialog on a tab's screen now, or null (no dialog, or no pane to read). */
   async read(tabId: string): Promise<ScreenDialog | null> {
-    if (isUnmanagedKey(tabId)) return null;
     try {
       return parseDialog(await this.panes.screen(tabId));
     } catch {
@@ -133,7 +134,7 @@ export class PaneDialogs {
     this.polling = true;
     try {
       for (const [tabId, status] of Object.entries(this.statuses())) {
-        if (isUnmanagedKey(tabId) || this.offering.has(tabId)) continue;
+        if (this.offering.has(tabId)) continue;
         const open = this.approvals.forTab(tabId);
         const byKeys = open.filter((a) => a.kind === 'plan' || a.kind === 'dialog');
         if (byKeys.length > 0) await this.settleGone(tabId, byKeys);

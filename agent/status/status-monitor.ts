@@ -18,6 +18,8 @@ export interface MonitorOptions {
   safetyPollMs: number | null;
   /** Where the process table comes from; by default /proc, or `ps` without it (macOS). */
   processes?: ProcessLister;
+  /** Whether the claude of a session outside the tabs still runs, as far as the agent knows. */
+  outsideRunning?: (key: string) => boolean;
 }
 
 /** What an `unknown` tab really is, from its process and transcript. */
@@ -94,7 +96,7 @@ export class StatusMonitor {
     const table = await this.processTable();
     if (!table) return;
     for (const [key, status] of unknown) {
-      const running = this.opts.tabs.tab(key) !== undefined && this.claudeIn(key, table);
+      const running = this.opts.tabs.tab(key) !== undefined ? this.claudeIn(key, table) : (this.opts.outsideRunning?.(key) ?? false);
       const summary = running ? await this.summaryOf(key, status).catch(() => null) : null;
       const state = recoveredState(running, summary, status.lastHookAt);
       // A hook that came while we looked knows better than the look.

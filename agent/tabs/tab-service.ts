@@ -158,6 +158,15 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return claudeShellCommand({ ...this.claude.launch, settingsPath }, { resume, permissionMode: tab.permissionMode });
   }
 
+  /** Throws UnavailableError when no claude can be started here. */
+  assertClaudeAvailable(): void {
+    if (!findExecutable(this.claude.launch.bin, this.sessionEnv.PATH ?? '')) {
+      throw new UnavailableError(
+        `claude ("${this.claude.launch.bin}") was not found on the login PATH; install Claude Code or start the agent with --claude-bin`,
+      );
+    }
+  }
+
   async createTab(
     workspaceId: string,
     name: string | null,
@@ -167,11 +176,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
     if (!ws) throw new NotFoundError(`no workspace ${workspaceId}`);
     if (!existsSync(ws.dir)) throw new NotFoundError(`the workspace directory ${ws.dir} no longer exists`);
     this.store.assertRoomForTab();
-    if (opts.kind === 'claude' && !findExecutable(this.claude.launch.bin, this.sessionEnv.PATH ?? '')) {
-      throw new UnavailableError(
-        `claude ("${this.claude.launch.bin}") was not found on the login PATH; install Claude Code or start the agent with --claude-bin`,
-      );
-    }
+    if (opts.kind === 'claude') this.assertClaudeAvailable();
     const id = newId('tb');
     const tmuxSession = sessionNameFor(ws.id, id);
     const record = { kind: opts.kind, permissionMode: opts.permissionMode ?? null };

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import xtermHeadless from '@xterm/headless';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { unmanagedKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudePane, PERMISSION_DIALOG } from '../support/claude-tab.js';
+import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, claim, eventually, type Session, TerminalClient } from '../support/client.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { OwnTmux } from '../support/own-tmux.js';
@@ -46,7 +47,7 @@ describe('Claude started outside pocketmux', () => {
     project = realpathSync(join(env.home, 'project'));
     plainDir = realpathSync(join(env.home, 'plain'));
     claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project, plainDir] });
-    agent = await startAgent({ reuse: env, env: { ...claude.env, POCKETMUX_LOG_LEVEL: 'debug', POCKETMUX_OUTSIDE_POLL_MS: '300' } });
+    agent = await startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: { ...claude.env, POCKETMUX_LOG_LEVEL: 'debug', POCKETMUX_OUTSIDE_POLL_MS: '300' } });
     phone = await claim(agent, 'Pixel 8');
     status = new StatusClient(phone);
     await status.opened;
@@ -96,6 +97,10 @@ describe('Claude started outside pocketmux', () => {
       expect(approval).toMatchObject({ kind: 'permission', tool: 'Bash', tabId: key });
       await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
       expect(status.latest(key)?.state).toBe('needs-input');
+      // Not adopted while Claude waits on an answer: its claude is left alone.
+      const adopt = await api<{ error: string }>(phone, 'POST', `/api/outside/${key}/adopt`, {});
+      expect(adopt.status).toBe(409);
+      expect(adopt.body.error).toMatch(/adopt it when its turn has ended/);
       const decided = await decide(approval.id, { decision: 'allow' });
       expect(decided.body.resolution).toMatchObject({ outcome: 'approved', by: { kind: 'device', name: 'Pixel 8' } });
       await status.waitState(key, 'ready-for-review');
@@ -145,6 +150,48 @@ describe('Claude started outside pocketmux', () => {
       await eventually(() => status.messages.some((m) => m.type === 'status:removed' && m.tabId === key), 10_000, 'status:removed');
       const term = new TerminalClient(phone, key);
       expect((await term.closed).code).toBe(4004);
+    });
+  });
+
+  describe('adopted as a Claude tab', () => {
+    it('ends its claude and resumes the same conversation in a tab of the workspace of its directory', async () => {
+      mkdirSync(join(env.home, 'adopt-me'), { recursive: true });
+      const dir = realpathSync(join(env.home, 'adopt-me'));
+      claude.trust(dir);
+      const paneId = await own.open(dir, `'${CLAUDE_BIN}' --permission-mode default`, claude.env);
+      const pane = new ClaudePane(own.socket, paneId);
+      const found = await sessionIn(dir);
+      await pane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+      fake.onPrompt('remember a bird', text('Noted: pelican.'));
+      await pane.submit('remember a bird');
+      await status.waitState(found.key, 'ready-for-review');
+      const { pid } = await eventually(async () => (await outsideList()).find((s) => s.key === found.key && s.pid !== null), 15_000, 'its claude pid');
+
+      const adopted = await api<TabView>(phone, 'POST', `/api/outside/${found.key}/adopt`, {});
+      expect(adopted.status, JSON.stringify(adopted.body)).toBe(201);
+      expect(adopted.body).toMatchObject({ kind: 'claude', claudeSessionId: found.sessionId });
+      // Its old claude is gone, and so is the outside session.
+      expect(() => process.kill(pid as number, 0)).toThrow();
+      expect((await outsideList()).map((s) => s.key)).not.toContain(found.key);
+      const workspaces = (await api<{ workspaces: WorkspaceView[] }>(phone, 'GET', '/api/workspaces')).body.workspaces;
+      const home = workspaces.find((w) => w.tabs.some((t) => t.id === adopted.body.id));
+      expect(home).toMatchObject({ name: 'adopt-me', dir });
+
+      // The tab runs the same session: the conversation goes on where it stopped.
+      const tab = adopted.body;
+      const tabPane = new ClaudeTabPane(agent, tab);
+      await status.waitState(tab.id, 'idle', (s) => s.claudeRunning && s.sessionId === found.sessionId, 30_000);
+      await tabPane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+      fake.onPrompt('which bird', text('A pelican.'));
+      await tabPane.submit('which bird');
+      await status.waitState(tab.id, 'ready-for-review');
+      const asked = fake.requests.filter((r) => r.prompt === 'which bird' && !r.sideCall).at(-1);
+      expect(JSON.stringify(asked?.body?.messages)).toContain('Noted: pelican.');
+    });
+
+    it('is refused for an unknown session, and for a bad key', async () => {
+      expect((await api(phone, 'POST', `/api/outside/${unmanagedKey('0000aaaa-0000')}/adopt`, {})).status).toBe(404);
+      expect((await api(phone, 'POST', '/api/outside/not-a-key/adopt', {})).status).toBe(400);
     });
   });
 

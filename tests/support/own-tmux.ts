@@ -14,13 +14,12 @@ export class OwnTmux {
   private socketPath: string | null = null;
 
   /**
-   * A new window running `command` (through the shell) in `cwd`; its pane id. The first one
-   * starts the server with `env` as every pane's environment.
+   * A new session running `command` (through the shell) in `cwd`; its pane id. One that
+   * starts the server (the first, or one after the last pane closed) gives it `env` as every
+   * pane's environment.
    */
   async open(cwd: string, command: string, env: Record<string, string>): Promise<string> {
-    const args = this.socketPath
-      ? ['new-window', '-P', '-F', '#{pane_id}', '-c', cwd, command]
-      : ['-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-x', '120', '-y', '40', '-c', cwd, command];
+    const args = ['-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-x', '120', '-y', '40', '-c', cwd, command];
     const pane = (await tmuxWithEnv(this.socket, args, env)).trim();
     this.socketPath ??= (await tmux(this.socket, 'display-message', '-p', '#{socket_path}')).trim();
     return pane;

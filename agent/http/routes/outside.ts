@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
-import { OutsideKey, TabInputBody } from '../../../protocol/api.js';
+import { AdoptBody, OutsideKey, type TabView, TabInputBody } from '../../../protocol/api.js';
+import { AdoptError } from '../../outside/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { type ForeignTmux, PaneUnreachableError } from '../../outside/foreign-tmux.js';
 import type { OutsideSessions } from '../../outside/outside-sessions.js';
@@ -9,14 +10,16 @@ import { handler, HttpError, parse } from './handler.js';
 export interface OutsideRouteDeps {
   outside: OutsideSessions;
   foreign: ForeignTmux;
+  /** Makes an outside session a Claude tab of its own (agent/outside/adopt.ts). */
+  adoptOutside: (key: string, workspaceId: string | undefined) => Promise<TabView>;
   /** Whether Claude's user settings hold pocketmux's hooks, read when asked. */
   userHooks: () => UserHooksView;
 }
 
 /**
- * `GET /outside`, `POST /outside/:key/input`: the Claude sessions started outside the tabs,
- * and a reply typed into one's pane (only where it runs in tmux). `GET /hooks`: whether the
- * user hooks that make them report are installed.
+ * `GET /outside`, `POST /outside/:key/input`, `POST /outside/:key/adopt`: the Claude sessions
+ * started outside the tabs, a reply typed into one's pane (only where it runs in tmux), and
+ * one made a Claude tab. `GET /hooks`: whether the user hooks that make them report are installed.
  */
 export function outsideRoutes(deps: OutsideRouteDeps): Router {
   const router = express.Router();
@@ -44,6 +47,20 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
         throw err;
       }
       res.status(204).end();
+    }),
+  );
+
+  router.post(
+    '/outside/:key/adopt',
+    handler(async (req, res) => {
+      const key = parse(OutsideKey, req.params.key, 'outside session key');
+      const body = parse(AdoptBody, req.body ?? {}, 'adopt');
+      try {
+        res.status(201).json(await deps.adoptOutside(key, body.workspaceId));
+      } catch (err) {
+        if (err instanceof AdoptError) throw new HttpError(err.status, err.message);
+        throw err;
+      }
     }),
   );
 
