@@ -6,9 +6,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { visibleText } from '../../protocol/safe-text.js';
 import { readSessionFile } from '../claude/process.js';
 import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
@@ -34,7 +35,15 @@ export interface OutsideReport {
   pane: string | undefined;
 }
 
-export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped';
+export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped' | 'adopted';
+
+/**
+ * The longest session id kept: what a hook payload allows (protocol/hooks.ts). A statusLine
+ * report's is not bounded there; a longer one is no Claude's and is not kept, since one entry
+ * the file cannot hold would make the whole file unreadable at the next start.
+ */
+const MAX_SESSION_ID = 256;
+const MAX_CWD = 4096;
 
 const Persisted = z.object({
   version: z.literal(1),
@@ -42,8 +51,8 @@ const Persisted = z.object({
     .array(
       z.object({
         key: z.string().max(80),
-        sessionId: z.string().max(128),
-        cwd: z.string().max(4096).nullable(),
+        sessionId: z.string().max(MAX_SESSION_ID),
+        cwd: z.string().max(MAX_CWD).nullable(),
         tmux: z.object({ socketPath: z.string().max(1024), pane: z.string().regex(/^%\d{1,9}$/) }).nullable(),
         pid: z.number().int().positive().nullable(),
         firstSeenAt: z.number(),
@@ -122,15 +131,23 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
    * are told to listeners; a hook that only says "still here" is not (the status says that).
    */
   report(key: string, report: OutsideReport, at = Date.now()): void {
+    if (report.sessionId.length > MAX_SESSION_ID) {
+      this.opts.log.debug('ignored a Claude session outside the tabs with an overlong session id', { key, length: report.sessionId.length });
+      return;
+    }
     const before = this.sessions.get(key);
     const tmuxEnv = parseTmuxEnv(report.tmuxEnv);
     const tmux = tmuxEnv && isPaneId(report.pane) ? { socketPath: tmuxEnv.socketPath, pane: report.pane } : null;
-    const cwd = report.cwd ?? before?.cwd ?? null;
+    const reportedCwd = typeof report.cwd === 'string' && report.cwd.length <= MAX_CWD ? report.cwd : undefined;
+    const cwd = reportedCwd ?? before?.cwd ?? null;
     if (before) {
       before.lastSeenAt = at;
       // A hook without the headers (the statusLine has them too, but a script may not) keeps what is known.
       const nextTmux = report.tmuxEnv === undefined && report.pane === undefined ? before.tmux : tmux;
-      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) return this.persist();
+      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) {
+        this.persist();
+        return;
+      }
       before.cwd = cwd;
       before.tmux = nextTmux;
       this.persist();
@@ -251,6 +268,16 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
 
 function samePane(a: ForeignPane | null, b: ForeignPane | null): boolean {
   return a === b || (a !== null && b !== null && a.socketPath === b.socketPath && a.pane === b.pane);
+}
+
+/**
+ * How a notification names an outside session: its group and its project directory's name,
+ * control and bidi characters written out.
+ */
+export function outsidePlace(session: OutsideSession | undefined): { workspace: string; tab: string } | null {
+  if (!session) return null;
+  const name = session.cwd ? basename(session.cwd) : '';
+  return { workspace: 'Outside pocketmux', tab: name ? visibleText(name) : 'Claude' };
 }
 
 export function outsideView(s: OutsideSession): OutsideSessionView {
