@@ -32,12 +32,15 @@ export function receivedHeader(name: (typeof HOOK_HEADERS)[keyof typeof HOOK_HEA
 
 /**
  * A Claude session whose pane is not one of the agent's tabs is kept under a key of its own:
- * this prefix and the session id, cut to characters that are safe in a URL and a file.
+ * this prefix and the session id, cut to characters that are safe in a URL and a file, and
+ * to a length that fits wherever a tab id goes (64 characters: the app's paths, the status
+ * channel's messages). Claude's ids are UUIDs (36 characters).
  */
 export const UNMANAGED_PREFIX = 'unmanaged-';
+export const UNMANAGED_KEY_MAX = 64;
 
 export function unmanagedKey(sessionId: string): string {
-  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64)}`;
+  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, UNMANAGED_KEY_MAX - UNMANAGED_PREFIX.length)}`;
 }
 
 export function isUnmanagedKey(key: string): boolean {
