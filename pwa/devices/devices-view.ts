@@ -7,6 +7,7 @@ import '../shared/confirm-bar.js';
 import { backIcon, plusIcon } from '../shared/icons.js';
 import '../pairing/pairing-panel.js';
 import './notifications-section.js';
+import './user-hooks-section.js';
 import { controls, pageBar } from '../shared/shared-styles.js';
 import * as api from '../shared/api.js';
 import { errorText } from '../shared/api-request.js';
@@ -299,6 +300,7 @@ export class DevicesView extends LitElement {
         <h2 id="devices-heading">Paired devices</h2>
         ${this.renderDevices()}
         <pm-notifications-settings></pm-notifications-settings>
+        <pm-user-hooks-status></pm-user-hooks-status>
       </main>
     `;
   }

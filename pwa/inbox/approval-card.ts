@@ -12,7 +12,7 @@ import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther,
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { type ApprovalEntry, ageText, diffLineKind, placeNames } from './inbox-items.js';
+import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, placeNames } from './inbox-items.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -213,6 +213,18 @@ export class ApprovalCard extends LitElement {
     void this.send('deny', message ? { decision: 'deny', message } : { decision: 'deny' });
   }
 
+  /** A tab's terminal; an outside session's only when it runs in tmux. */
+  private get terminal(): boolean {
+    return canOpenTerminal(this.entry.place, this.approval.tabId);
+  }
+
+  /** Where to answer what cannot be answered on the card: this session's terminal, here or on the machine. */
+  private renderAnswerInTerminal(what: string, primary: boolean) {
+    if (!this.terminal) return html`<p class="description">${what} Answer it in its terminal on the machine.</p>`;
+    return html`<p class="description">${what} Answer it in the terminal.</p>
+      <button class="wide ${primary ? 'primary' : ''}" @click=${() => this.open('terminal')}>Open terminal</button>`;
+  }
+
   private open(view: 'terminal' | 'timeline'): void {
     router.go(tabViewPath(this.approval.tabId, view));
   }
@@ -307,9 +319,7 @@ export class ApprovalCard extends LitElement {
   private renderQuestions(questions: ApprovalQuestion[]) {
     const busy = this.pending !== null;
     if (questions.length === 0) {
-      return html`${this.renderSummary()}
-        <p class="description">This question could not be read here. Answer it in the terminal.</p>
-        <button class="wide" @click=${() => this.open('terminal')}>Open terminal</button>`;
+      return html`${this.renderSummary()} ${this.renderAnswerInTerminal('This question could not be read here.', false)}`;
     }
     const atOnce = sendsAtOnce(questions);
     const answers = buildAnswers(questions, this.choices);
@@ -389,8 +399,7 @@ export class ApprovalCard extends LitElement {
     const a = this.approval;
     const busy = this.pending !== null;
     if (a.options.length === 0) {
-      return html`<p class="description">Could not read this dialog from the screen.</p>
-        <button class="wide primary" @click=${() => this.open('terminal')}>Open terminal</button>`;
+      return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
     return html`<div class="options">
       ${a.options.map(
@@ -404,13 +413,14 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderLinks() {
-    // A Claude outside pocketmux's tabs has no tab to open here.
-    if (!this.entry.place) return nothing;
+    // A session the list does not show (yet) has nothing to open.
+    const place = this.entry.place;
+    if (!place) return nothing;
     const a = this.approval;
-    const claude = this.entry.place.tab.kind === 'claude';
+    const claude = isOutsidePlace(place) || place.tab.kind === 'claude';
     // An unreadable dialog or question already offers the terminal as its large button.
     const unread = a.kind === 'question' ? a.questions.length === 0 : a.kind !== 'permission' && a.options.length === 0;
-    const terminal = !this.here && !unread;
+    const terminal = this.terminal && !this.here && !unread;
     if (!terminal && !claude) return nothing;
     return html`<div class="links">
       ${!terminal ? nothing : html`<button @click=${() => this.open('terminal')}>Open terminal</button>`}

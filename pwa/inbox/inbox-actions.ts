@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import { actionsOf } from '../shared/action-request.js';
 import { ApiRequestError } from '../shared/api-request.js';
 import * as api from '../shared/api.js';
@@ -9,6 +10,7 @@ import type { SettlingApproval } from './inbox-items.js';
 /** What the inbox's cards ask of the page. */
 export type InboxActionMap = {
   'pm-approval-decide': { detail: { approval: Approval; body: DecisionBody }; result: undefined };
+  /** `tabId` is a tab's id or an outside session's key: the reply goes to that one's pane. */
   'pm-tab-reply': { detail: { tabId: string; text: string }; result: undefined };
   'pm-tab-dismiss': { detail: { tabId: string }; result: undefined };
 };
@@ -29,6 +31,15 @@ export interface InboxState {
 /** "already approved by Pixel 8" as a sentence. */
 function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Types a reply into the session's pane: a tab's through the tabs, a Claude started outside
+ * pocketmux through its own tmux (the agent refuses, saying why, when it has none).
+ */
+function reply(key: string, text: string): Promise<undefined> {
+  const body = { text, enter: true };
+  return isUnmanagedKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
 }
 
 /**
@@ -55,7 +66,7 @@ export class InboxActionsController implements ReactiveController {
     const on = this.host;
     this.stops = [
       inboxActions.answer(on, 'pm-approval-decide', ({ approval, body }) => this.decide(approval, body)),
-      inboxActions.answer(on, 'pm-tab-reply', async ({ tabId, text }) => api.tabInput(tabId, { text, enter: true })),
+      inboxActions.answer(on, 'pm-tab-reply', async ({ tabId, text }) => reply(tabId, text)),
       inboxActions.answer(on, 'pm-tab-dismiss', async ({ tabId }) => {
         if (!this.state.dismiss(tabId)) throw new Error('Not connected to the agent right now. Try again in a moment.');
         return undefined;

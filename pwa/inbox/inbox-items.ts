@@ -1,14 +1,18 @@
 /**
  * What the inbox shows and the bell counts, worked out from the live state: the open
- * approvals, the tabs whose Claude waits in the terminal with no approval to answer, and the
- * tabs ready for review. Pure, so the order and the count are tested apart from the screen.
+ * approvals, the sessions whose Claude waits in the terminal with no approval to answer, and
+ * the sessions ready for review. A session is a tab, or a Claude started outside pocketmux
+ * that reports through the user hooks. Pure, so the order and the count are tested apart
+ * from the screen.
  */
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { tabLabel } from '../sessions/labels.js';
+import { OUTSIDE_GROUP, outsideLabel, tabLabel } from '../sessions/labels.js';
+import { hasTimeline } from '../sessions/tab-status.js';
 
 /** Where a tab lives in the list. */
 export interface TabPlace {
@@ -16,25 +20,45 @@ export interface TabPlace {
   tab: TabView;
 }
 
+/** A Claude started outside pocketmux, as the sync channel lists it. */
+export interface OutsidePlace {
+  outside: OutsideSessionView;
+}
+
+/** Where a session lives in the list: a workspace's tab, or the "Outside pocketmux" group. */
+export type SessionPlace = TabPlace | OutsidePlace;
+
+/** What the list is made of: the workspaces with their tabs, and the sessions outside them. */
+export interface SessionLists {
+  workspaces: readonly WorkspaceView[];
+  outside: readonly OutsideSessionView[];
+}
+
+export function isOutsidePlace(place: SessionPlace | undefined): place is OutsidePlace {
+  return place !== undefined && 'outside' in place;
+}
+
 export interface ApprovalEntry {
   approval: Approval;
-  /** The tab that asks; undefined for a Claude outside pocketmux's tabs, or a tab not listed yet. */
-  place: TabPlace | undefined;
+  /** The session that asks; undefined for one the list does not show (yet). */
+  place: SessionPlace | undefined;
   /** Set while a card settled elsewhere says so ("Already approved by Pixel 8") before it leaves. */
   note: string | null;
 }
 
 export interface TabEntry {
-  place: TabPlace;
+  /** The tab's id, or the outside session's key: what its status, terminal and timeline go by. */
+  key: string;
+  place: SessionPlace;
   status: TabStatus;
 }
 
 export interface Inbox {
   /** Questions Claude put to the person, oldest first. */
   approvals: ApprovalEntry[];
-  /** Tabs that need input with no open approval: Claude waits in the terminal. Longest waiting first. */
+  /** Sessions that need input with no open approval: Claude waits in the terminal. Longest waiting first. */
   waiting: TabEntry[];
-  /** Tabs whose Claude finished its turn, longest waiting first. */
+  /** Sessions whose Claude finished its turn, longest waiting first. */
   review: TabEntry[];
 }
 
@@ -54,24 +78,27 @@ function byAge<T>(items: T[], at: (item: T) => number): T[] {
     .map(({ item }) => item);
 }
 
-export function tabPlaces(workspaces: readonly WorkspaceView[]): Map<string, TabPlace> {
-  const places = new Map<string, TabPlace>();
-  for (const workspace of workspaces) for (const tab of workspace.tabs) places.set(tab.id, { workspace, tab });
+/** Every session of the list by its key: the tabs, then the sessions outside pocketmux. */
+export function sessionPlaces(lists: SessionLists): Map<string, SessionPlace> {
+  const places = new Map<string, SessionPlace>();
+  for (const workspace of lists.workspaces) for (const tab of workspace.tabs) places.set(tab.id, { workspace, tab });
+  for (const outside of lists.outside) if (!places.has(outside.key)) places.set(outside.key, { outside });
   return places;
 }
 
 /**
  * The inbox, in the order it reads: approvals (questions, plans, dialogs) oldest first; then
- * the tabs that wait in the terminal; then the tabs ready for review. A tab with an open
- * approval is on its card, not again as a waiting tab.
+ * the sessions that wait in the terminal; then the sessions ready for review, tabs and
+ * sessions outside pocketmux alike. A session with an open approval is on its card, not again
+ * as a waiting one.
  */
 export function buildInbox(
-  workspaces: readonly WorkspaceView[],
+  lists: SessionLists,
   statuses: Readonly<Record<string, TabStatus>>,
   approvals: readonly Approval[],
   settling: readonly SettlingApproval[] = [],
 ): Inbox {
-  const places = tabPlaces(workspaces);
+  const places = sessionPlaces(lists);
   const open = new Set(approvals.map((a) => a.id));
   const asking = new Set(approvals.map((a) => a.tabId));
   const notes = new Map(settling.map((s) => [s.approval.id, s.note]));
@@ -81,10 +108,10 @@ export function buildInbox(
   ];
   const waiting: TabEntry[] = [];
   const review: TabEntry[] = [];
-  for (const place of places.values()) {
-    const status = statuses[place.tab.id];
-    if (status?.state === 'needs-input' && !asking.has(place.tab.id)) waiting.push({ place, status });
-    else if (status?.state === 'ready-for-review') review.push({ place, status });
+  for (const [key, place] of places) {
+    const status = statuses[key];
+    if (status?.state === 'needs-input' && !asking.has(key)) waiting.push({ key, place, status });
+    else if (status?.state === 'ready-for-review') review.push({ key, place, status });
   }
   return {
     approvals: byAge(shown, (e) => e.approval.createdAt),
@@ -99,15 +126,13 @@ export function inboxCount(inbox: Inbox): number {
 }
 
 /**
- * The same count before the tab list has arrived: every tab the status channel knows of the
- * agent's own, with the approvals (a Claude outside pocketmux's tabs has no row, but its
- * approvals do have cards).
+ * The same count before the list has arrived: every session the status channel knows of, the
+ * agent's tabs and the Claude sessions outside pocketmux, with the approvals.
  */
 export function countFromStatuses(statuses: Readonly<Record<string, TabStatus>>, approvals: readonly Approval[]): number {
   const asking = new Set(approvals.map((a) => a.tabId));
   let n = approvals.length;
   for (const [key, status] of Object.entries(statuses)) {
-    if (isUnmanagedKey(key)) continue;
     if (status.state === 'ready-for-review' || (status.state === 'needs-input' && !asking.has(key))) n++;
   }
   return n;
@@ -141,14 +166,44 @@ export function diffLineKind(line: string): DiffLineKind {
 
 /** A card's words for where it comes from, with control and bidi characters spelled out. */
 export interface PlaceNames {
+  /** The workspace's name, or the group of the sessions outside pocketmux. */
   workspace: string;
+  /** The tab's name, or the outside session's project. */
   tab: string;
 }
 
-export function placeNames(place: TabPlace | undefined, tabId: string): PlaceNames {
-  if (!place) return isUnmanagedKey(tabId) ? { workspace: 'Outside pocketmux', tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
+export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {
+  if (!place) return isUnmanagedKey(key) ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
+  if (isOutsidePlace(place)) return { workspace: OUTSIDE_GROUP, tab: outsideLabel(place.outside.cwd).primary };
   const { workspace, tab } = place;
   // As the tab's row names it: a Claude tab the person did not name is "Claude".
   const name = tab.kind === 'claude' && !tab.name ? 'Claude' : tabLabel(tab).primary;
   return { workspace: visibleText(workspace.name), tab: name };
+}
+
+/**
+ * Whether a card may offer the session's terminal: a tab's always; an outside session's only
+ * when it runs in tmux, and never while the list does not say how it runs.
+ */
+export function canOpenTerminal(place: SessionPlace | undefined, key: string): boolean {
+  if (isOutsidePlace(place)) return place.outside.terminal === 'tmux';
+  return !isUnmanagedKey(key);
+}
+
+/** Whether a card may offer the session's conversation: every Claude outside pocketmux has one. */
+export function placeHasTimeline(place: SessionPlace | undefined, status: TabStatus | undefined): boolean {
+  if (!place) return false;
+  if (isOutsidePlace(place)) return true;
+  return hasTimeline(place.tab, status);
+}
+
+/**
+ * Where a reply to a finished turn is typed: a tab's pane, the pane of an outside session in
+ * tmux, or nowhere (an outside session started outside tmux has no terminal to type into).
+ */
+export type ReplyTarget = 'tab' | 'outside' | 'none';
+
+export function replyTarget(place: SessionPlace): ReplyTarget {
+  if (!isOutsidePlace(place)) return 'tab';
+  return place.outside.terminal === 'tmux' ? 'outside' : 'none';
 }

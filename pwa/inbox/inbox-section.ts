@@ -6,7 +6,7 @@ import { router, terminalPath } from '../shared/router.js';
 import { controls } from '../shared/shared-styles.js';
 import './approval-card.js';
 import { ClockController } from './clock-controller.js';
-import { ageText, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
 import './review-card.js';
 
 /** The inbox's note was tapped away. */
@@ -149,14 +149,14 @@ export class InboxSection extends LitElement {
       )}
       ${repeat(
         waiting,
-        (e) => e.place.tab.id,
+        (e) => e.key,
         (e) => this.renderWaiting(e),
       )}
       ${review.length > 0 ? html`<h2>Ready for review</h2>` : nothing}
       ${repeat(
         review,
-        (e) => e.place.tab.id,
-        (e) => html`<pm-review-card data-tab-id=${e.place.tab.id} .entry=${e}></pm-review-card>`,
+        (e) => e.key,
+        (e) => html`<pm-review-card data-tab-id=${e.key} .entry=${e}></pm-review-card>`,
       )}
     </section>`;
   }
@@ -166,16 +166,18 @@ export class InboxSection extends LitElement {
   };
 
   private renderWaiting(e: TabEntry) {
-    const names = placeNames(e.place, e.place.tab.id);
+    const names = placeNames(e.place, e.key);
+    // Without a terminal here, the tab view says where to answer it.
+    const what = canOpenTerminal(e.place, e.key) ? 'Claude is waiting in the terminal' : 'Claude is waiting in its terminal on the machine';
     return html`<button
       class="waiting"
-      data-tab-id=${e.place.tab.id}
-      aria-label=${`Claude is waiting in the terminal: open ${names.tab} in ${names.workspace}`}
-      @click=${() => router.go(terminalPath(e.place.tab.id))}
+      data-tab-id=${e.key}
+      aria-label=${`${what}: open ${names.tab} in ${names.workspace}`}
+      @click=${() => router.go(terminalPath(e.key))}
     >
       <span class="glyph">${terminalIcon()}</span>
       <span class="texts">
-        <span class="what">Claude is waiting in the terminal</span>
+        <span class="what">${what}</span>
         <span class="where">
           <span class="name"><bdi>${names.workspace}</bdi></span><span aria-hidden="true">·</span>
           <span class="name"><bdi>${names.tab}</bdi></span><span aria-hidden="true">·</span>

@@ -6,15 +6,18 @@ import { errorText } from '../shared/api-request.js';
 import { checkIcon, sendIcon } from '../shared/icons.js';
 import { router, tabViewPath } from '../shared/router.js';
 import { controls } from '../shared/shared-styles.js';
-import { hasTimeline } from '../sessions/tab-status.js';
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { ageText, placeNames, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, placeHasTimeline, placeNames, replyTarget, type TabEntry } from './inbox-items.js';
+
+/** Said instead of the reply field for a Claude started outside tmux. */
+export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
 
 /**
- * A tab whose Claude finished its turn: Claude's last answer, a field for the next prompt,
- * and "Done" for a result seen here that needs nothing more.
+ * A session whose Claude finished its turn (a tab, or a Claude started outside pocketmux):
+ * Claude's last answer, a field for the next prompt where there is a terminal to type it
+ * into, and "Done" for a result seen here that needs nothing more.
  */
 @customElement('pm-review-card')
 export class ReviewCard extends LitElement {
@@ -119,7 +122,7 @@ export class ReviewCard extends LitElement {
     this.pending = 'reply';
     this.error = '';
     try {
-      await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.place.tab.id, text });
+      await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.key, text });
       // The tab turns busy on the status channel and the card leaves by itself.
       this.reply = '';
       this.sent = true;
@@ -135,7 +138,7 @@ export class ReviewCard extends LitElement {
     this.pending = 'done';
     this.error = '';
     try {
-      await inboxActions.request(this, 'pm-tab-dismiss', { tabId: this.entry.place.tab.id });
+      await inboxActions.request(this, 'pm-tab-dismiss', { tabId: this.entry.key });
     } catch (err) {
       this.error = errorText(err);
     } finally {
@@ -144,8 +147,8 @@ export class ReviewCard extends LitElement {
   }
 
   override render() {
-    const { place, status } = this.entry;
-    const names = placeNames(place, place.tab.id);
+    const { key, place, status } = this.entry;
+    const names = placeNames(place, key);
     const busy = this.pending !== null;
     const message = status.lastMessage;
     return html`<article class="card review" aria-label=${`Ready for review: ${names.tab} in ${names.workspace}`}>
@@ -167,16 +170,18 @@ export class ReviewCard extends LitElement {
       ${this.renderReply()}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       <div class="links">
-        <button @click=${() => router.go(tabViewPath(place.tab.id, 'terminal'))}>Open terminal</button>
-        ${hasTimeline(place.tab, status) ? html`<button @click=${() => router.go(tabViewPath(place.tab.id, 'timeline'))}>Timeline</button>` : nothing}
+        ${canOpenTerminal(place, key) ? html`<button @click=${() => router.go(tabViewPath(key, 'terminal'))}>Open terminal</button>` : nothing}
+        ${placeHasTimeline(place, status) ? html`<button @click=${() => router.go(tabViewPath(key, 'timeline'))}>Timeline</button>` : nothing}
         <button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>
       </div>
     </article>`;
   }
 
   private renderReply() {
+    const target = replyTarget(this.entry.place);
+    if (target === 'none') return html`<p class="sent no-terminal">${NO_TERMINAL_REPLY}</p>`;
     // Without Claude the pane is a shell: a reply typed there would run as a command.
-    if (!this.entry.status.claudeRunning) return html`<p class="sent">Claude is no longer running in this tab.</p>`;
+    if (!this.entry.status.claudeRunning) return html`<p class="sent">Claude is no longer running ${target === 'tab' ? 'in this tab' : 'in its pane'}.</p>`;
     if (this.sent) return html`<p class="sent" role="status">Sent. Claude is on it.</p>`;
     const busy = this.pending !== null;
     return html`<form

@@ -55,3 +55,17 @@ export function tabLabel(tab: Pick<TabView, 'name' | 'title' | 'cwd'>, live: Pan
   if (tab.name) return { primary: visibleText(tab.name), command, path };
   return { primary: command ?? 'Shell', command: null, path };
 }
+
+/** The group the list and the inbox put Claude sessions started outside pocketmux in. */
+export const OUTSIDE_GROUP = 'Outside pocketmux';
+
+/**
+ * A Claude started outside pocketmux, named as a person knows it: by its project directory's
+ * last part (its full path beside it, shortened), or "Claude" while its directory is unknown.
+ */
+export function outsideLabel(cwd: string | null): { primary: string; path: string } {
+  if (!cwd) return { primary: 'Claude', path: '' };
+  const trimmed = cwd.length > 1 ? cwd.replace(/\/+$/, '') : cwd;
+  const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  return { primary: visibleText(last || trimmed || 'Claude'), path: shortPath(cwd) };
+}

@@ -1,13 +1,15 @@
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { WorkspaceView } from '../../protocol/api.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import './add-workspace.js';
 import '../shared/connection-note.js';
 import { devicesIcon } from '../shared/icons.js';
 import { controls, pageBar } from '../shared/shared-styles.js';
 import './workspace-card.js';
+import './outside-card.js';
 import { DEVICES_PATH, router } from '../shared/router.js';
 import { SessionActionsController } from './session-actions.js';
 import type { ConnectionKind } from '../shared/reconnecting-socket.js';
@@ -23,8 +25,9 @@ const CONNECTION_LABEL: Record<ConnectionKind, string> = {
 };
 
 /**
- * The first screen: every workspace with its tabs, live from the agent, under what the app
- * puts in its `inbox` slot (what waits on the person) and beside its `bell` slot.
+ * The first screen: every workspace with its tabs, then the Claude sessions started outside
+ * pocketmux, live from the agent, under what the app puts in its `inbox` slot (what waits on
+ * the person) and beside its `bell` slot.
  */
 @customElement('pm-session-list')
 export class SessionList extends LitElement {
@@ -78,6 +81,8 @@ export class SessionList extends LitElement {
   ];
 
   @property({ attribute: false }) workspaces: WorkspaceView[] = [];
+  /** Claude sessions reporting from outside the tabs; their group shows only when there are some. */
+  @property({ attribute: false }) outside: readonly OutsideSessionView[] = [];
   @property({ type: Boolean }) loaded = false;
   @property() connection: ConnectionKind = 'connecting';
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
@@ -103,6 +108,7 @@ export class SessionList extends LitElement {
       <main>
         <slot name="inbox"></slot>
         ${this.loaded ? this.renderWorkspaces() : html`<div class="placeholder" role="status">Loading your sessions…</div>`}
+        ${this.loaded && this.outside.length > 0 ? html`<pm-outside-card .sessions=${this.outside} .statuses=${this.statuses}></pm-outside-card>` : nothing}
         ${this.loaded ? html`<pm-add-workspace></pm-add-workspace>` : ''}
       </main>
     `;

@@ -1,16 +1,20 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { WorkspaceView } from '../../protocol/api.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
 import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
 import { CHANNEL_PATHS } from '../shared/api.js';
 import { JsonChannelController } from '../shared/json-channel-controller.js';
 
 /**
- * Keeps the workspace list live from `/api/sync`: the agent sends a full snapshot on connect
- * and on every change. Reconnects with backoff when the socket drops, until access is lost.
+ * Keeps the workspace list, and the Claude sessions started outside pocketmux, live from
+ * `/api/sync`: the agent sends a full snapshot on connect and on every change. Reconnects with
+ * backoff when the socket drops, until access is lost.
  */
 export class SyncController extends JsonChannelController<SyncServerMessage> {
   workspaces: WorkspaceView[] = [];
+  /** Claude sessions reporting from outside the tabs, first heard of first; none from an older agent. */
+  outside: OutsideSessionView[] = [];
   /** False until the first snapshot arrives, so the list can tell "empty" from "not loaded". */
   loaded = false;
 
@@ -33,6 +37,11 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
     return undefined;
   }
 
+  /** A Claude session outside the tabs, by its key (`unmanaged-<session id>`). */
+  outsideSession(key: string): OutsideSessionView | undefined {
+    return this.outside.find((s) => s.key === key);
+  }
+
   /** Versions count within one agent process; a restarted agent starts again from 0. */
   protected connecting(): void {
     this.version = -1;
@@ -43,6 +52,7 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
     if (msg.version < this.version) return;
     this.version = msg.version;
     this.workspaces = msg.workspaces;
+    this.outside = msg.outside;
     this.loaded = true;
     this.host.requestUpdate();
   }

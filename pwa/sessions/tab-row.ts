@@ -9,6 +9,7 @@ import { sessionActions } from './session-actions.js';
 import { describeStatus } from './tab-status.js';
 import { chevronIcon, moreIcon, promptIcon, sparkIcon } from '../shared/icons.js';
 import { controls } from '../shared/shared-styles.js';
+import { rowStyles } from './row-styles.js';
 import '../shared/status-dot.js';
 
 /** One tab of a workspace: opens its terminal; rename and close behind a menu. */
@@ -16,132 +17,13 @@ import '../shared/status-dot.js';
 export class TabRow extends LitElement {
   static override styles = [
     controls,
+    rowStyles,
     css`
-      :host {
-        display: block;
-      }
-      .row {
-        display: flex;
-        align-items: stretch;
-        gap: 4px;
-      }
-      .open {
-        flex: 1 1 auto;
-        min-width: 0;
-        justify-content: flex-start;
-        text-align: left;
-        min-height: 56px;
-        padding: 6px 10px;
-        gap: 12px;
-        border-color: transparent;
-        background: transparent;
-      }
-      .open:active {
-        background: var(--pm-surface-2);
-      }
-      @media (hover: hover) {
-        .open:hover {
-          background: var(--pm-surface-2);
-        }
-      }
-      .glyph {
-        position: relative;
-        flex: none;
-        display: grid;
-        place-items: center;
-        width: 34px;
-        height: 34px;
-        border-radius: 8px;
-        background: var(--pm-surface-2);
-        color: var(--pm-accent);
-      }
-      /* The status sits on the glyph's corner, ringed in the row's colour to stand clear of it. */
-      .glyph pm-status-dot {
-        position: absolute;
-        right: -4px;
-        bottom: -4px;
-        --pm-dot-size: 14px;
-        padding: 2px;
-        border-radius: 50%;
-        background: var(--pm-surface);
-        box-sizing: content-box;
-      }
-      .text {
-        display: flex;
-        flex-direction: column;
-        min-width: 0;
-        flex: 1 1 auto;
-      }
-      .primary-text {
-        font-weight: 600;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
-      }
-      .secondary-text {
-        display: flex;
-        min-width: 0;
-        gap: 0.5ch;
-        color: var(--pm-muted);
-        font-size: 14px;
-        font-family: var(--pm-mono);
-        white-space: nowrap;
-      }
-      /* The state is what the row is for: the path gives way first. */
-      .secondary-text .state {
-        /* Shrinks only after the path (flex-shrink 1000) has given way. */
-        flex: 0 1 auto;
-        min-width: 0;
-        font-family: var(--pm-font);
-        overflow: hidden;
-        text-overflow: ellipsis;
-      }
-      .secondary-text .state ~ .path {
-        flex-shrink: 1000;
-        min-width: 1.5em;
-      }
-      .state.needs-input {
-        color: var(--pm-attention);
-        font-weight: 600;
-      }
-      .state.ready-for-review {
-        color: var(--pm-review);
-        font-weight: 600;
-      }
-      .state.busy {
-        color: var(--pm-busy);
-      }
-      /* What waits on the person is tinted, not moved: rows never jump under a finger. */
-      .row.needs-input .open {
-        background: rgb(240 181 74 / 0.08);
-        box-shadow: inset 3px 0 0 var(--pm-attention);
-      }
-      .row.ready-for-review .open {
-        background: rgb(108 182 255 / 0.07);
-        box-shadow: inset 3px 0 0 var(--pm-review);
-      }
       .secondary-text .command {
         flex: none;
         max-width: 50%;
         overflow: hidden;
         text-overflow: ellipsis;
-      }
-      /* Paths lose their start, not their end: the last directory says the most. */
-      .secondary-text .path {
-        flex: 0 1 auto;
-        min-width: 0;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        direction: rtl;
-        text-align: left;
-      }
-      .chevron {
-        flex: none;
-        color: var(--pm-muted);
-      }
-      .more {
-        align-self: center;
-        color: var(--pm-muted);
       }
       .panel {
         padding: 4px 0 10px 56px;

@@ -65,6 +65,22 @@ export function attentionCount(workspaces: readonly WorkspaceView[], statuses: R
   return n;
 }
 
+/**
+ * The same for the Claude sessions started outside pocketmux, by their keys: each is a Claude,
+ * so one without a status yet counts as unknown. The group's dot, and its "N waiting".
+ */
+export function outsideGroupState(keys: readonly string[], statuses: Readonly<Record<string, TabStatus>>): ClaudeState | null {
+  const states = keys.map((key) => describeStatus({ kind: 'claude' }, statuses[key])?.state ?? 'unknown');
+  return states.length === 0 ? null : highestPriority(states);
+}
+
+export function outsideAttentionCount(keys: readonly string[], statuses: Readonly<Record<string, TabStatus>>): number {
+  return keys.filter((key) => {
+    const s = statuses[key];
+    return s !== undefined && needsPerson(s.state);
+  }).length;
+}
+
 /** Whether a tab has a conversation to show beside its terminal. */
 export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabStatus | undefined): boolean {
   return tab?.kind === 'claude' || !!status?.transcriptPath;

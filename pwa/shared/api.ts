@@ -15,13 +15,14 @@ import type {
   WorkspaceView,
 } from '../../protocol/api.js';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
+import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import type { PushSettings, PushState } from '../../protocol/push.js';
 import type { z } from 'zod';
 import { type ApiOptions, type ApiResponse, apiResponse } from './api-request.js';
 
 export interface ApiRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** As the agent's router declares it under `/api`, with `:id` for the resource. */
+  /** As the agent's router declares it under `/api`, with one `:param` for the resource. */
   path: string;
 }
 
@@ -44,6 +45,9 @@ export const API_ROUTES = {
   closeTab: { method: 'DELETE', path: '/tabs/:id' },
   tabInput: { method: 'POST', path: '/tabs/:id/input' },
   decideApproval: { method: 'POST', path: '/approvals/:id' },
+  outsideSessions: { method: 'GET', path: '/outside' },
+  outsideInput: { method: 'POST', path: '/outside/:key/input' },
+  userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
   pushKey: { method: 'GET', path: '/push/key' },
   pushSubscribe: { method: 'POST', path: '/push/subscription' },
@@ -61,7 +65,7 @@ export const CHANNEL_PATHS = {
 } as const;
 
 function call<T>(route: ApiRoute, id?: string, body?: unknown, options?: ApiOptions): Promise<ApiResponse<T>> {
-  const path = id === undefined ? route.path : route.path.replace(':id', encodeURIComponent(id));
+  const path = id === undefined ? route.path : route.path.replace(/:[A-Za-z]+/, encodeURIComponent(id));
   return apiResponse<T>(route.method, `/api${path}`, body, options);
 }
 
@@ -122,6 +126,27 @@ export function closeTab(id: string): Promise<undefined> {
 /** Text typed into a tab, then Enter unless `enter` is false: the next prompt for its Claude. */
 export function tabInput(id: string, body: TabInputBody): Promise<undefined> {
   return bodyOf(call<undefined>(API_ROUTES.tabInput, id, body));
+}
+
+/** The Claude sessions started outside pocketmux that report here (the sync channel carries them too). */
+export function outsideSessions(): Promise<OutsideSessionsResponse> {
+  return bodyOf(call<OutsideSessionsResponse>(API_ROUTES.outsideSessions));
+}
+
+/**
+ * Text typed into the pane of a Claude started outside pocketmux, then Enter unless `enter` is
+ * false. Only one running in tmux has a pane; for any other the agent answers 409 and says why.
+ */
+export function outsideInput(key: string, body: TabInputBody): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.outsideInput, key, body));
+}
+
+/**
+ * Whether Claude's user settings on the agent's machine hold pocketmux's hooks, so Claude
+ * started anywhere there reports (a `UserHooksView`), unchecked: the caller parses it.
+ */
+export function userHooks(): Promise<unknown> {
+  return bodyOf(call<unknown>(API_ROUTES.userHooks));
 }
 
 /**

@@ -165,13 +165,13 @@ export class App extends LitElement {
 
   private inbox(): Inbox {
     if (this.access.kind !== 'granted') return EMPTY_INBOX;
-    return buildInbox(this.sync.workspaces, this.status.statuses, this.status.approvals, this.inboxActions.settling);
+    return buildInbox(this.sync, this.status.statuses, this.status.approvals, this.inboxActions.settling);
   }
 
   /** How many things wait on the person: open approvals, tabs waiting in the terminal, finished turns. */
   private attention(inbox: Inbox): number {
     if (this.access.kind !== 'granted') return 0;
-    // Before the tab list arrives, count what the status channel knows about the agent's tabs.
+    // Before the list arrives, count what the status channel knows about the agent's sessions.
     if (!this.sync.loaded) return countFromStatuses(this.status.statuses, this.status.approvals);
     return inboxCount(inbox);
   }
@@ -274,6 +274,7 @@ export class App extends LitElement {
           <pm-session-list
             ?hidden=${route.name !== 'list'}
             .workspaces=${this.sync.workspaces}
+            .outside=${this.sync.outside}
             ?loaded=${this.sync.loaded}
             .connection=${this.connectionState()}
             .statuses=${this.status.statuses}
@@ -286,6 +287,7 @@ export class App extends LitElement {
                 .tabId=${route.tabId}
                 .view=${route.view}
                 .tab=${found?.tab}
+                .outside=${this.sync.outsideSession(route.tabId)}
                 .status=${this.status.get(route.tabId)}
                 ?aside=${aside}
               >

@@ -2,6 +2,8 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { backIcon, terminalIcon, timelineIcon } from '../shared/icons.js';
 import '../shared/connection-note.js';
@@ -9,7 +11,7 @@ import './key-bar.js';
 import { controls } from '../shared/shared-styles.js';
 import '../shared/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from './keys.js';
-import { parsePaneTitle, shortPath, tabLabel } from '../sessions/labels.js';
+import { outsideLabel, parsePaneTitle, shortPath, tabLabel } from '../sessions/labels.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { router, type TabViewMode, tabViewPath } from '../shared/router.js';
 import { describeStatus, hasTimeline } from '../sessions/tab-status.js';
@@ -21,7 +23,22 @@ function titleKey(title: PaneTitle | null): string {
   return title ? `${title.command}|${title.path}` : '';
 }
 
-function endedText(code: number): string {
+/** Shown instead of the terminal of a Claude started outside tmux. */
+export const NO_TERMINAL_TEXT =
+  'No terminal: this Claude was started outside tmux. Its approvals, questions and timeline are here; type to it in its own terminal on the machine.';
+
+/** The agent's close reason for the terminal of a session started outside tmux. */
+const NO_TERMINAL_REASON = 'no terminal: started outside tmux';
+
+function endedText(code: number, outside: boolean): string {
+  if (outside) {
+    switch (code) {
+      case CloseCode.TabNotFound:
+        return 'pocketmux no longer knows this Claude session: it ended, or stopped reporting here.';
+      case CloseCode.SessionEnded:
+        return 'The pane this Claude ran in is gone: it was closed, or its tmux server ended.';
+    }
+  }
   switch (code) {
     case CloseCode.TabNotFound:
       return 'This tab no longer exists. It was closed, here or on another device.';
@@ -39,6 +56,8 @@ function endedText(code: number): string {
 /**
  * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline; the
  * app's `bell` slot in the header, and its `aside` slot beside the view when `aside` is set.
+ * A Claude started outside pocketmux opens here too, by its key: its terminal when it runs in
+ * tmux (else a word on why there is none), and its timeline.
  * xterm.js and the timeline each load only when first shown, so the session list never
  * downloads them and the timeline never pulls in xterm.
  */
@@ -229,6 +248,27 @@ export class TerminalView extends LitElement {
         margin: 0;
         color: var(--pm-muted);
       }
+      .no-terminal {
+        display: grid;
+        place-items: center;
+        padding: 24px;
+      }
+      .no-terminal .card {
+        align-items: center;
+      }
+      .no-terminal .glyph {
+        display: grid;
+        place-items: center;
+        width: 44px;
+        height: 44px;
+        border-radius: 12px;
+        background: var(--pm-surface-2);
+        color: var(--pm-muted);
+      }
+      .no-terminal .card p {
+        color: var(--pm-text);
+        line-height: 1.45;
+      }
       .loading {
         position: absolute;
         inset: 0;
@@ -242,6 +282,8 @@ export class TerminalView extends LitElement {
   @property() tabId = '';
   /** The tab as the sync channel last described it; undefined until known. */
   @property({ attribute: false }) tab: TabView | undefined;
+  /** For an outside session's key: the session as the sync channel last listed it; undefined until known. */
+  @property({ attribute: false }) outside: OutsideSessionView | undefined;
   @property() view: TabViewMode = 'terminal';
   /** The tab's Claude status, when the agent has one. */
   @property({ attribute: false }) status: TabStatus | undefined;
@@ -257,6 +299,7 @@ export class TerminalView extends LitElement {
   @state() private touch = matchMedia(COARSE_POINTER).matches;
 
   private knownTab: TabView | undefined;
+  private knownOutside: OutsideSessionView | undefined;
   private session: TerminalSession | null = null;
   private termHost: HTMLDivElement | null = null;
   /** Bumped on every start, so a slow import never attaches to a view that moved on. */
@@ -288,6 +331,8 @@ export class TerminalView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // A session that stopped reporting drops out of the list; keep naming it.
+    if (changed.has('outside') && this.outside) this.knownOutside = this.outside;
     if (!changed.has('tab')) return;
     const before = this.knownTab;
     // A closed tab drops out of the sync list; keep naming it while "Session ended" shows.
@@ -301,13 +346,41 @@ export class TerminalView extends LitElement {
     if (moved && this.isConnected) {
       this.stop();
       void this.show();
+      return;
     }
+    if (!changed.has('outside') || !this.isConnected || !this.isOutside || this.view !== 'terminal') return;
+    // The list says late (after a reload on this page) that the session has no terminal…
+    if (this.outsideHasNoTerminal && this.termHost) this.stop();
+    // …or that it has one now (it was listed as started outside tmux before).
+    else if (!this.outsideHasNoTerminal && !this.termHost) void this.show();
+  }
+
+  private get isOutside(): boolean {
+    return isUnmanagedKey(this.tabId);
+  }
+
+  /** Whether the list says this is a Claude started outside tmux: nothing to attach to. */
+  private get outsideHasNoTerminal(): boolean {
+    return this.isOutside && this.currentOutside?.terminal === 'none';
+  }
+
+  /** The outside session on screen, as last listed (it may have dropped out of the list since). */
+  private get currentOutside(): OutsideSessionView | undefined {
+    const shown = this.outside ?? this.knownOutside;
+    return shown?.key === this.tabId ? shown : undefined;
+  }
+
+  /** No terminal to show: the list says so, or the agent refused to attach for that reason. */
+  private get noTerminal(): boolean {
+    if (!this.isOutside) return false;
+    const c = this.connection;
+    return this.outsideHasNoTerminal || (c.kind === 'closed-final' && c.code === CloseCode.TabNotFound && c.reason === NO_TERMINAL_REASON);
   }
 
   /** Starts what the current view needs; the terminal's socket is open only while it shows. */
   private async show(): Promise<void> {
     if (this.view === 'timeline') await this.loadTimeline();
-    else await this.start();
+    else if (!this.outsideHasNoTerminal) await this.start();
   }
 
   private async loadTimeline(): Promise<void> {
@@ -387,6 +460,10 @@ export class TerminalView extends LitElement {
   }
 
   private get label(): { primary: string; secondary: string } {
+    if (this.isOutside) {
+      const l = outsideLabel(this.currentOutside?.cwd ?? null);
+      return { primary: l.primary, secondary: l.path };
+    }
     if (this.knownTab?.id === this.tabId) {
       const l = tabLabel(this.knownTab, this.liveTitle);
       // Whatever runs in a Claude tab (claude, or the shell after it exits), it is "Claude".
@@ -399,8 +476,11 @@ export class TerminalView extends LitElement {
 
   override render() {
     const label = this.label;
-    const status = this.knownTab ? describeStatus(this.knownTab, this.status) : null;
-    const timeline = this.view === 'timeline' || hasTimeline(this.knownTab, this.status);
+    // A Claude outside pocketmux is always a Claude, with a conversation to show.
+    const claude = this.isOutside ? { kind: 'claude' as const } : this.knownTab;
+    const status = claude ? describeStatus(claude, this.status) : null;
+    const timeline = this.view === 'timeline' || hasTimeline(claude, this.status);
+    const noTerminal = this.noTerminal;
     return html`
       <header>
         <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
@@ -412,12 +492,12 @@ export class TerminalView extends LitElement {
           </span>
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
-        ${this.view === 'terminal' ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
+        ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
         ${timeline ? this.renderSwitch() : nothing}
         <slot name="bell"></slot>
       </header>
       <div class="body">
-        <div class="main">${this.view === 'timeline' ? this.renderTimeline() : this.renderTerminal()}</div>
+        <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
         ${this.aside ? html`<aside aria-label="Waiting for you"><slot name="aside"></slot></aside>` : nothing}
       </div>
     `;
@@ -475,12 +555,22 @@ export class TerminalView extends LitElement {
     `;
   }
 
+  private renderNoTerminal() {
+    return html`<div class="stage no-terminal">
+      <div class="card" role="note">
+        <span class="glyph">${terminalIcon()}</span>
+        <p>${NO_TERMINAL_TEXT}</p>
+        <button class="primary" @click=${() => this.switchTo('timeline')}>${timelineIcon()} Show the timeline</button>
+      </div>
+    </div>`;
+  }
+
   private renderEnded(code: number) {
     const stillRunning = code === CloseCode.ConnectionLimit || code === CloseCode.DeviceRevoked;
     return html`<div class="overlay">
       <div class="card" role="alert">
         <h2>${stillRunning ? 'Terminal closed' : 'Session ended'}</h2>
-        <p>${endedText(code)}</p>
+        <p>${endedText(code, this.isOutside)}</p>
         ${code === CloseCode.ConnectionLimit ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
         <button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>
       </div>

@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { CloseCode } from '../../protocol/close-codes.js';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import type {
   AssistantTextEntry,
   InterruptEntry,
@@ -24,11 +25,11 @@ const PINNED_SLACK_PX = 64;
 const UNAVAILABLE_AFTER = 3;
 
 /** Why the agent closed the timeline for good. */
-function closedText(code: number): string {
+function closedText(code: number, outside: boolean): string {
   switch (code) {
     case CloseCode.TabNotFound:
     case CloseCode.SessionEnded:
-      return 'This tab no longer exists.';
+      return outside ? 'pocketmux no longer knows this Claude session: it ended, or stopped reporting here.' : 'This tab no longer exists.';
     case CloseCode.ConnectionLimit:
       return 'Too many live connections were open on the agent, so it closed this one. Reload to see the timeline again.';
     default:
@@ -408,7 +409,7 @@ export class TimelineView extends LitElement {
 
   private renderBanner() {
     const link = this.link;
-    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code)}</div>`;
+    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, isUnmanagedKey(this.tabId))}</div>`;
     if (link.kind === 'access-lost') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';

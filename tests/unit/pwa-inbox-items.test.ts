@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { ClaudeState, TabStatus } from '../../protocol/status.js';
 import {
   ageText,
   approvalsBeside,
   buildInbox,
+  canOpenTerminal,
   countFromStatuses,
   diffLineKind,
   EMPTY_INBOX,
   inboxCount,
+  placeHasTimeline,
   placeNames,
+  replyTarget,
+  type SessionLists,
 } from '../../pwa/inbox/inbox-items.js';
 
 function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}): TabStatus {
@@ -37,6 +42,15 @@ function workspace(id: string, ...tabs: TabView[]): WorkspaceView {
   return { id, name: `Workspace ${id}`, dir: '/', createdAt: '', tabs };
 }
 
+function outside(sessionId: string, fields: Partial<OutsideSessionView> = {}): OutsideSessionView {
+  return { key: `unmanaged-${sessionId}`, sessionId, cwd: `/home/ada/${sessionId}`, terminal: 'tmux', pane: '%1', pid: null, firstSeenAt: 1, ...fields };
+}
+
+/** The list as the sync channel gives it. */
+function lists(workspaces: WorkspaceView[], ...outsides: OutsideSessionView[]): SessionLists {
+  return { workspaces, outside: outsides };
+}
+
 function approval(id: string, tabId: string, createdAt: number, fields: Partial<Approval> = {}): Approval {
   return {
     id,
@@ -55,14 +69,13 @@ function approval(id: string, tabId: string, createdAt: number, fields: Partial<
 }
 
 const ids = (entries: { approval: Approval }[]) => entries.map((e) => e.approval.id);
-const tabIds = (entries: { place: { tab: TabView } }[]) => entries.map((e) => e.place.tab.id);
+const keys = (entries: { key: string }[]) => entries.map((e) => e.key);
 
 describe('buildInbox', () => {
   const list = [workspace('w1', tab('a'), tab('b'), tab('c')), workspace('w2', tab('d'), tab('e', { kind: 'shell' }), tab('f'))];
 
   it('puts approvals first, oldest first, then the tabs that wait in the terminal, then those to review', () => {
-    const inbox = buildInbox(
-      list,
+    const inbox = buildInbox(lists(list),
       {
         a: status('needs-input', 50),
         b: status('needs-input', 10),
@@ -75,26 +88,26 @@ describe('buildInbox', () => {
     );
     expect(ids(inbox.approvals)).toEqual(['early', 'middle', 'late']);
     // a and f have open approvals: they are on their cards, not again as waiting tabs.
-    expect(tabIds(inbox.waiting)).toEqual(['b']);
-    expect(tabIds(inbox.review)).toEqual(['d', 'c']);
+    expect(keys(inbox.waiting)).toEqual(['b']);
+    expect(keys(inbox.review)).toEqual(['d', 'c']);
     expect(inbox.approvals[0]?.place).toBeUndefined();
-    expect(inbox.approvals[1]?.place?.workspace.id).toBe('w2');
+    expect(inbox.approvals[1]?.place).toMatchObject({ workspace: { id: 'w2' } });
     expect(inboxCount(inbox)).toBe(6);
   });
 
   it('keeps the order of equal times, so cards never swap', () => {
-    const inbox = buildInbox(list, {}, [approval('x', 'a', 5), approval('y', 'b', 5), approval('z', 'c', 5)]);
+    const inbox = buildInbox(lists(list), {}, [approval('x', 'a', 5), approval('y', 'b', 5), approval('z', 'c', 5)]);
     expect(ids(inbox.approvals)).toEqual(['x', 'y', 'z']);
   });
 
   it('is empty when nothing waits, and counts nothing', () => {
-    const inbox = buildInbox(list, { a: status('idle'), b: status('busy'), c: status('unknown') }, []);
+    const inbox = buildInbox(lists(list), { a: status('idle'), b: status('busy'), c: status('unknown') }, []);
     expect(inbox).toEqual(EMPTY_INBOX);
     expect(inboxCount(inbox)).toBe(0);
   });
 
   it('leaves out tabs the list does not show, but not their approvals', () => {
-    const inbox = buildInbox(list, { gone: status('ready-for-review'), 'unmanaged-x': status('needs-input') }, [approval('p', 'unmanaged-x', 1)]);
+    const inbox = buildInbox(lists(list), { gone: status('ready-for-review'), 'unmanaged-x': status('needs-input') }, [approval('p', 'unmanaged-x', 1)]);
     expect(inbox.review).toEqual([]);
     expect(inbox.waiting).toEqual([]);
     expect(inboxCount(inbox)).toBe(1);
@@ -102,38 +115,98 @@ describe('buildInbox', () => {
 
   it('shows an approval settled elsewhere a moment longer, with its note, without counting it', () => {
     const settled = approval('gone', 'b', 150);
-    const inbox = buildInbox(list, { b: status('needs-input') }, [approval('open', 'a', 200)], [{ approval: settled, note: 'Already approved by Pixel 8' }]);
+    const inbox = buildInbox(lists(list), { b: status('needs-input') }, [approval('open', 'a', 200)], [{ approval: settled, note: 'Already approved by Pixel 8' }]);
     expect(inbox.approvals.map((e) => [e.approval.id, e.note])).toEqual([
       ['gone', 'Already approved by Pixel 8'],
       ['open', null],
     ]);
     // With its approval gone, tab b waits in the terminal as far as anyone knows.
-    expect(tabIds(inbox.waiting)).toEqual(['b']);
+    expect(keys(inbox.waiting)).toEqual(['b']);
     expect(inboxCount(inbox)).toBe(2);
   });
 });
 
 describe('countFromStatuses', () => {
-  it('counts before the tab list arrives as the inbox will once it has', () => {
+  it('counts before the list arrives as the inbox will once it has, outside sessions too', () => {
     const statuses = {
       a: status('needs-input'),
       b: status('needs-input'),
       c: status('ready-for-review'),
       d: status('busy'),
-      // An outside session has no row; its approval has a card.
       'unmanaged-x': status('ready-for-review'),
+      'unmanaged-z': status('needs-input'),
     };
-    const approvals = [approval('1', 'a', 1), approval('2', 'unmanaged-y', 2)];
-    expect(countFromStatuses(statuses, approvals)).toBe(4);
+    const approvals = [approval('1', 'a', 1), approval('2', 'unmanaged-y', 2), approval('3', 'unmanaged-z', 3)];
+    expect(countFromStatuses(statuses, approvals)).toBe(6);
     const list = [workspace('w', tab('a'), tab('b'), tab('c'), tab('d'))];
-    expect(inboxCount(buildInbox(list, statuses, approvals))).toBe(4);
+    expect(inboxCount(buildInbox(lists(list, outside('x'), outside('y'), outside('z')), statuses, approvals))).toBe(6);
     expect(countFromStatuses({}, [])).toBe(0);
+  });
+});
+
+describe('outside sessions in the inbox', () => {
+  const list = [workspace('w1', tab('a'), tab('b'))];
+  const tmux = outside('in-tmux', { cwd: '/home/ada/api' });
+  const plain = outside('plain', { cwd: '/home/ada/web/', terminal: 'none', pane: null });
+
+  it('puts them among the tabs that wait and those to review, by how long they waited', () => {
+    const inbox = buildInbox(
+      lists(list, tmux, plain),
+      {
+        a: status('ready-for-review', 30),
+        b: status('needs-input', 40),
+        [tmux.key]: status('ready-for-review', 10),
+        [plain.key]: status('needs-input', 20),
+      },
+      [],
+    );
+    expect(keys(inbox.waiting)).toEqual([plain.key, 'b']);
+    expect(keys(inbox.review)).toEqual([tmux.key, 'a']);
+    expect(inbox.review[0]?.place).toEqual({ outside: tmux });
+    expect(inboxCount(inbox)).toBe(4);
+  });
+
+  it('gives an outside approval its session, and leaves it out of those waiting in the terminal', () => {
+    const inbox = buildInbox(lists(list, plain), { [plain.key]: status('needs-input') }, [approval('q', plain.key, 1)]);
+    expect(inbox.approvals[0]?.place).toEqual({ outside: plain });
+    expect(inbox.waiting).toEqual([]);
+    expect(inboxCount(inbox)).toBe(1);
+  });
+
+  it('leaves out a session the list does not show', () => {
+    const inbox = buildInbox(lists(list), { [tmux.key]: status('ready-for-review') }, []);
+    expect(inbox.review).toEqual([]);
+  });
+
+  it('names its cards by the group and the project', () => {
+    expect(placeNames({ outside: tmux }, tmux.key)).toEqual({ workspace: 'Outside pocketmux', tab: 'api' });
+    expect(placeNames({ outside: plain }, plain.key)).toEqual({ workspace: 'Outside pocketmux', tab: 'web' });
+    expect(placeNames({ outside: outside('n', { cwd: null }) }, 'unmanaged-n').tab).toBe('Claude');
+    expect(placeNames({ outside: outside('s', { cwd: '/srv/report\u202etxt' }) }, 'unmanaged-s').tab).toBe('report\\u202etxt');
+  });
+
+  it('offers the terminal only where there is one, the timeline always, and a reply only into tmux', () => {
+    expect(canOpenTerminal({ outside: tmux }, tmux.key)).toBe(true);
+    expect(canOpenTerminal({ outside: plain }, plain.key)).toBe(false);
+    // Not listed (yet): a tab's terminal is still there to open; an outside one's is not known.
+    expect(canOpenTerminal(undefined, 'a')).toBe(true);
+    expect(canOpenTerminal(undefined, 'unmanaged-q')).toBe(false);
+    const ws = workspace('w', tab('a'));
+    expect(canOpenTerminal({ workspace: ws, tab: tab('a') }, 'a')).toBe(true);
+
+    expect(placeHasTimeline({ outside: plain }, undefined)).toBe(true);
+    expect(placeHasTimeline({ workspace: ws, tab: tab('s', { kind: 'shell' }) }, undefined)).toBe(false);
+    expect(placeHasTimeline(undefined, status('idle'))).toBe(false);
+
+    expect(replyTarget({ workspace: ws, tab: tab('a') })).toBe('tab');
+    expect(replyTarget({ outside: tmux })).toBe('outside');
+    expect(replyTarget({ outside: plain })).toBe('none');
   });
 });
 
 describe('approvalsBeside', () => {
   it("puts the open tab's cards first, each group oldest first", () => {
-    const inbox = buildInbox([], {}, [approval('1', 'a', 1), approval('2', 'b', 2), approval('3', 'a', 3), approval('4', 'c', 4)]);
+    const inbox = buildInbox(lists([]), {}, [approval('1', 'a', 1), approval('2', 'b', 2), approval('3', 'a', 3), approval('4', 'c', 4)]);
     expect(ids(approvalsBeside(inbox.approvals, 'a'))).toEqual(['1', '3', '2', '4']);
     expect(ids(approvalsBeside(inbox.approvals, 'none'))).toEqual(['1', '2', '3', '4']);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import { parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/sessions/labels.js';
+import { outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/sessions/labels.js';
 
 const tab = (fields: Partial<Pick<TabView, 'name' | 'title' | 'cwd'>> = {}): Pick<TabView, 'name' | 'title' | 'cwd'> => ({
   name: null,
@@ -78,5 +78,25 @@ describe('tabLabel', () => {
   it('spells out unsafe characters in names and commands', () => {
     const label = tabLabel(tab({ name: 'a\u202eb', title: { command: 'x\x1by', path: '/srv' } }));
     expect(label).toEqual({ primary: 'a\\u202eb', command: 'x\\x1by', path: '/srv' });
+  });
+});
+
+describe('outsideLabel', () => {
+  it('names a Claude started outside pocketmux by its project directory, with the path beside', () => {
+    setHomeDirectory('/data/users/ada.b');
+    expect(outsideLabel('/data/users/ada.b/code/api')).toEqual({ primary: 'api', path: '~/code/api' });
+    expect(outsideLabel('/srv/a/b/c/web/')).toEqual({ primary: 'web', path: '…/b/c/web' });
+    expect(outsideLabel('/data/users/ada.b')).toEqual({ primary: 'ada.b', path: '~' });
+    expect(outsideLabel('/')).toEqual({ primary: '/', path: '/' });
+  });
+
+  it('is "Claude" while its directory is unknown', () => {
+    expect(outsideLabel(null)).toEqual({ primary: 'Claude', path: '' });
+    expect(outsideLabel('')).toEqual({ primary: 'Claude', path: '' });
+  });
+
+  it('spells out unsafe characters in the name and the path', () => {
+    expect(outsideLabel('/srv/report\u202etxt.exe')).toEqual({ primary: 'report\\u202etxt.exe', path: '/srv/report\\u202etxt.exe' });
+    expect(outsideLabel('/srv/\x1b]0;x\x07')).toEqual({ primary: '\\x1b]0;x\\x07', path: '/srv/\\x1b]0;x\\x07' });
   });
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
-import { attentionCount, describeStatus, hasTimeline, needsPerson, STATE_LABEL, workspaceState } from '../../pwa/sessions/tab-status.js';
+import {
+  attentionCount,
+  describeStatus,
+  hasTimeline,
+  needsPerson,
+  outsideAttentionCount,
+  outsideGroupState,
+  STATE_LABEL,
+  workspaceState,
+} from '../../pwa/sessions/tab-status.js';
 
 function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus {
   return {
@@ -97,6 +106,20 @@ describe('attentionCount', () => {
     };
     expect(attentionCount(list, statuses)).toBe(2);
     expect(attentionCount([], statuses)).toBe(0);
+  });
+});
+
+describe('the group of Claude sessions outside pocketmux', () => {
+  it('shows the most urgent state, an outside session without a status yet as unknown', () => {
+    expect(outsideGroupState([], {})).toBeNull();
+    expect(outsideGroupState(['unmanaged-a'], {})).toBe('unknown');
+    expect(outsideGroupState(['unmanaged-a', 'unmanaged-b'], { 'unmanaged-a': status('busy'), 'unmanaged-b': status('ready-for-review') })).toBe('ready-for-review');
+    expect(outsideGroupState(['unmanaged-a', 'unmanaged-b'], { 'unmanaged-a': status('needs-input'), 'unmanaged-b': status('ready-for-review') })).toBe('needs-input');
+  });
+
+  it('counts the sessions that wait on the person', () => {
+    const statuses = { 'unmanaged-a': status('needs-input'), 'unmanaged-b': status('ready-for-review'), 'unmanaged-c': status('busy'), other: status('needs-input') };
+    expect(outsideAttentionCount(['unmanaged-a', 'unmanaged-b', 'unmanaged-c', 'unmanaged-d'], statuses)).toBe(2);
   });
 });
 

@@ -1,0 +1,105 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { OUTSIDE_GROUP } from './labels.js';
+import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from './tab-status.js';
+import '../shared/status-dot.js';
+import './outside-row.js';
+
+/**
+ * The Claude sessions started outside pocketmux (in the person's own tmux, an editor's
+ * terminal, a terminal window) that report here through the user hooks: one group after the
+ * workspaces, with no actions of its own.
+ */
+@customElement('pm-outside-card')
+export class OutsideCard extends LitElement {
+  static override styles = css`
+    :host {
+      display: block;
+      font-family: var(--pm-font);
+      color: var(--pm-text);
+    }
+    section {
+      background: var(--pm-surface);
+      border: 1px solid var(--pm-border);
+      border-radius: var(--pm-radius);
+      overflow: hidden;
+    }
+    header {
+      display: flex;
+      flex-direction: column;
+      padding: 12px 16px 10px;
+      border-bottom: 1px solid var(--pm-border);
+    }
+    .name {
+      display: flex;
+      align-items: center;
+      gap: 8px;
+      min-width: 0;
+    }
+    h2 {
+      margin: 0;
+      font-size: 17px;
+      font-weight: 650;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
+    }
+    .waiting {
+      flex: none;
+      font-size: 13px;
+      font-weight: 600;
+      color: var(--pm-review);
+    }
+    .waiting.needs-input {
+      color: var(--pm-attention);
+    }
+    .about {
+      color: var(--pm-muted);
+      font-size: 14px;
+    }
+    ul {
+      list-style: none;
+      margin: 0;
+      padding: 4px 6px;
+    }
+    li + li {
+      border-top: 1px solid var(--pm-surface-2);
+    }
+  `;
+
+  @property({ attribute: false }) sessions: readonly OutsideSessionView[] = [];
+  /** Claude statuses by key, as the status channel last reported them. */
+  @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
+
+  override render() {
+    const keys = this.sessions.map((s) => s.key);
+    const state = outsideGroupState(keys, this.statuses);
+    const waiting = outsideAttentionCount(keys, this.statuses);
+    return html`<section aria-label=${OUTSIDE_GROUP}>
+      <header>
+        <div class="name">
+          ${state ? html`<pm-status-dot state=${state} label=${`${OUTSIDE_GROUP}: ${STATE_LABEL[state].toLowerCase()}`}></pm-status-dot>` : nothing}
+          <h2>${OUTSIDE_GROUP}</h2>
+          ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
+        </div>
+        <div class="about">Claude started elsewhere on this machine</div>
+      </header>
+      <ul>
+        ${repeat(
+          this.sessions,
+          (s) => s.key,
+          (s) => html`<li><pm-outside-row data-key=${s.key} .session=${s} .status=${this.statuses[s.key]}></pm-outside-row></li>`,
+        )}
+      </ul>
+    </section>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-outside-card': OutsideCard;
+  }
+}

@@ -1,0 +1,89 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { chevronIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
+import { router, tabViewPath } from '../shared/router.js';
+import { controls } from '../shared/shared-styles.js';
+import { outsideLabel } from './labels.js';
+import { rowStyles } from './row-styles.js';
+import { describeStatus } from './tab-status.js';
+import '../shared/status-dot.js';
+
+/** Said in the row of a Claude started outside tmux, where the terminal button would be. */
+export const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
+
+/**
+ * A Claude started outside pocketmux: named by its project, with its status; opens its
+ * timeline, and its terminal beside when it runs in tmux. It is the person's own session,
+ * so there is nothing to rename or close here.
+ */
+@customElement('pm-outside-row')
+export class OutsideRow extends LitElement {
+  static override styles = [
+    controls,
+    rowStyles,
+    css`
+      .no-terminal {
+        color: var(--pm-muted);
+        font-size: 13px;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .terminal {
+        align-self: center;
+        color: var(--pm-muted);
+      }
+    `,
+  ];
+
+  @property({ attribute: false }) session!: OutsideSessionView;
+  /** Its Claude status, as the status channel last reported it under its key. */
+  @property({ attribute: false }) status: TabStatus | undefined;
+
+  override render() {
+    const s = this.session;
+    const label = outsideLabel(s.cwd);
+    // An outside session is always a Claude: no status yet reads "No status yet".
+    const status = describeStatus({ kind: 'claude' }, this.status);
+    const tmux = s.terminal === 'tmux';
+    const where = label.path ? ` in ${label.path}` : '';
+    const name = `Open the timeline of ${label.primary}${where}${status ? `, ${status.text}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
+    return html`
+      <div class="row ${status?.attention ? status.state : ''}">
+        <button class="open" aria-label=${name} @click=${() => router.go(tabViewPath(s.key, 'timeline'))}>
+          <span class="glyph">
+            ${sparkIcon()} ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
+          </span>
+          <span class="text">
+            <span class="primary-text"><bdi>${label.primary}</bdi></span>
+            <span class="secondary-text">
+              ${status ? html`<span class="state ${status.state}">${status.text}</span>` : nothing}
+              ${status && label.path ? html`<span aria-hidden="true">·</span>` : nothing}
+              ${label.path ? html`<span class="path"><bdi>${label.path}</bdi></span>` : nothing}
+            </span>
+            ${tmux ? nothing : html`<span class="no-terminal">${NO_TERMINAL_LINE}</span>`}
+          </span>
+          <span class="chevron">${chevronIcon()}</span>
+        </button>
+        ${tmux
+          ? html`<button
+              class="icon ghost terminal"
+              aria-label=${`Open the terminal of ${label.primary}`}
+              title="Open terminal"
+              @click=${() => router.go(tabViewPath(s.key, 'terminal'))}
+            >
+              ${terminalIcon()}
+            </button>`
+          : nothing}
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-outside-row': OutsideRow;
+  }
+}
