@@ -20,10 +20,15 @@ export class TmuxError extends Error {
 
 export const TMUX_TIMEOUT_MS = 5_000;
 
-/** The tmux command word in an argument list that starts with `-L <socket> -f <file>`. */
-function subcommandOf(args: readonly string[]): string {
-  const f = args.indexOf('-f');
-  return (f >= 0 ? args[f + 2] : args[0]) ?? '';
+/** tmux's own options before the command: these take a value. */
+const OPTIONS_WITH_VALUE = new Set(['-L', '-S', '-f']);
+
+/** The tmux command word in an argument list that starts with tmux's own options (`-u -L <socket> -f <file>`). */
+export function subcommandOf(args: readonly string[]): string {
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-')) i += OPTIONS_WITH_VALUE.has(args[i] as string) ? 2 : 1;
+  // `-V` alone is a command of its own.
+  return args[i] ?? args[0] ?? '';
 }
 
 /** Runs tmux, always with a timeout, so a wedged tmux server cannot hang the agent. */

@@ -135,9 +135,14 @@ export class TmuxCommands {
     readonly configFile: string,
   ) {}
 
-  /** A whole tmux command line for one run: our server and config, then the command. */
+  /**
+   * A whole tmux command line for one run: our server and config, then the command. `-u`:
+   * tmux writes what it prints (pane listings, captured screens) as UTF-8 whatever the
+   * agent's locale says; under `LANG=C` (a service started without a locale) it would print
+   * every control and non-ASCII character as `_`, and no pane listing would parse.
+   */
   private base(): string[] {
-    return ['-L', tmuxArg(this.socket), '-f', tmuxArg(this.configFile)];
+    return ['-u', '-L', tmuxArg(this.socket), '-f', tmuxArg(this.configFile)];
   }
 
   /** Several commands (from the `*Command` builders) run by one tmux process. */
@@ -190,11 +195,11 @@ export class TmuxCommands {
   }
 
   /**
-   * The command node-pty runs to attach a terminal to a session. `-u` tells tmux the
-   * client speaks UTF-8 whatever the agent's locale says, so wide characters survive.
+   * The command node-pty runs to attach a terminal to a session; `base()`'s `-u` tells tmux
+   * the client speaks UTF-8 whatever the agent's locale says, so wide characters survive.
    */
   attach(name: string): string[] {
-    return ['-u', ...this.base(), 'attach-session', '-t', exactSession(name)];
+    return [...this.base(), 'attach-session', '-t', exactSession(name)];
   }
 
   display(name: string, format: string): string[] {
@@ -260,6 +265,12 @@ export function parseTmuxVersion(output: string): { major: number; minor: number
 }
 
 export const MIN_TMUX = { major: 3, minor: 0 } as const;
+
+/** Whether `tmux -V` output names at least major.minor (false when it cannot be read). */
+export function tmuxAtLeast(versionOutput: string, major: number, minor: number): boolean {
+  const v = parseTmuxVersion(versionOutput);
+  return v !== null && (v.major > major || (v.major === major && v.minor >= minor));
+}
 
 export function tmuxIsRecentEnough(v: { major: number; minor: number }): boolean {
   return v.major > MIN_TMUX.major || (v.major === MIN_TMUX.major && v.minor >= MIN_TMUX.minor);

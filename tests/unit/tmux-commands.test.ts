@@ -19,7 +19,7 @@ import {
 import { printable, tmuxConfig } from '../../agent/tmux/config-file.js';
 
 const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
-const BASE = ['-L', 'pocketmux', '-f', '/data/tmux.conf'];
+const BASE = ['-u', '-L', 'pocketmux', '-f', '/data/tmux.conf'];
 
 describe('tmux command builder', () => {
   it('always names our own socket and config file', () => {
@@ -33,7 +33,7 @@ describe('tmux command builder', () => {
       cmds.chain([cmds.leaveCopyModeCommand('s')]),
       cmds.sourceConfig(),
     ]) {
-      expect(args.slice(0, 4)).toEqual(BASE);
+      expect(args.slice(0, 5)).toEqual(BASE);
     }
   });
 
@@ -44,7 +44,7 @@ describe('tmux command builder', () => {
   });
 
   it('attaches in UTF-8 mode', () => {
-    expect(cmds.attach('pm_a_b')).toEqual(['-u', ...BASE, 'attach-session', '-t', '=pm_a_b']);
+    expect(cmds.attach('pm_a_b')).toEqual([...BASE, 'attach-session', '-t', '=pm_a_b']);
   });
 
   it('creates detached sessions in a directory with a size and environment', () => {
