@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
 import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabStatus, type TabUsage } from '../../protocol/status.js';
 import { DEFAULTS } from '../config/config.js';
-import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
+import { readJsonFile } from '../store/atomic-file.js';
+import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
 
@@ -23,7 +24,6 @@ const PersistedStatus = z.object({
 });
 const StatusFile = z.object({ version: z.literal(1), tabs: z.record(z.string(), PersistedStatus) });
 
-const PERSIST_DELAY_MS = 100;
 
 
 
@@ -56,8 +56,7 @@ function hookDetail(payload: HookPayload): string | null {
  */
 export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
   private readonly tabs = new Map<string, TabStatus>();
-  private persistTimer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
+  private readonly file: GatheredWriter;
 
   constructor(
     private readonly path: string,
@@ -66,6 +65,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     private readonly maxUnmanaged: number = DEFAULTS.maxUnmanagedSessions,
   ) {
     super();
+    this.file = new GatheredWriter(path, () => ({ version: 1, tabs: Object.fromEntries(this.tabs) }), log, 'the status file');
   }
 
   /** Loads persisted statuses; a tab that was busy comes back unknown until re-checked. */
@@ -80,36 +80,14 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     this.forgetLeastActiveUnmanaged();
   }
 
-  /**
-   * Writes are gathered for a moment: a burst of hooks costs one fsync'd write instead of
-   * one each, keeping the hook path fast. A crash in that window loses nothing that restart
-   * recovery does not re-check anyway.
-   */
+  /** Writes are gathered (GatheredWriter): a burst of hooks costs one write, keeping the hook path fast. */
   private persist(): void {
-    this.persistTimer ??= setTimeout(() => void this.writeInBackground(), PERSIST_DELAY_MS);
-  }
-
-  /** Off the event loop, one write at a time; changes made meanwhile go in the next one. */
-  private async writeInBackground(): Promise<void> {
-    this.persistTimer = null;
-    if (this.writing) {
-      this.persist();
-      return;
-    }
-    this.writing = writeJsonAtomicAsync(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) })
-      .catch((err: Error) => this.log.error('could not write the status file', { error: err.message }))
-      .finally(() => {
-        this.writing = null;
-      });
-    await this.writing;
+    this.file.schedule();
   }
 
   /** On shutdown: lets a write in flight land, then writes the latest state. */
-  async flush(): Promise<void> {
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = null;
-    await this.writing;
-    writeJsonAtomic(this.path, { version: 1, tabs: Object.fromEntries(this.tabs) });
+  flush(): Promise<void> {
+    return this.file.flush();
   }
 
   get(key: string): TabStatus | undefined {
