@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { PairingResponse } from '../protocol/api.js';
 import { isUnmanagedKey } from '../protocol/hook-contract.js';
 import type { UserHooksView } from '../protocol/outside.js';
@@ -22,6 +23,7 @@ import { ChannelTable } from './channels/channel-table.js';
 import { TIMELINE_ENTRIES_KEPT } from './channels/timeline-channel.js';
 import { ClaudeVersions } from './claude/claude-version.js';
 import { hookSettingsPaths, installHooks, loadHookToken, readUserStatusLine } from './claude/hook-files.js';
+import { findClaude, processLister } from './claude/process.js';
 import { listClaudeSessions } from './claude/sessions.js';
 import { transcriptOpener } from './claude/transcript-file.js';
 import { TranscriptFollowers } from './claude/transcript-followers.js';
@@ -35,6 +37,7 @@ import { apiRouter } from './http/routes/api-router.js';
 import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
 import { userHooksInstall } from './cli/hooks-cli.js';
+import { shellQuote } from './claude/user-hooks.js';
 import { commandName } from './config/command-name.js';
 import { adoptOutside } from './outside/adopt.js';
 import { claudePanes } from './outside/claude-panes.js';
@@ -51,6 +54,7 @@ import { TabService } from './tabs/tab-service.js';
 import { TailscaleServe } from './tailscale.js';
 import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
+import { tmuxAtLeast } from './tmux/commands.js';
 import { Tmux } from './tmux/tmux.js';
 import { DisposableStore, toDisposable } from './util/disposable.js';
 import { createLogger, type Logger } from './util/log.js';
@@ -114,20 +118,23 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(forgetClosedTabs(status, tabs));
 
     // Claude started outside the tabs (pocketmux hooks install): kept while its claude runs.
-    const foreign = new ForeignTmux(config.tmuxBin, login.env);
+    const foreign = new ForeignTmux(config.tmuxBin, login.env, tmuxAtLeast(tmuxVersion, 3, 2));
     const outside = new OutsideSessions({
       path: paths.outside,
       log,
       claudeConfigDir: config.claudeConfigDir,
       max: config.maxUnmanagedSessions,
       paneExists: (pane) => foreign.paneExists(pane),
+      claudeInPane: async (pane) => {
+        const pid = await foreign.panePid(pane);
+        return pid !== null && findClaude(pid, config.claudeConfigDir, await processLister().list()) !== null;
+      },
     });
     outside.load();
     agent.register(toDisposable(() => outside.flush()));
     // A status of an outside session the agent no longer knows (from before this file) goes.
     for (const key of Object.keys(status.snapshot())) if (isUnmanagedKey(key) && !outside.has(key)) status.forget(key);
     outside.on('forgotten', (session) => {
-      if (session.tmux) foreign.release(session.tmux);
       approvals.settleTab(session.key, 'claude-exited');
       status.forget(session.key);
     });
@@ -285,7 +292,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
 
 /** Whether claude started anywhere reports: the app's settings show it. */
 function userHooksView(config: AgentConfig): UserHooksView {
-  const installCommand = `${commandName()} hooks install`;
+  // The hooks run this data dir's script: another data dir than the default must be named.
+  const dataDir = resolve(config.dataDir) === join(homedir(), '.pocketmux') ? '' : ` --data-dir ${shellQuote(config.dataDir)}`;
+  const installCommand = `${commandName()} hooks install${dataDir}`;
   try {
     const found = userHooksInstall(config.claudeConfigDir, config.dataDir);
     return { state: found.state, settingsPath: found.path, installCommand, detail: null };

@@ -10,6 +10,8 @@ const SessionFile = z.looseObject({
   cwd: z.string().optional(),
   status: z.string().optional(),
   waitingFor: z.string().optional(),
+  /** On Linux: the process's start time as /proc/<pid>/stat's field 22 gives it. */
+  procStart: z.string().optional(),
 });
 export type ClaudeSessionFile = z.infer<typeof SessionFile>;
 
@@ -61,6 +63,33 @@ export function parseStat(stat: string): ProcessEntry | null {
   const rest = stat.slice(close + 2).split(' ');
   const ppid = Number(rest[1]);
   return Number.isInteger(ppid) ? { ppid, comm: stat.slice(open + 1, close) } : null;
+}
+
+/** Field 22 of /proc/<pid>/stat, the process's start time in clock ticks since boot; null where unreadable. */
+export function procStartTime(pid: number, proc = '/proc'): string | null {
+  try {
+    const stat = readFileSync(join(proc, String(pid), 'stat'), 'utf8');
+    const close = stat.lastIndexOf(')');
+    if (close < 0) return null;
+    // Field 3 (the state) is the first after the command name.
+    const start = stat.slice(close + 2).split(' ')[19];
+    return start && /^\d+$/.test(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `pid` is the claude of `sessionId` now: its session file is there and names that
+ * session, and, where both sides tell (Linux), the file's start time is the process's, so a
+ * file left by a claude that was killed cannot lend its pid to whatever took that number later.
+ */
+export function isClaudeOfSession(configDir: string, pid: number, sessionId: string, alive: (pid: number) => boolean, proc = '/proc'): boolean {
+  const file = readSessionFile(configDir, pid);
+  if (!file || file.sessionId !== sessionId || !alive(pid)) return false;
+  if (file.procStart === undefined) return true;
+  const started = procStartTime(pid, proc);
+  return started === null || started === file.procStart;
 }
 
 /** Linux: the kernel's own table, read without starting a process. */

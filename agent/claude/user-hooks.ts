@@ -21,7 +21,8 @@ export class UserHooksError extends Error {}
 
 type Json = Record<string, unknown>;
 
-function shellQuote(value: string): string {
+/** One argument for sh: single-quoted, a `'` inside written as `'\''`. */
+export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
 

@@ -99,13 +99,22 @@ export function hookRouter(deps: HookRouteDeps): Router {
     deps.outside.report(key, { sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane) });
   };
 
-  /** The tab the reporting pane belongs to, when it is one of ours. */
-  const tabOf = async (req: Request): Promise<string | undefined> => {
+  /**
+   * The tab the reporting pane belongs to, when it is one of ours; `lookupFailed` when the pane
+   * is on pocketmux's server but tmux could not be asked (a timeout under load): then it is
+   * most likely a tab, and is not listed as a session outside the tabs (Adopt would end it).
+   */
+  const tabOf = async (req: Request): Promise<{ tab: string | undefined; lookupFailed: boolean }> => {
     const pane = req.headers[receivedHeader(HOOK_HEADERS.pane)];
     const paneId = typeof pane === 'string' && /^%\d+$/.test(pane) ? pane : undefined;
     const tmuxEnv = req.headers[receivedHeader(HOOK_HEADERS.tmux)];
-    if (!paneId || !fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) return undefined;
-    return deps.tabs.tabForPane(paneId).catch(() => undefined);
+    if (!paneId || !fromOurTmux(typeof tmuxEnv === 'string' ? tmuxEnv : undefined, deps.tmuxSocket)) return { tab: undefined, lookupFailed: false };
+    try {
+      return { tab: await deps.tabs.tabForPane(paneId), lookupFailed: false };
+    } catch (err) {
+      deps.log.warn('could not tell which tab a hook came from', { error: (err as Error).message });
+      return { tab: undefined, lookupFailed: true };
+    }
   };
 
   router.post(`/${STATUSLINE_HOOK}`, async (req: Request, res: Response) => {
@@ -113,9 +122,9 @@ export function hookRouter(deps: HookRouteDeps): Router {
     if (!parsed.success) {
       return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
     }
-    const tab = await tabOf(req);
+    const { tab, lookupFailed } = await tabOf(req);
     const key = tab ?? unmanagedKey(parsed.data.session_id);
-    if (!tab) reportOutside(req, key, parsed.data.session_id, parsed.data.cwd);
+    if (!tab && !lookupFailed) reportOutside(req, key, parsed.data.session_id, parsed.data.cwd);
     deps.status.applyUsage(key, parsed.data);
     res.status(204).end();
   });
@@ -125,10 +134,10 @@ export function hookRouter(deps: HookRouteDeps): Router {
     const parsed = parseHookPayload(event, req.body);
     if (!parsed.ok) return refuse(res, 400, parsed.error);
     const payload = parsed.payload;
-    const tab = await tabOf(req);
+    const { tab, lookupFailed } = await tabOf(req);
     if (tab) deps.tabs.noteClaudeSession(tab, payload.session_id);
     const key = tab ?? unmanagedKey(payload.session_id);
-    if (!tab) reportOutside(req, key, payload.session_id, payload.cwd);
+    if (!tab && !lookupFailed) reportOutside(req, key, payload.session_id, payload.cwd);
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { displayNameFrom } from '../../protocol/api.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -60,31 +60,51 @@ export function workspaceFor(workspaces: readonly WorkspaceRecord[], dir: string
   return [...workspaces].filter(holds).sort((a, b) => b.dir.length - a.dir.length)[0] ?? null;
 }
 
+/** Sessions being adopted now: a second request for one (a double tap) is refused. */
+const adopting = new Set<string>();
+
 export async function adoptOutside(deps: AdoptDeps, key: string, workspaceId?: string): Promise<TabRecord> {
+  if (adopting.has(key)) throw new AdoptError(409, 'this session is already being adopted');
+  adopting.add(key);
+  try {
+    return await adopt(deps, key, workspaceId);
+  } finally {
+    adopting.delete(key);
+  }
+}
+
+async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promise<TabRecord> {
   const session = deps.outside.get(key);
   if (!session) throw new AdoptError(404, `no Claude session ${key} outside the tabs`);
   const state = deps.status.get(key)?.state;
   if (state === 'busy' || state === 'needs-input' || deps.approvals.forTab(key).length > 0) {
     throw new AdoptError(409, 'Claude is working or waiting on an answer: adopt it when its turn has ended');
   }
-  if (session.pid === null) throw new AdoptError(409, 'its claude process is not known yet (no session file of it found); try again in a moment');
-  let workspace: WorkspaceRecord | null;
+  const pid = session.pid;
+  if (pid === null) throw new AdoptError(409, 'its claude process is not known yet (no session file of it found); try again in a moment');
+  let workspace: WorkspaceRecord | null = null;
+  let newWorkspaceDir: string | null = null;
   if (workspaceId !== undefined) {
     workspace = deps.store.workspace(workspaceId) ?? null;
     if (!workspace) throw new AdoptError(404, `no workspace ${workspaceId}`);
   } else {
-    if (!session.cwd || !isDirectory(session.cwd)) throw new AdoptError(409, 'its directory is not known or no longer exists: choose a workspace');
-    workspace = workspaceFor(deps.store.workspaces(), session.cwd);
+    // The directory came in a hook: only an absolute path to a directory that is there.
+    const dir = session.cwd && isAbsolute(session.cwd) ? resolve(session.cwd) : null;
+    if (!dir || !isDirectory(dir)) throw new AdoptError(409, 'its directory is not known or no longer exists: choose a workspace');
+    workspace = workspaceFor(deps.store.workspaces(), dir);
+    if (!workspace) {
+      newWorkspaceDir = dir;
+      deps.store.assertRoomForWorkspace();
+    }
   }
   // Everything that can refuse is asked before its claude is ended.
   deps.store.assertRoomForTab();
   deps.tabs.assertClaudeAvailable();
-  if (!workspace && session.cwd) workspace = deps.store.addWorkspace(displayNameFrom(basename(session.cwd) || session.cwd, 'Workspace'), session.cwd);
-  if (!workspace) throw new AdoptError(409, 'choose a workspace');
+  // Asked again just before the signal: the pid must still be this session's claude.
+  if (!deps.outside.isItsClaude(session, pid)) throw new AdoptError(409, 'its claude is no longer running');
 
   const alive = deps.alive ?? processAlive;
-  const signal = deps.signal ?? ((pid, sig) => process.kill(pid, sig));
-  const pid = session.pid;
+  const signal = deps.signal ?? ((target, sig) => process.kill(target, sig));
   try {
     signal(pid, 'SIGTERM');
   } catch (err) {
@@ -92,11 +112,18 @@ export async function adoptOutside(deps: AdoptDeps, key: string, workspaceId?: s
   }
   const deadline = Date.now() + (deps.exitTimeoutMs ?? 10_000);
   while (alive(pid)) {
-    if (Date.now() > deadline) throw new AdoptError(409, 'its claude did not exit; end it in its terminal and try again');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() > deadline) throw new AdoptError(409, 'its claude was asked to exit and has not yet; try again in a moment, or end it in its terminal');
+    await new Promise((r) => setTimeout(r, 50));
   }
   deps.outside.forget(key, 'adopted');
-  const tab = await deps.tabs.createTab(workspace.id, null, { kind: 'claude', resume: session.sessionId });
-  deps.log.info('adopted a Claude session started outside pocketmux', { key, tab: tab.id, workspace: workspace.id });
-  return tab;
+  const resume = `claude --resume ${session.sessionId}`;
+  try {
+    workspace ??= deps.store.addWorkspace(displayNameFrom(basename(newWorkspaceDir as string) || (newWorkspaceDir as string), 'Workspace'), newWorkspaceDir as string);
+    const tab = await deps.tabs.createTab(workspace.id, null, { kind: 'claude', resume: session.sessionId });
+    deps.log.info('adopted a Claude session started outside pocketmux', { key, tab: tab.id, workspace: workspace.id });
+    return tab;
+  } catch (err) {
+    // Its claude has ended: say how to carry the conversation on by hand.
+    throw new AdoptError(409, `its claude has ended, but no tab could be started (${(err as Error).message}); resume it with ${resume}`);
+  }
 }

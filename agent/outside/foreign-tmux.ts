@@ -13,6 +13,11 @@ import { PaneInputQueue } from '../tmux/input-queue.js';
 export interface ForeignPane {
   /** The server's socket, from `$TMUX`. */
   socketPath: string;
+  /**
+   * The server's pid, from `$TMUX`: a server started again on the same socket numbers its
+   * panes afresh, so `%3` there is another pane. Null where it was not known.
+   */
+  serverPid: number | null;
   /** `%N`, from `$TMUX_PANE`. */
   pane: string;
 }
@@ -59,21 +64,27 @@ export function checkSocket(socketPath: string, uid = process.getuid?.()): void 
 
 /** Argument lists for a pane on another server. Pure, so each is tested without tmux. */
 export const foreignCommands = {
+  /**
+   * `-S` is the client's own option, read as it is: no command-line escaping applies to it.
+   * `-u`: output as UTF-8 whatever the agent's locale (see TmuxCommands).
+   */
   base(target: ForeignPane): string[] {
-    return ['-S', tmuxArg(target.socketPath)];
+    return ['-u', '-S', target.socketPath];
   },
 
   /**
    * What node-pty runs to show the pane: makes it the active pane of its window, then
-   * attaches to its session at that window. `-u`: the browser terminal speaks UTF-8.
+   * attaches to its session at that window. `-u`: the browser terminal speaks UTF-8. `-N`
+   * (tmux 3.2 and later): never start a server, which `attach-session` would do on a stale
+   * socket, loading the person's config under the agent.
    */
-  attach(target: ForeignPane): string[] {
-    return ['-u', ...this.base(target), 'select-pane', '-t', target.pane, ';', 'attach-session', '-t', target.pane];
+  attach(target: ForeignPane, noStartServer = true): string[] {
+    return [...(noStartServer ? ['-N'] : []), ...this.base(target), 'select-pane', '-t', target.pane, ';', 'attach-session', '-t', target.pane];
   },
 
-  /** Prints the pane's id back if it exists. */
+  /** Prints the pane's id and its server's pid if the pane exists. */
   exists(target: ForeignPane): string[] {
-    return [...this.base(target), 'display-message', '-p', '-t', target.pane, '#{pane_id}'];
+    return [...this.base(target), 'display-message', '-p', '-t', target.pane, '#{pane_id} #{pid} #{pane_pid}'];
   },
 
   capture(target: ForeignPane): string[] {
@@ -93,29 +104,52 @@ export const foreignCommands = {
   },
 };
 
-const queueKey = (target: ForeignPane) => `${target.socketPath}\u0000${target.pane}`;
+/** One queue for every foreign pane: its key names the socket and the pane, and is read back to run. */
+const queueKey = (target: ForeignPane) => JSON.stringify([target.socketPath, target.pane]);
 
 /** Runs commands against panes of other tmux servers, each pane's input in order. */
 export class ForeignTmux {
   private readonly runner: TmuxRunner;
-  private readonly input = new Map<string, PaneInputQueue>();
+  /** A pane's entry lives while it has input waiting, so nothing here grows with panes seen. */
+  private readonly input: PaneInputQueue;
 
   constructor(
     readonly bin: string,
     env: NodeJS.ProcessEnv,
+    /** tmux 3.2 and later take `-N` (never start a server). */
+    readonly noStartServer = true,
   ) {
     this.runner = new TmuxRunner(bin, env);
+    this.input = new PaneInputQueue((commands, key) => {
+      const [socketPath] = JSON.parse(key) as [string, string];
+      return this.runner.run([...foreignCommands.base({ socketPath, serverPid: null, pane: '' }), ...chainCommands(commands)]);
+    });
+  }
+
+  /**
+   * The pane's process id when the pane exists on the same server (the one whose pid its
+   * hooks gave); null when it, or its server, is gone.
+   */
+  async panePid(target: ForeignPane): Promise<number | null> {
+    try {
+      checkSocket(target.socketPath);
+      const [pane, serverPid, panePid] = (await this.runner.run(foreignCommands.exists(target))).trim().split(' ');
+      if (pane !== target.pane || (target.serverPid !== null && Number(serverPid) !== target.serverPid)) return null;
+      const pid = Number(panePid);
+      return Number.isInteger(pid) && pid > 0 ? pid : null;
+    } catch (err) {
+      if (err instanceof PaneUnreachableError || (err instanceof TmuxError && (err.isMissing || typeof err.code === 'number'))) return null;
+      throw err;
+    }
   }
 
   /** Whether the pane still exists on its server; false when the server is gone too. */
   async paneExists(target: ForeignPane): Promise<boolean> {
-    try {
-      checkSocket(target.socketPath);
-      return (await this.runner.run(foreignCommands.exists(target))).trim() === target.pane;
-    } catch (err) {
-      if (err instanceof PaneUnreachableError || (err instanceof TmuxError && (err.isMissing || typeof err.code === 'number'))) return false;
-      throw err;
-    }
+    return (await this.panePid(target)) !== null;
+  }
+
+  attachArgs(target: ForeignPane): string[] {
+    return foreignCommands.attach(target, this.noStartServer);
   }
 
   async capture(target: ForeignPane): Promise<string> {
@@ -129,32 +163,17 @@ export class ForeignTmux {
     const commands = [foreignCommands.leaveCopyModeCommand(target)];
     for (const chunk of chunkUtf8(text)) commands.push(foreignCommands.sendLiteralCommand(target, chunk));
     if (enter) commands.push(foreignCommands.sendKeyCommand(target, 'Enter'));
-    return this.queue(target).send(target.pane, commands);
+    return this.input.send(queueKey(target), commands);
   }
 
   async leaveCopyMode(target: ForeignPane): Promise<void> {
     checkSocket(target.socketPath);
-    return this.queue(target).send(target.pane, [foreignCommands.leaveCopyModeCommand(target)], { shareable: true });
+    return this.input.send(queueKey(target), [foreignCommands.leaveCopyModeCommand(target)], { shareable: true });
   }
 
   /** Sends named keys (a dialog's digit is typed as text; Escape by name). */
   async sendKey(target: ForeignPane, key: 'Enter' | 'Escape'): Promise<void> {
     checkSocket(target.socketPath);
-    return this.queue(target).send(target.pane, [foreignCommands.sendKeyCommand(target, key)]);
-  }
-
-  /** A pane no longer followed: its queue goes. */
-  release(target: ForeignPane): void {
-    this.input.delete(queueKey(target));
-  }
-
-  private queue(target: ForeignPane): PaneInputQueue {
-    const key = queueKey(target);
-    let queue = this.input.get(key);
-    if (!queue) {
-      queue = new PaneInputQueue((commands) => this.runner.run([...foreignCommands.base(target), ...chainCommands(commands)]));
-      this.input.set(key, queue);
-    }
-    return queue;
+    return this.input.send(queueKey(target), [foreignCommands.sendKeyCommand(target, key)]);
   }
 }

@@ -10,8 +10,9 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
-import { readSessionFile } from '../claude/process.js';
-import { readJsonFile, writeJsonAtomic, writeJsonAtomicAsync } from '../store/atomic-file.js';
+import { isClaudeOfSession, readSessionFile } from '../claude/process.js';
+import { readJsonFile } from '../store/atomic-file.js';
+import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { type ForeignPane, isPaneId, parseTmuxEnv } from './foreign-tmux.js';
 
@@ -53,7 +54,9 @@ const Persisted = z.object({
         key: z.string().max(80),
         sessionId: z.string().max(MAX_SESSION_ID),
         cwd: z.string().max(MAX_CWD).nullable(),
-        tmux: z.object({ socketPath: z.string().max(1024), pane: z.string().regex(/^%\d{1,9}$/) }).nullable(),
+        tmux: z
+          .object({ socketPath: z.string().max(1024), serverPid: z.number().int().nullable().default(null), pane: z.string().regex(/^%\d{1,9}$/) })
+          .nullable(),
         pid: z.number().int().positive().nullable(),
         firstSeenAt: z.number(),
         lastSeenAt: z.number(),
@@ -62,9 +65,16 @@ const Persisted = z.object({
     .max(10_000),
 });
 
+/**
+ * How often the sweep looks through the session files again for sessions whose claude is not
+ * known (one from a claude with another config dir may never be found); a new session is
+ * looked for at once.
+ */
+const SEARCH_EVERY_MS = 30_000;
+/** For this long after a session is first heard of, every sweep looks for its claude. */
+const SEARCH_YOUNG_MS = 60_000;
 /** Session files looked at per sweep at most: one per running claude on the machine. */
 const MAX_SESSION_FILES = 1_000;
-const PERSIST_DELAY_MS = 100;
 
 export interface OutsideSessionsOptions {
   path: string;
@@ -77,6 +87,8 @@ export interface OutsideSessionsOptions {
   paneExists: (pane: ForeignPane) => Promise<boolean>;
   /** Whether a process runs; by default signal 0. */
   processAlive?: (pid: number) => boolean;
+  /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
+  claudeInPane?: (pane: ForeignPane) => Promise<boolean>;
 }
 
 /** Signal 0 checks without signalling: ESRCH is gone, EPERM is someone else's live process. */
@@ -91,12 +103,14 @@ export function processAlive(pid: number): boolean {
 
 export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
   private readonly sessions = new Map<string, OutsideSession>();
-  private persistTimer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
+  private readonly file: GatheredWriter;
   private sweeping = false;
+  /** When session files were last looked through for sessions whose claude is not known. */
+  private searchedAt = 0;
 
   constructor(private readonly opts: OutsideSessionsOptions) {
     super();
+    this.file = new GatheredWriter(opts.path, () => ({ version: 1, sessions: this.list() }) satisfies z.infer<typeof Persisted>, opts.log, 'the outside sessions file');
   }
 
   load(): void {
@@ -137,7 +151,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     }
     const before = this.sessions.get(key);
     const tmuxEnv = parseTmuxEnv(report.tmuxEnv);
-    const tmux = tmuxEnv && isPaneId(report.pane) ? { socketPath: tmuxEnv.socketPath, pane: report.pane } : null;
+    const tmux = tmuxEnv && isPaneId(report.pane) ? { socketPath: tmuxEnv.socketPath, serverPid: tmuxEnv.serverPid, pane: report.pane } : null;
     const reportedCwd = typeof report.cwd === 'string' && report.cwd.length <= MAX_CWD ? report.cwd : undefined;
     const cwd = reportedCwd ?? before?.cwd ?? null;
     if (before) {
@@ -181,16 +195,17 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      if (this.list().some((s) => s.pid === null)) await this.findProcesses();
-      const alive = this.opts.processAlive ?? processAlive;
+      const unknown = this.list().filter((s) => s.pid === null);
+      const now = Date.now();
+      // Claude writes its session file a moment after its first hook: new sessions are looked for at every sweep.
+      if (unknown.some((s) => now - s.firstSeenAt < SEARCH_YOUNG_MS) || (unknown.length > 0 && now - this.searchedAt >= SEARCH_EVERY_MS)) await this.findProcesses();
       for (const s of this.list()) {
+        // A session forgotten (and perhaps heard of again) during an earlier await is not this one.
+        const current = () => this.sessions.get(s.key) === s;
         if (s.pid !== null) {
-          const file = readSessionFile(this.opts.claudeConfigDir, s.pid);
-          // Claude removes its file on exit; a file naming another session is another claude (the pid reused).
-          if (!alive(s.pid) || file === null || (file.sessionId !== undefined && file.sessionId !== s.sessionId)) {
-            this.forget(s.key, 'process-gone');
-          }
-        } else if (s.tmux && !(await this.opts.paneExists(s.tmux).catch(() => true))) {
+          // Claude removes its file on exit; a file naming another session, or another start time, is not this claude.
+          if (!this.isItsClaude(s, s.pid) && current()) this.forget(s.key, 'process-gone');
+        } else if (s.tmux && !(await this.opts.paneExists(s.tmux).catch(() => true)) && current()) {
           this.forget(s.key, 'pane-gone');
         }
       }
@@ -199,8 +214,28 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     }
   }
 
-  /** Claude's `sessions/<pid>.json` files, matched to sessions by session id. */
+  /**
+   * Whether the session's claude still runs where it was: its process when known, else a
+   * claude in its pane. A pane often outlives its claude (the shell it ran from), and a reply
+   * typed there would run as a command.
+   */
+  async stillRunning(session: OutsideSession): Promise<boolean> {
+    if (session.pid !== null) return this.isItsClaude(session, session.pid);
+    if (!session.tmux) return true;
+    return this.opts.claudeInPane ? this.opts.claudeInPane(session.tmux) : this.opts.paneExists(session.tmux);
+  }
+
+  /** Whether `pid` is this session's claude, now. */
+  isItsClaude(session: OutsideSession, pid: number): boolean {
+    return isClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processAlive ?? processAlive);
+  }
+
+  /**
+   * Claude's `sessions/<pid>.json` files, matched to sessions by session id: a live claude of
+   * that session only (a file left by a killed claude names a dead or reused pid).
+   */
   private async findProcesses(): Promise<void> {
+    this.searchedAt = Date.now();
     const dir = join(this.opts.claudeConfigDir, 'sessions');
     let names: string[];
     try {
@@ -217,7 +252,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
       const pid = Number(m[1]);
       const file = readSessionFile(this.opts.claudeConfigDir, pid);
       const session = file?.sessionId ? wanted.get(file.sessionId) : undefined;
-      if (!session || !this.sessions.has(session.key)) continue;
+      if (!session || this.sessions.get(session.key) !== session || !this.isItsClaude(session, pid)) continue;
       session.pid = pid;
       changed = true;
     }
@@ -237,37 +272,16 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
   }
 
   private persist(): void {
-    this.persistTimer ??= setTimeout(() => void this.writeInBackground(), PERSIST_DELAY_MS);
+    this.file.schedule();
   }
 
-  private async writeInBackground(): Promise<void> {
-    this.persistTimer = null;
-    if (this.writing) {
-      this.persist();
-      return;
-    }
-    this.writing = writeJsonAtomicAsync(this.opts.path, this.file())
-      .catch((err: Error) => this.opts.log.error('could not write the outside sessions file', { error: err.message }))
-      .finally(() => {
-        this.writing = null;
-      });
-    await this.writing;
-  }
-
-  private file(): z.infer<typeof Persisted> {
-    return { version: 1, sessions: this.list() };
-  }
-
-  async flush(): Promise<void> {
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = null;
-    await this.writing;
-    writeJsonAtomic(this.opts.path, this.file());
+  flush(): Promise<void> {
+    return this.file.flush();
   }
 }
 
 function samePane(a: ForeignPane | null, b: ForeignPane | null): boolean {
-  return a === b || (a !== null && b !== null && a.socketPath === b.socketPath && a.pane === b.pane);
+  return a === b || (a !== null && b !== null && a.socketPath === b.socketPath && a.serverPid === b.serverPid && a.pane === b.pane);
 }
 
 /**

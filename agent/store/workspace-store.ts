@@ -103,10 +103,15 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     return this.data.tabs.filter((t) => t.workspaceId === workspaceId);
   }
 
-  addWorkspace(name: string, dir: string): WorkspaceRecord {
+  /** Throws LimitError when one more workspace would pass the cap. */
+  assertRoomForWorkspace(): void {
     if (this.data.workspaces.length >= this.limits.workspaces) {
       throw new LimitError(`at most ${this.limits.workspaces} workspaces can exist; close one before adding another`);
     }
+  }
+
+  addWorkspace(name: string, dir: string): WorkspaceRecord {
+    this.assertRoomForWorkspace();
     const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString() };
     this.data.workspaces.push(ws);
     this.save();

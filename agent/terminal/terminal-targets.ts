@@ -1,7 +1,7 @@
 import type { TabRecord } from '../store/workspace-store.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Tmux } from '../tmux/tmux.js';
-import { checkSocket, type ForeignPane, type ForeignTmux, foreignCommands } from '../outside/foreign-tmux.js';
+import { checkSocket, type ForeignPane, type ForeignTmux } from '../outside/foreign-tmux.js';
 import type { TerminalTarget } from './terminal-bridge.js';
 
 /** A tab's terminal: its session on pocketmux's tmux server; a kill frame closes the tab. */
@@ -24,7 +24,7 @@ export function outsideTerminal(key: string, pane: ForeignPane, foreign: Foreign
   checkSocket(pane.socketPath);
   return {
     id: key,
-    spawn: { file: foreign.bin, args: foreignCommands.attach(pane) },
+    spawn: { file: foreign.bin, args: foreign.attachArgs(pane) },
     leaveCopyMode: () => foreign.leaveCopyMode(pane),
     kill: null,
     ended: async () => !(await foreign.paneExists(pane)),

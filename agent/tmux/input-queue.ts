@@ -28,8 +28,8 @@ export class PaneInputQueue {
   private readonly panes = new Map<string, { requests: Request[]; bytes: number; running: boolean }>();
 
   constructor(
-    /** Runs one tmux process with the commands, chained; rejects on failure. */
-    private readonly runChain: (commands: readonly (readonly string[])[]) => Promise<unknown>,
+    /** Runs one tmux process with the commands for `pane`, chained; rejects on failure. */
+    private readonly runChain: (commands: readonly (readonly string[])[], pane: string) => Promise<unknown>,
     private readonly budgetBytes = TMUX_COMMAND_BUDGET_BYTES,
     private readonly maxQueuedBytes = MAX_QUEUED_INPUT_BYTES,
   ) {}
@@ -96,7 +96,7 @@ export class PaneInputQueue {
         if (request.next < request.commands.length) break;
       }
       try {
-        if (batch.length > 0) await this.runChain(batch);
+        if (batch.length > 0) await this.runChain(batch, pane);
         // Requests whose last command ran are done; one cut off by the budget goes on next time.
         while (queue.requests[0] && queue.requests[0].next >= queue.requests[0].commands.length) {
           const done = queue.requests.shift() as Request;

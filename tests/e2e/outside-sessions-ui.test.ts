@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeStandIn } from '../support/own-tmux.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, typeCommand, waitForLine } from '../support/browser.js';
 import type { Approval } from '../../protocol/approvals.js';
@@ -112,6 +113,9 @@ beforeAll(async () => {
   // Something to recognise the pane by once its terminal opens in the browser.
   await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, 'echo outside-marker-$((6*7))', 'Enter');
   await eventually(async () => (await paneText()).includes('outside-marker-42'), 10_000, 'the marker in the pane');
+  // A claude must run in the pane for a reply to be typed there: a stand-in that echoes lines.
+  await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, `exec '${claudeStandIn(env.root)}'`, 'Enter');
+  await eventually(async () => (await tmux(server, 'display', '-p', '-t', paneEnv.TMUX_PANE, '#{pane_current_command}')).trim() === 'claude', 10_000, 'the claude stand-in in the pane');
 
   phone = await browser.newContext(PHONE);
   page = await phone.newPage();
@@ -200,7 +204,7 @@ describe('Claude sessions started outside pocketmux', () => {
     await tmuxCard.getByRole('button', { name: 'Open terminal' }).waitFor();
 
     const reply = tmuxCard.getByRole('textbox', { name: 'Reply to Claude' });
-    await reply.fill('echo reply-$((40+2))-reached');
+    await reply.fill('reply-42-reached');
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-outside-inbox-phone.png'), fullPage: true });
     await tmuxCard.getByRole('button', { name: 'Send' }).tap();
@@ -247,7 +251,7 @@ describe('Claude sessions started outside pocketmux', () => {
     await page.locator('.xterm-rows').waitFor();
     await waitForLine(page, 'outside-marker-42');
     await waitForLine(page, 'reply-42-reached');
-    await typeCommand(page, 'echo outside-ok');
+    await typeCommand(page, 'outside-ok');
     await waitForLine(page, 'outside-ok');
     await eventually(async () => (await paneText()).split('\n').some((l) => l.trim() === 'outside-ok'), 10_000, 'the typed command in the tmux pane');
     // Terminal and timeline, and nothing that would rename, close or kill the person's session.

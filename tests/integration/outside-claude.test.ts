@@ -51,7 +51,10 @@ describe('Claude started outside pocketmux', () => {
     phone = await claim(agent, 'Pixel 8');
     status = new StatusClient(phone);
     await status.opened;
-    expect((await api<{ state: string }>(phone, 'GET', '/api/hooks')).body.state).toBe('none');
+    const before = (await api<{ state: string; installCommand: string }>(phone, 'GET', '/api/hooks')).body;
+    expect(before.state).toBe('none');
+    // This agent's data dir is not the default one: the command the app shows names it.
+    expect(before.installCommand).toMatch(new RegExp(`hooks install --data-dir '${agent.dataDir}'$`));
     const installed = await runCli(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(installed.code, installed.stderr).toBe(0);
     expect((await api<{ state: string }>(phone, 'GET', '/api/hooks')).body.state).toBe('installed');

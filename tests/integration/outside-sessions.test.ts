@@ -3,6 +3,8 @@
  * agent's own hook script (`--global`, as Claude's user settings run it) from a pane of a
  * SEPARATE tmux server the test starts (the person's own tmux) and from no tmux at all; then
  * listed, synced, given a status, a terminal and typed input, and forgotten when they end.
+ * Typed input goes only where a claude runs: the panes' "claude" is a copy of cat, so what it
+ * is sent shows twice (the terminal's echo, then cat's), and a shell left alone never runs it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +12,8 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeStandIn } from '../support/own-tmux.js';
+import { descendants, processLister, procStartTime } from '../../agent/claude/process.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { unmanagedKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse, OutsideSessionView, UserHooksView } from '../../protocol/outside.js';
@@ -50,9 +54,30 @@ class ForeignServer {
     return pane as string;
   }
 
-  /** One more pane, in a window of its own. */
-  async newPane(): Promise<string> {
-    return (await this.run('new-window', '-d', '-P', '-F', '#{pane_id}')).trim();
+  /** One more pane, in a window of its own; running `command` through the shell when given. */
+  async newPane(command?: string): Promise<string> {
+    return (await this.run('new-window', '-d', '-P', '-F', '#{pane_id}', ...(command ? [command] : []))).trim();
+  }
+
+  /** What the pane runs in its foreground now (`claude`, `sh`). */
+  async foreground(pane: string): Promise<string> {
+    return (await this.run('display', '-p', '-t', pane, '#{pane_current_command}')).trim();
+  }
+
+  /** Starts `bin` from the pane's shell, as a person types `claude`, and waits for it to run. */
+  async startClaude(pane: string, bin: string): Promise<void> {
+    await this.run('send-keys', '-t', pane, '-l', `'${bin}'`);
+    await this.run('send-keys', '-t', pane, 'Enter');
+    await eventually(async () => (await this.foreground(pane)) === 'claude', 15_000, `claude to run in pane ${pane}`);
+  }
+
+  /** The pid of the claude the pane's shell runs. */
+  async claudePid(pane: string): Promise<number> {
+    const panePid = Number((await this.run('display', '-p', '-t', pane, '#{pane_pid}')).trim());
+    return eventually(async () => {
+      const table = await processLister().list();
+      return [panePid, ...descendants(table, panePid)].find((pid) => table.get(pid)?.comm === 'claude');
+    }, 15_000, `the claude process in pane ${pane}`);
   }
 
   /** `$TMUX` and `$TMUX_PANE` as a claude in that pane has them. */
@@ -67,6 +92,16 @@ class ForeignServer {
   /** Waits for a line of the pane to be exactly `line`. */
   async waitForLine(pane: string, line: string): Promise<void> {
     await eventually(async () => (await this.capture(pane)).includes(line), 15_000, `"${line}" in pane ${pane}`);
+  }
+
+  /** How many lines of the pane are exactly `line`. */
+  async count(pane: string, line: string): Promise<number> {
+    return (await this.capture(pane)).filter((l) => l === line).length;
+  }
+
+  /** Waits for the pane's claude (cat) to have read `line`: shown twice, as typed and as cat writes it back. */
+  async waitForEcho(pane: string, line: string): Promise<void> {
+    await eventually(async () => (await this.count(pane, line)) >= 2, 15_000, `"${line}" read by the claude in pane ${pane}`);
   }
 
   async paneExists(pane: string): Promise<boolean> {
@@ -139,6 +174,7 @@ describe('Claude sessions outside the tabs', () => {
   let pane: string;
   let status: StatusClient;
   let sync: RawChannel;
+  let claudeBin: string;
   const inTmux = { id: newSessionId(), cwd: '/home/someone/in-tmux' };
   const plain = { id: newSessionId(), cwd: '/home/someone/plain' };
   const tmuxKey = unmanagedKey(inTmux.id);
@@ -148,6 +184,7 @@ describe('Claude sessions outside the tabs', () => {
     // No sweep while these run: a pane that cannot be reached (f) would be forgotten by one.
     agent = await startAgent({ env: { POCKETMUX_OUTSIDE_POLL_MS: '3600000' } });
     session = await claim(agent);
+    claudeBin = claudeStandIn(agent.root);
     ({ server, pane } = await foreignServer(agent.home));
     status = new StatusClient(session);
     sync = new RawChannel(session, '/api/sync');
@@ -188,6 +225,8 @@ describe('Claude sessions outside the tabs', () => {
   });
 
   it('(b) opens a terminal on the pane through its own tmux server: output, typed input, and a kill frame that kills nothing', async () => {
+    // Only a shell runs in the pane yet: a terminal is the person's own view of it, open whatever runs there.
+    expect(await server.foreground(pane)).toBe('sh');
     const marker = `shown-${randomBytes(3).toString('hex')}`;
     await server.run('send-keys', '-t', pane, `echo ${marker}-$((2+3))`, 'Enter');
     await server.waitForLine(pane, `${marker}-5`);
@@ -215,19 +254,23 @@ describe('Claude sessions outside the tabs', () => {
     expect(await server.paneExists(pane)).toBe(true);
   });
 
-  it('(c) types a reply into the pane over REST; refuses one with no tmux, an unknown key and a bad one', async () => {
+  it('(c) types a reply into the pane over REST where its claude runs; refuses one with no tmux, an unknown key and a bad one', async () => {
+    await server.startClaude(pane, claudeBin);
     const posted = `posted-${randomBytes(3).toString('hex')}`;
-    const res = await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: `echo ${posted}-$((7*8))` });
+    const res = await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: posted });
     expect(res.status).toBe(204);
-    await server.waitForLine(pane, `${posted}-56`);
+    await server.waitForEcho(pane, posted);
 
-    // Text without Enter is typed but not run.
+    // Text without Enter is typed but not sent: claude has not read it yet.
     const pending = `pending-${randomBytes(3).toString('hex')}`;
-    expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: `echo ${pending}`, enter: false })).status).toBe(204);
-    await eventually(async () => (await server.capture(pane)).some((l) => l.endsWith(`echo ${pending}`)), 15_000, 'the unsent line');
-    expect((await server.capture(pane)).includes(pending)).toBe(false);
+    expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: pending, enter: false })).status).toBe(204);
+    await eventually(async () => (await server.count(pane, pending)) === 1, 15_000, 'the unsent line');
     expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: '' })).status).toBe(204);
-    await server.waitForLine(pane, pending);
+    await server.waitForEcho(pane, pending);
+    // A line ending in ';' arrives as it was typed.
+    const semi = `semi-${randomBytes(3).toString('hex')};`;
+    expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: semi })).status).toBe(204);
+    await server.waitForEcho(pane, semi);
 
     const none = await api<{ error: string }>(session, 'POST', `/api/outside/${plainKey}/input`, { text: 'echo hi' });
     expect(none.status).toBe(409);
@@ -248,6 +291,70 @@ describe('Claude sessions outside the tabs', () => {
     const unknown = new TerminalClient(session, unmanagedKey(newSessionId()));
     await unknown.opened;
     expect((await unknown.closed).code).toBe(CloseCode.TabNotFound);
+  });
+
+  it('(c) types nothing into a pane where only a shell runs: 409, and the session is forgotten', async () => {
+    const shellPane = await server.newPane();
+    const id = newSessionId();
+    const key = unmanagedKey(id);
+    const refuse = async (text: string) => {
+      const res = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toBe('its claude is no longer running in that pane: nothing was typed');
+      // Refused before anything was sent to the pane.
+      expect((await server.capture(shellPane)).some((l) => l.includes(text))).toBe(false);
+      expect((await outsideList(session)).some((v) => v.key === key)).toBe(false);
+    };
+
+    // Its claude exited and left the shell it ran from; the session was not heard of since.
+    await report(agent, 'SessionStart', startPayload(id, '/home/someone/shell-only'), server.env(shellPane));
+    await waitListed(session, key);
+    await status.waitState(key, 'idle');
+    const removals = () => status.messages.filter((m) => m.type === 'status:removed' && m.tabId === key).length;
+    await refuse(`rm-rf-${randomBytes(3).toString('hex')}`);
+    await eventually(() => removals() === 1, 15_000, 'status:removed');
+
+    // A claude started there and reporting again takes input; once it exits, the shell is left alone again.
+    await server.startClaude(shellPane, claudeBin);
+    await report(agent, 'SessionStart', startPayload(id, '/home/someone/shell-only'), server.env(shellPane));
+    await waitListed(session, key);
+    const reply = `reply-${randomBytes(3).toString('hex')}`;
+    expect((await api(session, 'POST', `/api/outside/${key}/input`, { text: reply })).status).toBe(204);
+    await server.waitForEcho(shellPane, reply);
+    await server.run('send-keys', '-t', shellPane, 'C-d');
+    await eventually(async () => (await server.foreground(shellPane)) === 'sh', 15_000, 'claude to exit');
+    await refuse(`after-exit-${randomBytes(3).toString('hex')}`);
+    await eventually(() => removals() === 2, 15_000, 'status:removed again');
+    expect(await server.paneExists(shellPane)).toBe(true);
+  });
+
+  it('(c) for a session whose claude process is known, types while that process runs, and nothing once it is gone', async () => {
+    // The claude runs under the pane's shell, which stays when it ends.
+    const claudePane = await server.newPane(`'${claudeBin}'; exec /bin/sh`);
+    const pid = await server.claudePid(claudePane);
+    const id = newSessionId();
+    const key = unmanagedKey(id);
+    const sessionsDir = join(agent.home, '.claude', 'sessions');
+    mkdirSync(sessionsDir, { recursive: true });
+    // As Claude writes it on Linux: with the process's start time.
+    const procStart = procStartTime(pid);
+    writeFileSync(join(sessionsDir, `${pid}.json`), JSON.stringify({ pid, sessionId: id, cwd: '/home/someone/known', ...(procStart ? { procStart } : {}) }));
+    await report(agent, 'SessionStart', startPayload(id, '/home/someone/known'), server.env(claudePane));
+    await waitListed(session, key, (v) => v.pid === pid);
+
+    const typed = `known-${randomBytes(3).toString('hex')}`;
+    expect((await api(session, 'POST', `/api/outside/${key}/input`, { text: typed })).status).toBe(204);
+    await server.waitForEcho(claudePane, typed);
+
+    // Killed: its session file stays behind, naming a pid that is no longer running.
+    process.kill(pid, 'SIGKILL');
+    await eventually(async () => (await server.foreground(claudePane)) === 'sh', 15_000, 'the shell back in the foreground');
+    const late = `late-${randomBytes(3).toString('hex')}`;
+    const res = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text: late });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/no longer running/);
+    expect((await server.capture(claudePane)).some((l) => l.includes(late))).toBe(false);
+    expect((await outsideList(session)).some((v) => v.key === key)).toBe(false);
   });
 
   it('(d) forgets a session at its SessionEnd: gone from /api/outside, the sync snapshot and the status', async () => {
@@ -290,9 +397,14 @@ describe('Claude sessions outside the tabs', () => {
     const closed = await term.closed;
     expect(closed.code).toBe(CloseCode.AttachFailed);
     expect(closed.reason).toMatch(/^no terminal: .*not a socket/);
+    // No claude can be found in a pane that cannot be reached: nothing is typed, and the session goes.
     const input = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text: 'echo nope' });
     expect(input.status).toBe(409);
-    expect(input.body.error).toMatch(/not a socket/);
+    expect(input.body.error).toMatch(/no longer running/);
+    await waitGone(session, key);
+    const after = new TerminalClient(session, key);
+    await after.opened;
+    expect((await after.closed).code).toBe(CloseCode.TabNotFound);
 
     // A server that is gone (its socket removed) is refused the same way.
     const goneId = newSessionId();
@@ -303,13 +415,14 @@ describe('Claude sessions outside the tabs', () => {
     await goneTerm.opened;
     expect(await goneTerm.closed).toMatchObject({ code: CloseCode.AttachFailed, reason: expect.stringMatching(/gone/) });
     expect((await api(session, 'POST', `/api/outside/${goneKey}/input`, { text: 'x' })).status).toBe(409);
+    await waitGone(session, goneKey);
 
     // The agent is up and the real pane still answers.
     expect((await api(session, 'GET', '/api/session')).status).toBe(200);
     expect(agent.process.exitCode).toBeNull();
     const alive = `alive-${randomBytes(3).toString('hex')}`;
-    expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: `echo ${alive}-$((4*4))` })).status).toBe(204);
-    await server.waitForLine(pane, `${alive}-16`);
+    expect((await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: alive })).status).toBe(204);
+    await server.waitForEcho(pane, alive);
   });
 });
 
@@ -458,7 +571,9 @@ describe('whether the user hooks are installed', () => {
     const none = await api<UserHooksView>(session, 'GET', '/api/hooks');
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ state: 'none', settingsPath, detail: null });
-    expect(none.body.installCommand).toMatch(/hooks install$/);
+    // The agent's data dir is not the default one: the command names it.
+    expect(none.body.installCommand).toMatch(/ hooks install --data-dir \S+$/);
+    expect(none.body.installCommand.endsWith(`hooks install --data-dir '${agent.dataDir}'`)).toBe(true);
 
     const install = await runCli(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(install.code, install.stderr).toBe(0);

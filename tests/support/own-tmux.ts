@@ -5,7 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { processLister, descendants } from '../../agent/claude/process.js';
 import { tmux } from './agent.js';
 
@@ -55,4 +56,18 @@ function tmuxWithEnv(socket: string, args: string[], env: Record<string, string>
       else resolve(stdout);
     });
   });
+}
+
+/**
+ * A stand-in for claude in a pane, where a test needs a claude running there but not the real
+ * CLI: a copy of cat named `claude` (the agent recognises a claude by its command name). Typed
+ * text comes back from it once a line is ended.
+ */
+export function claudeStandIn(root: string): string {
+  const dir = join(root, 'fake-claude');
+  mkdirSync(dir, { recursive: true });
+  const bin = join(dir, 'claude');
+  copyFileSync('/bin/cat', bin);
+  chmodSync(bin, 0o755);
+  return bin;
 }

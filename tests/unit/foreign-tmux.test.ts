@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkSocket, ForeignTmux, foreignCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/foreign-tmux.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkSocket, type ForeignPane, ForeignTmux, foreignCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/foreign-tmux.js';
 import { eventually } from '../support/client.js';
 
 describe('parseTmuxEnv', () => {
@@ -57,16 +57,27 @@ describe('isPaneId', () => {
 });
 
 describe('foreignCommands', () => {
-  const target = { socketPath: '/tmp/tmux-1000/default', pane: '%7' };
+  const target = { socketPath: '/tmp/tmux-1000/default', serverPid: 4242, pane: '%7' };
 
   it('runs every command on the pane\'s own server', () => {
-    expect(foreignCommands.base(target)).toEqual(['-S', '/tmp/tmux-1000/default']);
-    expect(foreignCommands.exists(target)).toEqual(['-S', '/tmp/tmux-1000/default', 'display-message', '-p', '-t', '%7', '#{pane_id}']);
-    expect(foreignCommands.capture(target)).toEqual(['-S', '/tmp/tmux-1000/default', 'capture-pane', '-p', '-t', '%7']);
+    expect(foreignCommands.base(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default']);
+    // The pane, its server's pid and its process: a restarted server numbers its panes afresh.
+    expect(foreignCommands.exists(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'display-message', '-p', '-t', '%7', '#{pane_id} #{pid} #{pane_pid}']);
+    expect(foreignCommands.capture(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'capture-pane', '-p', '-t', '%7']);
   });
 
-  it('attaches by selecting the pane, then attaching to its session, in UTF-8', () => {
-    expect(foreignCommands.attach(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
+  it('attaches by selecting the pane, then attaching to its session, in UTF-8, never starting a server', () => {
+    expect(foreignCommands.attach(target)).toEqual(['-N', '-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
+    expect(foreignCommands.attach(target, true)).toEqual(foreignCommands.attach(target));
+    // A tmux older than 3.2 has no -N: left out.
+    expect(foreignCommands.attach(target, false)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
+  });
+
+  it('gives the attach arguments for the tmux it runs: -N only where the tmux takes it', () => {
+    expect(new ForeignTmux('tmux', {}).attachArgs(target)).toEqual(foreignCommands.attach(target, true));
+    expect(new ForeignTmux('tmux', {}, true).attachArgs(target)).toContain('-N');
+    expect(new ForeignTmux('tmux', {}, false).attachArgs(target)).not.toContain('-N');
+    expect(new ForeignTmux('tmux', {}, false).attachArgs(target)).toEqual(foreignCommands.attach(target, false));
   });
 
   it('builds the input commands for a queue (no server in them: the queue adds it)', () => {
@@ -76,15 +87,16 @@ describe('foreignCommands', () => {
     expect(foreignCommands.sendKeyCommand(target, 'Escape')).toEqual(['send-keys', '-t', '%7', 'Escape']);
   });
 
-  it('escapes a trailing semicolon, in a socket path as in typed text, so tmux does not split there', () => {
-    const odd = { socketPath: '/tmp/odd;', pane: '%1' };
-    expect(foreignCommands.base(odd)).toEqual(['-S', '/tmp/odd\\;']);
+  it('passes a socket path as it is (a client option, read verbatim), and escapes a trailing semicolon in typed text', () => {
+    const odd = { socketPath: '/tmp/odd;', serverPid: null, pane: '%1' };
+    expect(foreignCommands.base(odd)).toEqual(['-u', '-S', '/tmp/odd;']);
     const attach = foreignCommands.attach(odd);
-    expect(attach.slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd\\;']);
+    expect(attach.slice(0, 4)).toEqual(['-N', '-u', '-S', '/tmp/odd;']);
     // The one bare ';' is the separator between the two commands.
     expect(attach.filter((a) => a === ';')).toHaveLength(1);
-    expect(foreignCommands.exists(odd).slice(0, 2)).toEqual(['-S', '/tmp/odd\\;']);
-    expect(foreignCommands.capture(odd).slice(0, 2)).toEqual(['-S', '/tmp/odd\\;']);
+    expect(foreignCommands.exists(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
+    expect(foreignCommands.capture(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
+    // A command argument is split at a trailing ';' by tmux: typed text is escaped.
     expect(foreignCommands.sendLiteralCommand(odd, 'ls;')).toEqual(['send-keys', '-t', '%1', '-l', '--', 'ls\\;']);
   });
 });
@@ -141,6 +153,38 @@ describe('checkSocket', () => {
   });
 });
 
+/** A tmux server of the test's own on a socket path it chooses: the person's tmux, standing in. */
+class TestServer {
+  constructor(
+    readonly socketPath: string,
+    private readonly home: string,
+  ) {}
+
+  run(...args: string[]): Promise<string> {
+    return new Promise((resolve, reject) =>
+      execFile('tmux', ['-S', this.socketPath, ...args], { env: { PATH: process.env.PATH, HOME: this.home, SHELL: '/bin/sh', TERM: 'xterm-256color', LANG: 'C.UTF-8' }, timeout: 5_000 }, (err, out, stderr) =>
+        err ? reject(new Error(`tmux ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out),
+      ),
+    );
+  }
+
+  /** Starts the server with one pane running /bin/sh: that pane as a claude's hooks would name it. */
+  async start(): Promise<ForeignPane> {
+    await this.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '/bin/sh');
+    const [serverPid, pane] = (await this.run('display', '-p', '#{pid}\t#{pane_id}')).trim().split('\t');
+    return { socketPath: this.socketPath, serverPid: Number(serverPid), pane: pane as string };
+  }
+
+  async panePid(pane: string): Promise<number> {
+    return Number((await this.run('display', '-p', '-t', pane, '#{pane_pid}')).trim());
+  }
+
+  async stop(): Promise<void> {
+    await this.run('kill-server').catch(() => undefined);
+    rmSync(this.socketPath, { force: true });
+  }
+}
+
 describe('ForeignTmux', () => {
   const foreign = new ForeignTmux('tmux', { PATH: process.env.PATH });
   let dir: string;
@@ -155,8 +199,9 @@ describe('ForeignTmux', () => {
     const file = join(dir, 'file');
     writeFileSync(file, '');
     for (const socketPath of [file, join(dir, 'missing')]) {
-      const target = { socketPath, pane: '%0' };
+      const target = { socketPath, serverPid: null, pane: '%0' };
       expect(await foreign.paneExists(target)).toBe(false);
+      expect(await foreign.panePid(target)).toBeNull();
       await expect(foreign.capture(target)).rejects.toThrow(PaneUnreachableError);
       await expect(foreign.type(target, 'x', true)).rejects.toThrow(PaneUnreachableError);
       await expect(foreign.sendKey(target, 'Enter')).rejects.toThrow(PaneUnreachableError);
@@ -169,54 +214,104 @@ describe('ForeignTmux', () => {
     const server = createServer((c) => c.destroy());
     await new Promise<void>((resolve) => server.listen(path, () => resolve()));
     try {
-      expect(await foreign.paneExists({ socketPath: path, pane: '%0' })).toBe(false);
+      expect(await foreign.paneExists({ socketPath: path, serverPid: null, pane: '%0' })).toBe(false);
+      expect(await foreign.panePid({ socketPath: path, serverPid: null, pane: '%0' })).toBeNull();
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
-  describe('on a real tmux server of its own', () => {
-    const name = `pmx-foreign-unit-${randomBytes(4).toString('hex')}`;
+  describe('on real tmux servers of its own', () => {
     let home: string;
-    let target: { socketPath: string; pane: string };
-    const tmux = (...args: string[]) =>
-      new Promise<string>((resolve, reject) =>
-        execFile('tmux', ['-L', name, ...args], { env: { PATH: process.env.PATH, HOME: home, SHELL: '/bin/sh', TERM: 'xterm-256color', LANG: 'C.UTF-8' }, timeout: 5_000 }, (err, out, stderr) =>
-          err ? reject(new Error(`tmux ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out),
-        ),
-      );
+    const servers: TestServer[] = [];
+    const server = (name: string) => {
+      const s = new TestServer(join(home, name), home);
+      servers.push(s);
+      return s;
+    };
+    const lines = async (target: ForeignPane) => (await foreign.capture(target)).split('\n').map((l) => l.trim());
+    const showsLine = (target: ForeignPane, line: string) => eventually(async () => (await lines(target)).includes(line), 10_000, `"${line}" in ${target.socketPath}`);
 
-    beforeAll(async () => {
-      home = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-home-'));
-      await tmux('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '/bin/sh');
-      const [socketPath, pane] = (await tmux('display', '-p', '#{socket_path}\t#{pane_id}')).trim().split('\t');
-      target = { socketPath: socketPath as string, pane: pane as string };
+    beforeEach(() => {
+      home = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-srv-'));
     });
-    afterAll(async () => {
-      await tmux('kill-server').catch(() => undefined);
-      if (target) rmSync(target.socketPath, { force: true });
+    afterEach(async () => {
+      for (const s of servers.splice(0)) await s.stop();
       rmSync(home, { recursive: true, force: true });
     });
 
-    it('sees the pane, types into it (leaving copy-mode first) and captures what it shows', async () => {
+    it('sees the pane and its process, types into it (leaving copy-mode first) and captures what it shows', async () => {
+      const tmux = server('sock');
+      const target = await tmux.start();
       expect(await foreign.paneExists(target)).toBe(true);
+      expect(await foreign.panePid(target)).toBe(await tmux.panePid(target.pane));
       expect(await foreign.paneExists({ ...target, pane: '%999' })).toBe(false);
-      await tmux('copy-mode', '-t', target.pane);
-      expect((await tmux('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('1');
+      expect(await foreign.panePid({ ...target, pane: '%999' })).toBeNull();
+      await tmux.run('copy-mode', '-t', target.pane);
+      expect((await tmux.run('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('1');
       const marker = `unit-${randomBytes(3).toString('hex')}`;
       await foreign.type(target, `echo ${marker}-$((6*7))`, true);
-      expect((await tmux('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('0');
-      await eventually(async () => (await foreign.capture(target)).split('\n').some((l) => l.trim() === `${marker}-42`), 10_000, 'the typed command\'s output');
+      expect((await tmux.run('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('0');
+      await showsLine(target, `${marker}-42`);
       // A trailing ';' is typed, not taken as tmux's separator.
       await foreign.type(target, `echo ${marker}-semi;`, true);
-      await eventually(async () => (await foreign.capture(target)).split('\n').some((l) => l.trim() === `${marker}-semi`), 10_000, 'the output of a line ending in ;');
-      foreign.release(target);
+      await showsLine(target, `${marker}-semi`);
+    });
+
+    it('does not take the pane of a server started again on the same socket for the one it knew', async () => {
+      const tmux = server('sock');
+      const before = await tmux.start();
+      await tmux.run('kill-server');
+      await eventually(async () => !(await foreign.paneExists(before)), 10_000, 'the first server to be gone');
+      const after = await tmux.start();
+      // The new server numbers its panes afresh: the same id, another pane.
+      expect(after.pane).toBe(before.pane);
+      expect(after.serverPid).not.toBe(before.serverPid);
+      expect(await foreign.panePid(before)).toBeNull();
+      expect(await foreign.paneExists(before)).toBe(false);
+      expect(await foreign.panePid(after)).toBe(await tmux.panePid(after.pane));
+      // Where the server's pid was not known, the pane id is all there is to go by.
+      expect(await foreign.panePid({ ...before, serverPid: null })).toBe(await tmux.panePid(after.pane));
+    });
+
+    it('reaches a server whose socket path ends in ";"', async () => {
+      const tmux = server('odd;');
+      const target = await tmux.start();
+      expect(target.socketPath.endsWith('/odd;')).toBe(true);
+      expect(await foreign.paneExists(target)).toBe(true);
+      const marker = `odd-${randomBytes(3).toString('hex')}`;
+      await foreign.type(target, `echo ${marker}-$((2*5))`, true);
+      await showsLine(target, `${marker}-10`);
+    });
+
+    it('keeps the input for panes of the same id on two servers apart', async () => {
+      const [a, b] = [await server('a').start(), await server('b').start()];
+      expect(a.pane).toBe(b.pane);
+      const [ma, mb] = [`on-a-${randomBytes(3).toString('hex')}`, `on-b-${randomBytes(3).toString('hex')}`];
+      await Promise.all([foreign.type(a, `echo ${ma}-$((1+1))`, true), foreign.type(b, `echo ${mb}-$((2+2))`, true)]);
+      await showsLine(a, `${ma}-2`);
+      await showsLine(b, `${mb}-4`);
+      expect((await foreign.capture(a)).includes(mb)).toBe(false);
+      expect((await foreign.capture(b)).includes(ma)).toBe(false);
+    });
+
+    it('attaches with arguments that never start a server on a socket where none runs', async () => {
+      const socketPath = join(home, 'nobody-here');
+      const run = new Promise<number | null>((resolve) => {
+        execFile(foreign.bin, foreign.attachArgs({ socketPath, serverPid: null, pane: '%0' }), { env: { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color' }, timeout: 5_000 }, (err) =>
+          resolve(err ? ((err as { code?: number }).code ?? -1) : 0),
+        );
+      });
+      expect(await run).not.toBe(0);
+      expect(existsSync(socketPath)).toBe(false);
     });
 
     it('finds no pane once its server is gone', async () => {
-      const socketPath = target.socketPath;
-      await tmux('kill-server');
-      await eventually(async () => !(await foreign.paneExists({ socketPath, pane: target.pane })), 10_000, 'the pane to be gone');
+      const tmux = server('sock');
+      const target = await tmux.start();
+      await tmux.run('kill-server');
+      await eventually(async () => !(await foreign.paneExists(target)), 10_000, 'the pane to be gone');
+      expect(await foreign.panePid(target)).toBeNull();
     });
   });
 });

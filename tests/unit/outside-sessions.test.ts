@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { procStartTime } from '../../agent/claude/process.js';
 import type { ForeignPane } from '../../agent/outside/foreign-tmux.js';
 import { type ForgetReason, type OutsideSession, OutsideSessions, type OutsideSessionsOptions } from '../../agent/outside/outside-sessions.js';
 import { createLogger, type Logger } from '../../agent/util/log.js';
@@ -67,8 +68,9 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-function writeSessionFile(pid: number, sessionId: string): void {
-  writeFileSync(join(configDir, 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId, cwd: '/work', startedAt: Date.now() }));
+/** Claude's `sessions/<pid>.json`; `procStart` as Claude writes it on Linux (field 22 of /proc/<pid>/stat). */
+function writeSessionFile(pid: number, sessionId: string, extra: { procStart?: string } = {}): void {
+  writeFileSync(join(configDir, 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId, cwd: '/work', startedAt: Date.now(), ...extra }));
 }
 
 /** A process that stays alive until killed: a claude as far as a session file says. */
@@ -92,7 +94,7 @@ describe('OutsideSessions: what hooks report', () => {
     await settle();
     expect(changes()).toBe(1);
     expect(store.has(key)).toBe(true);
-    expect(store.get(key)).toEqual({ key, sessionId: 's-1', cwd: '/home/me/project', tmux: { socketPath: SOCKET, pane: '%3' }, pid: null, firstSeenAt: 1_000, lastSeenAt: 1_000 });
+    expect(store.get(key)).toEqual({ key, sessionId: 's-1', cwd: '/home/me/project', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%3' }, pid: null, firstSeenAt: 1_000, lastSeenAt: 1_000 });
     expect(store.views()).toEqual([{ key, sessionId: 's-1', cwd: '/home/me/project', terminal: 'tmux', pane: '%3', pid: null, firstSeenAt: 1_000 }]);
   });
 
@@ -120,7 +122,7 @@ describe('OutsideSessions: what hooks report', () => {
     store.report(key, { sessionId: 's-2', cwd: undefined, tmuxEnv: undefined, pane: undefined }, 3_000);
     await settle();
     expect(changes()).toBe(1);
-    expect(store.get(key)).toMatchObject({ cwd: '/a', tmux: { socketPath: SOCKET, pane: '%1' }, firstSeenAt: 1_000, lastSeenAt: 3_000 });
+    expect(store.get(key)).toMatchObject({ cwd: '/a', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%1' }, firstSeenAt: 1_000, lastSeenAt: 3_000 });
   });
 
   it('tells listeners of a changed directory or pane', async () => {
@@ -136,7 +138,7 @@ describe('OutsideSessions: what hooks report', () => {
     expect(store.get(key)?.tmux?.pane).toBe('%2');
     store.report(key, { sessionId: 's-3', cwd: '/b', tmuxEnv: '/tmp/other/sock,9,0', pane: '%2' }, 4);
     expect(changes()).toBe(4);
-    expect(store.get(key)?.tmux).toEqual({ socketPath: '/tmp/other/sock', pane: '%2' });
+    expect(store.get(key)?.tmux).toEqual({ socketPath: '/tmp/other/sock', serverPid: 9, pane: '%2' });
     // Reported from outside tmux now (the headers present, empty): no pane any more.
     store.report(key, { sessionId: 's-3', cwd: '/b', tmuxEnv: '', pane: '' }, 5);
     expect(changes()).toBe(5);
@@ -152,7 +154,7 @@ describe('OutsideSessions: what hooks report', () => {
     store.forget(key, 'session-ended');
     expect(store.has(key)).toBe(false);
     expect(store.list()).toEqual([]);
-    expect(forgotten).toEqual([{ session: expect.objectContaining({ key, sessionId: 's-4', tmux: { socketPath: SOCKET, pane: '%5' } }), reason: 'session-ended' }]);
+    expect(forgotten).toEqual([{ session: expect.objectContaining({ key, sessionId: 's-4', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%5' } }), reason: 'session-ended' }]);
     expect(changes()).toBe(2);
     store.forget(key, 'session-ended');
     store.forget(unmanagedKey('never-heard'), 'session-ended');
@@ -272,6 +274,208 @@ describe('OutsideSessions: finding and checking the claude process', () => {
   });
 });
 
+/** Where a process's start time can be read (/proc), as Claude writes it into its session file. */
+const onLinux = existsSync('/proc/self/stat');
+
+describe.runIf(onLinux)('OutsideSessions: a claude is its session\'s only while its start time matches', () => {
+  it('takes a pid whose session file gives the process\'s own start time, and not one whose file gives another', async () => {
+    const [own, other] = [await sleeper(), await sleeper()];
+    const ownStart = procStartTime(own.pid as number);
+    expect(ownStart).toMatch(/^\d+$/);
+    writeSessionFile(own.pid as number, 'own-start', { procStart: ownStart as string });
+    // A file left by a claude that was killed, its pid taken since by another process.
+    writeSessionFile(other.pid as number, 'stale-start', { procStart: `${Number(procStartTime(other.pid as number)) + 1}` });
+    const { store, forgotten } = open();
+    store.report(unmanagedKey('own-start'), { sessionId: 'own-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(unmanagedKey('stale-start'), { sessionId: 'stale-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    await store.sweep();
+    expect(store.get(unmanagedKey('own-start'))?.pid).toBe(own.pid);
+    expect(store.get(unmanagedKey('stale-start'))?.pid).toBeNull();
+    // Not forgotten either: nothing says its claude is gone, only that this pid is not it.
+    await store.sweep();
+    expect(store.get(unmanagedKey('stale-start'))?.pid).toBeNull();
+    expect(forgotten).toEqual([]);
+  });
+
+  it('forgets a session once its pid\'s file gives another start time', async () => {
+    const child = await sleeper();
+    const pid = child.pid as number;
+    const start = procStartTime(pid) as string;
+    writeSessionFile(pid, 'restarted', { procStart: start });
+    const { store, forgotten } = open();
+    const key = unmanagedKey('restarted');
+    store.report(key, { sessionId: 'restarted', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    await store.sweep();
+    expect(store.get(key)?.pid).toBe(pid);
+    writeSessionFile(pid, 'restarted', { procStart: `${Number(start) + 1}` });
+    await store.sweep();
+    expect(store.has(key)).toBe(false);
+    expect(forgotten.map((f) => f.reason)).toEqual(['process-gone']);
+  });
+});
+
+describe('OutsideSessions: whether its claude still runs (asked before typing)', () => {
+  it('with its process known: that the process is still its claude, without forgetting it', async () => {
+    const child = await sleeper();
+    const pid = child.pid as number;
+    writeSessionFile(pid, 'known');
+    const claudeChecks: ForeignPane[] = [];
+    const { store, paneChecks, forgotten } = open({
+      claudeInPane: async (pane) => {
+        claudeChecks.push(pane);
+        return false;
+      },
+    });
+    const key = unmanagedKey('known');
+    store.report(key, { sessionId: 'known', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    await store.sweep();
+    const session = store.get(key) as OutsideSession;
+    expect(session.pid).toBe(pid);
+    expect(await store.stillRunning(session)).toBe(true);
+    expect(store.isItsClaude(session, pid)).toBe(true);
+    // The pane is not what decides for a session whose process is known.
+    expect(claudeChecks).toEqual([]);
+    expect(paneChecks).toEqual([]);
+    await killed(child);
+    expect(await store.stillRunning(session)).toBe(false);
+    expect(store.isItsClaude(session, pid)).toBe(false);
+    expect(store.has(key)).toBe(true);
+    expect(forgotten).toEqual([]);
+  });
+
+  it('with no process known: whether a claude runs in its pane, as the pane check given says', async () => {
+    const inPane = new Map([['%1', true], ['%2', false]]);
+    const claudeChecks: ForeignPane[] = [];
+    const { store, paneChecks } = open({
+      claudeInPane: async (pane) => {
+        claudeChecks.push(pane);
+        return inPane.get(pane.pane) ?? false;
+      },
+    });
+    store.report(unmanagedKey('claude-there'), { sessionId: 'claude-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(unmanagedKey('shell-only'), { sessionId: 'shell-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    await settle();
+    expect(await store.stillRunning(store.get(unmanagedKey('claude-there')) as OutsideSession)).toBe(true);
+    expect(await store.stillRunning(store.get(unmanagedKey('shell-only')) as OutsideSession)).toBe(false);
+    // Asked with the pane and its server as the hooks named them.
+    expect(claudeChecks).toEqual([
+      { socketPath: SOCKET, serverPid: 4242, pane: '%1' },
+      { socketPath: SOCKET, serverPid: 4242, pane: '%2' },
+    ]);
+    expect(paneChecks).toEqual([]);
+    // The sweep goes by the pane, not by what runs in it: a shell left in the pane keeps the session listed.
+    await store.sweep();
+    expect(store.has(unmanagedKey('shell-only'))).toBe(true);
+    expect(claudeChecks).toHaveLength(2);
+  });
+
+  it('with no process known and no pane check given: whether the pane is there', async () => {
+    const { store, paneChecks } = open({}, (pane) => pane.pane === '%1');
+    store.report(unmanagedKey('pane-there'), { sessionId: 'pane-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(unmanagedKey('pane-gone'), { sessionId: 'pane-gone', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    await settle();
+    expect(await store.stillRunning(store.get(unmanagedKey('pane-there')) as OutsideSession)).toBe(true);
+    expect(await store.stillRunning(store.get(unmanagedKey('pane-gone')) as OutsideSession)).toBe(false);
+    expect(paneChecks.map((p) => p.pane)).toEqual(['%1', '%2']);
+  });
+
+  it('outside tmux with no process known: nothing tells otherwise, so yes', async () => {
+    const { store, paneChecks } = open({ claudeInPane: async () => false }, () => false);
+    store.report(unmanagedKey('plain'), { sessionId: 'plain', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    await settle();
+    expect(await store.stillRunning(store.get(unmanagedKey('plain')) as OutsideSession)).toBe(true);
+    expect(paneChecks).toEqual([]);
+  });
+});
+
+describe('OutsideSessions: the sweep', () => {
+  it('does not forget a session that was forgotten and heard of again while it waited', async () => {
+    const child = await sleeper();
+    writeSessionFile(child.pid as number, 'with-pid');
+    const paneKey = unmanagedKey('pane-only');
+    const pidKey = unmanagedKey('with-pid');
+    let store: OutsideSessions | null = null;
+    let first = true;
+    // Pane %1 answers gone; the first time it is asked, both sessions end and start again while
+    // the sweep waits on tmux (a /clear, a resume): new entries under the same keys.
+    const recorded = open({}, (pane) => {
+      if (pane.pane !== '%1') return true;
+      if (first && store) {
+        first = false;
+        for (const [key, id, tmuxPane] of [[paneKey, 'pane-only', '%1'], [pidKey, 'with-pid', undefined]] as const) {
+          store.forget(key, 'session-ended');
+          store.report(key, { sessionId: id, cwd: '/again', tmuxEnv: tmuxPane ? TMUX_ENV : undefined, pane: tmuxPane });
+        }
+      }
+      return false;
+    });
+    store = recorded.store;
+    // The pane-only session first: the sweep reaches the other after waiting on its pane.
+    store.report(paneKey, { sessionId: 'pane-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(pidKey, { sessionId: 'with-pid', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    await eventually(() => store?.get(pidKey)?.pid === child.pid, 5_000, 'the pid to be found');
+    await killed(child);
+
+    await store.sweep();
+    expect(first).toBe(false);
+    expect(store.get(paneKey)?.cwd).toBe('/again');
+    expect(store.get(pidKey)?.cwd).toBe('/again');
+    expect(recorded.forgotten.map((f) => [f.session.key, f.reason])).toEqual([
+      [paneKey, 'session-ended'],
+      [pidKey, 'session-ended'],
+    ]);
+    // The next sweep judges the new entries: the pane still answers gone, and no claude runs for the other.
+    await store.sweep();
+    expect(store.has(paneKey)).toBe(false);
+    expect(store.has(pidKey)).toBe(true);
+  });
+
+  it('looks through the session files at every sweep for a session heard of in the last minute', async () => {
+    const { store } = open();
+    const key = unmanagedKey('young');
+    store.report(key, { sessionId: 'young', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    await settle();
+    await store.sweep();
+    expect(store.get(key)?.pid).toBeNull();
+    // Claude writes its file a moment after its first hook.
+    const child = await sleeper();
+    writeSessionFile(child.pid as number, 'young');
+    await store.sweep();
+    expect(store.get(key)?.pid).toBe(child.pid);
+  });
+
+  it('looks again for an older session only once 30 seconds have passed since the last look', async () => {
+    const { store } = open();
+    const key = unmanagedKey('old');
+    // Heard of two minutes ago: its first report looked (and found no file).
+    store.report(key, { sessionId: 'old', cwd: '/a', tmuxEnv: undefined, pane: undefined }, Date.now() - 120_000);
+    await settle();
+    const child = await sleeper();
+    writeSessionFile(child.pid as number, 'old');
+    await store.sweep();
+    expect(store.get(key)?.pid).toBeNull();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 31_000);
+      await store.sweep();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(store.get(key)?.pid).toBe(child.pid);
+  });
+
+  it('looks at the first sweep after a start for sessions kept in the file', async () => {
+    const child = await sleeper();
+    const old = Date.now() - 3_600_000;
+    writeFileSync(path, JSON.stringify({ version: 1, sessions: [{ key: unmanagedKey('kept'), sessionId: 'kept', cwd: '/a', tmux: null, pid: null, firstSeenAt: old, lastSeenAt: old }] }));
+    writeSessionFile(child.pid as number, 'kept');
+    const { store } = open();
+    store.load();
+    await store.sweep();
+    expect(store.get(unmanagedKey('kept'))?.pid).toBe(child.pid);
+  });
+});
+
 describe('OutsideSessions: the cap', () => {
   it('forgets the session heard of least recently past the cap, never the new one', async () => {
     const { store, forgotten } = open({ max: 3 });
@@ -298,8 +502,8 @@ describe('OutsideSessions: the file', () => {
     const first = open().store;
     first.report(unmanagedKey('kept-1'), { sessionId: 'kept-1', cwd: '/one', tmuxEnv: TMUX_ENV, pane: '%1' }, 1_000);
     first.report(unmanagedKey('kept-2'), { sessionId: 'kept-2', cwd: undefined, tmuxEnv: undefined, pane: undefined }, 2_000);
-    await first.sweep();
-    expect(first.get(unmanagedKey('kept-1'))?.pid).toBe(child.pid);
+    // Found by the look the first report starts (these two were heard of long ago: no sweep looks again soon).
+    await eventually(() => first.get(unmanagedKey('kept-1'))?.pid === child.pid, 5_000, 'the pid to be found');
     await first.flush();
     expect(existsSync(path)).toBe(true);
 
@@ -340,7 +544,7 @@ describe('OutsideSessions: the file', () => {
       key: unmanagedKey(`l${n}`),
       sessionId: `l${n}`,
       cwd: `/p${n}`,
-      tmux: n % 2 ? { socketPath: SOCKET, pane: `%${n}` } : null,
+      tmux: n % 2 ? { socketPath: SOCKET, serverPid: 4242, pane: `%${n}` } : null,
       pid: null,
       firstSeenAt: n,
       lastSeenAt: n * 1_000,
@@ -355,6 +559,14 @@ describe('OutsideSessions: the file', () => {
     store.on('forgotten', (s) => forgotten.push(s.sessionId));
     store.report(unmanagedKey('new'), { sessionId: 'new', cwd: '/n', tmuxEnv: undefined, pane: undefined }, 10_000);
     expect(forgotten).toEqual(['l3']);
+  });
+
+  it('reads a file from before the server\'s pid was kept: the pid is not known', () => {
+    const old = { key: unmanagedKey('older'), sessionId: 'older', cwd: '/a', tmux: { socketPath: SOCKET, pane: '%4' }, pid: null, firstSeenAt: 1, lastSeenAt: 2 };
+    writeFileSync(path, JSON.stringify({ version: 1, sessions: [old] }));
+    const { store } = open();
+    store.load();
+    expect(store.get(unmanagedKey('older'))).toEqual({ ...old, tmux: { socketPath: SOCKET, serverPid: null, pane: '%4' } });
   });
 
   it('keeps every session through a restart, whatever session id a hook named', async () => {

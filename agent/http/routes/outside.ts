@@ -39,6 +39,10 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const session = deps.outside.get(key);
       if (!session) throw new HttpError(404, `no Claude session ${key} outside the tabs`);
       if (!session.tmux) throw new HttpError(409, 'no terminal: this Claude was started outside tmux; answer it in its terminal on the machine');
+      if (!(await deps.outside.stillRunning(session))) {
+        deps.outside.forget(key, 'process-gone');
+        throw new HttpError(409, 'its claude is no longer running in that pane: nothing was typed');
+      }
       try {
         await deps.foreign.type(session.tmux, body.text, body.enter);
       } catch (err) {
