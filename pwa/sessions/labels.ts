@@ -1,4 +1,5 @@
 import type { PaneTitle, TabView } from '../../protocol/api.js';
+import type { OutsideTerminal } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 
 // Until the agent has said where its home is, guess from where homes live on the systems
@@ -68,4 +69,14 @@ export function outsideLabel(cwd: string | null): { primary: string; path: strin
   const trimmed = cwd.length > 1 ? cwd.replace(/\/+$/, '') : cwd;
   const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   return { primary: visibleText(last || trimmed || 'Claude'), path: shortPath(cwd) };
+}
+
+/**
+ * What adopting an outside session does, asked before it is done: its claude (in the person's
+ * tmux, or in whatever terminal it was started in) ends, and a Claude tab resumes the same
+ * conversation; a prompt typed there and not sent is lost.
+ */
+export function adoptQuestion(terminal: OutsideTerminal): string {
+  const where = terminal === 'tmux' ? 'your tmux' : 'its terminal';
+  return `Move this conversation into a pocketmux tab? Its claude in ${where} is ended, and a Claude tab here resumes the same conversation. Anything typed but not sent there is lost.`;
 }

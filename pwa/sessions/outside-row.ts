@@ -2,12 +2,13 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { chevronIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
+import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
 import { router, tabViewPath } from '../shared/router.js';
 import { controls } from '../shared/shared-styles.js';
+import { AdoptController } from './adopt-controller.js';
 import { outsideLabel } from './labels.js';
 import { rowStyles } from './row-styles.js';
-import { describeStatus } from './tab-status.js';
+import { canAdopt, describeStatus } from './tab-status.js';
 import '../shared/status-dot.js';
 
 /** Said in the row of a Claude started outside tmux, where the terminal button would be. */
@@ -16,7 +17,8 @@ export const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
 /**
  * A Claude started outside pocketmux: named by its project, with its status; opens its
  * timeline, and its terminal beside when it runs in tmux. It is the person's own session,
- * so there is nothing to rename or close here.
+ * so there is nothing to rename or close here; between turns it can be adopted (its
+ * conversation moved into a Claude tab), after a confirmation below the row.
  */
 @customElement('pm-outside-row')
 export class OutsideRow extends LitElement {
@@ -24,16 +26,33 @@ export class OutsideRow extends LitElement {
     controls,
     rowStyles,
     css`
+      /* Said whole, on a second line if the row is narrow: it is why there is no terminal button. */
       .no-terminal {
         color: var(--pm-muted);
         font-size: 13px;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
+        line-height: 1.3;
+        white-space: normal;
       }
-      .terminal {
+      .terminal,
+      .adopt {
         align-self: center;
         color: var(--pm-muted);
+      }
+      .adopt[aria-expanded='true'] {
+        background: var(--pm-surface-2);
+        color: var(--pm-text);
+      }
+      .panel {
+        padding: 4px 4px 10px 56px;
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      /* On a phone the confirmation takes the row's width: its words are what matter. */
+      @media (max-width: 560px) {
+        .panel {
+          padding-left: 4px;
+        }
       }
     `,
   ];
@@ -41,6 +60,7 @@ export class OutsideRow extends LitElement {
   @property({ attribute: false }) session!: OutsideSessionView;
   /** Its Claude status, as the status channel last reported it under its key. */
   @property({ attribute: false }) status: TabStatus | undefined;
+  private readonly adoption = new AdoptController(this, (path) => router.go(path));
 
   override render() {
     const s = this.session;
@@ -50,6 +70,8 @@ export class OutsideRow extends LitElement {
     const tmux = s.terminal === 'tmux';
     const where = label.path ? ` in ${label.path}` : '';
     const name = `Open the timeline of ${label.primary}${where}${status ? `, ${status.text}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
+    // Offered between turns only; a confirmation already open stays, and the agent says why it refuses.
+    const adoptable = canAdopt(this.status) || this.adoption.confirming;
     return html`
       <div class="row ${status?.attention ? status.state : ''}">
         <button class="open" aria-label=${name} @click=${() => router.go(tabViewPath(s.key, 'timeline'))}>
@@ -77,7 +99,19 @@ export class OutsideRow extends LitElement {
               ${terminalIcon()}
             </button>`
           : nothing}
+        ${adoptable
+          ? html`<button
+              class="icon ghost adopt"
+              aria-label=${`Adopt ${label.primary} as a pocketmux tab`}
+              title="Adopt as a pocketmux tab"
+              aria-expanded=${this.adoption.confirming}
+              @click=${() => this.adoption.toggle()}
+            >
+              ${adoptIcon()}
+            </button>`
+          : nothing}
       </div>
+      ${this.adoption.confirming ? html`<div class="panel">${this.adoption.renderPanel(s)}</div>` : nothing}
     `;
   }
 }

@@ -4,7 +4,7 @@ import type { ClaudeSessionsResponse, CreateTabBody, CreateWorkspaceBody, TabVie
 import { actionsOf } from '../shared/action-request.js';
 import * as api from '../shared/api.js';
 
-/** What the parts of the session list ask of it. */
+/** What the parts of the session list, and a tab's screen, ask of the app. */
 export type SessionActionMap = {
   'pm-workspace-create': { detail: CreateWorkspaceBody; result: WorkspaceView };
   'pm-workspace-rename': { detail: { workspaceId: string; name: string }; result: WorkspaceView };
@@ -13,14 +13,16 @@ export type SessionActionMap = {
   'pm-tab-create': { detail: z.input<typeof CreateTabBody>; result: TabView };
   'pm-tab-rename': { detail: { tabId: string; name: string }; result: TabView };
   'pm-tab-close': { detail: { tabId: string }; result: undefined };
+  /** A Claude started outside pocketmux, by its key, made a Claude tab: resolves with that tab. */
+  'pm-outside-adopt': { detail: { key: string }; result: TabView };
 };
 
 export const sessionActions = actionsOf<SessionActionMap>();
 
 /**
- * Carries out, through the API client, what the workspace cards, tab rows and sheets inside
- * its host ask for. The agent's answer comes back on the sync channel as a new snapshot, so
- * nothing here changes the list itself.
+ * Carries out, through the API client, what the workspace cards, tab rows, outside sessions'
+ * rows, sheets and tab screens inside its host ask for. The agent's answer comes back on the
+ * sync channel as a new snapshot, so nothing here changes the list itself.
  */
 export class SessionActionsController implements ReactiveController {
   private stops: (() => void)[] = [];
@@ -39,6 +41,7 @@ export class SessionActionsController implements ReactiveController {
       sessionActions.answer(on, 'pm-tab-create', (body) => api.createTab(body)),
       sessionActions.answer(on, 'pm-tab-rename', ({ tabId, name }) => api.renameTab(tabId, name)),
       sessionActions.answer(on, 'pm-tab-close', ({ tabId }) => api.closeTab(tabId)),
+      sessionActions.answer(on, 'pm-outside-adopt', ({ key }) => api.adoptOutside(key)),
     ];
   }
 

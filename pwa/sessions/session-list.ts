@@ -11,7 +11,6 @@ import { controls, pageBar } from '../shared/shared-styles.js';
 import './workspace-card.js';
 import './outside-card.js';
 import { DEVICES_PATH, router } from '../shared/router.js';
-import { SessionActionsController } from './session-actions.js';
 import type { ConnectionKind } from '../shared/reconnecting-socket.js';
 
 const CONNECTION_LABEL: Record<ConnectionKind, string> = {
@@ -27,7 +26,8 @@ const CONNECTION_LABEL: Record<ConnectionKind, string> = {
 /**
  * The first screen: every workspace with its tabs, then the Claude sessions started outside
  * pocketmux, live from the agent, under what the app puts in its `inbox` slot (what waits on
- * the person) and beside its `bell` slot.
+ * the person) and beside its `bell` slot. What its cards and rows ask for (`sessionActions`)
+ * goes up to the app.
  */
 @customElement('pm-session-list')
 export class SessionList extends LitElement {
@@ -86,12 +86,6 @@ export class SessionList extends LitElement {
   @property({ type: Boolean }) loaded = false;
   @property() connection: ConnectionKind = 'connecting';
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
-
-  constructor() {
-    super();
-    // Registers itself on this element, where the cards' and rows' requests arrive.
-    new SessionActionsController(this);
-  }
 
   override render() {
     return html`

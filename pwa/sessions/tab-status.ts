@@ -85,3 +85,12 @@ export function outsideAttentionCount(keys: readonly string[], statuses: Readonl
 export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabStatus | undefined): boolean {
   return tab?.kind === 'claude' || !!status?.transcriptPath;
 }
+
+/**
+ * Whether a Claude started outside pocketmux may be adopted now, by the status last reported:
+ * between turns (idle, ready for review) or while nothing is known of it, never while it works
+ * or waits on an answer. The agent has the last word; it refuses, saying why, what it cannot do.
+ */
+export function canAdopt(status: TabStatus | undefined): boolean {
+  return status === undefined || status.state === 'idle' || status.state === 'ready-for-review' || status.state === 'unknown';
+}

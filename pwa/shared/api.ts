@@ -1,4 +1,5 @@
 import type {
+  AdoptBody,
   ClaudeSessionsResponse,
   CreateTabBody,
   CreateWorkspaceBody,
@@ -47,6 +48,7 @@ export const API_ROUTES = {
   decideApproval: { method: 'POST', path: '/approvals/:id' },
   outsideSessions: { method: 'GET', path: '/outside' },
   outsideInput: { method: 'POST', path: '/outside/:key/input' },
+  adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
   pushKey: { method: 'GET', path: '/push/key' },
@@ -139,6 +141,16 @@ export function outsideSessions(): Promise<OutsideSessionsResponse> {
  */
 export function outsideInput(key: string, body: TabInputBody): Promise<undefined> {
   return bodyOf(call<undefined>(API_ROUTES.outsideInput, key, body));
+}
+
+/**
+ * Makes a Claude started outside pocketmux a Claude tab of its own: the agent ends that claude
+ * and resumes the same conversation in a new tab (of `workspaceId`, else of the workspace of its
+ * directory); resolves with the new tab. Refused with 409 and the agent's reason while Claude
+ * works or waits on an answer, or when it cannot be done now.
+ */
+export function adoptOutside(key: string, body: AdoptBody = {}): Promise<TabView> {
+  return bodyOf(call<TabView>(API_ROUTES.adoptOutside, key, body));
 }
 
 /**

@@ -6,6 +6,7 @@ import { errorText } from './api-request.js';
 import { Backoff } from './backoff.js';
 import { type Route, RouteController, router } from './router.js';
 import type { ConnectionKind } from './reconnecting-socket.js';
+import { SessionActionsController } from '../sessions/session-actions.js';
 import { StatusController } from '../sessions/status-controller.js';
 import { SyncController } from '../sessions/sync-controller.js';
 import { InboxActionsController } from '../inbox/inbox-actions.js';
@@ -94,6 +95,13 @@ export class App extends LitElement {
     this.sync.start();
     this.status.start();
   };
+
+  constructor() {
+    super();
+    // Registers itself on this element, where the list's cards and rows, and a tab's screen
+    // (adopting the session it shows), ask for what they need.
+    new SessionActionsController(this);
+  }
 
   /** Light DOM: the terminal's host element must be reachable by xterm's document stylesheet. */
   protected override createRenderRoot(): HTMLElement {

@@ -32,3 +32,5 @@ export const questionIcon = () => icon(svg`<circle cx="12" cy="12" r="9"/><path 
 /** A tool asking to run: a shield. */
 export const shieldIcon = () => icon(svg`<path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6z"/>`, 18);
 export const checkIcon = () => icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`, 20);
+/** An arrow coming in through a door: a Claude from elsewhere adopted as a tab here. */
+export const adoptIcon = () => icon(svg`<path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4"/><path d="M3 12h12"/><path d="M11 8l4 4-4 4"/>`, 18);

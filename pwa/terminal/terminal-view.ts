@@ -5,7 +5,7 @@ import { CloseCode } from '../../protocol/close-codes.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { backIcon, terminalIcon, timelineIcon } from '../shared/icons.js';
+import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../shared/icons.js';
 import '../shared/connection-note.js';
 import './key-bar.js';
 import { controls } from '../shared/shared-styles.js';
@@ -14,7 +14,8 @@ import { type BarKey, barKeySequence, withCtrl } from './keys.js';
 import { outsideLabel, parsePaneTitle, shortPath, tabLabel } from '../sessions/labels.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { router, type TabViewMode, tabViewPath } from '../shared/router.js';
-import { describeStatus, hasTimeline } from '../sessions/tab-status.js';
+import { canAdopt, describeStatus, hasTimeline } from '../sessions/tab-status.js';
+import { AdoptController } from '../sessions/adopt-controller.js';
 import type { TerminalSession } from './terminal-session.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
@@ -57,7 +58,8 @@ function endedText(code: number, outside: boolean): string {
  * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline; the
  * app's `bell` slot in the header, and its `aside` slot beside the view when `aside` is set.
  * A Claude started outside pocketmux opens here too, by its key: its terminal when it runs in
- * tmux (else a word on why there is none), and its timeline.
+ * tmux (else a word on why there is none), and its timeline; between turns its header offers
+ * to adopt it, and the new tab's terminal takes this screen's place.
  * xterm.js and the timeline each load only when first shown, so the session list never
  * downloads them and the timeline never pulls in xterm.
  */
@@ -269,6 +271,21 @@ export class TerminalView extends LitElement {
         color: var(--pm-text);
         line-height: 1.45;
       }
+      .adopt[aria-expanded='true'] {
+        background: var(--pm-surface-2);
+      }
+      .adopt-panel {
+        flex: none;
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+        padding: 8px calc(8px + var(--pm-safe-right)) 8px calc(8px + var(--pm-safe-left));
+        background: var(--pm-surface);
+        border-bottom: 1px solid var(--pm-border);
+      }
+      .adopt-panel .error {
+        padding: 0 4px;
+      }
       .loading {
         position: absolute;
         inset: 0;
@@ -298,6 +315,8 @@ export class TerminalView extends LitElement {
   @state() private ctrl = false;
   @state() private touch = matchMedia(COARSE_POINTER).matches;
 
+  /** Adopting the outside session on screen; its new tab replaces it here. */
+  private readonly adoption = new AdoptController(this, (path) => router.replace(path));
   private knownTab: TabView | undefined;
   private knownOutside: OutsideSessionView | undefined;
   private session: TerminalSession | null = null;
@@ -333,6 +352,8 @@ export class TerminalView extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // A session that stopped reporting drops out of the list; keep naming it.
     if (changed.has('outside') && this.outside) this.knownOutside = this.outside;
+    // A confirmation belongs to the session it was asked for.
+    if (changed.has('tabId') && changed.get('tabId') !== undefined) this.adoption.cancel();
     if (!changed.has('tab')) return;
     const before = this.knownTab;
     // A closed tab drops out of the sync list; keep naming it while "Session ended" shows.
@@ -481,6 +502,9 @@ export class TerminalView extends LitElement {
     const status = claude ? describeStatus(claude, this.status) : null;
     const timeline = this.view === 'timeline' || hasTimeline(claude, this.status);
     const noTerminal = this.noTerminal;
+    const outside = this.currentOutside;
+    // Offered while the list holds the session and it is between turns; an open confirmation stays.
+    const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
     return html`
       <header>
         <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
@@ -494,8 +518,20 @@ export class TerminalView extends LitElement {
         </div>
         ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
         ${timeline ? this.renderSwitch() : nothing}
+        ${adoptable
+          ? html`<button
+              class="icon ghost adopt"
+              aria-label=${`Adopt ${label.primary} as a pocketmux tab`}
+              title="Adopt as a pocketmux tab"
+              aria-expanded=${this.adoption.confirming}
+              @click=${() => this.adoption.toggle()}
+            >
+              ${adoptIcon()}
+            </button>`
+          : nothing}
         <slot name="bell"></slot>
       </header>
+      ${this.adoption.confirming && outside ? html`<div class="adopt-panel">${this.adoption.renderPanel(outside)}</div>` : nothing}
       <div class="body">
         <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
         ${this.aside ? html`<aside aria-label="Waiting for you"><slot name="aside"></slot></aside>` : nothing}
@@ -539,7 +575,7 @@ export class TerminalView extends LitElement {
               <button type="button" @click=${() => this.session?.reconnectNow()}>Retry now</button>
             </div>`
           : nothing}
-        ${ended === null ? nothing : this.renderEnded(ended)}
+        ${ended === null || this.adoption.busy ? nothing : this.renderEnded(ended)}
         ${this.loadError ? this.renderLoadError('terminal') : nothing}
       </div>
       ${this.touch && ended === null

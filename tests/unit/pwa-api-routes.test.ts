@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WEBSOCKET_PATHS } from '../../agent/channels/channel-table.js';
 import { apiRouter, listRoutes, type RouteDeps } from '../../agent/http/routes/api-router.js';
-import { API_ROUTES, CHANNEL_PATHS, outsideInput, tabInput } from '../../pwa/shared/api.js';
+import { API_ROUTES, adoptOutside, CHANNEL_PATHS, outsideInput, tabInput } from '../../pwa/shared/api.js';
 
 const AGENT_ROUTES = listRoutes(apiRouter({} as RouteDeps)).map(({ method, path }) => `${method} ${path}`);
 
@@ -32,5 +32,32 @@ describe('replies typed into a pane', () => {
       { url: '/api/tabs/t1/input', method: 'POST', body: { text: 'go on', enter: true } },
       { url: '/api/outside/unmanaged-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0/input', method: 'POST', body: { text: 'go on', enter: true } },
     ]);
+  });
+});
+
+describe('adopting a Claude started outside pocketmux', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('posts to its key, with the workspace only when one is chosen, and resolves with the new tab', async () => {
+    const calls: { url: string; method: string | undefined; body: unknown }[] = [];
+    const tab = { id: 't9', workspaceId: 'w1', name: null, kind: 'claude', claudeSessionId: '0f1e2d3c', createdAt: '', cwd: '/p', title: null, alive: true };
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      calls.push({ url, method: init.method, body: JSON.parse(String(init.body)) });
+      return new Response(JSON.stringify(tab), { status: 201, headers: { 'content-type': 'application/json' } });
+    });
+    expect(await adoptOutside('unmanaged-0f1e2d3c')).toEqual(tab);
+    await adoptOutside('unmanaged-0f1e2d3c', { workspaceId: 'w1' });
+    expect(calls).toEqual([
+      { url: '/api/outside/unmanaged-0f1e2d3c/adopt', method: 'POST', body: {} },
+      { url: '/api/outside/unmanaged-0f1e2d3c/adopt', method: 'POST', body: { workspaceId: 'w1' } },
+    ]);
+  });
+
+  it("fails with the agent's reason when it refuses", async () => {
+    const error = 'Claude is working or waiting on an answer: adopt it when its turn has ended';
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error }), { status: 409, headers: { 'content-type': 'application/json' } }));
+    await expect(adoptOutside('unmanaged-0f1e2d3c')).rejects.toMatchObject({ status: 409, message: expect.stringContaining('adopt it when its turn has ended') });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import { outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/sessions/labels.js';
+import { adoptQuestion, outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/sessions/labels.js';
 
 const tab = (fields: Partial<Pick<TabView, 'name' | 'title' | 'cwd'>> = {}): Pick<TabView, 'name' | 'title' | 'cwd'> => ({
   name: null,
@@ -98,5 +98,14 @@ describe('outsideLabel', () => {
   it('spells out unsafe characters in the name and the path', () => {
     expect(outsideLabel('/srv/report\u202etxt.exe')).toEqual({ primary: 'report\\u202etxt.exe', path: '/srv/report\\u202etxt.exe' });
     expect(outsideLabel('/srv/\x1b]0;x\x07')).toEqual({ primary: '\\x1b]0;x\\x07', path: '/srv/\\x1b]0;x\\x07' });
+  });
+});
+
+describe('adoptQuestion', () => {
+  it('says in plain words what adopting ends, where, and what is lost', () => {
+    expect(adoptQuestion('tmux')).toBe(
+      'Move this conversation into a pocketmux tab? Its claude in your tmux is ended, and a Claude tab here resumes the same conversation. Anything typed but not sent there is lost.',
+    );
+    expect(adoptQuestion('none')).toContain('Its claude in its terminal is ended');
   });
 });

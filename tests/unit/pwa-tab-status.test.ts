@@ -3,6 +3,7 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import {
   attentionCount,
+  canAdopt,
   describeStatus,
   hasTimeline,
   needsPerson,
@@ -120,6 +121,19 @@ describe('the group of Claude sessions outside pocketmux', () => {
   it('counts the sessions that wait on the person', () => {
     const statuses = { 'unmanaged-a': status('needs-input'), 'unmanaged-b': status('ready-for-review'), 'unmanaged-c': status('busy'), other: status('needs-input') };
     expect(outsideAttentionCount(['unmanaged-a', 'unmanaged-b', 'unmanaged-c', 'unmanaged-d'], statuses)).toBe(2);
+  });
+});
+
+describe('canAdopt', () => {
+  it('offers adopting between turns and while nothing is known, never while Claude works or waits on an answer', () => {
+    expect(canAdopt(undefined)).toBe(true);
+    expect(canAdopt(status('idle'))).toBe(true);
+    expect(canAdopt(status('ready-for-review'))).toBe(true);
+    expect(canAdopt(status('unknown'))).toBe(true);
+    expect(canAdopt(status('busy'))).toBe(false);
+    expect(canAdopt(status('needs-input'))).toBe(false);
+    // Any state added later is offered unless it is said here not to be.
+    expect(CLAUDE_STATES.filter((s) => !canAdopt(status(s))).sort()).toEqual(['busy', 'needs-input']);
   });
 });
 
