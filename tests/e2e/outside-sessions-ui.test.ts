@@ -110,12 +110,13 @@ beforeAll(async () => {
   const [socketPath, pid, paneId] = (await tmux(server, 'display', '-p', '-t', 'own:', '#{socket_path}\t#{pid}\t#{pane_id}')).trim().split('\t');
   serverSocket = socketPath as string;
   paneEnv = { TMUX: `${socketPath},${pid},0`, TMUX_PANE: paneId as string };
-  // Something to recognise the pane by once its terminal opens in the browser.
-  await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, 'echo outside-marker-$((6*7))', 'Enter');
-  await eventually(async () => (await paneText()).includes('outside-marker-42'), 10_000, 'the marker in the pane');
-  // A claude must run in the pane for a reply to be typed there: a stand-in that echoes lines.
-  await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, `exec '${claudeStandIn(env.root)}'`, 'Enter');
+  // A claude must run in the pane for a reply to be typed there: a stand-in that echoes lines,
+  // on a cleared screen, so what follows stays in view on a phone-sized window.
+  await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, `clear; exec '${claudeStandIn(env.root)}'`, 'Enter');
   await eventually(async () => (await tmux(server, 'display', '-p', '-t', paneEnv.TMUX_PANE, '#{pane_current_command}')).trim() === 'claude', 10_000, 'the claude stand-in in the pane');
+  // Something to recognise the pane by once its terminal opens in the browser.
+  await tmux(server, 'send-keys', '-t', paneEnv.TMUX_PANE, 'outside-marker-42', 'Enter');
+  await eventually(async () => (await paneText()).includes('outside-marker-42'), 10_000, 'the marker in the pane');
 
   phone = await browser.newContext(PHONE);
   page = await phone.newPage();
