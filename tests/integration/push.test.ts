@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unmanagedKey } from '../../protocol/hook-contract.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { PushPayload, PushState } from '../../protocol/push.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
@@ -157,6 +158,20 @@ describe('Web Push', () => {
     expect(waiting).toMatchObject({ title: 'Claude is waiting for you', body: 'Home · bash: answer in the terminal', url: `/t/${shell.id}`, approvalId: null, actions: [] });
     expect((await hook('PostToolUse')).status).toBe(204);
     await eventually(() => closes(phoneSub).some((p) => p.tag === `tab-${shell.id}`), 10_000, 'the close push');
+  });
+
+  it('names a Claude started outside pocketmux by its project directory', async () => {
+    const headers = { 'content-type': 'application/json', 'x-pocketmux-token': readFileSync(join(env.dataDir, 'hook-token'), 'utf8').trim() };
+    const sessionId = 'f0e1d2c3-0000-4000-8000-000000000abc';
+    const key = unmanagedKey(sessionId);
+    const hook = (event: string, extra: Record<string, unknown> = {}) =>
+      fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify({ ...capturedHook(event), session_id: sessionId, cwd: '/srv/code/billing', ...extra }) });
+    expect((await hook('SessionStart')).status).toBe(204);
+    expect((await hook('UserPromptSubmit')).status).toBe(204);
+    expect((await hook('Stop', { last_assistant_message: 'Invoices are fixed.' })).status).toBe(204);
+    const review = await eventually(() => shows(phoneSub).find((p) => p.tag === `tab-${key}`), 10_000, 'the review push');
+    expect(review).toMatchObject({ title: 'billing is ready for review', body: 'Invoices are fixed.', url: `/t/${key}/timeline` });
+    expect((await hook('SessionEnd')).status).toBe(204);
   });
 
   it('pushes only what a device chose, and a test notification on request', async () => {
