@@ -147,6 +147,21 @@ describe('Claude started outside pocketmux', () => {
       await status.waitState(key, 'ready-for-review');
     });
 
+    it('after /clear, is the same claude under its new session id', async () => {
+      const before = await eventually(async () => (await outsideList()).find((s) => s.key === key && s.pid !== null), 15_000, 'its claude pid');
+      await pane.submit('/clear');
+      // Claude ends the old session and starts a new one in the same process and pane.
+      const after = await eventually(
+        async () => (await outsideList()).find((s) => s.cwd === project && s.key !== key && s.pid !== null),
+        20_000,
+        'the new session with its claude pid',
+      );
+      expect(after).toMatchObject({ pid: before.pid, pane: before.pane, terminal: 'tmux' });
+      expect((await outsideList()).map((s) => s.key)).not.toContain(key);
+      key = after.key;
+      await status.waitState(key, 'idle');
+    });
+
     it('is forgotten when its claude exits', async () => {
       await pane.submit('/exit');
       await eventually(async () => !(await outsideList()).some((s) => s.key === key), 30_000, 'the session forgotten');
