@@ -253,3 +253,42 @@ export const PushSettingsBody = z.strictObject({
   review: z.boolean().optional(),
 });
 export type PushSettingsBody = z.infer<typeof PushSettingsBody>;
+
+/**
+ * `POST /api/tabs/:id/keys` and `POST /api/outside/:key/keys`: a named key pressed in the
+ * pane, for what a composer needs without a terminal: Escape interrupts Claude (Stop).
+ */
+export const PANE_KEYS = ['Escape'] as const;
+export const PaneKeyBody = z.strictObject({ key: z.enum(PANE_KEYS) });
+export type PaneKeyBody = z.infer<typeof PaneKeyBody>;
+
+/** One of Claude's slash commands, as the composer offers it when `/` is typed. */
+export interface SlashCommandView {
+  /** Without the slash: `compact`, `frontend:review`. */
+  name: string;
+  description: string | null;
+  /** Built into Claude Code, the workspace's `.claude/commands/`, or the user's `~/.claude/commands/`. */
+  source: 'builtin' | 'project' | 'user';
+}
+
+/** `GET /api/tabs/:id/commands` and `GET /api/outside/:key/commands`. */
+export interface SlashCommandsResponse {
+  commands: SlashCommandView[];
+}
+
+/**
+ * `POST /api/tabs/:id/uploads` (and `/api/outside/:key/uploads`): the file is the raw body,
+ * its name in the `X-Pocketmux-Filename` header (percent-encoded UTF-8). It is saved in the
+ * session's directory under `.pocketmux/uploads/`, and its path comes back to be inserted into
+ * the prompt.
+ */
+export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+export interface UploadResponse {
+  /** Absolute path of the saved file, as claude in that directory can read it. */
+  path: string;
+  /** The same, relative to the session's directory (what is inserted into the prompt). */
+  relativePath: string;
+  bytes: number;
+}
