@@ -212,6 +212,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           },
           store,
           tabs,
+          tmux,
+          claudeConfigDir: config.claudeConfigDir,
           log,
           version,
           secure: address.secure,

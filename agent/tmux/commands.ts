@@ -120,6 +120,9 @@ const exactSession = (name: string) => tmuxArg(`=${name}`);
 /** The active pane of the session's current window. */
 const exactPane = (name: string) => tmuxArg(`=${name}:`);
 
+/** The keys the agent presses by name (tmux key names): Enter, and Escape (Claude's interrupt). */
+export type NamedKey = 'Enter' | 'Escape';
+
 export interface NewSessionOptions {
   name: string;
   cwd: string;
@@ -213,6 +216,11 @@ export class TmuxCommands {
 
   sendEnterCommand(name: string): string[] {
     return ['send-keys', '-t', exactPane(name), 'Enter'];
+  }
+
+  /** Presses one named key in the pane; a key from a request passes `PaneKeyBody` first. */
+  sendKeyCommand(name: string, key: NamedKey): string[] {
+    return ['send-keys', '-t', exactPane(name), key];
   }
 
   /**

@@ -4,6 +4,7 @@ import { TmuxError, TmuxRunner } from './client.js';
 import {
   chunkUtf8,
   MIN_TMUX,
+  type NamedKey,
   type NewSessionOptions,
   type PaneInfo,
   parsePaneListing,
@@ -135,6 +136,14 @@ export class Tmux {
     for (const chunk of chunkUtf8(text)) commands.push(this.commands.sendLiteralCommand(name, chunk));
     if (enter) commands.push(this.commands.sendEnterCommand(name));
     return this.input.send(name, commands);
+  }
+
+  /**
+   * Presses a named key in a session's pane (Escape interrupts Claude), leaving copy-mode
+   * first; queued with typed text, so it lands after what was typed before it.
+   */
+  async pressKey(name: string, key: NamedKey): Promise<void> {
+    return this.input.send(name, [this.commands.leaveCopyModeCommand(name), this.commands.sendKeyCommand(name, key)]);
   }
 
   /** What a session's pane shows now, as text. */

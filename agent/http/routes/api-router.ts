@@ -8,11 +8,11 @@ import type { Logger } from '../../util/log.js';
 import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
-import { type OutsideRouteDeps, outsideRoutes } from './outside.js';
+import { type OutsideRouteDeps, outsideRoutes, outsideUploadRoutes } from './outside.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
 import { type PushRouteDeps, pushRoutes } from './push.js';
 import { type StatusRouteDeps, statusRoutes } from './status.js';
-import { type TabRouteDeps, tabRoutes } from './tabs.js';
+import { type TabRouteDeps, tabRoutes, tabUploadRoutes } from './tabs.js';
 import { type TerminalRouteDeps, terminalRoutes } from './terminals.js';
 import { type WorkspaceRouteDeps, workspaceRoutes } from './workspaces.js';
 
@@ -52,6 +52,10 @@ export function apiRouter(deps: RouteDeps): Router {
     res.locals.device = decision.device;
     next();
   });
+  // Uploads are raw bodies with their own limit (UPLOAD_MAX_BYTES), streamed to disk: they
+  // come before the JSON parser, which would otherwise take a JSON file for a request body.
+  api.use(tabUploadRoutes(deps));
+  api.use(outsideUploadRoutes(deps));
   api.use(express.json({ limit: API_BODY_LIMIT, strict: true }));
 
   api.use(pairingRoutes(deps));

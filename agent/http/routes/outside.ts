@@ -1,10 +1,15 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
-import { AdoptBody, OutsideKey, type TabView, TabInputBody } from '../../../protocol/api.js';
+import { AdoptBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
+import { slashCommands } from '../../composer/command-scan.js';
+import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../outside/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { type ForeignTmux, PaneUnreachableError } from '../../outside/foreign-tmux.js';
-import type { OutsideSessions } from '../../outside/outside-sessions.js';
+import type { OutsideSession, OutsideSessions } from '../../outside/outside-sessions.js';
 import { TmuxError } from '../../tmux/client.js';
+import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 
 export interface OutsideRouteDeps {
@@ -14,12 +19,54 @@ export interface OutsideRouteDeps {
   adoptOutside: (key: string, workspaceId: string | undefined) => Promise<TabView>;
   /** Whether Claude's user settings hold pocketmux's hooks, read when asked. */
   userHooks: () => UserHooksView;
+  /** Where Claude keeps the user's own slash commands (`<dir>/commands/`). */
+  claudeConfigDir: string;
+  log: Logger;
+}
+
+function sessionOf(deps: Pick<OutsideRouteDeps, 'outside'>, rawKey: unknown): OutsideSession {
+  const key = parse(OutsideKey, rawKey, 'outside session key');
+  const session = deps.outside.get(key);
+  if (!session) throw new HttpError(404, `no Claude session ${key} outside the tabs`);
+  return session;
+}
+
+/** The directory its hooks named, while it is one. */
+async function sessionDirOf(session: OutsideSession): Promise<string | null> {
+  if (session.cwd === null || !isAbsolute(session.cwd)) return null;
+  try {
+    return (await stat(session.cwd)).isDirectory() ? session.cwd : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Its pane, while its claude still runs there: where typed text and keys may go. `409` when
+ * it has no tmux, or its claude is gone (the session is then forgotten).
+ */
+async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideSession, what: string) {
+  if (!session.tmux) throw new HttpError(409, 'no terminal: this Claude was started outside tmux; answer it in its terminal on the machine');
+  if (!(await deps.outside.stillRunning(session))) {
+    deps.outside.forget(session.key, 'process-gone');
+    throw new HttpError(409, `its claude is no longer running in that pane: nothing was ${what}`);
+  }
+  return session.tmux;
+}
+
+/** tmux failures reaching a foreign pane, as `409`s. */
+function paneFailure(err: unknown, what: string): unknown {
+  if (err instanceof PaneUnreachableError) return new HttpError(409, `cannot reach its pane: ${err.message}`);
+  if (err instanceof TmuxError) return new HttpError(409, `could not ${what} its pane (${err.message})`);
+  return err;
 }
 
 /**
  * `GET /outside`, `POST /outside/:key/input`, `POST /outside/:key/adopt`: the Claude sessions
  * started outside the tabs, a reply typed into one's pane (only where it runs in tmux), and
- * one made a Claude tab. `GET /hooks`: whether the user hooks that make them report are installed.
+ * one made a Claude tab. For the composer: `POST /outside/:key/keys` (Escape, on the same
+ * terms as typed input) and `GET /outside/:key/commands`; its uploads are
+ * `outsideUploadRoutes`. `GET /hooks`: whether the user hooks that make them report are installed.
  */
 export function outsideRoutes(deps: OutsideRouteDeps): Router {
   const router = express.Router();
@@ -55,6 +102,31 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
   );
 
   router.post(
+    '/outside/:key/keys',
+    handler(async (req, res) => {
+      const session = sessionOf(deps, req.params.key);
+      const body = parse(PaneKeyBody, req.body, 'key');
+      const pane = await paneOf(deps, session, 'pressed');
+      try {
+        // Queued together, behind any typed text still waiting for that pane.
+        await Promise.all([deps.foreign.leaveCopyMode(pane), deps.foreign.sendKey(pane, body.key)]);
+      } catch (err) {
+        throw paneFailure(err, `press ${body.key} in`);
+      }
+      res.status(204).end();
+    }),
+  );
+
+  router.get(
+    '/outside/:key/commands',
+    handler(async (req, res) => {
+      const session = sessionOf(deps, req.params.key);
+      const commands = await slashCommands({ sessionDir: await sessionDirOf(session), claudeConfigDir: deps.claudeConfigDir });
+      res.json({ commands } satisfies SlashCommandsResponse);
+    }),
+  );
+
+  router.post(
     '/outside/:key/adopt',
     handler(async (req, res) => {
       const key = parse(OutsideKey, req.params.key, 'outside session key');
@@ -72,6 +144,27 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     '/hooks',
     handler((_req, res) => {
       res.json(deps.userHooks() satisfies UserHooksView);
+    }),
+  );
+
+  return router;
+}
+
+/**
+ * `POST /outside/:key/uploads`: the raw body saved in the session's directory under
+ * `.pocketmux/uploads/`, mounted before the JSON parser with its own limit. Nothing is typed,
+ * so its claude need not be reachable, only its directory known.
+ */
+export function outsideUploadRoutes(deps: OutsideRouteDeps): Router {
+  const router = express.Router();
+
+  router.post(
+    '/outside/:key/uploads',
+    handler(async (req, res) => {
+      const session = sessionOf(deps, req.params.key);
+      const sessionDir = await sessionDirOf(session);
+      if (sessionDir === null) throw new HttpError(409, 'its directory is not known or no longer exists: nothing to save in');
+      await receiveUpload(req, res, { sessionDir, log: deps.log });
     }),
   );
 

@@ -1,15 +1,54 @@
+import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
-import { CreateTabBody, RenameBody, TabId, TabInputBody } from '../../../protocol/api.js';
-import type { WorkspaceStore } from '../../store/workspace-store.js';
+import { CreateTabBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
+import { slashCommands } from '../../composer/command-scan.js';
+import { receiveUpload } from '../../composer/upload-request.js';
+import type { TabRecord, WorkspaceStore } from '../../store/workspace-store.js';
 import type { TabService } from '../../tabs/tab-service.js';
+import { TmuxError } from '../../tmux/client.js';
+import type { Tmux } from '../../tmux/tmux.js';
+import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 
 export interface TabRouteDeps {
   store: WorkspaceStore;
   tabs: TabService;
+  tmux: Tmux;
+  /** Where Claude keeps the user's own slash commands (`<dir>/commands/`). */
+  claudeConfigDir: string;
+  log: Logger;
 }
 
-/** `GET|POST /tabs`, `PATCH|DELETE /tabs/:id`, `POST /tabs/:id/input`. */
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The directory a tab's session runs in: its pane's current directory, else its workspace's.
+ * Null when neither exists any more.
+ */
+async function sessionDirOf(deps: Pick<TabRouteDeps, 'store'>, tab: TabRecord): Promise<string | null> {
+  if (await isDirectory(tab.cwd)) return tab.cwd;
+  const dir = deps.store.workspace(tab.workspaceId)?.dir;
+  return dir !== undefined && (await isDirectory(dir)) ? dir : null;
+}
+
+function tabOf(deps: Pick<TabRouteDeps, 'store'>, rawId: unknown): TabRecord {
+  const id = parse(TabId, rawId, 'tab id');
+  const tab = deps.store.tab(id);
+  if (!tab) throw new HttpError(404, `no tab ${id}`);
+  return tab;
+}
+
+/**
+ * `GET|POST /tabs`, `PATCH|DELETE /tabs/:id`, `POST /tabs/:id/input`, and for the composer
+ * `POST /tabs/:id/keys` (Escape) and `GET /tabs/:id/commands` (slash commands). The tab's
+ * uploads are `tabUploadRoutes`: a raw body, read before the JSON parser.
+ */
 export function tabRoutes(deps: TabRouteDeps): Router {
   const router = express.Router();
 
@@ -61,6 +100,51 @@ export function tabRoutes(deps: TabRouteDeps): Router {
       const body = parse(TabInputBody, req.body, 'input');
       await deps.tabs.sendInput(id, body.text, body.enter);
       res.status(204).end();
+    }),
+  );
+
+  router.post(
+    '/tabs/:id/keys',
+    handler(async (req, res) => {
+      const tab = tabOf(deps, req.params.id);
+      const body = parse(PaneKeyBody, req.body, 'key');
+      try {
+        await deps.tmux.pressKey(tab.tmuxSession, body.key);
+      } catch (err) {
+        if (err instanceof TmuxError) throw new HttpError(409, `could not press ${body.key} in its pane (${err.message})`);
+        throw err;
+      }
+      res.status(204).end();
+    }),
+  );
+
+  router.get(
+    '/tabs/:id/commands',
+    handler(async (req, res) => {
+      const tab = tabOf(deps, req.params.id);
+      const commands = await slashCommands({ sessionDir: await sessionDirOf(deps, tab), claudeConfigDir: deps.claudeConfigDir });
+      res.json({ commands } satisfies SlashCommandsResponse);
+    }),
+  );
+
+  return router;
+}
+
+/**
+ * `POST /tabs/:id/uploads`: the raw body saved in the tab's directory under
+ * `.pocketmux/uploads/` (agent/composer/uploads.ts), mounted before the JSON parser, with its
+ * own limit (`UPLOAD_MAX_BYTES`).
+ */
+export function tabUploadRoutes(deps: TabRouteDeps): Router {
+  const router = express.Router();
+
+  router.post(
+    '/tabs/:id/uploads',
+    handler(async (req, res) => {
+      const tab = tabOf(deps, req.params.id);
+      const sessionDir = await sessionDirOf(deps, tab);
+      if (sessionDir === null) throw new HttpError(409, 'the tab has no directory to save in: its directory and its workspace are gone');
+      await receiveUpload(req, res, { sessionDir, log: deps.log });
     }),
   );
 
