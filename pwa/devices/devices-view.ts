@@ -7,6 +7,7 @@ import '../shared/confirm-bar.js';
 import { backIcon, plusIcon } from '../shared/icons.js';
 import '../pairing/pairing-panel.js';
 import './notifications-section.js';
+import './theme-setting.js';
 import './user-hooks-section.js';
 import { controls, pageBar } from '../shared/shared-styles.js';
 import * as api from '../shared/api.js';
@@ -275,12 +276,12 @@ export class DevicesView extends LitElement {
 
   override render() {
     return html`
-      <div class="bar">
+      <header class="bar">
         <div class="bar-inner">
           <button class="ghost icon" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
           <h1>Devices</h1>
         </div>
-      </div>
+      </header>
       <main>
         <p class="intro">Browsers and phones that can open your sessions. Revoking one signs it out at once.</p>
         ${this.joined ? html`<div class="note" role="status">“${this.joined}” is paired.</div>` : nothing}
@@ -300,6 +301,7 @@ export class DevicesView extends LitElement {
         <h2 id="devices-heading">Paired devices</h2>
         ${this.renderDevices()}
         <pm-notifications-settings></pm-notifications-settings>
+        <pm-theme-setting></pm-theme-setting>
         <pm-user-hooks-status></pm-user-hooks-status>
       </main>
     `;

@@ -75,11 +75,11 @@ export class NotificationsSettings extends LitElement {
         color: var(--pm-muted);
       }
       .on .glyph {
-        background: rgb(94 211 166 / 0.14);
+        background: color-mix(in srgb, var(--pm-accent) 14%, transparent);
         color: var(--pm-accent);
       }
       .blocked .glyph {
-        background: rgb(232 179 90 / 0.14);
+        background: color-mix(in srgb, var(--pm-warn) 14%, transparent);
         color: var(--pm-warn);
       }
       .texts {
@@ -140,7 +140,7 @@ export class NotificationsSettings extends LitElement {
         padding: 0;
         border-radius: 999px;
         background: var(--pm-surface-3);
-        border: 1px solid var(--pm-border);
+        border: 1px solid var(--pm-field-border);
         cursor: pointer;
         transition: background-color 0.15s;
       }

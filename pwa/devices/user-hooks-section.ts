@@ -46,11 +46,11 @@ export class UserHooksStatus extends LitElement {
         color: var(--pm-muted);
       }
       .on .glyph {
-        background: rgb(94 211 166 / 0.14);
+        background: color-mix(in srgb, var(--pm-accent) 14%, transparent);
         color: var(--pm-accent);
       }
       .unknown .glyph {
-        background: rgb(232 179 90 / 0.14);
+        background: color-mix(in srgb, var(--pm-warn) 14%, transparent);
         color: var(--pm-warn);
       }
       p {

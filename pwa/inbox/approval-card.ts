@@ -108,7 +108,7 @@ export class ApprovalCard extends LitElement {
       }
       button.option[aria-pressed='true'] {
         border-color: var(--pm-accent);
-        background: rgb(94 211 166 / 0.12);
+        background: color-mix(in srgb, var(--pm-accent) 12%, transparent);
       }
       .option .texts {
         display: flex;
@@ -142,7 +142,7 @@ export class ApprovalCard extends LitElement {
         width: 20px;
         height: 20px;
         border-radius: 6px;
-        border: 2px solid var(--pm-border);
+        border: 2px solid var(--pm-field-border);
       }
       .option .tick.one {
         border-radius: 50%;

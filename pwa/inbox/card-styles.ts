@@ -40,7 +40,7 @@ export const cardStyles = css`
     max-width: 60%;
     padding: 2px 8px 2px 6px;
     border-radius: 999px;
-    background: rgb(240 181 74 / 0.12);
+    background: color-mix(in srgb, var(--pm-attention) 12%, transparent);
     color: var(--pm-attention);
     font-weight: 650;
     font-size: 13px;
@@ -52,7 +52,7 @@ export const cardStyles = css`
     white-space: nowrap;
   }
   .review .kind {
-    background: rgb(108 182 255 / 0.12);
+    background: color-mix(in srgb, var(--pm-review) 12%, transparent);
     color: var(--pm-review);
   }
   /* Workspace · tab · age: the names give way before the age. */
@@ -118,12 +118,12 @@ export const cardStyles = css`
     min-height: 1.45em;
   }
   .diff .added {
-    background: rgb(94 211 166 / 0.1);
-    color: #7ee2b8;
+    background: color-mix(in srgb, var(--pm-accent) 10%, transparent);
+    color: var(--pm-diff-added);
   }
   .diff .removed {
-    background: rgb(242 119 122 / 0.1);
-    color: #ff9492;
+    background: color-mix(in srgb, var(--pm-danger) 10%, transparent);
+    color: var(--pm-diff-removed);
   }
   .diff .gap {
     color: var(--pm-muted);
@@ -151,7 +151,7 @@ export const cardStyles = css`
   }
   .decide .deny {
     background: var(--pm-danger-bg);
-    border-color: #6b2c33;
+    border-color: var(--pm-danger-border);
     color: var(--pm-danger);
   }
   button.wide {

@@ -27,14 +27,14 @@ export class InboxBell extends LitElement {
         gap: 5px;
         border-radius: 999px;
         color: var(--pm-attention);
-        background: rgb(240 181 74 / 0.13);
-        border-color: rgb(240 181 74 / 0.35);
+        background: color-mix(in srgb, var(--pm-attention) 13%, transparent);
+        border-color: color-mix(in srgb, var(--pm-attention) 35%, transparent);
         font-weight: 700;
         font-variant-numeric: tabular-nums;
       }
       @media (hover: hover) {
         button.on:hover {
-          background: rgb(240 181 74 / 0.2);
+          background: color-mix(in srgb, var(--pm-attention) 20%, transparent);
         }
       }
     `,

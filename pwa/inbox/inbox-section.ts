@@ -55,7 +55,7 @@ export class InboxSection extends LitElement {
         width: 34px;
         height: 34px;
         border-radius: 8px;
-        background: rgb(240 181 74 / 0.12);
+        background: color-mix(in srgb, var(--pm-attention) 12%, transparent);
         color: var(--pm-attention);
       }
       .waiting .texts {

@@ -53,8 +53,10 @@ export class PairScreen extends LitElement {
         min-height: 64px;
         padding: 0 8px;
       }
+      /* Fainter than a typed code, still readable (large text, 3:1 at least). */
       #code::placeholder {
-        color: var(--pm-surface-3);
+        color: var(--pm-muted);
+        opacity: 0.75;
       }
       .hint {
         font-size: 13px;
@@ -62,8 +64,8 @@ export class PairScreen extends LitElement {
       .notice {
         padding: 12px 14px;
         border-radius: 10px;
-        background: #33291a;
-        border: 1px solid #5b4623;
+        background: var(--pm-warn-bg);
+        border: 1px solid var(--pm-warn-border);
         color: var(--pm-text);
       }
       button.primary {
@@ -199,7 +201,7 @@ export class PairScreen extends LitElement {
   override render() {
     const link = this.mode === 'link';
     const waiting = this.waiting;
-    return html`<div class="card">
+    return html`<main class="card">
       <img class="logo" src="/icon.svg" alt="" />
       <h1>Pair this device</h1>
       ${this.lost
@@ -259,7 +261,7 @@ export class PairScreen extends LitElement {
             No code? Run <code>pocketmux pair</code> (or <code>npx pocketmux pair</code>) on your computer, or open Devices on a browser that is already paired. A code works
             once, for 10 minutes.
           </p>`}
-    </div>`;
+    </main>`;
   }
 }
 

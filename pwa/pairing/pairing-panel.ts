@@ -54,9 +54,9 @@ export class PairingPanel extends LitElement {
         width: min(100%, 288px);
         aspect-ratio: 1;
         padding: 16px;
-        background: #fff;
+        background: var(--pm-qr-bg);
         border-radius: 12px;
-        color: #000;
+        color: var(--pm-qr-ink);
       }
       .qr svg {
         display: block;
@@ -74,7 +74,7 @@ export class PairingPanel extends LitElement {
         place-items: center;
         font-weight: 700;
         font-size: 20px;
-        color: #333;
+        color: var(--pm-qr-stamp);
       }
       .side {
         display: flex;

@@ -66,7 +66,7 @@ export class NewClaudeSheet extends LitElement {
         min-height: var(--pm-tap);
         padding: 0 10px;
         border-radius: 10px;
-        border: 1px solid var(--pm-border);
+        border: 1px solid var(--pm-field-border);
         background: var(--pm-surface-2);
       }
       select:focus-visible {

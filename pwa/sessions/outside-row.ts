@@ -68,8 +68,8 @@ export class OutsideRow extends LitElement {
     // An outside session is always a Claude: no status yet reads "No status yet".
     const status = describeStatus({ kind: 'claude' }, this.status);
     const tmux = s.terminal === 'tmux';
-    const where = label.path ? ` in ${label.path}` : '';
-    const name = `Open the timeline of ${label.primary}${where}${status ? `, ${status.text}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
+    // The words the row shows, in their order, after what a tap does (WCAG's label in name).
+    const name = `Open the timeline of ${label.primary}${status ? `, ${status.text}` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
     // Offered between turns only; a confirmation already open stays, and the agent says why it refuses.
     const adoptable = canAdopt(this.status) || this.adoption.confirming;
     return html`

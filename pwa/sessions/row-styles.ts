@@ -109,11 +109,11 @@ export const rowStyles = css`
   }
   /* What waits on the person is tinted, not moved: rows never jump under a finger. */
   .row.needs-input .open {
-    background: rgb(240 181 74 / 0.08);
+    background: color-mix(in srgb, var(--pm-attention) 8%, transparent);
     box-shadow: inset 3px 0 0 var(--pm-attention);
   }
   .row.ready-for-review .open {
-    background: rgb(108 182 255 / 0.07);
+    background: color-mix(in srgb, var(--pm-review) 7%, transparent);
     box-shadow: inset 3px 0 0 var(--pm-review);
   }
   /* Paths lose their start, not their end: the last directory says the most. */

@@ -89,7 +89,7 @@ export class SessionList extends LitElement {
 
   override render() {
     return html`
-      <div class="bar">
+      <header class="bar">
         <div class="bar-inner">
           <h1><img src="/icon.svg" alt="" />pocketmux</h1>
           <div class="actions">
@@ -98,7 +98,7 @@ export class SessionList extends LitElement {
             <button class="ghost icon" aria-label="Devices" title="Devices and notifications" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
           </div>
         </div>
-      </div>
+      </header>
       <main>
         <slot name="inbox"></slot>
         ${this.loaded ? this.renderWorkspaces() : html`<div class="placeholder" role="status">Loading your sessions…</div>`}

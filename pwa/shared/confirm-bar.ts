@@ -20,7 +20,7 @@ export class ConfirmBar extends LitElement {
         padding: 10px 12px;
         border-radius: 10px;
         background: var(--pm-danger-bg);
-        border: 1px solid #5a2a31;
+        border: 1px solid var(--pm-danger-border);
       }
       p {
         margin: 0;

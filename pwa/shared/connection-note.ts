@@ -18,8 +18,8 @@ export class ConnectionNote extends LitElement {
       font-size: 13px;
       white-space: nowrap;
       color: var(--pm-warn);
-      background: #33291a;
-      border: 1px solid #5b4623;
+      background: var(--pm-warn-bg);
+      border: 1px solid var(--pm-warn-border);
     }
     span::before {
       content: '';

@@ -44,12 +44,12 @@ export const screenCard = css`
     padding: 12px 14px;
     border-radius: 10px;
     background: var(--pm-danger-bg);
-    border: 1px solid #5a2a31;
+    border: 1px solid var(--pm-danger-border);
     color: var(--pm-danger);
     overflow-wrap: anywhere;
   }
   .problem code {
-    background: rgb(0 0 0 / 0.25);
+    background: var(--pm-scrim);
     white-space: normal;
   }
 `;

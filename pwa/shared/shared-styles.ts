@@ -56,7 +56,7 @@ export const controls = css`
   }
   button.danger {
     background: var(--pm-danger-bg);
-    border-color: #6b2c33;
+    border-color: var(--pm-danger-border);
     color: var(--pm-danger);
     font-weight: 600;
   }
@@ -74,7 +74,7 @@ export const controls = css`
     min-height: var(--pm-tap);
     padding: 0 12px;
     border-radius: 10px;
-    border: 1px solid var(--pm-border);
+    border: 1px solid var(--pm-field-border);
     background: var(--pm-bg);
     min-width: 0;
   }

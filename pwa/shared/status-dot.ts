@@ -3,9 +3,11 @@ import { customElement, property } from 'lit/decorators.js';
 import type { ClaudeState } from '../../protocol/status.js';
 
 /**
- * A small round mark for a Claude status. Each state differs in shape or motion as well as
- * colour (filled, hollow, spinning, pulsing), so it reads without colour vision too; the
- * element itself is an image named by `label` for screen readers and on hover.
+ * A small mark for a Claude status. Each state differs in shape as well as colour, still and
+ * in motion alike, so it reads without colour vision and with reduced motion too: idle is a
+ * small dot, unknown a hollow ring, busy a ring with one arc turning (half the ring, still),
+ * needs-input a diamond (pulsing), ready-for-review a ring round a dot. The element itself is
+ * an image named by `label` for screen readers and on hover.
  */
 @customElement('pm-status-dot')
 export class StatusDot extends LitElement {
@@ -24,25 +26,27 @@ export class StatusDot extends LitElement {
       border-radius: 50%;
     }
     .idle {
-      transform: scale(0.7);
-      background: #5b6573;
+      transform: scale(0.6);
+      background: var(--pm-idle);
     }
     .unknown {
       transform: scale(0.85);
       border: 2px solid var(--pm-muted);
     }
     .busy {
-      border: 2px solid rgb(180 160 255 / 0.28);
+      border: 2px solid color-mix(in srgb, var(--pm-busy) 28%, transparent);
       border-top-color: var(--pm-busy);
       animation: spin 0.9s linear infinite;
     }
     .needs-input {
+      border-radius: 2px;
+      transform: rotate(45deg) scale(0.78);
       background: var(--pm-attention);
       animation: pulse 1.8s ease-out infinite;
     }
     .ready-for-review {
-      background: var(--pm-review);
-      box-shadow: 0 0 0 2px rgb(108 182 255 / 0.25);
+      border: 2px solid var(--pm-review);
+      background: radial-gradient(circle, var(--pm-review) 0 32%, transparent 36%);
     }
     @keyframes spin {
       to {
@@ -51,11 +55,11 @@ export class StatusDot extends LitElement {
     }
     @keyframes pulse {
       0% {
-        box-shadow: 0 0 0 0 rgb(240 181 74 / 0.6);
+        box-shadow: 0 0 0 0 color-mix(in srgb, var(--pm-attention) 60%, transparent);
       }
       70%,
       100% {
-        box-shadow: 0 0 0 6px rgb(240 181 74 / 0);
+        box-shadow: 0 0 0 6px transparent;
       }
     }
     @media (prefers-reduced-motion: reduce) {
@@ -65,7 +69,7 @@ export class StatusDot extends LitElement {
       }
       .needs-input {
         animation: none;
-        box-shadow: 0 0 0 3px rgb(240 181 74 / 0.3);
+        box-shadow: 0 0 0 2px color-mix(in srgb, var(--pm-attention) 30%, transparent);
       }
     }
   `;

@@ -29,21 +29,21 @@ export class UnreachableScreen extends LitElement {
 
   override render() {
     if (this.problem === 'not-loaded') {
-      return html`<div class="card">
+      return html`<main class="card">
         <img class="logo" src="/icon.svg" alt="" />
         <h1>This page did not load</h1>
         <div class="problem" role="alert">${this.errorMessage}</div>
         <p>pocketmux may have been updated; reloading fetches the new version.</p>
         <button class="retry primary" @click=${() => location.reload()}>Reload</button>
-      </div>`;
+      </main>`;
     }
-    return html`<div class="card">
+    return html`<main class="card">
       <img class="logo" src="/icon.svg" alt="" />
       <h1>Can't reach pocketmux</h1>
       <div class="problem" role="alert">${agentText(this.errorMessage)}</div>
       <p>This page keeps trying. If the agent stopped, start it again on its machine: <code>pocketmux start</code> (or <code>npx pocketmux start</code>).</p>
       <button class="retry" @click=${this.retry}>Try again</button>
-    </div>`;
+    </main>`;
   }
 }
 

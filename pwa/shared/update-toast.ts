@@ -26,7 +26,7 @@ export class UpdateToast extends LitElement {
         border-radius: 12px;
         background: var(--pm-surface-2);
         border: 1px solid var(--pm-border);
-        box-shadow: 0 8px 24px rgb(0 0 0 / 0.45);
+        box-shadow: 0 8px 24px var(--pm-shadow);
       }
     `,
   ];
