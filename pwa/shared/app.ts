@@ -18,9 +18,11 @@ import '../inbox/approval-aside.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
 import { MediaQueryController } from './media-query-controller.js';
+import { followThemeChoice } from './theme-choice.js';
 import '../pairing/pair-screen.js';
 import '../sessions/session-list.js';
 import '../terminal/terminal-view.js';
+import { pageTitle, SCREEN_NAME_EVENT } from '../terminal/page-title.js';
 import './unreachable-screen.js';
 
 /** A screen this wide has room for the approval cards beside an open tab. */
@@ -52,6 +54,11 @@ export class App extends LitElement {
   private noteTimer: ReturnType<typeof setTimeout> | null = null;
   /** The devices page is loaded on first visit; a failed load is said, not left blank. */
   @state() private devicesLoadError = '';
+  /** The open tab's name, as its screen calls it: in the page title while that screen shows. */
+  @state() private screenName = '';
+  private readonly onScreenName = (e: Event) => {
+    this.screenName = (e as CustomEvent<string>).detail;
+  };
   private devicesRequested = false;
   /** The screen last drawn, to tell when the person moved to another one. */
   private shownRoute: Route['name'] | null = null;
@@ -61,6 +68,7 @@ export class App extends LitElement {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly retryBackoff = new Backoff(1_000, 15_000);
   private stopListening: (() => void) | null = null;
+  private stopTheme: (() => void) | null = null;
   private readonly onHashChange = () => {
     // Pasting a pairing URL into a tab that already shows the app changes only the fragment.
     const secret = takePairSecret();
@@ -114,7 +122,10 @@ export class App extends LitElement {
     window.addEventListener('online', this.onOnline);
     this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.addEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.addEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening = onAccessLost(this.onAccessLost);
+    // theme-boot.js showed the theme before the first paint; from here it follows the system and the setting.
+    this.stopTheme = followThemeChoice();
     void this.boot(takePairSecret());
   }
 
@@ -124,8 +135,11 @@ export class App extends LitElement {
     window.removeEventListener('online', this.onOnline);
     this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.removeEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.removeEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening?.();
     this.stopListening = null;
+    this.stopTheme?.();
+    this.stopTheme = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.highlightTimer) clearTimeout(this.highlightTimer);
     if (this.noteTimer) clearTimeout(this.noteTimer);
@@ -239,7 +253,7 @@ export class App extends LitElement {
     super.updated(changed);
     this.followLink();
     const waiting = this.attention(this.inbox());
-    const title = waiting > 0 ? `(${waiting}) pocketmux` : 'pocketmux';
+    const title = pageTitle(waiting, this.access.kind === 'granted' && this.routes.route.name === 'terminal' ? this.screenName : '');
     if (document.title !== title) document.title = title;
     if (this.access.kind !== 'granted') {
       this.shownRoute = null;

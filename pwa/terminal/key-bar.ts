@@ -1,12 +1,19 @@
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import type { BarKey } from './keys.js';
 import { arrowIcon, sendIcon } from '../shared/icons.js';
+import { pasteIcon } from './terminal-icons.js';
 import { controls } from '../shared/shared-styles.js';
 
+/** Reading the clipboard needs the Clipboard API, in a secure context (HTTPS or localhost). */
+function canPaste(): boolean {
+  return typeof navigator.clipboard?.readText === 'function';
+}
+
 /**
- * Keys a phone keyboard lacks (Esc, Tab, a sticky Ctrl, arrows) and a line editor whose text
- * goes to the terminal when sent, with the phone's autocorrect and dictation.
+ * Keys a phone keyboard lacks (Esc, Tab, a sticky Ctrl, arrows, Paste where the page may read
+ * the clipboard) and a line editor whose text goes to the terminal when sent, with the phone's
+ * autocorrect and dictation.
  */
 @customElement('pm-key-bar')
 export class KeyBar extends LitElement {
@@ -89,6 +96,11 @@ export class KeyBar extends LitElement {
         </button>
         ${key('left', arrowIcon('left'), 'Left')} ${key('up', arrowIcon('up'), 'Up')} ${key('down', arrowIcon('down'), 'Down')}
         ${key('right', arrowIcon('right'), 'Right')}
+        ${canPaste()
+          ? html`<button type="button" aria-label="Paste" @pointerdown=${this.keepFocus} @click=${() => this.dispatchEvent(new CustomEvent('pm-paste'))}>
+              ${pasteIcon()}
+            </button>`
+          : nothing}
       </div>
       <form @submit=${this.submit}>
         <input

@@ -1,39 +1,40 @@
 import '@xterm/xterm/css/xterm.css';
+import './find-bar.js';
 import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
-import { type ITheme, Terminal } from '@xterm/xterm';
+import { Terminal } from '@xterm/xterm';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
+import { currentTheme, onThemeChange, type Theme } from '../shared/theme.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
+import { openLink } from './links.js';
+import { osc52Text } from './osc52.js';
 import { TerminalConnection } from './terminal-connection.js';
-
-const THEME: ITheme = {
-  background: '#0e1116',
-  foreground: '#e6edf3',
-  cursor: '#5ed3a6',
-  cursorAccent: '#0e1116',
-  selectionBackground: '#33506a',
-  black: '#1d242e',
-  red: '#f2777a',
-  green: '#5ed3a6',
-  yellow: '#e8c266',
-  blue: '#6cb6ff',
-  magenta: '#d59cf6',
-  cyan: '#56d4dd',
-  white: '#c9d1d9',
-  brightBlack: '#6e7781',
-  brightRed: '#ff9492',
-  brightGreen: '#7ee2b8',
-  brightYellow: '#f5d787',
-  brightBlue: '#91cbff',
-  brightMagenta: '#e2b6ff',
-  brightCyan: '#85e5ec',
-  brightWhite: '#f0f6fc',
-};
+import { TerminalFinder } from './terminal-finder.js';
+import { matchShortcut, onMac, type TerminalAction } from './terminal-shortcuts.js';
+import { terminalTheme } from './terminal-theme.js';
+import { keepTmuxScrollback } from './tmux-scrollback.js';
 
 const FONT = 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace';
+
+/** Lines of output kept for find once they leave the screen (tmux keeps its own, longer history). */
+const SCROLLBACK_LINES = 5000;
+
+/**
+ * Before a new socket's first output: a soft reset (modes, attributes, scroll region) and a
+ * cleared screen, for tmux to redraw on. Unlike a full reset it keeps the scrollback, so what
+ * find reaches survives a dropped connection. tmux sets the modes it wants right after.
+ */
+const BEFORE_REDRAW = '\x1b[!p\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[H\x1b[2J';
+
+const MAC = onMac();
+
+export type Renderer = 'webgl' | 'dom';
+
+/** The shortcuts the view carries out; the session copies and pastes itself. */
+export type ViewShortcut = Exclude<TerminalAction, 'copy' | 'paste'>;
 
 export interface TerminalSessionOptions {
   tabId: string;
@@ -42,9 +43,27 @@ export interface TerminalSessionOptions {
   fontSize: number;
   onState(state: ConnectionState): void;
   onTitle(title: string): void;
+  /** A shortcut pressed in the terminal (terminal-shortcuts.ts). */
+  onShortcut(action: ViewShortcut): void;
 }
 
-/** One tab on screen: an xterm.js terminal wired to the tab's socket. */
+/** Said once per page: a lost WebGL context is rare, and each terminal falling back says the same. */
+let contextLossLogged = false;
+
+/** Copies through the Clipboard API where the page may (a secure context); false where it may not. */
+function writeClipboard(text: string): boolean {
+  if (!navigator.clipboard?.writeText) return false;
+  navigator.clipboard.writeText(text).catch(() => {
+    // Refused (no focus, or no permission): the selection stays for Ctrl+Shift+C or the menu.
+  });
+  return true;
+}
+
+/**
+ * One tab on screen: an xterm.js terminal wired to the tab's socket, with find, links, copy on
+ * selection, bracketed paste, the app's theme, and WebGL drawing where the browser has it. The
+ * renderer in use is on the host element as `data-renderer` (`webgl` or `dom`).
+ */
 export class TerminalSession implements Disposable {
   private readonly term: Terminal;
   private readonly fit = new FitAddon();
@@ -54,9 +73,13 @@ export class TerminalSession implements Disposable {
   private transformInput: ((data: string) => string) | null = null;
   private fitFrame = 0;
   private readonly host: HTMLElement;
+  /** Set when the selection changes; a mouse selection is copied when the button comes up. */
+  private selectionMoved = false;
+  readonly finder: TerminalFinder;
 
-  constructor(opts: TerminalSessionOptions) {
+  constructor(private readonly opts: TerminalSessionOptions) {
     this.host = opts.host;
+    const theme = currentTheme();
     this.term = this.store.add(
       new Terminal({
         allowProposedApi: true,
@@ -64,18 +87,23 @@ export class TerminalSession implements Disposable {
         fontFamily: FONT,
         fontSize: opts.fontSize,
         lineHeight: 1.15,
-        theme: THEME,
-        // tmux owns the history (copy-mode); xterm only ever shows tmux's screen.
-        scrollback: 0,
+        theme: terminalTheme(theme),
+        // What tmux scrolls off the screen, for find (tmux-scrollback.ts); tmux's copy mode has all of it.
+        scrollback: SCROLLBACK_LINES,
         macOptionClickForcesSelection: true,
         rightClickSelectsWord: true,
+        // OSC 8 hyperlinks open as printed links do: http(s) only, in a new tab.
+        linkHandler: { activate: (_event, text) => openLink(text), allowNonHttpProtocols: false },
       }),
     );
     const term = this.term;
+    // Before any output is parsed: tmux's first bytes switch screens.
+    this.store.add(keepTmuxScrollback(term));
     term.loadAddon(this.fit);
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
-    term.loadAddon(new WebLinksAddon());
+    term.loadAddon(new WebLinksAddon((_event, uri) => openLink(uri)));
+    this.finder = new TerminalFinder(term, theme);
     term.open(opts.host);
     this.loadWebgl();
     this.fitNow();
@@ -85,8 +113,8 @@ export class TerminalSession implements Disposable {
         tabId: opts.tabId,
         size: () => ({ cols: term.cols, rows: term.rows }),
         onOutput: (data, afterReconnect) => {
-          // tmux redraws the whole screen on attach; start from a clean slate so nothing stale remains.
-          if (afterReconnect) term.reset();
+          // tmux redraws the whole screen on attach; nothing of the old socket's screen may remain.
+          if (afterReconnect) term.write(BEFORE_REDRAW);
           term.write(data);
         },
         onState: (state) => opts.onState(state),
@@ -108,6 +136,9 @@ export class TerminalSession implements Disposable {
     );
     this.store.add(term.onResize(({ cols, rows }) => this.connection.send({ type: FrameType.Resize, cols, rows })));
     this.store.add(term.onTitleChange((title) => opts.onTitle(title)));
+    term.attachCustomKeyEventHandler((e) => this.onKey(e));
+    this.watchSelection();
+    this.store.add(toDisposable(onThemeChange((t) => this.setTheme(t))));
 
     const observer = new ResizeObserver(() => this.scheduleFit());
     observer.observe(opts.host);
@@ -117,15 +148,102 @@ export class TerminalSession implements Disposable {
     this.connection.start();
   }
 
-  /** WebGL draws faster, but needs a GPU context; the DOM renderer is the fallback. */
+  /**
+   * WebGL draws faster, but needs a GPU context; xterm's DOM renderer is the fallback, both
+   * when WebGL is missing (the addon throws as it loads) and when the context is lost later.
+   */
   private loadWebgl(): void {
+    let webgl: WebglAddon;
     try {
-      const webgl = new WebglAddon();
-      webgl.onContextLoss(() => webgl.dispose());
+      webgl = new WebglAddon();
       this.term.loadAddon(webgl);
     } catch {
-      // No WebGL2 here; the DOM renderer keeps working.
+      this.showRenderer('dom');
+      return;
     }
+    this.showRenderer('webgl');
+    webgl.onContextLoss(() => {
+      if (!contextLossLogged) console.warn('pocketmux: the terminal lost its WebGL context; drawing with the DOM renderer from here.');
+      contextLossLogged = true;
+      webgl.dispose();
+      this.showRenderer('dom');
+    });
+  }
+
+  private showRenderer(renderer: Renderer): void {
+    this.host.dataset.renderer = renderer;
+  }
+
+  get renderer(): Renderer {
+    return this.host.dataset.renderer === 'webgl' ? 'webgl' : 'dom';
+  }
+
+  /**
+   * Copy on selection: a selection made with the mouse is copied when the button comes up.
+   * (With tmux's mouse mode on, a plain drag selects in tmux, which hands the text over in an
+   * OSC 52 sequence; Shift+drag, or Option+drag on a Mac, selects in xterm.)
+   */
+  private watchSelection(): void {
+    // Only a press in the terminal starts a selection to copy: find selects its match too, and
+    // the find bar's buttons must not copy it.
+    let pressed = false;
+    const down = () => {
+      pressed = true;
+      this.selectionMoved = false;
+    };
+    this.host.addEventListener('mousedown', down, { capture: true });
+    this.store.add(toDisposable(() => this.host.removeEventListener('mousedown', down, { capture: true })));
+    this.store.add(
+      this.term.onSelectionChange(() => {
+        this.selectionMoved = true;
+      }),
+    );
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    this.store.addListener(document, 'mouseup', () => {
+      if (!pressed) return;
+      pressed = false;
+      // xterm settles the selection in its own mouseup listener, which runs after this one.
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        const copy = this.selectionMoved && this.term.hasSelection();
+        this.selectionMoved = false;
+        if (copy) this.copySelection();
+      });
+    });
+    this.store.add(toDisposable(() => clearTimeout(settle)));
+    this.store.add(
+      this.term.parser.registerOscHandler(52, (data) => {
+        const text = osc52Text(data);
+        if (text) writeClipboard(text);
+        // Handled either way: a query is never answered, a program may not read the clipboard.
+        return true;
+      }),
+    );
+  }
+
+  /** Copies xterm's selection; without the Clipboard API (plain HTTP), through the page's copy command. */
+  copySelection(): void {
+    const text = this.term.getSelection();
+    if (!text || writeClipboard(text)) return;
+    try {
+      // xterm's own copy handler fills the clipboard with its selection.
+      document.execCommand('copy');
+    } catch {
+      // Nothing more to try.
+    }
+  }
+
+  private onKey(e: KeyboardEvent): boolean {
+    const action = matchShortcut(e, MAC);
+    if (!action) return true;
+    // Paste stays the browser's: its paste event reaches xterm, which brackets what it pastes.
+    if (action === 'paste') return false;
+    if (e.type === 'keydown') {
+      e.preventDefault();
+      if (action === 'copy') this.copySelection();
+      else this.opts.onShortcut(action);
+    }
+    return false;
   }
 
   private scheduleFit(): void {
@@ -137,6 +255,27 @@ export class TerminalSession implements Disposable {
     // A hidden or zero-sized host would shrink the terminal to nothing; keep the last size.
     if (this.host.clientWidth === 0 || this.host.clientHeight === 0 || !this.fit.proposeDimensions()) return;
     this.fit.fit();
+  }
+
+  /** A new text size: the cells change, so the terminal refits and tmux hears the new size. */
+  setFontSize(size: number): void {
+    if (this.term.options.fontSize === size) return;
+    this.term.options.fontSize = size;
+    this.fitNow();
+  }
+
+  setTheme(theme: Theme): void {
+    this.term.options.theme = terminalTheme(theme);
+    this.finder.setTheme(theme);
+  }
+
+  /** Pastes as a paste: in bracketed-paste markers when the program asked for them, never typed raw. */
+  paste(text: string): void {
+    if (text) this.term.paste(text);
+  }
+
+  scrollToBottom(): void {
+    this.term.scrollToBottom();
   }
 
   /** Input from the key bar: sent as if typed. */

@@ -16,9 +16,23 @@ import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { router, type TabViewMode, tabViewPath } from '../shared/router.js';
 import { canAdopt, describeStatus, hasTimeline } from '../sessions/tab-status.js';
 import { AdoptController } from '../sessions/adopt-controller.js';
-import type { TerminalSession } from './terminal-session.js';
+import type { TerminalSession, ViewShortcut } from './terminal-session.js';
+import type { FindBar } from './find-bar.js';
+import { FIND_CLOSE_EVENT } from './find-count.js';
+import { defaultFontSize, FONT_SIZE_MAX, FONT_SIZE_MIN, type FontSizeStep, loadFontSize, saveFontSize, stepFontSize } from './font-size.js';
+import { SCREEN_NAME_EVENT } from './page-title.js';
+import { minusIcon, plusIcon, searchIcon, textSizeIcon } from './terminal-icons.js';
+import { onMac, TERMINAL_SHORTCUTS } from './terminal-shortcuts.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
+
+const MAC = onMac();
+
+/** A shortcut's keys on this platform, for a button's tooltip. */
+function keysOf(action: (typeof TERMINAL_SHORTCUTS)[number]['action']): string {
+  const shortcut = TERMINAL_SHORTCUTS.find((s) => s.action === action);
+  return shortcut ? (MAC ? shortcut.macKeys : shortcut.keys) : '';
+}
 
 function titleKey(title: PaneTitle | null): string {
   return title ? `${title.command}|${title.path}` : '';
@@ -189,7 +203,7 @@ export class TerminalView extends LitElement {
         overflow-y: auto;
         overscroll-behavior: contain;
         border-left: 1px solid var(--pm-border);
-        background: #11151b;
+        background: var(--pm-bg);
         padding-right: var(--pm-safe-right);
       }
       .stage {
@@ -209,16 +223,16 @@ export class TerminalView extends LitElement {
         padding: 3px 3px 3px 14px;
         max-width: calc(100% - 16px);
         border-radius: 12px;
-        background: #33291a;
-        border: 1px solid #5b4623;
+        background: var(--pm-warn-bg);
+        border: 1px solid var(--pm-warn-border);
         color: var(--pm-warn);
         font-size: 14px;
         white-space: nowrap;
-        box-shadow: 0 6px 20px rgb(0 0 0 / 0.4);
+        box-shadow: 0 6px 20px var(--pm-shadow);
       }
       .banner button {
         font-size: 14px;
-        border-color: #5b4623;
+        border-color: var(--pm-warn-border);
         background: transparent;
         color: var(--pm-text);
       }
@@ -228,7 +242,7 @@ export class TerminalView extends LitElement {
         display: grid;
         place-items: center;
         padding: 24px;
-        background: rgb(14 17 22 / 0.82);
+        background: color-mix(in srgb, var(--pm-bg) 82%, transparent);
         backdrop-filter: blur(2px);
       }
       .card {
@@ -286,6 +300,40 @@ export class TerminalView extends LitElement {
       .adopt-panel .error {
         padding: 0 4px;
       }
+      /* xterm's layers (the WebGL renderer's canvases, its helpers) stack among themselves, under
+         what this view lays over the terminal: find, the text size, banners, the ended card. */
+      ::slotted(.pm-term-host) {
+        isolation: isolate;
+      }
+      /* The text size, under its header button, over the terminal's top right corner. */
+      .size-panel {
+        position: absolute;
+        top: 8px;
+        right: calc(16px + var(--pm-safe-right));
+        z-index: 1;
+        display: flex;
+        align-items: center;
+        gap: 4px;
+        padding: 4px;
+        border-radius: var(--pm-radius);
+        background: var(--pm-surface);
+        border: 1px solid var(--pm-border);
+        box-shadow: 0 6px 20px var(--pm-shadow);
+      }
+      .size-panel output {
+        min-width: 52px;
+        text-align: center;
+        font-size: 14px;
+        font-variant-numeric: tabular-nums;
+      }
+      .size-panel button {
+        min-height: 40px;
+        min-width: 40px;
+        padding: 0 10px;
+      }
+      .size-panel button.icon {
+        padding: 0;
+      }
       .loading {
         position: absolute;
         inset: 0;
@@ -314,12 +362,18 @@ export class TerminalView extends LitElement {
   @state() private loadError = '';
   @state() private ctrl = false;
   @state() private touch = matchMedia(COARSE_POINTER).matches;
+  /** The terminal's text size on this device (font-size.ts). */
+  @state() private fontSize = loadFontSize(this.touch);
+  @state() private findOpen = false;
+  @state() private sizeOpen = false;
 
   /** Adopting the outside session on screen; its new tab replaces it here. */
   private readonly adoption = new AdoptController(this, (path) => router.replace(path));
   private knownTab: TabView | undefined;
   private knownOutside: OutsideSessionView | undefined;
   private session: TerminalSession | null = null;
+  /** The name last given to the page title (page-title.ts). */
+  private screenName = '';
   private termHost: HTMLDivElement | null = null;
   /** Bumped on every start, so a slow import never attaches to a view that moved on. */
   private generation = 0;
@@ -333,6 +387,11 @@ export class TerminalView extends LitElement {
     // Pinch-zoom shrinks the visual viewport too; only the keyboard should shrink the terminal.
     if (vv) this.style.setProperty('--pm-viewport-height', `${Math.round(vv.height * vv.scale)}px`);
   };
+
+  constructor() {
+    super();
+    this.addEventListener(FIND_CLOSE_EVENT, () => this.closeFind());
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -363,6 +422,7 @@ export class TerminalView extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    this.nameScreen();
     const moved = (changed.has('tabId') && changed.get('tabId') !== undefined) || (changed.has('view') && changed.get('view') !== undefined);
     if (moved && this.isConnected) {
       this.stop();
@@ -426,6 +486,8 @@ export class TerminalView extends LitElement {
     this.liveTitle = null;
     this.loadError = '';
     this.ctrl = false;
+    this.findOpen = false;
+    this.sizeOpen = false;
     const host = document.createElement('div');
     host.className = 'pm-term-host';
     this.termHost = host;
@@ -442,13 +504,14 @@ export class TerminalView extends LitElement {
     this.session = new mod.TerminalSession({
       tabId: this.tabId,
       host,
-      fontSize: this.touch ? 13 : 14,
+      fontSize: this.fontSize,
       onState: (s) => {
         this.connection = s;
       },
       onTitle: (t) => {
         this.liveTitle = parsePaneTitle(t);
       },
+      onShortcut: (action) => this.onShortcut(action),
     });
     this.session.setInputTransform((data) => {
       if (!this.ctrl) return data;
@@ -461,6 +524,8 @@ export class TerminalView extends LitElement {
 
   private stop(): void {
     this.generation++;
+    this.findOpen = false;
+    this.sizeOpen = false;
     this.loadError = '';
     this.session?.dispose();
     this.session = null;
@@ -478,6 +543,65 @@ export class TerminalView extends LitElement {
 
   private onLine(text: string): void {
     this.session?.sendLine(text);
+  }
+
+  /** The key bar's Paste: the clipboard's text, pasted as a paste (bracketed), not typed. */
+  private async onPaste(): Promise<void> {
+    let text: string;
+    try {
+      text = await navigator.clipboard.readText();
+    } catch {
+      // Refused: nothing to paste.
+      return;
+    }
+    this.session?.paste(text);
+  }
+
+  private onShortcut(action: ViewShortcut): void {
+    if (action === 'find') void this.openFind();
+    else this.changeFontSize(action === 'font-bigger' ? 'bigger' : action === 'font-smaller' ? 'smaller' : 'reset');
+  }
+
+  private async openFind(): Promise<void> {
+    if (!this.session) return;
+    this.sizeOpen = false;
+    this.findOpen = true;
+    await this.updateComplete;
+    await this.renderRoot.querySelector<FindBar>('pm-find-bar')?.focusField();
+  }
+
+  private closeFind(): void {
+    if (!this.findOpen) return;
+    this.findOpen = false;
+    this.session?.finder.clear();
+    this.session?.scrollToBottom();
+    // On a phone, focus would pop the keyboard up over the screen.
+    if (!this.touch) this.session?.focus();
+  }
+
+  private toggleFind(): void {
+    if (this.findOpen) this.closeFind();
+    else void this.openFind();
+  }
+
+  private toggleSize(): void {
+    this.sizeOpen = !this.sizeOpen;
+    if (this.sizeOpen && this.findOpen) this.closeFind();
+  }
+
+  /** A new text size: kept on this device, and the terminal refits (telling tmux its new size). */
+  private changeFontSize(step: FontSizeStep): void {
+    this.fontSize = stepFontSize(this.fontSize, step, defaultFontSize(this.touch));
+    saveFontSize(this.fontSize, this.touch);
+    this.session?.setFontSize(this.fontSize);
+  }
+
+  /** Tells the app what to call the page while this screen shows: the tab's name. */
+  private nameScreen(): void {
+    const name = this.label.primary;
+    if (name === this.screenName) return;
+    this.screenName = name;
+    this.dispatchEvent(new CustomEvent(SCREEN_NAME_EVENT, { detail: name, bubbles: true }));
   }
 
   private get label(): { primary: string; secondary: string } {
@@ -517,6 +641,7 @@ export class TerminalView extends LitElement {
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
         ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
+        ${this.view === 'terminal' && !noTerminal ? this.renderTools() : nothing}
         ${timeline ? this.renderSwitch() : nothing}
         ${adoptable
           ? html`<button
@@ -544,6 +669,53 @@ export class TerminalView extends LitElement {
     return !this.loaded || c.kind === 'connecting' ? 'Connecting…' : c.kind === 'reconnecting' ? 'Offline' : '';
   }
 
+  /** Find and the text size: header buttons for what the terminal's shortcuts also do. */
+  private renderTools() {
+    const ready = this.loaded && this.session !== null;
+    return html`<button
+        class="icon ghost"
+        aria-label="Find"
+        title=${`Find (${keysOf('find')})`}
+        aria-expanded=${this.findOpen}
+        ?disabled=${!ready}
+        @click=${this.toggleFind}
+      >
+        ${searchIcon()}
+      </button>
+      <button class="icon ghost" aria-label="Text size" title="Text size" aria-expanded=${this.sizeOpen} @click=${this.toggleSize}>
+        ${textSizeIcon()}
+      </button>`;
+  }
+
+  private renderSizePanel() {
+    return html`<div class="size-panel" role="group" aria-label="Text size" @keydown=${(e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      this.sizeOpen = false;
+      this.session?.focus();
+    }}>
+      <button
+        class="icon"
+        aria-label="Smaller text"
+        title=${`Smaller text (${keysOf('font-smaller')})`}
+        ?disabled=${this.fontSize <= FONT_SIZE_MIN}
+        @click=${() => this.changeFontSize('smaller')}
+      >
+        ${minusIcon()}
+      </button>
+      <output aria-live="polite">${this.fontSize} px</output>
+      <button
+        class="icon"
+        aria-label="Bigger text"
+        title=${`Bigger text (${keysOf('font-bigger')})`}
+        ?disabled=${this.fontSize >= FONT_SIZE_MAX}
+        @click=${() => this.changeFontSize('bigger')}
+      >
+        ${plusIcon()}
+      </button>
+      <button title=${`Default size (${keysOf('font-reset')})`} @click=${() => this.changeFontSize('reset')}>Reset</button>
+    </div>`;
+  }
+
   private renderSwitch() {
     const option = (view: TabViewMode, text: string, icon: unknown) =>
       html`<button type="button" aria-pressed=${this.view === view} title=${text} @click=${() => this.switchTo(view)}>
@@ -568,6 +740,8 @@ export class TerminalView extends LitElement {
     return html`
       <div class="stage">
         <slot></slot>
+        ${this.findOpen && this.session ? html`<pm-find-bar .finder=${this.session.finder}></pm-find-bar>` : nothing}
+        ${this.sizeOpen ? this.renderSizePanel() : nothing}
         ${!this.loaded && !this.loadError ? html`<div class="loading" role="status">Loading terminal…</div>` : nothing}
         ${c.kind === 'reconnecting'
           ? html`<div class="banner" role="status">
@@ -586,6 +760,7 @@ export class TerminalView extends LitElement {
               this.ctrl = e.detail.on;
             }}
             @pm-line=${(e: CustomEvent<{ text: string }>) => this.onLine(e.detail.text)}
+            @pm-paste=${() => void this.onPaste()}
           ></pm-key-bar>`
         : nothing}
     `;

@@ -18,6 +18,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { copyFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
@@ -128,14 +129,40 @@ async function packagedEnv(): Promise<NodeJS.ProcessEnv> {
   return { ...process.env, FONTCONFIG_FILE: join(fonts, 'fonts.conf') };
 }
 
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+/**
+ * The flags that give headless Chromium WebGL without a GPU: ANGLE on SwiftShader, the CPU
+ * renderer, which Chromium only offers WebGL on when told it may.
+ */
+export const SWIFTSHADER_WEBGL = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export interface LaunchChoices {
+  /** WebGL on (through SwiftShader): the terminal draws with its WebGL renderer, on a canvas. */
+  webgl?: boolean;
+}
+
+/**
+ * The packaged Chromium's SwiftShader (its libEGL, libGLESv2 and Vulkan driver), beside its
+ * binary, where Chromium looks for them: without them it has no WebGL at all.
+ */
+async function packagedSwiftshader(dir: string): Promise<void> {
+  const unpacked = join(dir, 'swiftshader');
+  await unpackOnce(unpacked, async (to) => {
+    mkdirSync(to);
+    await unbrotli(join(SPARTICUZ, 'bin', 'swiftshader.tar.br'), join(to, 'swiftshader.tar'));
+    await promisify(execFile)('tar', ['-xf', 'swiftshader.tar', '--no-same-owner'], { cwd: to });
+    rmSync(join(to, 'swiftshader.tar'));
+  });
+  for (const name of readdirSync(unpacked)) await unpackOnce(join(dir, name), (to) => copyFile(join(unpacked, name), to));
+}
+
+export async function launchBrowser(extraArgs: string[] = [], choices: LaunchChoices = {}): Promise<Browser> {
   const { executablePath, packaged } = await chooseChromium();
+  if (packaged && choices.webgl) await packagedSwiftshader(dirname(executablePath));
   const options: LaunchOptions = {
     executablePath,
     args: [
       '--headless',
       '--no-sandbox',
-      '--disable-gpu',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
@@ -143,7 +170,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       // SwiftShader gives headless Chromium WebGL even with --disable-gpu, and the WebGL
       // renderer paints a canvas the test cannot read. Without WebGL the app falls back to
       // xterm's DOM renderer (the path this also covers), whose rows are text in the page.
-      '--disable-3d-apis',
+      ...(choices.webgl ? SWIFTSHADER_WEBGL : ['--disable-gpu', '--disable-3d-apis']),
       ...extraArgs,
     ],
   };

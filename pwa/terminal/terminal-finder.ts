@@ -1,0 +1,77 @@
+import { SearchAddon } from '@xterm/addon-search';
+import type { Terminal } from '@xterm/xterm';
+import type { Theme } from '../shared/theme.js';
+import { FIND_HIGHLIGHT_LIMIT, type FindResults } from './find-count.js';
+import { findDecorations } from './terminal-theme.js';
+
+export interface FindOptions {
+  caseSensitive: boolean;
+}
+
+/** Find in the terminal's screen and scrollback, as the find bar drives it. */
+export interface Finder {
+  /** The query changed (typing): highlights every match and moves to the first from here. */
+  update(query: string, options: FindOptions): void;
+  next(query: string, options: FindOptions): void;
+  previous(query: string, options: FindOptions): void;
+  /** Removes the highlights and the selected match. */
+  clear(): void;
+  /** Calls `listener` with the count after each search; returns what stops listening. */
+  onResults(listener: (results: FindResults) => void): () => void;
+}
+
+/** The search addon with the theme's match colours; disposed with the terminal. */
+export class TerminalFinder implements Finder {
+  private readonly addon = new SearchAddon({ highlightLimit: FIND_HIGHLIGHT_LIMIT });
+  private last: { query: string; options: FindOptions } | null = null;
+
+  constructor(
+    private readonly term: Terminal,
+    private theme: Theme,
+  ) {
+    term.loadAddon(this.addon);
+  }
+
+  private search(query: string, options: FindOptions, how: 'update' | 'next' | 'previous'): void {
+    this.last = query ? { query, options } : null;
+    if (!query) {
+      this.clear();
+      return;
+    }
+    const search = { caseSensitive: options.caseSensitive, decorations: findDecorations(this.theme), incremental: how === 'update' };
+    if (how === 'previous') this.addon.findPrevious(query, search);
+    else this.addon.findNext(query, search);
+  }
+
+  update(query: string, options: FindOptions): void {
+    this.search(query, options, 'update');
+  }
+
+  next(query: string, options: FindOptions): void {
+    this.search(query, options, 'next');
+  }
+
+  previous(query: string, options: FindOptions): void {
+    this.search(query, options, 'previous');
+  }
+
+  clear(): void {
+    this.last = null;
+    this.addon.clearDecorations();
+    this.term.clearSelection();
+  }
+
+  onResults(listener: (results: FindResults) => void): () => void {
+    const sub = this.addon.onDidChangeResults(listener);
+    return () => sub.dispose();
+  }
+
+  /** Repaints the highlights of a search in progress in the new theme's colours. */
+  setTheme(theme: Theme): void {
+    this.theme = theme;
+    const last = this.last;
+    if (!last) return;
+    this.addon.clearDecorations();
+    this.addon.findNext(last.query, { caseSensitive: last.options.caseSensitive, decorations: findDecorations(theme), incremental: true });
+  }
+}

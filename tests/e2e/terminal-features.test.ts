@@ -1,0 +1,472 @@
+/**
+ * The browser terminal as a desktop keeps it open all day, in real Chromium against a real
+ * agent and tmux: find in the scrollback, links, copy on selection and bracketed paste, a text
+ * size that sticks, the app's theme, the page title, and the WebGL renderer (through
+ * SwiftShader) drawing what the DOM renderer draws.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView } from '../../protocol/api.js';
+import { sessionNameFor } from '../../agent/tmux/commands.js';
+import { tmux } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, sessionOf, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
+import { api, createTab, eventually, type Session } from '../support/client.js';
+
+const env = useAgentAndBrowser();
+const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
+/** A desktop whose system asks for the dark theme (headless Chromium reports light otherwise). */
+const DARK_DESKTOP: BrowserContextOptions = { ...DESKTOP, colorScheme: 'dark' };
+
+let session: Session;
+/** The paired browser's credential, for the other contexts. */
+let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
+
+beforeAll(async () => {
+  const context = await env.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await pairPage(page, { link: env.agent.link });
+  cookies = await context.cookies();
+  session = await sessionOf(context, env.agent);
+  await context.close();
+});
+
+async function context(browser: Browser, options: BrowserContextOptions): Promise<BrowserContext> {
+  const c = await browser.newContext(options);
+  await c.addCookies(cookies);
+  await c.grantPermissions(CLIPBOARD, { origin: env.agent.url });
+  return c;
+}
+
+/** A new shell tab, open on `page`, its prompt shown. */
+async function openNewTab(page: Page): Promise<TabView> {
+  const tab = await createTab(session);
+  await openTab(page, tab);
+  return tab;
+}
+
+async function openTab(page: Page, tab: TabView): Promise<void> {
+  await page.goto(new URL(`/t/${tab.id}`, env.agent.url).href);
+  await page.locator('.pm-term-host .xterm-screen').waitFor();
+  await expect.poll(() => renderer(page), { timeout: 10_000 }).not.toBe('');
+}
+
+/** Types a command into the tab through the agent, as the CLI's `tab send` does. */
+async function send(tab: TabView, text: string): Promise<void> {
+  const res = await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text });
+  expect(res.status).toBe(204);
+}
+
+function renderer(page: Page): Promise<string> {
+  return page.evaluate(() => document.querySelector<HTMLElement>('.pm-term-host')?.dataset.renderer ?? '');
+}
+
+/** The size tmux gives the tab's window: what the browser told it. */
+async function tmuxSize(tab: TabView): Promise<string> {
+  return (await tmux(env.agent.tmuxSocket, 'display-message', '-p', '-t', `=${sessionNameFor(tab.workspaceId, tab.id)}:`, '#{window_width}x#{window_height}')).trim();
+}
+
+function findBar(page: Page) {
+  return page.getByRole('search', { name: 'Find in the terminal' });
+}
+
+async function terminalHasFocus(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false);
+}
+
+/** Prints 300 numbered lines, a few at a time, so tmux draws (and scrolls) every one. */
+async function printNumberedLines(page: Page, tab: TabView): Promise<void> {
+  await send(tab, `for i in $(seq 1 300); do printf 'line-%04d\\n' "$i"; sleep 0.005; done; echo printed-$((150*2))`);
+  await expect.poll(async () => (await screenLines(page)).includes('printed-300'), { timeout: 30_000, interval: 200 }).toBe(true);
+}
+
+/**
+ * Where (in the page) a piece of text sits on the DOM renderer's rows. A row may be split into
+ * several spans (a font whose glyphs are not all a cell wide gets one per character).
+ */
+async function textBox(page: Page, text: string): Promise<{ x: number; y: number; left: number; right: number }> {
+  const box = await page.evaluate((wanted) => {
+    for (const row of document.querySelectorAll('.xterm-rows > div')) {
+      const nodes: { node: Text; from: number }[] = [];
+      let all = '';
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        nodes.push({ node: node as Text, from: all.length });
+        all += node.textContent ?? '';
+      }
+      const at = all.indexOf(wanted);
+      if (at < 0) continue;
+      const locate = (index: number) => {
+        let hit = nodes[0];
+        for (const n of nodes) if (n.from <= index) hit = n;
+        return hit ? { node: hit.node, offset: index - hit.from } : null;
+      };
+      const start = locate(at);
+      const end = locate(at + wanted.length - 1);
+      if (!start || !end) continue;
+      const range = document.createRange();
+      range.setStart(start.node, start.offset);
+      range.setEnd(end.node, end.offset + 1);
+      const r = range.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, right: r.right };
+    }
+    return null;
+  }, text);
+  if (!box) throw new Error(`"${text}" is not on the screen`);
+  return box;
+}
+
+describe('find in the terminal', () => {
+  it('finds a line that scrolled out of view in the scrollback, shows it and counts it; Esc closes and gives the focus back', async () => {
+    const desktop = await context(env.browser, DARK_DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    expect(await renderer(page)).toBe('dom');
+
+    await printNumberedLines(page, tab);
+    expect(await screenLines(page)).not.toContain('line-0042');
+
+    // The shortcut, with the terminal focused.
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Control+Shift+F');
+    const bar = findBar(page);
+    await bar.waitFor();
+    const field = bar.getByRole('textbox', { name: 'Find' });
+    await expect.poll(() => field.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await page.keyboard.type('line-0042');
+    const count = bar.getByRole('status');
+    await expect.poll(() => count.textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    // The viewport moved back to it.
+    await waitForLine(page, 'line-0042');
+    expect(await screenLines(page)).not.toContain('printed-300');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-desktop.png') });
+
+    // Many matches: Enter and Shift+Enter move through them.
+    await field.fill('line-02');
+    await expect.poll(() => count.textContent()).toMatch(/^\d+ of 100$/);
+    const first = Number((await count.textContent())?.split(' ')[0]);
+    await field.press('Enter');
+    await expect.poll(() => count.textContent()).toBe(`${(first % 100) + 1} of 100`);
+    await field.press('Shift+Enter');
+    await expect.poll(() => count.textContent()).toBe(`${first} of 100`);
+    await bar.getByRole('button', { name: 'Next match' }).click();
+    await expect.poll(() => count.textContent()).toBe(`${(first % 100) + 1} of 100`);
+    await field.fill('no-such-line');
+    await expect.poll(() => count.textContent()).toBe('No results');
+
+    await field.press('Escape');
+    await bar.waitFor({ state: 'detached' });
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+    await waitForLine(page, 'printed-300');
+
+    // The header's button opens it too, and its × closes it.
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await bar.waitFor();
+    await bar.getByRole('button', { name: 'Close find' }).click();
+    await bar.waitFor({ state: 'detached' });
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+
+    // The window title names the tab.
+    const name = (await page.locator('pm-terminal-view .primary-text').textContent())?.trim();
+    expect(name).toBeTruthy();
+    await expect.poll(() => page.title()).toBe(`${name} · pocketmux`);
+    await page.getByRole('button', { name: 'Back to sessions' }).click();
+    await expect.poll(() => page.title()).toBe('pocketmux');
+    await desktop.close();
+  });
+
+  it('fits a phone: the find bar across the top, above the key bar', async () => {
+    const phone = await context(env.browser, PHONE);
+    const page = await phone.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    await printNumberedLines(page, tab);
+    await page.getByRole('button', { name: 'Find', exact: true }).tap();
+    const bar = findBar(page);
+    await bar.getByRole('textbox', { name: 'Find' }).fill('line-0123');
+    await expect.poll(() => bar.getByRole('status').textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    await waitForLine(page, 'line-0123');
+    const box = await bar.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-phone.png') });
+    await phone.close();
+  });
+});
+
+describe('links, copy and paste', () => {
+  it('opens a printed http(s) link in a new tab that cannot reach back', async () => {
+    const desktop = await context(env.browser, DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const url = new URL('/pm-link-target?from=terminal', env.agent.url).href;
+    await send(tab, `clear; echo 'see ${url} here'`);
+    await waitForLine(page, `see ${url} here`);
+
+    const at = await textBox(page, url);
+    await page.mouse.move(at.x, at.y);
+    // The link provider found it: the pointer turns into a hand over it.
+    await page.locator('.xterm-cursor-pointer').waitFor({ timeout: 10_000 });
+    const [popup] = await Promise.all([desktop.waitForEvent('page'), page.mouse.click(at.x, at.y)]);
+    await expect.poll(() => popup.url(), { timeout: 10_000 }).toBe(url);
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    await popup.close();
+
+    // Words that only look like addresses are not links.
+    await send(tab, `clear; echo 'javascript:alert(1) file:///etc/passwd'`);
+    await waitForLine(page, 'javascript:alert(1) file:///etc/passwd');
+    const bad = await textBox(page, 'javascript:alert(1)');
+    await page.mouse.move(bad.x, bad.y);
+    await page.mouse.move(bad.x + 2, bad.y);
+    expect(await page.locator('.xterm-cursor-pointer').count()).toBe(0);
+    await desktop.close();
+  });
+
+  it('copies a selection when the mouse button comes up: xterm’s (Shift+drag) and tmux’s (a plain drag)', async () => {
+    const desktop = await context(env.browser, DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    await send(tab, `clear; printf '%s\\n' copy-alpha copy-beta`);
+    await waitForLine(page, 'copy-beta');
+
+    const start = await textBox(page, 'copy-alpha');
+    const end = await textBox(page, 'copy-beta');
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await page.keyboard.down('Shift');
+    await page.mouse.move(start.left + 1, start.y);
+    await page.mouse.down();
+    await page.mouse.move(end.x, end.y, { steps: 5 });
+    await page.mouse.move(end.right + 40, end.y, { steps: 2 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe('copy-alpha\ncopy-beta');
+    // Ctrl+Shift+C copies it again (and sends no Ctrl-C to the shell).
+    await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe('copy-alpha\ncopy-beta');
+
+    // A plain drag selects in tmux's copy mode; tmux hands the text over (OSC 52) when it ends.
+    await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await page.mouse.move(start.left + 1, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x, start.y, { steps: 3 });
+    await page.mouse.move(start.right + 40, start.y, { steps: 3 });
+    await page.mouse.up();
+    // (Where tmux ends a selection within a cell is its own business.)
+    await expect.poll(clipboard, { timeout: 10_000 }).toMatch(/^copy-alph/);
+    await desktop.close();
+  });
+
+  it('pastes as one bracketed paste, never typed: from the keyboard’s paste and the phone’s Paste key', async () => {
+    const phone = await context(env.browser, PHONE);
+    const page = await phone.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const file = join(env.agent.root, `pasted-${tab.id}.txt`);
+    // A program that turned bracketed paste on, and shows every byte it receives as it comes.
+    await send(tab, `clear; stty -echo -icanon; printf '\\033[?2004h'; sleep 0.5; echo paste-ready; cat -v > '${file}'`);
+    await eventually(async () => (await tmux(env.agent.tmuxSocket, 'display-message', '-p', '-t', `=${sessionNameFor(tab.workspaceId, tab.id)}:`, '#{pane_current_command}')).trim() === 'cat', 10_000, 'cat');
+    // tmux passes the mode on to the browser's terminal as it takes it, well before the line printed after it.
+    await waitForLine(page, 'paste-ready');
+
+    // The browser's paste event (Ctrl+V, Cmd+V, a menu), into xterm's textarea.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'echo first\necho second\n');
+      const target = document.querySelector('.xterm-helper-textarea');
+      target?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    // The Paste key on the phone's key bar reads the clipboard.
+    await page.evaluate(() => navigator.clipboard.writeText('from the phone\nsecond line\n'));
+    await page.getByRole('toolbar', { name: 'Terminal keys' }).getByRole('button', { name: 'Paste' }).tap();
+    // Ctrl+Shift+V is left to the browser, whose paste lands in xterm the same way.
+    await page.evaluate(() => navigator.clipboard.writeText('keyboard\npaste\n'));
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Control+Shift+V');
+
+    const expected = '^[[200~echo first\necho second\n^[[201~^[[200~from the phone\nsecond line\n^[[201~^[[200~keyboard\npaste\n^[[201~';
+    await eventually(() => {
+      try {
+        return readFileSync(file, 'utf8') === expected;
+      } catch {
+        return false;
+      }
+    }, 10_000, 'the pasted text in the file').catch(() => {
+      expect(readFileSync(file, 'utf8')).toBe(expected);
+    });
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-paste-phone.png') });
+    await phone.close();
+  });
+});
+
+describe('text size and theme', () => {
+  it('changes the text size from the view and the keyboard, refits and tells tmux, and keeps it across a reload', async () => {
+    const desktop = await context(env.browser, DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const rowsFont = () => page.evaluate(() => getComputedStyle(document.querySelector('.xterm-rows') as Element).fontSize);
+    expect(await rowsFont()).toBe('14px');
+    const before = await tmuxSize(tab);
+
+    await page.getByRole('button', { name: 'Text size' }).click();
+    const panel = page.getByRole('group', { name: 'Text size' });
+    await panel.getByText('14 px').waitFor();
+    await panel.getByRole('button', { name: 'Bigger text' }).click();
+    await panel.getByRole('button', { name: 'Bigger text' }).click();
+    await panel.getByText('16 px').waitFor();
+    await expect.poll(rowsFont).toBe('16px');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-size-desktop.png') });
+    // Bigger cells: fewer of them, and tmux was told.
+    await expect.poll(() => tmuxSize(tab), { timeout: 10_000 }).not.toBe(before);
+    const [beforeCols, beforeRows] = before.split('x').map(Number) as [number, number];
+    const [cols, rows] = (await tmuxSize(tab)).split('x').map(Number) as [number, number];
+    expect(cols).toBeLessThan(beforeCols);
+    expect(rows).toBeLessThanOrEqual(beforeRows);
+
+    // The keyboard, with the terminal focused: Ctrl+Shift+= and Ctrl+Shift+-.
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Control+Shift+Equal');
+    await page.keyboard.press('Control+Shift+Equal');
+    await page.keyboard.press('Control+Shift+Minus');
+    await panel.getByText('17 px').waitFor();
+    await expect.poll(rowsFont).toBe('17px');
+    // Not a keystroke for the shell.
+    await typeCommand(page, 'echo still-typing');
+    await waitForLine(page, 'still-typing');
+
+    await page.reload();
+    await page.locator('.pm-term-host .xterm-screen').waitFor();
+    await expect.poll(rowsFont, { timeout: 10_000 }).toBe('17px');
+    expect(await page.evaluate(() => localStorage.getItem('pm-terminal-font-size'))).toBe('17');
+    await page.getByRole('button', { name: 'Text size' }).click();
+    await panel.getByText('17 px').waitFor();
+    await panel.getByRole('button', { name: 'Reset' }).click();
+    await expect.poll(rowsFont).toBe('14px');
+    expect(await page.evaluate(() => localStorage.getItem('pm-terminal-font-size'))).toBeNull();
+    await expect.poll(() => tmuxSize(tab), { timeout: 10_000 }).toBe(before);
+    await desktop.close();
+  });
+
+  it('follows the app theme: at open, and when it changes', async () => {
+    const phone = await context(env.browser, PHONE);
+    await phone.addInitScript(() => localStorage.setItem('pm-theme', 'light'));
+    const page = await phone.newPage();
+    await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const colours = () =>
+      page.evaluate(() => {
+        const rows = document.querySelector('.xterm-rows') as Element;
+        return { theme: document.documentElement.dataset.theme, text: getComputedStyle(rows).color };
+      });
+    await expect.poll(colours).toEqual({ theme: 'light', text: 'rgb(27, 33, 41)' });
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-light-phone.png') });
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = 'dark';
+      window.dispatchEvent(new Event('pm-theme-change'));
+    });
+    await expect.poll(colours).toEqual({ theme: 'dark', text: 'rgb(230, 237, 243)' });
+    await phone.close();
+  });
+});
+
+describe('the WebGL renderer', () => {
+  let gl: Browser;
+  let tab: TabView;
+  /** What the DOM renderer's run copied, for the WebGL run to match. */
+  let domCopy = '';
+
+  beforeAll(async () => {
+    gl = await launchBrowser([], { webgl: true });
+  });
+
+  afterAll(async () => {
+    await gl?.close();
+  });
+
+  /** Prints a block at the top of a cleared screen and copies its three rows with a Shift+drag. */
+  async function copyBlock(page: Page): Promise<string> {
+    const screen = page.locator('.pm-term-host .xterm-screen');
+    const box = await screen.boundingBox();
+    if (!box) throw new Error('no terminal screen');
+    const [, rows] = (await tmuxSize(tab)).split('x').map(Number) as [number, number];
+    const rowHeight = box.height / rows;
+    await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await page.keyboard.down('Shift');
+    await page.mouse.move(box.x + 2, box.y + rowHeight / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + rowHeight * 1.5, { steps: 4 });
+    await page.mouse.move(box.x + box.width - 2, box.y + rowHeight * 2.5, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    return eventually(async () => {
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      return text === 'nothing yet' ? null : text;
+    }, 10_000, 'the copied rows');
+  }
+
+  it('draws with the DOM renderer where there is no WebGL', async () => {
+    const desktop = await context(env.browser, DESKTOP);
+    const page = await desktop.newPage();
+    tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    await send(tab, `clear; printf 'gl-%s\\n' alpha 'beta  two' gamma`);
+    await waitForLine(page, 'gl-gamma');
+    expect(await renderer(page)).toBe('dom');
+    domCopy = await copyBlock(page);
+    expect(domCopy).toBe('gl-alpha\ngl-beta  two\ngl-gamma');
+    await desktop.close();
+  });
+
+  it('draws with WebGL (SwiftShader) by default, and holds the same text', async ({ skip }) => {
+    const desktop = await context(gl, DARK_DESKTOP);
+    const page = await desktop.newPage();
+    const hasWebgl = await page.evaluate(() => document.createElement('canvas').getContext('webgl2') !== null);
+    if (!hasWebgl) skip('this Chromium has no WebGL2, even with SwiftShader: the DOM renderer case above covers it');
+    await openTab(page, tab);
+    await expect.poll(() => renderer(page), { timeout: 10_000 }).toBe('webgl');
+    // The rows are drawn on a canvas, not as text in the page.
+    expect(await page.locator('.pm-term-host canvas').count()).toBeGreaterThan(0);
+    expect(await page.locator('.xterm-rows > div').count()).toBe(0);
+    // tmux redraws the screen on attach: the same rows, read through a selection.
+    await eventually(async () => (await copyBlock(page)) === domCopy, 15_000, 'the same rows as the DOM renderer');
+    // Find works on the buffer whatever draws it.
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Control+Shift+F');
+    await findBar(page).getByRole('textbox', { name: 'Find' }).fill('gl-beta');
+    await expect.poll(() => findBar(page).getByRole('status').textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-webgl-desktop.png') });
+    // Over the WebGL canvases, the find bar still takes the click.
+    await findBar(page).getByRole('button', { name: 'Close find' }).click();
+    await findBar(page).waitFor({ state: 'detached' });
+
+    // The GPU context lost for good: the terminal goes on with the DOM renderer, and says so once.
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    const lost = await page.evaluate(() => {
+      for (const canvas of document.querySelectorAll<HTMLCanvasElement>('.pm-term-host canvas')) {
+        const gl = canvas.getContext('webgl2');
+        const ext = gl?.getExtension('WEBGL_lose_context');
+        if (ext) {
+          ext.loseContext();
+          return true;
+        }
+      }
+      return false;
+    });
+    expect(lost).toBe(true);
+    await expect.poll(() => renderer(page), { timeout: 15_000 }).toBe('dom');
+    await waitForLine(page, 'gl-beta  two');
+    await typeCommand(page, 'echo after-$((20+22))');
+    await waitForLine(page, 'after-42');
+    expect(warnings.filter((w) => w.includes('lost its WebGL context'))).toHaveLength(1);
+    await desktop.close();
+  });
+});
