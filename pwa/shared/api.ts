@@ -5,10 +5,12 @@ import type {
   CreateWorkspaceBody,
   DecisionBody,
   DevicesResponse,
+  PaneKeyBody,
   PairBody,
   PairingResponse,
   RenameBody,
   SessionResponse,
+  SlashCommandsResponse,
   PushSettingsBody,
   PushSubscriptionBody,
   TabInputBody,
@@ -45,9 +47,15 @@ export const API_ROUTES = {
   renameTab: { method: 'PATCH', path: '/tabs/:id' },
   closeTab: { method: 'DELETE', path: '/tabs/:id' },
   tabInput: { method: 'POST', path: '/tabs/:id/input' },
+  tabKey: { method: 'POST', path: '/tabs/:id/keys' },
+  tabCommands: { method: 'GET', path: '/tabs/:id/commands' },
+  tabUpload: { method: 'POST', path: '/tabs/:id/uploads' },
   decideApproval: { method: 'POST', path: '/approvals/:id' },
   outsideSessions: { method: 'GET', path: '/outside' },
   outsideInput: { method: 'POST', path: '/outside/:key/input' },
+  outsideKey: { method: 'POST', path: '/outside/:key/keys' },
+  outsideCommands: { method: 'GET', path: '/outside/:key/commands' },
+  outsideUpload: { method: 'POST', path: '/outside/:key/uploads' },
   adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
@@ -66,9 +74,13 @@ export const CHANNEL_PATHS = {
   terminal: '/api/terminal',
 } as const;
 
+/** The URL path of a route, its one parameter filled in. */
+export function routePath(route: ApiRoute, id?: string): string {
+  return `/api${id === undefined ? route.path : route.path.replace(/:[A-Za-z]+/, encodeURIComponent(id))}`;
+}
+
 function call<T>(route: ApiRoute, id?: string, body?: unknown, options?: ApiOptions): Promise<ApiResponse<T>> {
-  const path = id === undefined ? route.path : route.path.replace(/:[A-Za-z]+/, encodeURIComponent(id));
-  return apiResponse<T>(route.method, `/api${path}`, body, options);
+  return apiResponse<T>(route.method, routePath(route, id), body, options);
 }
 
 async function bodyOf<T>(response: Promise<ApiResponse<T>>): Promise<T> {
@@ -130,6 +142,16 @@ export function tabInput(id: string, body: TabInputBody): Promise<undefined> {
   return bodyOf(call<undefined>(API_ROUTES.tabInput, id, body));
 }
 
+/** A named key pressed in a tab's pane: Escape interrupts its Claude (the composer's Stop). */
+export function tabKey(id: string, body: PaneKeyBody): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.tabKey, id, body));
+}
+
+/** The slash commands the Claude of a tab offers: built in, the workspace's and the user's. */
+export function tabCommands(id: string): Promise<SlashCommandsResponse> {
+  return bodyOf(call<SlashCommandsResponse>(API_ROUTES.tabCommands, id));
+}
+
 /** The Claude sessions started outside pocketmux that report here (the sync channel carries them too). */
 export function outsideSessions(): Promise<OutsideSessionsResponse> {
   return bodyOf(call<OutsideSessionsResponse>(API_ROUTES.outsideSessions));
@@ -141,6 +163,16 @@ export function outsideSessions(): Promise<OutsideSessionsResponse> {
  */
 export function outsideInput(key: string, body: TabInputBody): Promise<undefined> {
   return bodyOf(call<undefined>(API_ROUTES.outsideInput, key, body));
+}
+
+/** A named key pressed in the pane of a Claude started outside pocketmux (in tmux only, as its input). */
+export function outsideKey(key: string, body: PaneKeyBody): Promise<undefined> {
+  return bodyOf(call<undefined>(API_ROUTES.outsideKey, key, body));
+}
+
+/** The slash commands a Claude started outside pocketmux offers, from its directory. */
+export function outsideCommands(key: string): Promise<SlashCommandsResponse> {
+  return bodyOf(call<SlashCommandsResponse>(API_ROUTES.outsideCommands, key));
 }
 
 /**

@@ -1,8 +1,12 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import type { TabStatus } from '../../protocol/status.js';
 import type {
   AssistantTextEntry,
   InterruptEntry,
@@ -15,6 +19,11 @@ import type {
 import { controls } from '../shared/shared-styles.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { shortTime } from '../shared/time.js';
+import './composer.js';
+import { inputBlock } from './composer-target.js';
+import { currentTool } from './doing-now.js';
+import { HostSessionFeed } from './host-session.js';
+import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
 
@@ -45,23 +54,70 @@ function inputText(entry: ToolCallEntry): string {
   return JSON.stringify(input, null, 2);
 }
 
+/** Each answer's Markdown, made once: entries are replaced, never changed, when they change. */
+const rendered = new WeakMap<AssistantTextEntry, ReturnType<typeof unsafeHTML>>();
+
+function markdownOf(e: AssistantTextEntry) {
+  let html = rendered.get(e);
+  if (!html) {
+    html = unsafeHTML(renderMarkdown(e.text));
+    rendered.set(e, html);
+  }
+  return html;
+}
+
+/** How long "Copied" stands on a code block's button. */
+const COPIED_MS = 1_500;
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard API (plain HTTP on a LAN is not a secure context): the old way.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
 function characters(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k characters` : `${n} characters`;
 }
 
 /**
- * A Claude tab's conversation: what the person asked, what Claude said, the tools it ran
- * and what they returned. Follows the end as entries arrive, unless the person scrolled up
- * to read, in which case a button offers the way back down.
+ * A Claude tab's conversation: what the person asked, what Claude said (as Markdown), the
+ * tools it ran and what they returned; and under it the composer, to write to Claude without a
+ * terminal. Follows the end as entries arrive, unless the person scrolled up to read, in which
+ * case a button offers the way back down.
  */
 @customElement('pm-timeline-view')
 export class TimelineView extends LitElement {
   static override styles = [
     controls,
     css`
+      *,
+      *::before,
+      *::after {
+        box-sizing: border-box;
+      }
       :host {
         flex: 1 1 auto;
         min-width: 0;
+        min-height: 0;
+        display: flex;
+        flex-direction: column;
+        position: relative;
+      }
+      .stage {
+        flex: 1 1 auto;
         min-height: 0;
         display: flex;
         flex-direction: column;
@@ -74,16 +130,17 @@ export class TimelineView extends LitElement {
         overscroll-behavior: contain;
         -webkit-overflow-scrolling: touch;
       }
-      ol {
+      .entries {
         list-style: none;
         margin: 0 auto;
         max-width: 820px;
-        padding: 16px calc(14px + var(--pm-safe-right)) calc(28px + var(--pm-safe-bottom)) calc(14px + var(--pm-safe-left));
+        /* The end keeps room for the "what Claude is doing" line, so its coming moves nothing. */
+        padding: 16px calc(14px + var(--pm-safe-right)) 72px calc(14px + var(--pm-safe-left));
         display: flex;
         flex-direction: column;
         gap: 12px;
       }
-      li {
+      .entries > li {
         min-width: 0;
       }
       .text {
@@ -103,8 +160,8 @@ export class TimelineView extends LitElement {
         max-width: min(88%, 640px);
         padding: 9px 13px;
         border-radius: 14px 14px 4px 14px;
-        background: #1d3a31;
-        border: 1px solid #28503f;
+        background: color-mix(in srgb, var(--pm-accent) 16%, var(--pm-surface));
+        border: 1px solid color-mix(in srgb, var(--pm-accent) 30%, var(--pm-border));
       }
       time,
       .meta {
@@ -113,11 +170,153 @@ export class TimelineView extends LitElement {
       }
       .assistant {
         padding: 0 2px;
+        min-width: 0;
       }
       .cut {
         color: var(--pm-muted);
         font-size: 13px;
         font-style: italic;
+      }
+      /* Claude's Markdown. */
+      .md {
+        line-height: 1.55;
+        overflow-wrap: anywhere;
+      }
+      .md > :first-child {
+        margin-top: 0;
+      }
+      .md > :last-child {
+        margin-bottom: 0;
+      }
+      .md p,
+      .md ul,
+      .md ol,
+      .md blockquote,
+      .md .code,
+      .md .table {
+        margin: 0 0 10px;
+      }
+      .md ul,
+      .md ol {
+        padding-left: 1.4em;
+      }
+      .md ul {
+        list-style: disc;
+      }
+      .md ol {
+        list-style: decimal;
+      }
+      .md ul ul {
+        list-style: circle;
+      }
+      .md li {
+        margin: 3px 0;
+      }
+      .md li > p {
+        margin: 0;
+      }
+      .md h1,
+      .md h2,
+      .md h3,
+      .md h4,
+      .md h5,
+      .md h6 {
+        margin: 16px 0 8px;
+        line-height: 1.3;
+      }
+      .md h1 {
+        font-size: 1.3em;
+      }
+      .md h2 {
+        font-size: 1.18em;
+      }
+      .md h3,
+      .md h4,
+      .md h5,
+      .md h6 {
+        font-size: 1.05em;
+      }
+      .md a {
+        color: var(--pm-accent);
+      }
+      .md a:not([href]) {
+        color: inherit;
+        text-decoration: underline dotted;
+      }
+      .md blockquote {
+        padding: 2px 12px;
+        border-left: 3px solid var(--pm-border);
+        color: var(--pm-muted);
+      }
+      .md hr {
+        border: none;
+        border-top: 1px solid var(--pm-border);
+        margin: 14px 0;
+      }
+      .md :not(pre) > code {
+        font-family: var(--pm-mono);
+        font-size: 0.88em;
+        padding: 1px 5px;
+        border-radius: 5px;
+        background: var(--pm-surface-2);
+        border: 1px solid var(--pm-border);
+      }
+      .md .code {
+        border: 1px solid var(--pm-border);
+        border-radius: 10px;
+        background: var(--pm-bg);
+        overflow: hidden;
+      }
+      .md .code-bar {
+        display: flex;
+        align-items: center;
+        justify-content: space-between;
+        gap: 8px;
+        padding-left: 12px;
+        border-bottom: 1px solid var(--pm-border);
+        background: var(--pm-surface);
+        color: var(--pm-muted);
+        font-size: 12px;
+        font-family: var(--pm-mono);
+      }
+      .md .code-bar button {
+        min-width: var(--pm-tap);
+        padding: 0 12px;
+        border: none;
+        border-radius: 0;
+        background: transparent;
+        color: var(--pm-muted);
+        font-family: var(--pm-font);
+        font-size: 13px;
+      }
+      .md .code-bar button.copied {
+        color: var(--pm-accent);
+      }
+      .md .code pre {
+        max-height: none;
+        border-radius: 0;
+        padding: 10px 12px;
+        white-space: pre;
+        overflow-wrap: normal;
+        overflow-x: auto;
+      }
+      .md .table {
+        overflow-x: auto;
+      }
+      .md table {
+        border-collapse: collapse;
+        font-size: 14px;
+      }
+      .md th,
+      .md td {
+        border: 1px solid var(--pm-border);
+        padding: 6px 10px;
+        text-align: left;
+        vertical-align: top;
+        overflow-wrap: normal;
+      }
+      .md th {
+        background: var(--pm-surface-2);
       }
       details {
         border: 1px solid var(--pm-border);
@@ -182,7 +381,7 @@ export class TimelineView extends LitElement {
         font-weight: 700;
       }
       .mark.ok {
-        background: rgb(94 211 166 / 0.15);
+        background: color-mix(in srgb, var(--pm-accent) 15%, transparent);
         color: var(--pm-accent);
       }
       .mark.error {
@@ -190,7 +389,7 @@ export class TimelineView extends LitElement {
         color: var(--pm-danger);
       }
       .mark.running {
-        border: 2px solid rgb(180 160 255 / 0.28);
+        border: 2px solid color-mix(in srgb, var(--pm-busy) 28%, transparent);
         border-top-color: var(--pm-busy);
         animation: spin 0.9s linear infinite;
         width: 16px;
@@ -259,7 +458,7 @@ export class TimelineView extends LitElement {
       .marker::after {
         content: '';
         flex: 1 1 auto;
-        border-top: 1px solid #5b4623;
+        border-top: 1px solid color-mix(in srgb, var(--pm-warn) 35%, transparent);
       }
       .notice {
         font-size: 13px;
@@ -296,36 +495,42 @@ export class TimelineView extends LitElement {
         padding: 3px 3px 3px 14px;
         max-width: calc(100% - 16px);
         border-radius: 12px;
-        background: #33291a;
-        border: 1px solid #5b4623;
+        background: color-mix(in srgb, var(--pm-warn) 12%, var(--pm-surface));
+        border: 1px solid color-mix(in srgb, var(--pm-warn) 35%, transparent);
         color: var(--pm-warn);
         font-size: 14px;
-        box-shadow: 0 6px 20px rgb(0 0 0 / 0.4);
       }
       .banner.error {
         background: var(--pm-danger-bg);
-        border-color: #5a2a31;
+        border-color: color-mix(in srgb, var(--pm-danger) 35%, transparent);
         color: var(--pm-danger);
         padding: 8px 14px;
       }
       .banner button {
         font-size: 14px;
-        border-color: #5b4623;
+        border-color: color-mix(in srgb, var(--pm-warn) 35%, transparent);
         background: transparent;
       }
       .latest {
         position: absolute;
-        bottom: calc(16px + var(--pm-safe-bottom));
+        /* Above the "what Claude is doing" line when it shows. */
+        bottom: 64px;
         left: 50%;
         transform: translateX(-50%);
         border-radius: 999px;
         background: var(--pm-surface-3);
-        box-shadow: 0 6px 20px rgb(0 0 0 / 0.45);
+        z-index: 1;
       }
     `,
   ];
 
   @property() tabId = '';
+  /** The session's Claude status, for the composer (Stop, the queue, what Claude is doing). */
+  @property({ attribute: false }) status: TabStatus | undefined;
+  /** The tab, as the sync channel describes it (a shell tab without Claude takes no prompt). */
+  @property({ attribute: false }) tab: TabView | undefined;
+  /** For an outside session's key: the session as listed (one outside tmux takes no prompt). */
+  @property({ attribute: false }) outside: OutsideSessionView | undefined;
   @state() private timeline: TimelineState = EMPTY_TIMELINE;
   @state() private link: ConnectionState = { kind: 'connecting' };
   /** Entries arrived below while the person was reading further up. */
@@ -334,16 +539,33 @@ export class TimelineView extends LitElement {
 
   private connection: TimelineConnection | null = null;
   private pinned = true;
+  /** Until the tab screen binds status, tab and outside itself, they are read from it. */
+  private readonly feed = new HostSessionFeed(this, (facts) => {
+    if (facts.status !== this.status) this.status = facts.status;
+    if (facts.tab !== this.tab) this.tab = facts.tab;
+    if (facts.outside !== this.outside) this.outside = facts.outside;
+  });
+  /** The composer growing, or the keyboard opening, shrinks the scroller: the end stays in view. */
+  private readonly resize = new ResizeObserver(() => {
+    if (this.pinned) this.toEnd();
+  });
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.feed.attach();
     this.open();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.feed.detach();
+    this.resize.disconnect();
     this.connection?.dispose();
     this.connection = null;
+  }
+
+  protected override firstUpdated(): void {
+    if (this.scroller) this.resize.observe(this.scroller);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -388,22 +610,56 @@ export class TimelineView extends LitElement {
     if (this.pinned) this.unseen = false;
   }
 
+  /** A prompt went from the composer: follow the conversation to where it will show. */
+  private onPromptSent(): void {
+    this.pinned = true;
+    this.toEnd();
+  }
+
+  /** The copy buttons are part of each answer's HTML; one listener serves them all. */
+  private async onClick(e: Event): Promise<void> {
+    const button = (e.target as Element | null)?.closest?.('button.copy');
+    const code = button?.closest('.code')?.querySelector('pre');
+    if (!button || !code) return;
+    const ok = await copyText(code.textContent ?? '');
+    button.textContent = ok ? 'Copied' : 'Copy failed';
+    button.classList.toggle('copied', ok);
+    setTimeout(() => {
+      button.textContent = 'Copy';
+      button.classList.remove('copied');
+    }, COPIED_MS);
+  }
+
+  private get gone(): boolean {
+    return this.link.kind === 'closed-final' || this.link.kind === 'access-lost';
+  }
+
   override render() {
     const t = this.timeline;
+    const blocked = inputBlock({ key: this.tabId, tab: this.tab, outside: this.outside, status: this.status, gone: this.gone });
     return html`
-      ${this.renderBanner()}
-      <div class="scroller" @scroll=${this.onScroll}>
-        ${t.entries.length > 0
-          ? html`<ol aria-label="Conversation">
-              ${repeat(
-                t.entries,
-                (e) => e.id,
-                (e) => html`<li>${this.renderEntry(e)}</li>`,
-              )}
-            </ol>`
-          : this.renderEmpty()}
+      <div class="stage">
+        ${this.renderBanner()}
+        <div class="scroller" @scroll=${this.onScroll} @click=${this.onClick}>
+          ${t.entries.length > 0
+            ? html`<ol class="entries" aria-label="Conversation">
+                ${repeat(
+                  t.entries,
+                  (e) => e.id,
+                  (e) => html`<li>${this.renderEntry(e)}</li>`,
+                )}
+              </ol>`
+            : this.renderEmpty()}
+        </div>
+        ${this.unseen ? html`<button class="latest" @click=${() => this.toEnd()}>Jump to latest ↓</button>` : nothing}
       </div>
-      ${this.unseen ? html`<button class="latest" @click=${() => this.toEnd()}>Jump to latest ↓</button>` : nothing}
+      <pm-composer
+        .sessionKey=${this.tabId}
+        .status=${this.status}
+        .blocked=${blocked}
+        .tool=${currentTool(t.entries)}
+        @pm-prompt-sent=${this.onPromptSent}
+      ></pm-composer>
     `;
   }
 
@@ -429,7 +685,7 @@ export class TimelineView extends LitElement {
     return html`<div class="placeholder">
       ${this.timeline.sessionId === null
         ? 'No Claude conversation in this tab yet. It shows here once Claude starts and you send a prompt.'
-        : 'Nothing said yet. Send a prompt in the terminal and the conversation shows here.'}
+        : 'Nothing said yet. Send a prompt below and the conversation shows here.'}
     </div>`;
   }
 
@@ -459,7 +715,9 @@ export class TimelineView extends LitElement {
 
   private renderAssistant(e: AssistantTextEntry) {
     return html`<div class="assistant">
-      <p class="text"><span class="visually-hidden">Claude: </span>${e.text}${e.truncated ? html`<span class="cut"> … (shortened)</span>` : nothing}</p>
+      <span class="visually-hidden">Claude: </span>
+      <div class="md">${markdownOf(e)}</div>
+      ${e.truncated ? html`<div class="cut">… (shortened; the terminal has it all)</div>` : nothing}
       ${e.aborted ? html`<div class="cut">Stopped while writing.</div>` : nothing}
     </div>`;
   }

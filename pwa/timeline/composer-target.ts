@@ -1,0 +1,36 @@
+/** Whether a session's composer can type into it, and if not, the reason it says instead. */
+import type { TabView } from '../../protocol/api.js';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import type { TabStatus } from '../../protocol/status.js';
+
+/** Said for a Claude started outside tmux: there is no pane to type into. */
+export const NO_TERMINAL_INPUT = 'No terminal to type into: started outside tmux';
+
+export interface ComposerTarget {
+  /** A tab's id, or an outside session's key. */
+  key: string;
+  tab: Pick<TabView, 'kind'> | undefined;
+  outside: Pick<OutsideSessionView, 'terminal'> | undefined;
+  status: Pick<TabStatus, 'claudeRunning'> | undefined;
+  /** The timeline's socket was closed for good: the tab or the session is gone. */
+  gone: boolean;
+}
+
+/**
+ * Null when a prompt can be typed into the session; else why not. What is not known yet (no
+ * status, the list not loaded) does not block: the agent refuses, saying why, if it must.
+ */
+export function inputBlock(t: ComposerTarget): string | null {
+  const outside = isUnmanagedKey(t.key);
+  if (t.gone) return outside ? 'This Claude session is gone: there is nothing to type into.' : 'This tab is gone: there is nothing to type into.';
+  if (outside) {
+    if (t.outside?.terminal === 'none') return NO_TERMINAL_INPUT;
+    if (t.status && !t.status.claudeRunning) return 'Claude is no longer running in its pane.';
+    return null;
+  }
+  // Without Claude the pane is a shell: a prompt typed there would run as a command.
+  if (t.tab?.kind === 'shell' && !t.status?.claudeRunning) return 'Claude is not running in this tab: it is a shell, and a prompt would run as a command.';
+  if (t.status && !t.status.claudeRunning) return 'Claude is not running in this tab: start it again in the terminal.';
+  return null;
+}

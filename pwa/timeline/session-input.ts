@@ -1,0 +1,152 @@
+/**
+ * What the composer asks of a session, by its key: a tab's id goes to the tab's routes, an
+ * outside session's key (`unmanaged-…`) to the outside routes, as the inbox's reply does
+ * (pwa/inbox/inbox-actions.ts).
+ */
+import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
+import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { reportAccessLost } from '../shared/access-lost.js';
+import { ApiRequestError } from '../shared/api-request.js';
+import * as api from '../shared/api.js';
+import { readableCommands } from './slash-commands.js';
+
+/**
+ * `UPLOAD_MAX_BYTES` and `UPLOAD_FILENAME_HEADER` of protocol/api.ts, which the app does not
+ * import at run time (its schemas would bring the whole of zod along); a unit test holds them equal.
+ */
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
+
+/** Text typed into the session's pane: a tab's, or an outside session's through its own tmux. */
+function typeInto(key: string, body: TabInputBody): Promise<undefined> {
+  return isUnmanagedKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
+}
+
+/**
+ * How long the pane is left to take typed text before Enter. Claude Code reads a long text
+ * arriving at once as a paste, and an Enter that comes with it as a new line of that paste:
+ * sent together, a prompt over about 100 characters stays in Claude's input, unsent.
+ */
+export function enterDelayMs(length: number): number {
+  return Math.min(1_000, 150 + Math.ceil(length / 40));
+}
+
+/** Thrown when the text went in but Enter did not: the prompt waits, typed, in the terminal. */
+export class EnterNotPressedError extends Error {
+  constructor(cause: unknown) {
+    super(`it was typed into the terminal, but Enter could not be pressed (${cause instanceof Error ? cause.message : String(cause)}): send it from the terminal`);
+    this.name = 'EnterNotPressedError';
+  }
+}
+
+/**
+ * Types a prompt into the session's pane, then presses Enter, by the routes the inbox's reply
+ * uses (by key: a tab's id, an outside session's `unmanaged-…`): the text, then, once it has
+ * landed, Enter on its own, as a person at the terminal would.
+ */
+export async function sendPrompt(key: string, text: string, wait: (ms: number) => Promise<void> = sleep): Promise<void> {
+  await typeInto(key, { text, enter: false });
+  await wait(enterDelayMs(text.length));
+  try {
+    await typeInto(key, { text: '', enter: true });
+  } catch (err) {
+    throw new EnterNotPressedError(err);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Escape in the session's pane: Claude stops what it does, as Esc in the terminal. */
+export function pressEscape(key: string): Promise<undefined> {
+  const body = { key: 'Escape' as const };
+  return isUnmanagedKey(key) ? api.outsideKey(key, body) : api.tabKey(key, body);
+}
+
+export async function slashCommands(key: string): Promise<SlashCommandView[]> {
+  return readableCommands(await (isUnmanagedKey(key) ? api.outsideCommands(key) : api.tabCommands(key)));
+}
+
+/** 820 B, 14 KB, 2.5 MB, 10 MB: in the binary units the upload limit is set in. */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/** Refused before sending: too large for the agent to take. */
+export class FileTooLargeError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly bytes: number,
+  ) {
+    super(`${fileName} is too large to attach`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+export interface UploadHandle {
+  done: Promise<UploadResponse>;
+  abort(): void;
+}
+
+/**
+ * Sends a file to the session's directory (`.pocketmux/uploads/`), its bytes as the body and
+ * its name in a header; `onProgress` hears the bytes sent so far. An XMLHttpRequest, for the
+ * progress `fetch` does not report.
+ */
+export function uploadFile(key: string, file: Blob, name: string, onProgress: (sent: number, total: number) => void): UploadHandle {
+  if (file.size > UPLOAD_MAX_BYTES) return { done: Promise.reject(new FileTooLargeError(name, file.size)), abort: () => {} };
+  const route = isUnmanagedKey(key) ? api.API_ROUTES.outsideUpload : api.API_ROUTES.tabUpload;
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<UploadResponse>((resolve, reject) => {
+    xhr.open(route.method, api.routePath(route, key));
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.setRequestHeader(UPLOAD_FILENAME_HEADER, encodeURIComponent(name));
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onerror = () => reject(new ApiRequestError(0, 'Could not reach the agent. Is pocketmux still running?'));
+    xhr.onabort = () => reject(new ApiRequestError(0, 'The upload was cancelled.'));
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const r = body as Partial<UploadResponse> | undefined;
+        if (r && typeof r.relativePath === 'string' && r.relativePath !== '') {
+          resolve({ path: String(r.path ?? ''), relativePath: r.relativePath, bytes: Number(r.bytes ?? file.size) });
+        } else reject(new ApiRequestError(xhr.status, 'The agent did not say where it saved the file.'));
+        return;
+      }
+      if (xhr.status === 401) reportAccessLost();
+      const message = (body as { error?: unknown } | undefined)?.error;
+      reject(new ApiRequestError(xhr.status, typeof message === 'string' && message ? message : `The agent answered ${xhr.status} ${xhr.statusText}`.trim()));
+    };
+    xhr.send(file);
+  });
+  return { done, abort: () => xhr.abort() };
+}
+
+/**
+ * What goes into the prompt for a saved file: `@path`, Claude Code's way to point at a file;
+ * `@"path"` when the path holds a space, which would end a bare mention.
+ */
+export function fileMention(relativePath: string): string {
+  return /[\s"]/.test(relativePath) ? `@"${relativePath.replace(/"/g, '')}"` : `@${relativePath}`;
+}
+
+/** The prompt with `insert` at `caret`, spaced from what stands on either side; and where the caret goes. */
+export function insertAt(value: string, caret: number, insert: string): { value: string; caret: number } {
+  const at = Math.max(0, Math.min(caret, value.length));
+  const before = value.slice(0, at);
+  const after = value.slice(at);
+  const lead = before === '' || /\s$/.test(before) ? '' : ' ';
+  const trail = /^\s/.test(after) ? '' : ' ';
+  const head = `${before}${lead}${insert}${trail}`;
+  // The caret goes past the space after it, ready for the next word.
+  return { value: head + after, caret: head.length + (trail === '' && after.startsWith(' ') ? 1 : 0) };
+}

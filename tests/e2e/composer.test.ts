@@ -1,0 +1,357 @@
+/**
+ * The phone conversation in real Chromium, against a real agent running the real Claude Code
+ * CLI in a Claude tab (against the stand-in API): a prompt written in the timeline's composer
+ * reaches Claude and its Markdown answer shows; Stop interrupts a turn; a prompt written while
+ * Claude works waits and goes when the turn ends; `/` offers Claude's commands; an attached
+ * image lands in the tab's directory and its `@path` in the prompt.
+ */
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TabView, UPLOAD_MAX_BYTES, type WorkspaceView } from '../../protocol/api.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
+import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { ClaudeTabPane } from '../support/claude-tab.js';
+import { api, eventually, type Session } from '../support/client.js';
+import { FakeAnthropic, type RecordedRequest, slow, text } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
+
+let fake: FakeAnthropic;
+let agent: AgentHandle;
+let browser: Browser;
+let phone: BrowserContext;
+let desktop: BrowserContext;
+let page: Page;
+let wide: Page;
+let session: Session;
+let project: string;
+let tab: TabView;
+let pane: ClaudeTabPane;
+let status: StatusClient;
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+const ANSWER = [
+  'Here is the plan:',
+  '',
+  '- rename the **button**',
+  '- update the tests',
+  '',
+  '```ts',
+  'const colour = "blue";',
+  '```',
+  '',
+  'Careful with <script>window.__pwned = true</script> in templates.',
+].join('\n');
+
+function composer(p: Page): Locator {
+  return p.locator('pm-composer');
+}
+
+function field(p: Page): Locator {
+  return composer(p).getByRole('textbox', { name: 'Prompt for Claude' });
+}
+
+function timeline(p: Page): Locator {
+  return p.locator('pm-timeline-view');
+}
+
+async function openTimeline(p: Page): Promise<void> {
+  await p.goto(new URL(`/t/${tab.id}/timeline`, agent.url).toString());
+  await field(p).waitFor({ timeout: 20_000 });
+}
+
+/** Nothing on the page is wider than the screen. */
+async function expectNoSidewaysScroll(p: Page): Promise<void> {
+  expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+/** Whether any request to the stand-in carried `text` in its last user message. */
+function sawInLastMessage(r: RecordedRequest, needle: string): boolean {
+  return !r.sideCall && JSON.stringify(r.body?.messages?.at(-1) ?? '').includes(needle);
+}
+
+async function expectTappable(target: Locator): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('not laid out');
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  expect(box.height).toBeGreaterThanOrEqual(44);
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const env = newTestEnvironment();
+  mkdirSync(join(env.home, 'project'), { recursive: true });
+  project = realpathSync(join(env.home, 'project'));
+  fake = await FakeAnthropic.start();
+  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
+  phone = await browser.newContext(PHONE);
+  page = await phone.newPage();
+  await pairPage(page, { link: agent.link }, 'Pixel 8');
+  session = await sessionOf(phone, agent);
+  // The desktop in the dark theme, the phone in the light one: both are drawn from the theme's colours.
+  desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark', permissions: ['clipboard-read', 'clipboard-write'] });
+  await desktop.addCookies(await phone.cookies());
+  wide = await desktop.newPage();
+  const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' });
+  const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+  tab = created.body;
+  pane = new ClaudeTabPane(agent, tab);
+  status = new StatusClient(session);
+  await status.opened;
+  await status.waitState(tab.id, 'idle', (s) => s.claudeRunning);
+  await pane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
+}, 90_000);
+
+afterAll(async () => {
+  status?.ws.close();
+  await browser?.close();
+  await cleanupAgents();
+  await fake?.close();
+});
+
+describe('the composer under the timeline, with the real Claude Code CLI', () => {
+  it("sends a prompt written on the phone, and Claude's Markdown answer shows in the timeline", async () => {
+    fake.onPrompt('show me the plan', text(ANSWER));
+    await openTimeline(page);
+    const send = composer(page).getByRole('button', { name: 'Send' });
+    await expectTappable(send);
+    await expectTappable(composer(page).getByRole('button', { name: 'Attach a file or image' }));
+    await expectTappable(composer(page).getByRole('button', { name: 'Sent from this device' }));
+    // On a phone Enter writes a new line; the button sends.
+    await field(page).fill('show me the plan');
+    await field(page).press('Enter');
+    await field(page).pressSequentially('in two lines');
+    expect(await field(page).inputValue()).toBe('show me the plan\nin two lines');
+    expect(fake.mainRequests().some((r) => r.prompt?.includes('show me the plan'))).toBe(false);
+    await send.tap();
+    const request = await fake.waitForRequest((r) => !r.sideCall && r.prompt?.includes('show me the plan') === true, 30_000);
+    expect(request.prompt).toBe('show me the plan\nin two lines');
+    await eventually(async () => (await field(page).inputValue()) === '', 10_000, 'the field to empty');
+
+    // The answer, as Markdown: the list and the code render; the script is text, never run.
+    const answer = timeline(page).locator('.md').filter({ hasText: 'Here is the plan:' });
+    await answer.waitFor({ timeout: 30_000 });
+    await answer.locator('li').filter({ hasText: 'rename the button' }).locator('strong').waitFor();
+    expect(await answer.locator('li').count()).toBe(2);
+    expect(await answer.locator('.code pre code').textContent()).toBe('const colour = "blue";\n');
+    await expectTappable(answer.getByRole('button', { name: 'Copy code' }));
+    expect(await answer.textContent()).toContain('<script>window.__pwned = true</script>');
+    expect(await timeline(page).locator('script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    // The prompt shows as written, lines kept.
+    await timeline(page).locator('.prompt').filter({ hasText: 'in two lines' }).waitFor();
+    await status.waitState(tab.id, 'ready-for-review');
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-composer-timeline-phone.png') });
+
+    // What was sent from this phone comes back from the history button.
+    await composer(page).getByRole('button', { name: 'Sent from this device' }).tap();
+    const history = composer(page).getByRole('region', { name: 'Sent from this device' });
+    await history.getByRole('button', { name: /show me the plan/ }).tap();
+    expect(await field(page).inputValue()).toBe('show me the plan\nin two lines');
+    await field(page).fill('');
+  }, 120_000);
+
+  it('offers the slash commands when the prompt starts with /, filtered as typed', async () => {
+    await openTimeline(page);
+    await field(page).fill('');
+    await field(page).pressSequentially('/');
+    const menu = composer(page).getByRole('listbox', { name: 'Slash commands' });
+    await menu.waitFor({ timeout: 15_000 });
+    const compact = menu.getByRole('option', { name: /\/compact/ });
+    await compact.waitFor();
+    expect(await compact.textContent()).toContain('built-in');
+    const all = await menu.getByRole('option').count();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-composer-slash-phone.png') });
+    await field(page).pressSequentially('comp');
+    await eventually(async () => (await menu.getByRole('option').count()) < all, 5_000, 'the list to narrow');
+    await expectTappable(compact);
+    await compact.tap();
+    expect(await field(page).inputValue()).toBe('/compact ');
+    await menu.waitFor({ state: 'detached' });
+    await field(page).fill('');
+
+    // On a desktop: the keys choose, Enter takes the one chosen.
+    await openTimeline(wide);
+    await field(wide).click();
+    await field(wide).pressSequentially('/comp');
+    const wideMenu = composer(wide).getByRole('listbox', { name: 'Slash commands' });
+    await wideMenu.getByRole('option', { name: /\/compact/ }).waitFor({ timeout: 15_000 });
+    expect(await wideMenu.getByRole('option', { selected: true }).textContent()).toContain('/compact');
+    await wide.screenshot({ path: join(ARTIFACTS, 'e2e-composer-slash-desktop.png') });
+    await field(wide).press('Enter');
+    expect(await field(wide).inputValue()).toBe('/compact ');
+    await field(wide).fill('');
+    // Nothing was sent.
+    expect(fake.mainRequests().some((r) => r.prompt?.startsWith('/comp'))).toBe(false);
+  }, 120_000);
+
+  it('shows what Claude is doing while it works; Stop interrupts the turn, and a queued prompt goes back to the field', async () => {
+    const reply = slow('Let me write a very long answer.\n', 'It goes on and on.');
+    fake.onPrompt('write at length', reply, { times: 1 });
+    await openTimeline(page);
+    await field(page).fill('write at length');
+    await composer(page).getByRole('button', { name: 'Send' }).tap();
+    await reply.started;
+    await status.waitState(tab.id, 'busy');
+    const stop = composer(page).getByRole('button', { name: 'Stop Claude' });
+    await stop.waitFor({ timeout: 15_000 });
+    await expectTappable(stop);
+    const doing = composer(page).getByRole('group', { name: /^Claude is working: / });
+    expect(await doing.getAttribute('aria-label')).toMatch(/Working · \d+s/);
+
+    // Written while Claude works: queued, not sent.
+    await field(page).fill('hold this one');
+    await composer(page).getByRole('button', { name: 'Queue' }).tap();
+    const queued = composer(page).locator('.line.queued');
+    await queued.getByText('hold this one').waitFor();
+    expect(await queued.textContent()).toMatch(/Queued:\s*hold this one/);
+    expect(await field(page).inputValue()).toBe('');
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-composer-queued-phone.png') });
+
+    await stop.tap();
+    await reply.aborted;
+    await timeline(page).getByRole('note').filter({ hasText: /Interrupted by you|Tool call stopped by you/ }).waitFor({ timeout: 30_000 });
+    await status.waitState(tab.id, 'idle', () => true, 30_000);
+    await stop.waitFor({ state: 'detached', timeout: 10_000 });
+    await doing.waitFor({ state: 'detached' });
+    // An interrupted turn sends nothing by itself, as in the terminal: the prompt waits in the field.
+    await queued.waitFor({ state: 'detached' });
+    expect(await field(page).inputValue()).toBe('hold this one');
+    await page.waitForTimeout(1_500);
+    expect(fake.mainRequests().some((r) => r.prompt === 'hold this one')).toBe(false);
+    await field(page).fill('');
+  }, 120_000);
+
+  it('sends a prompt queued while Claude works once the turn ends (desktop: Enter sends, ↑ recalls)', async () => {
+    const reply = slow('Thinking it through.\n', 'Done thinking.');
+    fake.onPrompt('take your time', reply, { times: 1 });
+    fake.onPrompt('after the turn', text('Now the next thing.'));
+    await openTimeline(wide);
+    await field(wide).click();
+    await field(wide).pressSequentially('take your time');
+    await field(wide).press('Enter');
+    await reply.started;
+    await status.waitState(tab.id, 'busy');
+    await composer(wide).getByRole('button', { name: 'Stop Claude' }).waitFor({ timeout: 15_000 });
+    await timeline(wide).locator('.prompt').filter({ hasText: 'take your time' }).waitFor({ timeout: 15_000 });
+
+    // One waits; a second is refused and stays in the field; a cancelled one comes back to it.
+    await field(wide).pressSequentially('cancel me');
+    await field(wide).press('Enter');
+    const queued = composer(wide).locator('.line.queued');
+    await queued.getByText('cancel me').waitFor();
+    await composer(wide).getByRole('button', { name: 'Cancel the queued prompt' }).click();
+    await queued.waitFor({ state: 'detached' });
+    expect(await field(wide).inputValue()).toBe('cancel me');
+    await field(wide).fill('after the turn');
+    await field(wide).press('Enter');
+    await queued.getByText('after the turn').waitFor();
+    await field(wide).pressSequentially('one more');
+    await field(wide).press('Enter');
+    await composer(wide).getByRole('alert').filter({ hasText: 'A prompt is queued already' }).waitFor();
+    expect(await field(wide).inputValue()).toBe('one more');
+    await field(wide).fill('');
+    await wide.screenshot({ path: join(ARTIFACTS, 'e2e-composer-queued-desktop.png') });
+    expect(fake.mainRequests().some((r) => r.prompt === 'after the turn')).toBe(false);
+
+    reply.release();
+    await fake.waitForRequest((r) => !r.sideCall && r.prompt === 'after the turn', 30_000);
+    await queued.waitFor({ state: 'detached' });
+    await timeline(wide).locator('.md').filter({ hasText: 'Now the next thing.' }).waitFor({ timeout: 30_000 });
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Now the next thing.');
+    await expectNoSidewaysScroll(wide);
+    await wide.screenshot({ path: join(ARTIFACTS, 'e2e-composer-timeline-desktop.png') });
+
+    // A code block's button copies its code.
+    const copy = timeline(wide).getByRole('button', { name: 'Copy code' });
+    await copy.click();
+    await timeline(wide).getByRole('button', { name: 'Copy code' }).filter({ hasText: 'Copied' }).waitFor();
+    expect(await wide.evaluate(() => navigator.clipboard.readText())).toBe('const colour = "blue";\n');
+
+    // ↑ at the start of the field brings back what this desktop sent, newest first; ↓ goes back.
+    await field(wide).click();
+    await field(wide).press('ArrowUp');
+    expect(await field(wide).inputValue()).toBe('after the turn');
+    await field(wide).press('ArrowUp');
+    expect(await field(wide).inputValue()).toBe('take your time');
+    await field(wide).press('End');
+    await field(wide).press('ArrowDown');
+    expect(await field(wide).inputValue()).toBe('after the turn');
+    await field(wide).fill('');
+  }, 120_000);
+
+  it('says why nothing can be typed into a shell tab where Claude does not run', async () => {
+    const shell = (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: tab.workspaceId })).body;
+    await page.goto(new URL(`/t/${shell.id}/timeline`, agent.url).toString());
+    await composer(page).getByRole('note').filter({ hasText: 'Claude is not running in this tab: it is a shell' }).waitFor({ timeout: 20_000 });
+    expect(await field(page).count()).toBe(0);
+    expect(await composer(page).getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await api(session, 'DELETE', `/api/tabs/${shell.id}`);
+  }, 60_000);
+
+  it('attaches an image: it is saved in the tab directory and its @path goes into the prompt', async () => {
+    fake.onPrompt('what is in', text('A single pixel.'));
+    await openTimeline(page);
+    await field(page).fill('what is in');
+    const picker = composer(page).locator('input[type=file]');
+    await picker.setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
+    const withPath = (re: RegExp) =>
+      eventually(
+        async () => {
+          const v = await field(page).inputValue();
+          return re.exec(v)?.[1] ?? null;
+        },
+        20_000,
+        'the path in the prompt',
+      );
+    const path = await withPath(/@(\.pocketmux\/uploads\/\S+)/);
+    expect(await field(page).inputValue()).toBe(`what is in @${path} `);
+    expect(existsSync(join(project, path))).toBe(true);
+    await composer(page).getByRole('status').filter({ hasText: /Attached pixel\.png/ }).first().waitFor();
+    // A name with a space keeps it, so its mention is quoted: Claude Code reads `@"…"` whole.
+    await field(page).press('End');
+    await field(page).pressSequentially('and');
+    await picker.setInputFiles({ name: 'screen shot.png', mimeType: 'image/png', buffer: PNG });
+    const spaced = await withPath(/@"(\.pocketmux\/uploads\/[^"]*screen shot[^"]*)"/);
+    expect(existsSync(join(project, spaced))).toBe(true);
+    await expectNoSidewaysScroll(page);
+    await composer(page).getByRole('button', { name: 'Send' }).tap();
+    await fake.waitForRequest((r) => sawInLastMessage(r, path) && sawInLastMessage(r, spaced), 30_000).catch(async (e) => {
+      throw new Error(`${e}\n${await pane.screen()}`);
+    });
+    await timeline(page).locator('.md').filter({ hasText: 'A single pixel.' }).waitFor({ timeout: 30_000 });
+
+    // Too large: refused before anything is sent.
+    const uploads = join(project, '.pocketmux', 'uploads');
+    const before = readdirSync(uploads).length;
+    await picker.setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(UPLOAD_MAX_BYTES + 1024 * 1024) });
+    await composer(page).getByRole('alert').filter({ hasText: 'huge.bin (11 MB) is too large: files up to 10 MB can be attached.' }).waitFor();
+    expect(readdirSync(uploads)).toHaveLength(before);
+    await field(page).fill('');
+
+    // On a desktop, an image pasted into the field is attached the same way.
+    await openTimeline(wide);
+    await field(wide).click();
+    await field(wide).evaluate(async (el, bytes) => {
+      const file = new File([new Uint8Array(bytes)], '', { type: 'image/png' });
+      const data = new DataTransfer();
+      data.items.add(file);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
+    }, [...PNG]);
+    const pasted = await eventually(
+      async () => /^@(\.pocketmux\/uploads\/\S*pasted\.png) $/.exec(await field(wide).inputValue())?.[1] ?? null,
+      20_000,
+      'the pasted image in the prompt',
+    );
+    expect(existsSync(join(project, pasted))).toBe(true);
+    await field(wide).fill('');
+  }, 120_000);
+});
