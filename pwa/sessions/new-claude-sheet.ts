@@ -133,7 +133,11 @@ export class NewClaudeSheet extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    // After the first update: the sheet's code loads when it is first opened, so its
+    // workspace may be applied only by that update.
+    void this.updateComplete.then(() => {
+      if (this.isConnected) void this.load();
+    });
   }
 
   override firstUpdated(): void {

@@ -12,7 +12,6 @@ import { sessionActions } from './session-actions.js';
 import { attentionCount, STATE_LABEL, workspaceState } from './tab-status.js';
 import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../shared/icons.js';
 import { controls } from '../shared/shared-styles.js';
-import './new-claude-sheet.js';
 import '../shared/status-dot.js';
 import './tab-row.js';
 
@@ -192,6 +191,8 @@ export class WorkspaceCard extends LitElement {
               aria-expanded=${this.claudeSheet}
               @click=${() => {
                 this.claudeSheet = !this.claudeSheet;
+                // Its own chunk: most visits never open it.
+                if (this.claudeSheet) void import('./new-claude-sheet.js');
                 this.creation.clearError();
               }}
             >

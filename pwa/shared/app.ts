@@ -14,14 +14,11 @@ import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
 import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from '../inbox/deep-link.js';
 import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
 import { approvalsBeside, buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
-import '../inbox/approval-aside.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
 import { MediaQueryController } from './media-query-controller.js';
 import { followThemeChoice } from './theme-choice.js';
-import '../pairing/pair-screen.js';
 import '../sessions/session-list.js';
-import '../terminal/terminal-view.js';
 import { pageTitle, SCREEN_NAME_EVENT } from '../terminal/page-title.js';
 import './unreachable-screen.js';
 
@@ -60,6 +57,12 @@ export class App extends LitElement {
     this.screenName = (e as CustomEvent<string>).detail;
   };
   private devicesRequested = false;
+  /**
+   * The tab screen (terminal and timeline) is its own chunk: the first screen is the list and
+   * the inbox. It loads when a tab is opened, or once the list has shown and the page is idle.
+   */
+  @state() private terminalLoadError = '';
+  private terminalRequested = false;
   /** The screen last drawn, to tell when the person moved to another one. */
   private shownRoute: Route['name'] | null = null;
   private listScroll = 0;
@@ -167,6 +170,22 @@ export class App extends LitElement {
     }
   }
 
+  private loadTerminalView(): void {
+    if (this.terminalRequested) return;
+    this.terminalRequested = true;
+    import('../terminal/terminal-view.js').catch((err: unknown) => {
+      this.terminalRequested = false;
+      this.terminalLoadError = errorText(err);
+    });
+  }
+
+  /** After the list is on screen: the tab screen is fetched while nothing else happens. */
+  private prefetchTerminalView(): void {
+    if (this.terminalRequested) return;
+    const idle = (cb: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(cb, { timeout: 5_000 }) : setTimeout(cb, 2_000));
+    idle(() => this.loadTerminalView());
+  }
+
   private loadDevicesView(): void {
     if (this.devicesRequested) return;
     this.devicesRequested = true;
@@ -205,6 +224,7 @@ export class App extends LitElement {
     // Leaving the list: remember where it was, before it is hidden.
     if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
     if (granted && route.name === 'devices') this.loadDevicesView();
+    if (granted && route.name === 'terminal') this.loadTerminalView();
     this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
 
@@ -259,6 +279,7 @@ export class App extends LitElement {
       this.shownRoute = null;
       return;
     }
+    if (this.sync.loaded) this.prefetchTerminalView();
     const shown = this.routes.route.name;
     if (shown === this.shownRoute) return;
     // The list stays mounted under the other screens; put it back where the person left it.
@@ -281,6 +302,8 @@ export class App extends LitElement {
       case 'checking':
         return nothing;
       case 'unpaired':
+        // Its own chunk: a paired device never needs it.
+        void import('../pairing/pair-screen.js');
         return html`<pm-pair-screen .secret=${access.secret} ?lost=${access.lost} @pm-paired=${this.onPaired}></pm-pair-screen>`;
       case 'error':
         return html`<pm-unreachable-screen
@@ -304,7 +327,10 @@ export class App extends LitElement {
             ${bell}
             <pm-inbox slot="inbox" .inbox=${inbox} .highlight=${this.highlight} .note=${this.linkNote}></pm-inbox>
           </pm-session-list>
-          ${route.name === 'terminal'
+          ${route.name === 'terminal' && this.terminalLoadError
+            ? html`<pm-unreachable-screen problem="not-loaded" .errorMessage=${this.terminalLoadError}></pm-unreachable-screen>`
+            : nothing}
+          ${route.name === 'terminal' && !this.terminalLoadError
             ? html`<pm-terminal-view
                 .tabId=${route.tabId}
                 .view=${route.view}

@@ -1,7 +1,5 @@
 import { Workbox } from 'workbox-window';
-
-export const UPDATE_READY_EVENT = 'pm-update-ready';
-export type UpdateReadyEvent = CustomEvent<{ apply: () => void }>;
+import { UPDATE_READY_EVENT, type UpdateReadyEvent } from './update-event.js';
 
 /**
  * Registers the service worker that keeps the app shell available offline. A new version

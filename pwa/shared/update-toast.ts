@@ -1,6 +1,6 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { UPDATE_READY_EVENT, type UpdateReadyEvent } from './service-worker.js';
+import { UPDATE_READY_EVENT, type UpdateReadyEvent } from './update-event.js';
 import { controls } from './shared-styles.js';
 
 /** Offers to switch to a newer version once its service worker is installed and waiting. */

@@ -1,4 +1,6 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+// The approval cards beside a wide tab screen (slotted in by the app) come with the screen.
+import '../inbox/approval-aside.js';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
@@ -82,6 +84,15 @@ export class TerminalView extends LitElement {
   static override styles = [
     controls,
     css`
+      .tools {
+        display: contents;
+      }
+      @media (max-width: 600px) {
+        header.crowded .tools {
+          display: none;
+        }
+      }
+
       :host {
         position: fixed;
         top: 0;
@@ -398,7 +409,11 @@ export class TerminalView extends LitElement {
     this.media.addEventListener('change', this.onPointerChange);
     window.visualViewport?.addEventListener('resize', this.onViewport);
     this.onViewport();
-    void this.show();
+    // After the first update: the element may have been created before its code loaded (the tab
+    // screen is a chunk of its own), and then its tab and view are applied only by that update.
+    void this.updateComplete.then(() => {
+      if (this.isConnected) void this.show();
+    });
   }
 
   override disconnectedCallback(): void {
@@ -629,8 +644,10 @@ export class TerminalView extends LitElement {
     const outside = this.currentOutside;
     // Offered while the list holds the session and it is between turns; an open confirmation stays.
     const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
+    // On a phone a Claude's header holds the view switch (and Adopt): find and the text size
+    // give way there so its name keeps its room; the keyboard shortcuts still do both.
     return html`
-      <header>
+      <header class=${timeline || adoptable ? 'crowded' : ''}>
         <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
         <div class="title">
           <span class="name">
@@ -672,7 +689,7 @@ export class TerminalView extends LitElement {
   /** Find and the text size: header buttons for what the terminal's shortcuts also do. */
   private renderTools() {
     const ready = this.loaded && this.session !== null;
-    return html`<button
+    return html`<span class="tools"><button
         class="icon ghost"
         aria-label="Find"
         title=${`Find (${keysOf('find')})`}
@@ -684,7 +701,7 @@ export class TerminalView extends LitElement {
       </button>
       <button class="icon ghost" aria-label="Text size" title="Text size" aria-expanded=${this.sizeOpen} @click=${this.toggleSize}>
         ${textSizeIcon()}
-      </button>`;
+      </button></span>`;
   }
 
   private renderSizePanel() {

@@ -153,7 +153,8 @@ describe('Claude status in Chromium', () => {
   it('marks a reviewed tab seen when its terminal opens', async () => {
     await row(page, waiting).getByRole('button', { name: /^Open bash/ }).click();
     await page.waitForURL(new RegExp(`/t/${waiting.id}$`));
-    await expectTitle(page, 'pocketmux');
+    // Seen: nothing waits any more, and the title names the open tab.
+    await expectTitle(page, 'bash · pocketmux');
     await expectDot(page.locator('pm-terminal-view header'), 'Idle');
 
     await page.getByRole('button', { name: 'Back to sessions' }).click();
@@ -183,7 +184,7 @@ describe('Claude status in Chromium', () => {
     await expectDot(dpage.locator('pm-terminal-view header'), 'Working');
     await dpage.screenshot({ path: join(ARTIFACTS, 'e2e-status-terminal-desktop.png') });
     // Opening a busy tab dismisses nothing.
-    expect(await dpage.title()).toBe('(1) pocketmux');
+    await expectTitle(dpage, '(1) bash · pocketmux');
     await desktop.close();
   });
 
@@ -214,7 +215,7 @@ describe('Claude status in Chromium', () => {
     await timeline.getByText('Tool call stopped by you').waitFor();
     expect(await timeline.locator('details.tool').count()).toBe(2);
     // Seeing the conversation is seeing the result, as the terminal is.
-    await expectTitle(fresh, 'pocketmux');
+    await expectTitle(fresh, 'bash · pocketmux');
     const xterm = xtermAssets();
     expect(requested.filter((p) => xterm.includes(p))).toEqual([]);
 
@@ -237,9 +238,10 @@ describe('Claude status in Chromium', () => {
     answer.message.content = [{ type: 'text', text: 'Summary:\n- the command ran\n- it printed nothing' }];
     appendFileSync(transcript, `${JSON.stringify(prompt)}\n${JSON.stringify(answer)}\n`);
     await timeline.getByText('and now sum it up').waitFor();
-    const last = timeline.locator('.assistant .text').last();
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point: its newlines must survive layout.
-    await expect.poll(() => last.innerText()).toContain('Summary:\n- the command ran\n- it printed nothing');
+    const last = timeline.locator('.assistant .md').last();
+    // Claude's answer is Markdown: its list is a list.
+    await expect.poll(() => last.locator('li').allTextContents()).toEqual(['the command ran', 'it printed nothing']);
+    expect(await last.textContent()).toContain('Summary:');
     await expect.poll(() => last.isVisible()).toBe(true);
     await expect
       .poll(() => timeline.locator('.scroller').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
