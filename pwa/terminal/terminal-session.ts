@@ -15,12 +15,16 @@ import { TerminalConnection } from './terminal-connection.js';
 import { TerminalFinder } from './terminal-finder.js';
 import { matchShortcut, onMac, type TerminalAction } from './terminal-shortcuts.js';
 import { terminalTheme } from './terminal-theme.js';
-import { keepTmuxScrollback } from './tmux-scrollback.js';
 
 const FONT = 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace';
 
-/** Lines of output kept for find once they leave the screen (tmux keeps its own, longer history). */
-const SCROLLBACK_LINES = 5000;
+/**
+ * No scrollback of xterm's own: tmux draws in the alternate screen and keeps the history (copy
+ * mode, the mouse wheel). A scrollback kept here was reflowed by xterm at every change of
+ * width, joining lines tmux had drawn apart (seen in Chromium's headless shell), so find
+ * searches what is on the screen.
+ */
+const SCROLLBACK_LINES = 0;
 
 /**
  * Before a new socket's first output: a soft reset (modes, attributes, scroll region) and a
@@ -48,6 +52,15 @@ export interface TerminalSessionOptions {
 }
 
 /** Said once per page: a lost WebGL context is rare, and each terminal falling back says the same. */
+/** Whether this browser can make a WebGL2 context (what xterm's WebGL renderer needs). */
+function webglAvailable(): boolean {
+  try {
+    return document.createElement('canvas').getContext('webgl2') !== null;
+  } catch {
+    return false;
+  }
+}
+
 let contextLossLogged = false;
 
 /** Copies through the Clipboard API where the page may (a secure context); false where it may not. */
@@ -88,7 +101,6 @@ export class TerminalSession implements Disposable {
         fontSize: opts.fontSize,
         lineHeight: 1.15,
         theme: terminalTheme(theme),
-        // What tmux scrolls off the screen, for find (tmux-scrollback.ts); tmux's copy mode has all of it.
         scrollback: SCROLLBACK_LINES,
         macOptionClickForcesSelection: true,
         rightClickSelectsWord: true,
@@ -98,7 +110,6 @@ export class TerminalSession implements Disposable {
     );
     const term = this.term;
     // Before any output is parsed: tmux's first bytes switch screens.
-    this.store.add(keepTmuxScrollback(term));
     term.loadAddon(this.fit);
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
@@ -153,6 +164,12 @@ export class TerminalSession implements Disposable {
    * when WebGL is missing (the addon throws as it loads) and when the context is lost later.
    */
   private loadWebgl(): void {
+    // Where the browser has no WebGL at all, the DOM renderer stays, untouched: a failed
+    // addon load swaps renderers after the first measure, and the cells change size under tmux.
+    if (!webglAvailable()) {
+      this.showRenderer('dom');
+      return;
+    }
     let webgl: WebglAddon;
     try {
       webgl = new WebglAddon();
