@@ -21,7 +21,11 @@ export class OwnTmux {
    */
   async open(cwd: string, command: string, env: Record<string, string>): Promise<string> {
     const args = ['-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-x', '120', '-y', '40', '-c', cwd, command];
-    const pane = (await tmuxWithEnv(this.socket, args, env)).trim();
+    // A server whose last pane just closed can refuse once while it exits; the retry starts a fresh one.
+    const pane = (await tmuxWithEnv(this.socket, args, env).catch((err: Error) => {
+      if (!/server exited unexpectedly/.test(err.message)) throw err;
+      return tmuxWithEnv(this.socket, args, env);
+    })).trim();
     this.socketPath ??= (await tmux(this.socket, 'display-message', '-p', '#{socket_path}')).trim();
     return pane;
   }
