@@ -84,10 +84,10 @@ export class KeyBar extends LitElement {
       html`<button type="button" aria-label=${name} @pointerdown=${this.keepFocus} @click=${() => this.key(k)}>${label}</button>`;
     return html`
       <div class="keys" role="toolbar" aria-label="Terminal keys">
-        ${key('esc', 'Esc', 'Escape')} ${key('tab', 'Tab', 'Tab')}
+        ${key('esc', 'Esc', 'Esc (Escape)')} ${key('tab', 'Tab', 'Tab')}
         <button
           type="button"
-          aria-label="Control"
+          aria-label="Ctrl (Control)"
           aria-pressed=${this.ctrl}
           @pointerdown=${this.keepFocus}
           @click=${() => this.dispatchEvent(new CustomEvent('pm-ctrl', { detail: { on: !this.ctrl } }))}

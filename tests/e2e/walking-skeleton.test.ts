@@ -76,7 +76,7 @@ describe('walking skeleton in Chromium', () => {
 
     // The key bar's sticky Ctrl turns the next typed key into a control character.
     await typeCommand(page, 'sleep 30');
-    await page.getByRole('button', { name: 'Control' }).tap();
+    await page.getByRole('button', { name: 'Ctrl (Control)' }).tap();
     await page.keyboard.type('c');
     await waitForLine(page, '^C');
     await expect.poll(() => page.getByRole('toolbar', { name: 'Terminal keys' }).isVisible()).toBe(true);
