@@ -7,20 +7,18 @@
  * where there is none), and a reply from the inbox reaches the tmux pane.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { randomBytes, } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeStandIn } from '../support/own-tmux.js';
-import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, typeCommand, waitForLine } from '../support/browser.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { api, eventually, type Session } from '../support/client.js';
-import { type HookRun, runHookScript } from '../support/hook-script.js';
-import { capturedHook } from '../support/status.js';
+import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 
-const TRANSCRIPT_FIXTURE = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl');
 const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
 const NO_TERMINAL_VIEW =
   'No terminal: this Claude was started outside tmux. Its approvals, questions and timeline are here; type to it in its own terminal on the machine.';
@@ -39,12 +37,7 @@ let serverSocket = '';
 /** What a claude in that server's pane would have as $TMUX and $TMUX_PANE. */
 let paneEnv: { TMUX: string; TMUX_PANE: string };
 
-interface Outside {
-  sessionId: string;
-  key: string;
-  cwd: string;
-  transcript: string;
-}
+type Outside = OutsideFixture;
 
 /** Hook scripts held open on an approval; any still running when the tests end is stopped. */
 const held: ChildProcess[] = [];
@@ -52,29 +45,16 @@ const held: ChildProcess[] = [];
 let inTmux: Outside;
 let plain: Outside;
 
-function outside(home: string, project: string): Outside {
-  const sessionId = randomUUID();
-  const cwd = join(home, 'code', project);
-  mkdirSync(cwd, { recursive: true });
-  // Claude keeps its transcripts under its config dir, in a folder named for the project.
-  const folder = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(folder, { recursive: true });
-  const transcript = join(folder, `${sessionId}.jsonl`);
-  copyFileSync(TRANSCRIPT_FIXTURE, transcript);
-  return { sessionId, key: `unmanaged-${sessionId}`, cwd: realpathSync(cwd), transcript };
-}
 
 /** One hook event of an outside session, through the agent's installed script in its global form. */
 async function hook(who: Outside, event: string, env: Record<string, string>, fields: Record<string, unknown> = {}): Promise<void> {
-  const payload = { ...capturedHook(event), session_id: who.sessionId, cwd: who.cwd, transcript_path: who.transcript, ...fields };
-  const run = await runHookScript(agent.dataDir, `--global ${event}`, payload, env);
+  const run = await runHookScript(agent.dataDir, `--global ${event}`, outsidePayload(who, event, fields), env);
   expect(run).toMatchObject({ code: 0, stderr: '' });
 }
 
 /** A permission request from an outside session: its hook waits for the answer, as Claude's does. */
 function askPermission(who: Outside, env: Record<string, string>, command: string): Promise<HookRun> {
-  const request = capturedHook('PermissionRequest');
-  const payload = { ...request, session_id: who.sessionId, cwd: who.cwd, transcript_path: who.transcript, tool_input: { command, description: 'Run a check' } };
+  const payload = outsidePayload(who, 'PermissionRequest', { tool_input: { command, description: 'Run a check' } });
   return runHookScript(agent.dataDir, '--global PermissionRequest', payload, env, (child) => held.push(child));
 }
 
@@ -98,8 +78,8 @@ async function expectNoSidewaysScroll(p: Page): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const env = newTestEnvironment();
-  inTmux = outside(env.home, 'api-server');
-  plain = outside(env.home, 'web-app');
+  inTmux = outsideFixture(env.home, 'api-server');
+  plain = outsideFixture(env.home, 'web-app');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
 
   // The person's own tmux: no config, the test's HOME, a shell in the project.

@@ -12,8 +12,7 @@
  * a reply field); the other, in no tmux, asks to run a command (an approval card, held open).
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type axe from 'axe-core';
@@ -21,15 +20,13 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, waitForLine } from '../support/browser.js';
 import { api, createTab, eventually, type Session } from '../support/client.js';
-import { runHookScript } from '../support/hook-script.js';
+import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';
-import { capturedHook } from '../support/status.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const TRANSCRIPT_FIXTURE = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl');
 const THEME_KEY = 'pm-theme';
 const BACKGROUND = { dark: '#0e1116', light: '#f5f7f9' } as const;
 
@@ -46,40 +43,21 @@ const own = new OwnTmux();
 /** The approval hook, held open while the views are scanned; stopped at the end. */
 let held: ChildProcess | null = null;
 
-interface Outside {
-  sessionId: string;
-  key: string;
-  cwd: string;
-  transcript: string;
-}
+type Outside = OutsideFixture;
 let reviewed: Outside;
 let asking: Outside;
 
-function outside(home: string, project: string): Outside {
-  const sessionId = randomUUID();
-  const cwd = join(home, 'code', project);
-  mkdirSync(cwd, { recursive: true });
-  const folder = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(folder, { recursive: true });
-  const transcript = join(folder, `${sessionId}.jsonl`);
-  copyFileSync(TRANSCRIPT_FIXTURE, transcript);
-  return { sessionId, key: `unmanaged-${sessionId}`, cwd: realpathSync(cwd), transcript };
-}
-
-function payload(who: Outside, event: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...capturedHook(event), session_id: who.sessionId, cwd: who.cwd, transcript_path: who.transcript, ...fields };
-}
 
 async function hook(who: Outside, event: string, env: Record<string, string>, fields: Record<string, unknown> = {}): Promise<void> {
-  const run = await runHookScript(agent.dataDir, `--global ${event}`, payload(who, event, fields), env);
+  const run = await runHookScript(agent.dataDir, `--global ${event}`, outsidePayload(who, event, fields), env);
   expect(run).toMatchObject({ code: 0, stderr: '' });
 }
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const env = newTestEnvironment();
-  reviewed = outside(env.home, 'api-server');
-  asking = outside(env.home, 'web-app');
+  reviewed = outsideFixture(env.home, 'api-server');
+  asking = outsideFixture(env.home, 'web-app');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
 
   const context = await browser.newContext(PHONE);
@@ -102,7 +80,7 @@ beforeAll(async () => {
   // A claude in no tmux asking to run a command: an approval card, open while the hook waits.
   await hook(asking, 'SessionStart', {});
   await hook(asking, 'UserPromptSubmit', {});
-  const request = payload(asking, 'PermissionRequest', { tool_input: { command: 'npm run check-web', description: 'Run the checks' } });
+  const request = outsidePayload(asking, 'PermissionRequest', { tool_input: { command: 'npm run check-web', description: 'Run the checks' } });
   void runHookScript(agent.dataDir, '--global PermissionRequest', request, {}, (child) => {
     held = child;
   });
