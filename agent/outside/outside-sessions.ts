@@ -158,10 +158,9 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
       before.lastSeenAt = at;
       // A hook without the headers (the statusLine has them too, but a script may not) keeps what is known.
       const nextTmux = report.tmuxEnv === undefined && report.pane === undefined ? before.tmux : tmux;
-      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) {
-        this.persist();
-        return;
-      }
+      // Nothing new: no write for this hook. The time it was heard of only orders the cap, and
+      // goes to the file with the next change or at shutdown.
+      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) return;
       before.cwd = cwd;
       before.tmux = nextTmux;
       this.persist();
