@@ -12,3 +12,4 @@ export * from './sync-server.js';
 export * from './approvals.js';
 export * from './push.js';
 export * from './outside.js';
+export * from './pane-history.js';

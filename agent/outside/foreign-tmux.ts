@@ -3,11 +3,15 @@
  * own tmux runs. The agent reaches it through the socket its hooks name (`$TMUX`), to attach a
  * terminal and to type a reply, and never loads its config into it, starts it or ends it.
  */
+import { randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { PaneHistory } from '../../protocol/pane-history.js';
 import { TmuxError, TmuxRunner } from '../tmux/client.js';
-import { chainCommands, chunkUtf8, tmuxArg } from '../tmux/commands.js';
-import { PaneInputQueue } from '../tmux/input-queue.js';
+import { chainCommands, chunkUtf8, deleteBufferCommand, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
+import { HISTORY_LIMIT_LINES } from '../tmux/config-file.js';
+import { InputBacklogError, PaneInputQueue } from '../tmux/input-queue.js';
+import { historyTail, newestLines } from '../tmux/pane-history.js';
 
 /** A pane and the tmux server it belongs to. */
 export interface ForeignPane {
@@ -91,6 +95,14 @@ export const foreignCommands = {
     return [...this.base(target), 'capture-pane', '-p', '-t', target.pane];
   },
 
+  /**
+   * The pane's history and screen, for find, as `TmuxCommands.captureHistory` reads a tab's:
+   * at most `lines` back, however long a history the person's tmux keeps.
+   */
+  captureHistory(target: ForeignPane, lines: number): string[] {
+    return [...this.base(target), 'capture-pane', '-p', '-e', '-J', '-S', `-${lines}`, '-t', target.pane];
+  },
+
   leaveCopyModeCommand(target: ForeignPane): string[] {
     return ['if-shell', '-F', '-t', target.pane, '#{pane_in_mode}', 'send-keys -X cancel'];
   },
@@ -99,8 +111,23 @@ export const foreignCommands = {
     return ['send-keys', '-t', target.pane, '-l', '--', tmuxArg(text)];
   },
 
-  sendKeyCommand(target: ForeignPane, key: 'Enter' | 'Escape'): string[] {
+  sendKeyCommand(target: ForeignPane, key: 'Enter' | 'Escape' | 'C-j'): string[] {
     return ['send-keys', '-t', target.pane, key];
+  },
+
+  /** Pastes a buffer into the pane and deletes it, bracketed when the program asked (see `TmuxCommands.pasteBufferCommand`). */
+  pasteBufferCommand(target: ForeignPane, buffer: string): string[] {
+    return ['paste-buffer', '-d', '-p', '-r', '-b', tmuxArg(buffer), '-t', target.pane];
+  },
+
+  /** Text to submit, pasted into the pane through `buffer`, then Enter (see `pastePieces`). */
+  submitCommands(target: ForeignPane, text: string, buffer: string): string[][] {
+    return pasteAndSubmitCommands(
+      text,
+      buffer,
+      (b) => foreignCommands.pasteBufferCommand(target, b),
+      (key) => foreignCommands.sendKeyCommand(target, key),
+    );
   },
 };
 
@@ -157,10 +184,40 @@ export class ForeignTmux {
     return this.runner.run(foreignCommands.capture(target));
   }
 
-  /** Types text into the pane (leaving copy-mode first), then Enter if asked; long text in pieces. */
+  /**
+   * The pane's history and screen with their colours, the newest within the byte bound; only
+   * while it is the same pane, on the server its hooks named (a server started again on that
+   * socket numbers its panes afresh). `PaneUnreachableError` says why not.
+   */
+  async captureHistory(target: ForeignPane): Promise<PaneHistory> {
+    checkSocket(target.socketPath);
+    if ((await this.panePid(target)) === null) throw new PaneUnreachableError('its pane is gone');
+    const tail = historyTail();
+    await this.runner.runInto(foreignCommands.captureHistory(target, HISTORY_LIMIT_LINES), tail);
+    return newestLines(tail.result());
+  }
+
+  /**
+   * Types text into the pane (leaving copy-mode first), long text in pieces: as literal keys
+   * without Enter; pasted, then Enter, with it, as `Tmux.type` does and for the same reason.
+   * The paste goes through a buffer of this call's own on the person's server, deleted by the
+   * paste, or afterwards when a run failed part way.
+   */
   async type(target: ForeignPane, text: string, enter: boolean): Promise<void> {
     checkSocket(target.socketPath);
     const commands = [foreignCommands.leaveCopyModeCommand(target)];
+    if (enter && text !== '') {
+      const buffer = `${PASTE_BUFFER_PREFIX}${randomBytes(8).toString('hex')}`;
+      try {
+        return await this.input.send(queueKey(target), [...commands, ...foreignCommands.submitCommands(target, text, buffer)]);
+      } catch (err) {
+        // A backlog refusal ran nothing, and is what floods meet: no tmux run for it.
+        if (!(err instanceof InputBacklogError)) {
+          await this.runner.run([...foreignCommands.base(target), ...deleteBufferCommand(buffer)]).catch(() => undefined);
+        }
+        throw err;
+      }
+    }
     for (const chunk of chunkUtf8(text)) commands.push(foreignCommands.sendLiteralCommand(target, chunk));
     if (enter) commands.push(foreignCommands.sendKeyCommand(target, 'Enter'));
     return this.input.send(queueKey(target), commands);

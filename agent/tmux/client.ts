@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import type { ByteTail } from './pane-history.js';
 
 export class TmuxError extends Error {
   constructor(
@@ -57,6 +58,48 @@ export class TmuxRunner {
         // execFile refuses some arguments (a NUL) before starting anything.
         reject(new TmuxError(`tmux ${subcommandOf(args)}: ${(err as NodeJS.ErrnoException).code ?? 'invalid arguments'}`, args, '', null));
       }
+    });
+  }
+
+  /**
+   * Runs tmux for output that may be large (a pane's history), handing what it prints to
+   * `tail`, which keeps only its end: however much tmux writes, the agent holds no more. Fails
+   * as `run` does.
+   */
+  runInto(args: readonly string[], tail: ByteTail): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const fail = (why: string, stderr: string, code: number | string | null) =>
+        reject(new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, code));
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn(this.bin, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        // spawn refuses some arguments (a NUL) before starting anything.
+        fail((err as NodeJS.ErrnoException).code ?? 'invalid arguments', '', null);
+        return;
+      }
+      let stderr = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        // Not waiting for its output to close: whatever it started may hold that open.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        fail(`timed out after ${this.timeoutMs} ms`, stderr, null);
+      }, this.timeoutMs);
+      child.stdout?.on('data', (chunk: Buffer) => tail.push(chunk));
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+        // What tmux says is a line or two; more is not kept.
+        if (stderr.length < 4096) stderr += d;
+      });
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        fail(err.code ?? err.message, '', err.code ?? null);
+      });
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        if (code !== 0) fail(stderr.trim() || `exited with ${code}`, stderr, code);
+        else resolve();
+      });
     });
   }
 

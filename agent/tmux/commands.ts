@@ -72,6 +72,69 @@ export function chunkUtf8(text: string, maxBytes: number = TEXT_CHUNK_BYTES): st
   return chunks;
 }
 
+/**
+ * Claude Code (2.1.332) folds a paste longer than 800 characters, or with more than 2 line
+ * breaks (fewer in a pane under 12 rows), into "[Pasted text #n]" and sends it to the model
+ * wrapped in `<pasted_content>`; and a pasted tab becomes 4 spaces. Text to submit is
+ * therefore pasted a line at a time, in pieces of at most this many UTF-16 units, which it
+ * takes as if typed.
+ */
+export const PASTE_PIECE_UNITS = 200;
+
+/** Paste buffers the agent fills are named with this and a random part, one name per call. */
+export const PASTE_BUFFER_PREFIX = 'pocketmux-paste-';
+
+/**
+ * Text to submit as the pieces it is pasted in, in order, with `'\n'` standing for each line
+ * break (`\r\n`, `\r` or `\n`, as Claude Code counts them), which is typed as a key of its own
+ * between pieces. A piece holds no line break, is never empty and never ends between the two
+ * halves of a surrogate pair.
+ */
+export function pastePieces(text: string, maxUnits: number = PASTE_PIECE_UNITS): string[] {
+  const pieces: string[] = [];
+  for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
+    if (i > 0) pieces.push('\n');
+    let start = 0;
+    while (start < line.length) {
+      let end = Math.min(start + maxUnits, line.length);
+      const last = line.charCodeAt(end - 1);
+      // A pair is kept whole: left for the next piece, or taken whole into a piece that would be empty.
+      if (end < line.length && last >= 0xd800 && last <= 0xdbff) end += end - 1 > start ? -1 : 1;
+      pieces.push(line.slice(start, end));
+      start = end;
+    }
+  }
+  return pieces;
+}
+
+/** Fills a named paste buffer (any server: buffers belong to the server, not to a pane). */
+export function setBufferCommand(buffer: string, text: string): string[] {
+  return ['set-buffer', '-b', tmuxArg(buffer), '--', tmuxArg(text)];
+}
+
+/** Deletes a paste buffer the agent filled; tmux fails it when the buffer is already gone. */
+export function deleteBufferCommand(buffer: string): string[] {
+  return ['delete-buffer', '-b', tmuxArg(buffer)];
+}
+
+/**
+ * The commands that paste `text` through `buffer` and press Enter, for a pane of any server:
+ * `paste` pastes the buffer into the pane and deletes it, `key` presses a named key there.
+ * Line breaks are C-j, a new line in Claude Code's prompt. Enter follows the last piece with
+ * no pause, in the same tmux run as far as it fits: Claude Code submits a bracketed paste
+ * followed at once by Enter (tried up to 60,000 characters), where typed text followed at once
+ * by Enter is taken as a paste with the Enter a new line in it.
+ */
+export function pasteAndSubmitCommands(text: string, buffer: string, paste: (buffer: string) => string[], key: (key: 'C-j' | 'Enter') => string[]): string[][] {
+  const commands: string[][] = [];
+  for (const piece of pastePieces(text)) {
+    if (piece === '\n') commands.push(key('C-j'));
+    else commands.push(setBufferCommand(buffer, piece), paste(buffer));
+  }
+  commands.push(key('Enter'));
+  return commands;
+}
+
 /** The fields tmux reports for every pane in one call, in this order. */
 const PANE_FIELDS = [
   '#{session_name}',
@@ -183,6 +246,15 @@ export class TmuxCommands {
     return [...this.base(), 'capture-pane', '-p', '-t', exactPane(name)];
   }
 
+  /**
+   * A pane's history and screen, for find: `-S -<lines>` from that far back (all of it on our
+   * server, whose history-limit is that), `-J` wrapped lines joined, `-e` with their colours
+   * as SGR escapes.
+   */
+  captureHistory(name: string, lines: number): string[] {
+    return [...this.base(), 'capture-pane', '-p', '-e', '-J', '-S', `-${lines}`, '-t', exactPane(name)];
+  }
+
   killServer(): string[] {
     return [...this.base(), 'kill-server'];
   }
@@ -216,6 +288,25 @@ export class TmuxCommands {
 
   sendEnterCommand(name: string): string[] {
     return ['send-keys', '-t', exactPane(name), 'Enter'];
+  }
+
+  /**
+   * Pastes a buffer into the pane and deletes it (`-d`). `-p`: bracketed, when the program
+   * asked for bracketed paste (Claude Code does), so it takes the text as a paste and not as
+   * keys; `-r`: the text as it is, no line endings rewritten.
+   */
+  pasteBufferCommand(name: string, buffer: string): string[] {
+    return ['paste-buffer', '-d', '-p', '-r', '-b', tmuxArg(buffer), '-t', exactPane(name)];
+  }
+
+  /** Text to submit, pasted into the pane through `buffer`, then Enter; see `pastePieces`. */
+  submitCommands(name: string, text: string, buffer: string): string[][] {
+    return pasteAndSubmitCommands(
+      text,
+      buffer,
+      (b) => this.pasteBufferCommand(name, b),
+      (key) => ['send-keys', '-t', exactPane(name), key],
+    );
   }
 
   /** Presses one named key in the pane; a key from a request passes `PaneKeyBody` first. */

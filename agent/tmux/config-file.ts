@@ -1,4 +1,10 @@
 /**
+ * Lines of history tmux keeps per pane; a capture of a pane's history (find in the browser)
+ * reads at most this many, from the agent's server or the person's own.
+ */
+export const HISTORY_LIMIT_LINES = 50_000;
+
+/**
  * The agent's own tmux configuration. The browser draws all chrome, so tmux shows none;
  * titles carry the pane's command and path so clients can label tabs live.
  */
@@ -12,7 +18,7 @@ export function tmuxConfig(opts: { defaultShell: string }): string {
     'set -g set-titles on',
     `set -g set-titles-string '${printable('pane_current_command')}|${printable('pane_current_path')}'`,
     'set -g focus-events on',
-    'set -g history-limit 50000',
+    `set -g history-limit ${HISTORY_LIMIT_LINES}`,
     'set -g escape-time 0',
     'set -g default-terminal tmux-256color',
     "set -as terminal-features 'xterm-256color:RGB:clipboard:focus:title'",

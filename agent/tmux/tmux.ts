@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import type { PaneHistory } from '../../protocol/pane-history.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { TmuxError, TmuxRunner } from './client.js';
 import {
   chunkUtf8,
+  deleteBufferCommand,
   MIN_TMUX,
   type NamedKey,
   type NewSessionOptions,
+  PASTE_BUFFER_PREFIX,
   type PaneInfo,
   parsePaneListing,
   parseTmuxVersion,
   TmuxCommands,
   tmuxIsRecentEnough,
 } from './commands.js';
-import { tmuxConfig } from './config-file.js';
-import { PaneInputQueue } from './input-queue.js';
+import { HISTORY_LIMIT_LINES, tmuxConfig } from './config-file.js';
+import { InputBacklogError, PaneInputQueue } from './input-queue.js';
+import { historyTail, newestLines } from './pane-history.js';
 
 export class TmuxPreflightError extends Error {}
 
@@ -128,14 +132,36 @@ export class Tmux {
   }
 
   /**
-   * Types text into a session's pane, leaving copy-mode first, then Enter if asked: one
-   * tmux run for ordinary text, long text in pieces that fit tmux's command size limit.
+   * Types text into a session's pane, leaving copy-mode first: one tmux run for ordinary
+   * text, long text in runs that fit tmux's command size limit. Without Enter the text goes as
+   * literal keys (a dialog's answer, a prompt left to finish). With Enter it is pasted, then
+   * Enter pressed: Claude Code takes typed text that arrives together with Enter as a paste,
+   * the Enter a new line in it, and leaves the prompt unsent.
    */
   async type(name: string, text: string, enter: boolean): Promise<void> {
     const commands = [this.commands.leaveCopyModeCommand(name)];
+    if (enter && text !== '') return this.paste(name, text, commands);
     for (const chunk of chunkUtf8(text)) commands.push(this.commands.sendLiteralCommand(name, chunk));
     if (enter) commands.push(this.commands.sendEnterCommand(name));
     return this.input.send(name, commands);
+  }
+
+  /**
+   * Pastes text through a buffer of this call's own (no other pane or call fills it), then
+   * presses Enter, after `before`. Each paste deletes the buffer; a run that fails part way
+   * can leave it filled, so it is deleted then too.
+   */
+  private async paste(name: string, text: string, before: string[][]): Promise<void> {
+    const buffer = `${PASTE_BUFFER_PREFIX}${randomBytes(8).toString('hex')}`;
+    try {
+      await this.input.send(name, [...before, ...this.commands.submitCommands(name, text, buffer)]);
+    } catch (err) {
+      // A backlog refusal ran nothing, and is what floods meet: no tmux run for it.
+      if (!(err instanceof InputBacklogError)) {
+        await this.runner.run(this.commands.chain([deleteBufferCommand(buffer)])).catch(() => undefined);
+      }
+      throw err;
+    }
   }
 
   /**
@@ -149,6 +175,13 @@ export class Tmux {
   /** What a session's pane shows now, as text. */
   async capturePane(name: string): Promise<string> {
     return this.runner.run(this.commands.capturePane(name));
+  }
+
+  /** A session's pane: its history and screen with their colours, the newest within the byte bound. */
+  async captureHistory(name: string): Promise<PaneHistory> {
+    const tail = historyTail();
+    await this.runner.runInto(this.commands.captureHistory(name, HISTORY_LIMIT_LINES), tail);
+    return newestLines(tail.result());
   }
 
   async killServer(): Promise<void> {

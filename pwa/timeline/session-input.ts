@@ -23,39 +23,12 @@ function typeInto(key: string, body: TabInputBody): Promise<undefined> {
 }
 
 /**
- * How long the pane is left to take typed text before Enter. Claude Code reads a long text
- * arriving at once as a paste, and an Enter that comes with it as a new line of that paste:
- * sent together, a prompt over about 100 characters stays in Claude's input, unsent.
+ * Sends a prompt to the session, text and Enter in one request, by the routes the inbox's
+ * reply uses (by key: a tab's id, an outside session's `unmanaged-…`). The agent pastes the
+ * text and then presses Enter, so Claude submits it whatever its length.
  */
-export function enterDelayMs(length: number): number {
-  return Math.min(1_000, 150 + Math.ceil(length / 40));
-}
-
-/** Thrown when the text went in but Enter did not: the prompt waits, typed, in the terminal. */
-export class EnterNotPressedError extends Error {
-  constructor(cause: unknown) {
-    super(`it was typed into the terminal, but Enter could not be pressed (${cause instanceof Error ? cause.message : String(cause)}): send it from the terminal`);
-    this.name = 'EnterNotPressedError';
-  }
-}
-
-/**
- * Types a prompt into the session's pane, then presses Enter, by the routes the inbox's reply
- * uses (by key: a tab's id, an outside session's `unmanaged-…`): the text, then, once it has
- * landed, Enter on its own, as a person at the terminal would.
- */
-export async function sendPrompt(key: string, text: string, wait: (ms: number) => Promise<void> = sleep): Promise<void> {
-  await typeInto(key, { text, enter: false });
-  await wait(enterDelayMs(text.length));
-  try {
-    await typeInto(key, { text: '', enter: true });
-  } catch (err) {
-    throw new EnterNotPressedError(err);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+export async function sendPrompt(key: string, text: string): Promise<void> {
+  await typeInto(key, { text, enter: true });
 }
 
 /** Escape in the session's pane: Claude stops what it does, as Esc in the terminal. */

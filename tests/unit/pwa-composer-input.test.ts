@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../protocol/api.js';
 import {
-  EnterNotPressedError,
-  enterDelayMs,
   FileTooLargeError,
   fileMention,
   fileSize,
@@ -68,39 +66,28 @@ describe("what the composer asks of a session's pane", () => {
     expect(UPLOAD_FILENAME_HEADER).toBe(PROTOCOL_HEADER);
   });
 
-  it('types a prompt, then presses Enter on its own once the text has landed, by the routes of the inbox reply', async () => {
+  it('sends a prompt with Enter in one request, long or multi-line, by the routes of the inbox reply', async () => {
     const calls: { url: string; body: unknown }[] = [];
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       calls.push({ url, body: JSON.parse(String(init.body)) });
       return new Response(null, { status: 204 });
     });
-    const waits: number[] = [];
-    const wait = async (ms: number) => {
-      waits.push(ms);
-      calls.push({ url: 'wait', body: ms });
-    };
-    await sendPrompt('t1', 'line one\nline two', wait);
-    await sendPrompt(OUTSIDE, 'x'.repeat(4000), wait);
+    await sendPrompt('t1', 'line one\nline two');
+    await sendPrompt(OUTSIDE, 'x'.repeat(4000));
     expect(calls).toEqual([
-      { url: '/api/tabs/t1/input', body: { text: 'line one\nline two', enter: false } },
-      { url: 'wait', body: enterDelayMs(17) },
-      { url: '/api/tabs/t1/input', body: { text: '', enter: true } },
-      { url: `/api/outside/${OUTSIDE}/input`, body: { text: 'x'.repeat(4000), enter: false } },
-      { url: 'wait', body: enterDelayMs(4000) },
-      { url: `/api/outside/${OUTSIDE}/input`, body: { text: '', enter: true } },
+      { url: '/api/tabs/t1/input', body: { text: 'line one\nline two', enter: true } },
+      { url: `/api/outside/${OUTSIDE}/input`, body: { text: 'x'.repeat(4000), enter: true } },
     ]);
-    // Longer text, longer wait, never more than a second.
-    expect(enterDelayMs(4000)).toBeGreaterThan(enterDelayMs(17));
-    expect(enterDelayMs(64 * 1024)).toBe(1_000);
   });
 
-  it('says so when the text went in but Enter did not, and sends no Enter when the text was refused', async () => {
+  it("fails with the agent's reason when the prompt was refused", async () => {
     let n = 0;
-    vi.stubGlobal('fetch', async () => (++n === 1 ? new Response(null, { status: 204 }) : Response.json({ error: 'no such pane' }, { status: 409 })));
-    await expect(sendPrompt('t1', 'hello', async () => {})).rejects.toBeInstanceOf(EnterNotPressedError);
-    n = 1;
-    await expect(sendPrompt('t1', 'hello', async () => {})).rejects.toMatchObject({ status: 409, message: 'no such pane' });
-    expect(n).toBe(2);
+    vi.stubGlobal('fetch', async () => {
+      n++;
+      return Response.json({ error: 'no such pane' }, { status: 409 });
+    });
+    await expect(sendPrompt('t1', 'hello')).rejects.toMatchObject({ status: 409, message: 'no such pane' });
+    expect(n).toBe(1);
   });
 
   it('presses Escape in a tab by its id, and in an outside session by its key', async () => {

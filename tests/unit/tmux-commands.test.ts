@@ -3,12 +3,17 @@ import {
   chainCommands,
   chunkUtf8,
   commandBytes,
+  deleteBufferCommand,
   formatLiteral,
+  PASTE_BUFFER_PREFIX,
+  PASTE_PIECE_UNITS,
+  pastePieces,
   paneListFormat,
   parsePaneListing,
   parseSessionName,
   parseTmuxVersion,
   sessionNameFor,
+  setBufferCommand,
   TEXT_CHUNK_BYTES,
   TMUX_COMMAND_BUDGET_BYTES,
   TmuxArgumentError,
@@ -135,6 +140,66 @@ describe('tmux command builder', () => {
     expect(chunks[0]).toBe('a'.repeat(TEXT_CHUNK_BYTES - 1));
     expect(chunkUtf8('')).toEqual([]);
     expect(commandBytes(cmds.sendLiteralCommand('pm_a_b', chunks[1] as string))).toBeLessThan(TMUX_COMMAND_BUDGET_BYTES);
+  });
+
+  it('cuts text to submit into pastes of one line each, within the piece size, line breaks between', () => {
+    expect(pastePieces('')).toEqual([]);
+    expect(pastePieces('hello')).toEqual(['hello']);
+    expect(pastePieces('one\ntwo\r\nthree\rfour')).toEqual(['one', '\n', 'two', '\n', 'three', '\n', 'four']);
+    // Empty lines, and a line break at either end, are line breaks with no paste.
+    expect(pastePieces('\na\n\n\nb\n')).toEqual(['\n', 'a', '\n', '\n', '\n', 'b', '\n']);
+    const long = 'abcdefghij'.repeat(2 * PASTE_PIECE_UNITS);
+    const pieces = pastePieces(long);
+    expect(pieces.join('')).toBe(long);
+    expect(pieces).toHaveLength(20);
+    for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(PASTE_PIECE_UNITS);
+    // Claude Code folds a paste over 800 characters; a pasted tab becomes 4 spaces.
+    expect(PASTE_PIECE_UNITS * 4).toBeLessThanOrEqual(800);
+  });
+
+  it('never cuts a piece between the halves of a surrogate pair', () => {
+    const text = `${'a'.repeat(PASTE_PIECE_UNITS - 1)}🙂${'🙂'.repeat(300)}日本`;
+    const pieces = pastePieces(text);
+    expect(pieces.join('')).toBe(text);
+    expect(pieces[0]).toBe('a'.repeat(PASTE_PIECE_UNITS - 1));
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(PASTE_PIECE_UNITS);
+      expect(piece).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+    }
+    expect(pastePieces('🙂🙂', 1)).toEqual(['🙂', '🙂']);
+  });
+
+  it('fills, pastes and deletes a named buffer, the text after -- and a trailing ; escaped', () => {
+    expect(setBufferCommand('pocketmux-paste-ab12', 'echo hi;')).toEqual(['set-buffer', '-b', 'pocketmux-paste-ab12', '--', 'echo hi\\;']);
+    expect(setBufferCommand('b', '-x')).toEqual(['set-buffer', '-b', 'b', '--', '-x']);
+    expect(() => setBufferCommand('b', 'a\0b')).toThrow(TmuxArgumentError);
+    expect(deleteBufferCommand('pocketmux-paste-ab12')).toEqual(['delete-buffer', '-b', 'pocketmux-paste-ab12']);
+    // -d: the paste deletes the buffer; -p: bracketed when the program asked; -r: text as it is.
+    expect(cmds.pasteBufferCommand('pm_a_b', 'pocketmux-paste-ab12')).toEqual(['paste-buffer', '-d', '-p', '-r', '-b', 'pocketmux-paste-ab12', '-t', '=pm_a_b:']);
+    expect(PASTE_BUFFER_PREFIX).toBe('pocketmux-paste-');
+  });
+
+  it('submits text as pastes through one buffer, C-j for each line break, then Enter once', () => {
+    const buffer = 'pocketmux-paste-0011';
+    expect(cmds.submitCommands('pm_a_b', 'first line\nls;', buffer)).toEqual([
+      ['set-buffer', '-b', buffer, '--', 'first line'],
+      ['paste-buffer', '-d', '-p', '-r', '-b', buffer, '-t', '=pm_a_b:'],
+      ['send-keys', '-t', '=pm_a_b:', 'C-j'],
+      ['set-buffer', '-b', buffer, '--', 'ls\\;'],
+      ['paste-buffer', '-d', '-p', '-r', '-b', buffer, '-t', '=pm_a_b:'],
+      ['send-keys', '-t', '=pm_a_b:', 'Enter'],
+    ]);
+    // The largest text a request takes, in the widest characters: every command within one run's budget.
+    const widest = '🙂'.repeat(32 * 1024);
+    const commands = cmds.submitCommands('pm_a_b', widest, buffer);
+    for (const command of commands) expect(commandBytes(command)).toBeLessThan(TMUX_COMMAND_BUDGET_BYTES);
+    expect(commands.filter((c) => c[0] === 'send-keys')).toEqual([['send-keys', '-t', '=pm_a_b:', 'Enter']]);
+    expect(
+      commands
+        .filter((c) => c[0] === 'set-buffer')
+        .map((c) => c.at(-1))
+        .join(''),
+    ).toBe(widest);
   });
 
   it('reads tmux versions and knows which are too old', () => {

@@ -11,6 +11,7 @@ import type { OutsideSession, OutsideSessions } from '../../outside/outside-sess
 import { TmuxError } from '../../tmux/client.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
+import { sendHistory } from './pane-history.js';
 
 export interface OutsideRouteDeps {
   outside: OutsideSessions;
@@ -66,7 +67,8 @@ function paneFailure(err: unknown, what: string): unknown {
  * started outside the tabs, a reply typed into one's pane (only where it runs in tmux), and
  * one made a Claude tab. For the composer: `POST /outside/:key/keys` (Escape, on the same
  * terms as typed input) and `GET /outside/:key/commands`; its uploads are
- * `outsideUploadRoutes`. `GET /hooks`: whether the user hooks that make them report are installed.
+ * `outsideUploadRoutes`. For find: `GET /outside/:key/history` (its pane's history and
+ * screen). `GET /hooks`: whether the user hooks that make them report are installed.
  */
 export function outsideRoutes(deps: OutsideRouteDeps): Router {
   const router = express.Router();
@@ -123,6 +125,24 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const session = sessionOf(deps, req.params.key);
       const commands = await slashCommands({ sessionDir: await sessionDirOf(session), claudeConfigDir: deps.claudeConfigDir });
       res.json({ commands } satisfies SlashCommandsResponse);
+    }),
+  );
+
+  router.get(
+    '/outside/:key/history',
+    handler(async (req, res) => {
+      const session = sessionOf(deps, req.params.key);
+      const pane = session.tmux;
+      // Only read, so its claude need not still run there: as with its terminal, the pane is
+      // the person's to look at whatever runs in it.
+      if (!pane) throw new HttpError(409, 'no terminal: this Claude was started outside tmux, so there is no history to read');
+      await sendHistory(res, async () => {
+        try {
+          return await deps.foreign.captureHistory(pane);
+        } catch (err) {
+          throw paneFailure(err, 'read the history of');
+        }
+      });
     }),
   );
 

@@ -9,6 +9,7 @@ import { TmuxError } from '../../tmux/client.js';
 import type { Tmux } from '../../tmux/tmux.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
+import { sendHistory } from './pane-history.js';
 
 export interface TabRouteDeps {
   store: WorkspaceStore;
@@ -45,9 +46,10 @@ function tabOf(deps: Pick<TabRouteDeps, 'store'>, rawId: unknown): TabRecord {
 }
 
 /**
- * `GET|POST /tabs`, `PATCH|DELETE /tabs/:id`, `POST /tabs/:id/input`, and for the composer
- * `POST /tabs/:id/keys` (Escape) and `GET /tabs/:id/commands` (slash commands). The tab's
- * uploads are `tabUploadRoutes`: a raw body, read before the JSON parser.
+ * `GET|POST /tabs`, `PATCH|DELETE /tabs/:id`, `POST /tabs/:id/input`, for the composer
+ * `POST /tabs/:id/keys` (Escape) and `GET /tabs/:id/commands` (slash commands), and for find
+ * `GET /tabs/:id/history` (its pane's history and screen). The tab's uploads are
+ * `tabUploadRoutes`: a raw body, read before the JSON parser.
  */
 export function tabRoutes(deps: TabRouteDeps): Router {
   const router = express.Router();
@@ -115,6 +117,22 @@ export function tabRoutes(deps: TabRouteDeps): Router {
         throw err;
       }
       res.status(204).end();
+    }),
+  );
+
+  router.get(
+    '/tabs/:id/history',
+    handler(async (req, res) => {
+      const tab = tabOf(deps, req.params.id);
+      await sendHistory(res, async () => {
+        try {
+          return await deps.tmux.captureHistory(tab.tmuxSession);
+        } catch (err) {
+          if (err instanceof TmuxError && err.isMissing) throw new HttpError(409, 'the tab has no pane: its tmux session is gone');
+          if (err instanceof TmuxError) throw new HttpError(409, `could not read its pane's history (${err.message})`);
+          throw err;
+        }
+      });
     }),
   );
 

@@ -1,0 +1,190 @@
+/**
+ * A pane's history for find: the tmux commands that capture it, the bound on what the agent
+ * keeps of it while tmux prints (a real process printing more than the bound), the cut at a
+ * line's start, the slots, and the schema both sides read it with.
+ */
+import { describe, expect, it } from 'vitest';
+import { foreignCommands } from '../../agent/outside/foreign-tmux.js';
+import { TmuxError, TmuxRunner } from '../../agent/tmux/client.js';
+import { TmuxCommands } from '../../agent/tmux/commands.js';
+import { HISTORY_LIMIT_LINES, tmuxConfig } from '../../agent/tmux/config-file.js';
+import { ByteTail, CaptureSlots, historyTail, MAX_CONCURRENT_CAPTURES, newestLines } from '../../agent/tmux/pane-history.js';
+import { PANE_HISTORY_MAX_BYTES, PaneHistorySchema } from '../../protocol/pane-history.js';
+
+/** What a capture of `text` keeps within `max` bytes, fed in chunks of `chunk` bytes. */
+function capture(text: string | Buffer, max: number, chunk = 3) {
+  const tail = historyTail(max);
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += chunk) tail.push(bytes.subarray(at, at + chunk));
+  return newestLines(tail.result(), max);
+}
+
+describe('the capture commands', () => {
+  it("read a tab's pane on our own server: history and screen, wrapped lines joined, with colours", () => {
+    const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
+    expect(cmds.captureHistory('pm_ws-a_tb-b', HISTORY_LIMIT_LINES)).toEqual([
+      '-u',
+      '-L',
+      'pocketmux',
+      '-f',
+      '/data/tmux.conf',
+      'capture-pane',
+      '-p',
+      '-e',
+      '-J',
+      '-S',
+      '-50000',
+      '-t',
+      '=pm_ws-a_tb-b:',
+    ]);
+    // As far back as the server keeps: all of it.
+    expect(tmuxConfig({ defaultShell: '/bin/sh' })).toContain(`set -g history-limit ${HISTORY_LIMIT_LINES}\n`);
+  });
+
+  it("read an outside pane on the person's server, no further back than our own", () => {
+    const target = { socketPath: '/tmp/tmux-1000/default', serverPid: 4242, pane: '%7' };
+    expect(foreignCommands.captureHistory(target, HISTORY_LIMIT_LINES)).toEqual([
+      '-u',
+      '-S',
+      '/tmp/tmux-1000/default',
+      'capture-pane',
+      '-p',
+      '-e',
+      '-J',
+      '-S',
+      '-50000',
+      '-t',
+      '%7',
+    ]);
+  });
+});
+
+describe('ByteTail', () => {
+  it('keeps the last bytes, letting whole chunks go as they come', () => {
+    const tail = new ByteTail(5);
+    for (const part of ['ab', 'cd', 'ef', 'gh']) tail.push(Buffer.from(part));
+    const { bytes, cut } = tail.result();
+    expect(bytes.toString()).toBe('defgh');
+    expect(cut).toBe(true);
+  });
+
+  it('says nothing was cut when everything fits', () => {
+    const tail = new ByteTail(8);
+    tail.push(Buffer.from('abc'));
+    tail.push(Buffer.from('de'));
+    expect(tail.result()).toEqual({ bytes: Buffer.from('abcde'), cut: false });
+    expect(new ByteTail(8).result()).toEqual({ bytes: Buffer.alloc(0), cut: false });
+  });
+
+  it('cuts inside the one chunk that holds more than the bound', () => {
+    const tail = new ByteTail(4);
+    tail.push(Buffer.from('0123456789'));
+    expect(tail.result()).toEqual({ bytes: Buffer.from('6789'), cut: true });
+  });
+});
+
+describe('newestLines', () => {
+  it('sends a capture within the bound as it is', () => {
+    expect(capture('one\ntwo\n', 8)).toEqual({ text: 'one\ntwo\n', truncated: false });
+    expect(capture('', 8)).toEqual({ text: '', truncated: false });
+  });
+
+  it('keeps the newest lines that fit, from the start of a line', () => {
+    // The last 9 bytes are "wo\nthree\n": "wo" is the end of a line, left out.
+    expect(capture('one\ntwo\nthree\n', 9)).toEqual({ text: 'three\n', truncated: true });
+    // The last 10 bytes start a line exactly: all of them stay.
+    expect(capture('one\ntwo\nfour\nfive\n', 10)).toEqual({ text: 'four\nfive\n', truncated: true });
+    expect(capture('one\ntwo\nfour\nfive\n', 9)).toEqual({ text: 'five\n', truncated: true });
+  });
+
+  it('keeps the colours of the lines it keeps, never half an escape at a line start', () => {
+    const red = '\x1b[31mred\x1b[39m\n';
+    const text = capture(`${'x'.repeat(40)}\n${red}${red}`, red.length * 2 + 5);
+    expect(text).toEqual({ text: `${red}${red}`, truncated: true });
+  });
+
+  it('cuts one line longer than the bound at a character, never inside one', () => {
+    const line = `${'é'.repeat(20)}\n`;
+    const kept = capture(line, 10, 4);
+    expect(kept.truncated).toBe(true);
+    expect(Buffer.byteLength(kept.text)).toBeLessThanOrEqual(10);
+    expect(kept.text).toMatch(/^é+\n$/);
+    expect(kept.text).not.toContain('\ufffd');
+  });
+
+  it('never sends more than the bound, whatever the chunks', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `${i} ${'∑'.repeat(i % 17)}\x1b[1mbold\x1b[0m`).join('\n');
+    for (const max of [1, 7, 64, 1000, 4096]) {
+      for (const chunk of [1, 5, 4096]) {
+        const kept = capture(`${lines}\n`, max, chunk);
+        expect(Buffer.byteLength(kept.text), `${max}/${chunk}`).toBeLessThanOrEqual(max);
+        expect(kept.text.endsWith('\n') || kept.text === '', `${max}/${chunk}`).toBe(true);
+        expect(`${lines}\n`.endsWith(kept.text)).toBe(true);
+      }
+    }
+  });
+
+  it('bounds what it sends at 4 MB by default', () => {
+    expect(PANE_HISTORY_MAX_BYTES).toBe(4 * 1024 * 1024);
+    const line = `${'y'.repeat(99)}\n`;
+    const big = Buffer.from(line.repeat(50_000));
+    const kept = capture(big, PANE_HISTORY_MAX_BYTES, 65_536);
+    expect(kept.truncated).toBe(true);
+    expect(Buffer.byteLength(kept.text)).toBe(Math.floor(PANE_HISTORY_MAX_BYTES / 100) * 100);
+    expect(kept.text.startsWith('y')).toBe(true);
+  });
+});
+
+describe('TmuxRunner.runInto', () => {
+  it('keeps only the end of a process printing far more than the bound, without holding the rest', async () => {
+    // A real process, 12 MB of numbered lines (tmux's own runner would refuse past 16 MB).
+    const runner = new TmuxRunner('/bin/sh', process.env, 20_000);
+    const tail = historyTail(1024 * 1024);
+    await runner.runInto(['-c', 'seq 1 1500000'], tail);
+    const kept = newestLines(tail.result(), 1024 * 1024);
+    expect(kept.truncated).toBe(true);
+    expect(Buffer.byteLength(kept.text)).toBeLessThanOrEqual(1024 * 1024);
+    const lines = kept.text.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('1500000');
+    // Whole lines, in order, down to the last.
+    expect(Number(lines[1]) - Number(lines[0])).toBe(1);
+    expect(Number(lines[0]) + lines.length - 1).toBe(1500000);
+  });
+
+  it('fails as run does: what the command said, and a timeout', async () => {
+    const runner = new TmuxRunner('/bin/sh', process.env, 300);
+    const failed = runner.runInto(['-c', 'echo "no such pane" >&2; exit 1'], historyTail(64));
+    await expect(failed).rejects.toBeInstanceOf(TmuxError);
+    await expect(failed).rejects.toMatchObject({ code: 1, stderr: 'no such pane\n' });
+    await expect(runner.runInto(['-c', 'sleep 5'], historyTail(64))).rejects.toThrow(/timed out after 300 ms/);
+    await expect(new TmuxRunner('/nonexistent/tmux', process.env).runInto(['-V'], historyTail(64))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(runner.runInto(['-c', 'echo a\0b'], historyTail(64))).rejects.toBeInstanceOf(TmuxError);
+  });
+});
+
+describe('CaptureSlots', () => {
+  it('lets a few captures run at once, and one more once one is answered', () => {
+    const slots = new CaptureSlots();
+    const taken = Array.from({ length: MAX_CONCURRENT_CAPTURES }, () => slots.tryTake());
+    expect(taken.every((release) => release !== null)).toBe(true);
+    expect(slots.tryTake()).toBeNull();
+    taken[0]?.();
+    // Released twice, counted once.
+    taken[0]?.();
+    expect(slots.tryTake()).not.toBeNull();
+    expect(slots.tryTake()).toBeNull();
+  });
+});
+
+describe('PaneHistorySchema', () => {
+  it('reads what the agent sends', () => {
+    expect(PaneHistorySchema.safeParse({ text: '\x1b[31mred\x1b[39m\n$ \n', truncated: false }).success).toBe(true);
+    expect(PaneHistorySchema.safeParse({ text: '', truncated: true }).data).toEqual({ text: '', truncated: true });
+  });
+
+  it('refuses anything else', () => {
+    for (const bad of [null, 'text', {}, { text: 'x' }, { truncated: false }, { text: 1, truncated: false }, { text: 'x', truncated: 'no' }]) {
+      expect(PaneHistorySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
