@@ -20,6 +20,8 @@ export interface ApiOptions {
    * for a wrong code, which says nothing about a credential this browser does not have.
    */
   unauthorizedMeansLost?: boolean;
+  /** Ends the request early: its caller no longer wants the answer. */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse<T> {
@@ -50,6 +52,7 @@ export async function apiResponse<T>(method: string, path: string, body?: unknow
       cache: 'no-store',
       headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
     });
   } catch {
     throw new ApiRequestError(0, UNREACHABLE);

@@ -50,12 +50,14 @@ export const API_ROUTES = {
   tabKey: { method: 'POST', path: '/tabs/:id/keys' },
   tabCommands: { method: 'GET', path: '/tabs/:id/commands' },
   tabUpload: { method: 'POST', path: '/tabs/:id/uploads' },
+  tabHistory: { method: 'GET', path: '/tabs/:id/history' },
   decideApproval: { method: 'POST', path: '/approvals/:id' },
   outsideSessions: { method: 'GET', path: '/outside' },
   outsideInput: { method: 'POST', path: '/outside/:key/input' },
   outsideKey: { method: 'POST', path: '/outside/:key/keys' },
   outsideCommands: { method: 'GET', path: '/outside/:key/commands' },
   outsideUpload: { method: 'POST', path: '/outside/:key/uploads' },
+  outsideHistory: { method: 'GET', path: '/outside/:key/history' },
   adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
@@ -150,6 +152,15 @@ export function tabKey(id: string, body: PaneKeyBody): Promise<undefined> {
 /** The slash commands the Claude of a tab offers: built in, the workspace's and the user's. */
 export function tabCommands(id: string): Promise<SlashCommandsResponse> {
   return bodyOf(call<SlashCommandsResponse>(API_ROUTES.tabCommands, id));
+}
+
+/**
+ * The history and screen of a tab's pane, or of the pane of a Claude started outside pocketmux
+ * (by its key), for find (a `PaneHistory`), unchecked: the caller parses it. `signal` lets
+ * find, closed before it came, let it go.
+ */
+export function paneHistory(id: string, outside: boolean, signal?: AbortSignal): Promise<unknown> {
+  return bodyOf(call<unknown>(outside ? API_ROUTES.outsideHistory : API_ROUTES.tabHistory, id, undefined, { signal }));
 }
 
 /** The Claude sessions started outside pocketmux that report here (the sync channel carries them too). */

@@ -2,7 +2,7 @@ import { css, html, LitElement, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { closeIcon } from '../shared/icons.js';
 import { controls } from '../shared/shared-styles.js';
-import { FIND_CLOSE_EVENT, type FindResults, matchCountText } from './find-count.js';
+import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT, type FindResults, matchCountText } from './find-count.js';
 import { downIcon, upIcon } from './terminal-icons.js';
 import type { Finder, FindOptions } from './terminal-finder.js';
 import { matchShortcut, onMac } from './terminal-shortcuts.js';
@@ -12,7 +12,10 @@ const MAC = onMac();
 /**
  * Find in the terminal: the query, how many matches and which one is current ("3 of 12"),
  * next and previous (Enter, Shift+Enter), match case; Esc or × closes it (`pm-find-close`),
- * and the view gives the terminal its focus back. Loaded with the terminal.
+ * and the view gives the terminal its focus back. The arrows point where they move: in a
+ * pane's history Next goes up, to older lines. A note under the row says what is searched
+ * when it is not the whole history (loading it, only its newest part, only the screen).
+ * Loaded with the terminal.
  */
 @customElement('pm-find-bar')
 export class FindBar extends LitElement {
@@ -25,6 +28,7 @@ export class FindBar extends LitElement {
         right: calc(16px + var(--pm-safe-right));
         z-index: 1;
         display: flex;
+        flex-wrap: wrap;
         align-items: center;
         gap: 2px;
         padding: 4px;
@@ -68,6 +72,20 @@ export class FindBar extends LitElement {
         background: var(--pm-surface-3);
         border-color: var(--pm-field-border);
       }
+      /* Its own row under the field and buttons, as wide as they are: wrapped to the width the
+         row gives it (its size contained), never widening the bar. */
+      .note {
+        flex: 1 0 100%;
+        contain: inline-size;
+        font-size: 12px;
+        line-height: 1.35;
+        color: var(--pm-muted);
+        overflow-wrap: anywhere;
+      }
+      .note span {
+        display: block;
+        padding: 2px 6px;
+      }
       /* A phone: the width of the screen, the field taking what the buttons leave. */
       @media (max-width: 560px) {
         :host {
@@ -92,11 +110,16 @@ export class FindBar extends LitElement {
   ];
 
   @property({ attribute: false }) finder: Finder | null = null;
+  /** What is searched, when it is not the whole history; empty for nothing to say. */
+  @property() note = '';
   @state() private query = '';
   @state() private caseSensitive = false;
   @state() private results: FindResults | null = null;
   @query('input') private input!: HTMLInputElement;
   private stopResults: (() => void) | null = null;
+  private readonly sizeObserver = new ResizeObserver(() => {
+    this.dispatchEvent(new CustomEvent(FIND_SPACE_EVENT, { detail: this.offsetTop + this.offsetHeight, bubbles: true, composed: true }));
+  });
 
   constructor() {
     super();
@@ -108,10 +131,12 @@ export class FindBar extends LitElement {
     this.setAttribute('role', 'search');
     this.setAttribute('aria-label', 'Find in the terminal');
     if (this.finder) this.listen(this.finder);
+    this.sizeObserver.observe(this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.sizeObserver.disconnect();
     this.stopResults?.();
     this.stopResults = null;
   }
@@ -180,6 +205,19 @@ export class FindBar extends LitElement {
 
   override render() {
     const count = matchCountText(this.query, this.results);
+    const upwards = this.finder?.upwards ?? false;
+    const previous = html`<button
+      type="button"
+      aria-label="Previous match"
+      title="Previous match (Shift+Enter)"
+      ?disabled=${!this.query}
+      @click=${this.previous}
+    >
+      ${upwards ? downIcon() : upIcon()}
+    </button>`;
+    const next = html`<button type="button" aria-label="Next match" title="Next match (Enter)" ?disabled=${!this.query} @click=${this.next}>
+      ${upwards ? upIcon() : downIcon()}
+    </button>`;
     return html`
       <input
         type="text"
@@ -196,11 +234,9 @@ export class FindBar extends LitElement {
       <button type="button" class="case" aria-label="Match case" title="Match case" aria-pressed=${this.caseSensitive} @click=${this.toggleCase}>
         Aa
       </button>
-      <button type="button" aria-label="Previous match" title="Previous match (Shift+Enter)" ?disabled=${!this.query} @click=${this.previous}>
-        ${upIcon()}
-      </button>
-      <button type="button" aria-label="Next match" title="Next match (Enter)" ?disabled=${!this.query} @click=${this.next}>${downIcon()}</button>
+      ${upwards ? html`${next}${previous}` : html`${previous}${next}`}
       <button type="button" aria-label="Close find" title="Close (Esc)" @click=${this.close}>${closeIcon()}</button>
+      <span class="note" aria-live="polite" ?hidden=${!this.note}><span>${this.note}</span></span>
     `;
   }
 }

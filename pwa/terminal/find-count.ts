@@ -1,6 +1,12 @@
 /** Sent by the find bar (Esc, ×): the view closes it and gives the terminal its focus back. */
 export const FIND_CLOSE_EVENT = 'pm-find-close';
 
+/**
+ * Sent by the find bar as its size changes, with how far down the stage it reaches (px): the
+ * snapshot of the history starts below that, so no match is ever under the bar.
+ */
+export const FIND_SPACE_EVENT = 'pm-find-space';
+
 /** How many matches find highlights at most; past this the count says "1000+". */
 export const FIND_HIGHLIGHT_LIMIT = 1000;
 
@@ -22,4 +28,15 @@ export function matchCountText(query: string, results: FindResults | null, limit
   const total = resultCount >= limit ? `${limit}+` : String(resultCount);
   if (resultIndex < 0) return `${total} ${resultCount === 1 ? 'match' : 'matches'}`;
   return `${resultIndex + 1} of ${total}`;
+}
+
+/**
+ * Results as a search from the newest match upwards counts them (find in a pane's history):
+ * the newest is 1. The addon numbers from the top; past the highlight limit it has only the
+ * oldest matches, so no current one can be numbered.
+ */
+export function countFromNewest(results: FindResults, limit = FIND_HIGHLIGHT_LIMIT): FindResults {
+  const { resultIndex, resultCount } = results;
+  if (resultIndex < 0 || resultCount >= limit) return { resultIndex: -1, resultCount };
+  return { resultIndex: resultCount - 1 - resultIndex, resultCount };
 }

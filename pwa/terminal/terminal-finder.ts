@@ -1,7 +1,7 @@
 import { SearchAddon } from '@xterm/addon-search';
 import type { Terminal } from '@xterm/xterm';
 import type { Theme } from '../shared/theme.js';
-import { FIND_HIGHLIGHT_LIMIT, type FindResults } from './find-count.js';
+import { countFromNewest, FIND_HIGHLIGHT_LIMIT, type FindResults } from './find-count.js';
 import { findDecorations } from './terminal-theme.js';
 
 export interface FindOptions {
@@ -10,6 +10,11 @@ export interface FindOptions {
 
 /** Find in the terminal's screen and scrollback, as the find bar drives it. */
 export interface Finder {
+  /**
+   * Whether Next goes up, to older lines, as find in a terminal's history does: the first match
+   * is the newest, and matches are counted from it. Otherwise Next goes down, from the top.
+   */
+  readonly upwards: boolean;
   /** The query changed (typing): highlights every match and moves to the first from here. */
   update(query: string, options: FindOptions): void;
   next(query: string, options: FindOptions): void;
@@ -28,6 +33,7 @@ export class TerminalFinder implements Finder {
   constructor(
     private readonly term: Terminal,
     private theme: Theme,
+    readonly upwards = false,
   ) {
     term.loadAddon(this.addon);
   }
@@ -39,7 +45,8 @@ export class TerminalFinder implements Finder {
       return;
     }
     const search = { caseSensitive: options.caseSensitive, decorations: findDecorations(this.theme), incremental: how === 'update' };
-    if (how === 'previous') this.addon.findPrevious(query, search);
+    // The addon's findPrevious starts from the bottom, its findNext from the top.
+    if ((how === 'previous') !== this.upwards) this.addon.findPrevious(query, search);
     else this.addon.findNext(query, search);
   }
 
@@ -62,7 +69,7 @@ export class TerminalFinder implements Finder {
   }
 
   onResults(listener: (results: FindResults) => void): () => void {
-    const sub = this.addon.onDidChangeResults(listener);
+    const sub = this.addon.onDidChangeResults((results) => listener(this.upwards ? countFromNewest(results) : results));
     return () => sub.dispose();
   }
 

@@ -9,6 +9,8 @@ import { FrameType } from '../../protocol/terminal-frame.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { currentTheme, onThemeChange, type Theme } from '../shared/theme.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
+import { HistorySnapshot } from './history-snapshot.js';
+import type { HistoryState } from './history-text.js';
 import { openLink } from './links.js';
 import { osc52Text } from './osc52.js';
 import { TerminalConnection } from './terminal-connection.js';
@@ -17,12 +19,13 @@ import { matchShortcut, onMac, type TerminalAction } from './terminal-shortcuts.
 import { terminalTheme } from './terminal-theme.js';
 
 const FONT = 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace';
+const LINE_HEIGHT = 1.15;
 
 /**
  * No scrollback of xterm's own: tmux draws in the alternate screen and keeps the history (copy
  * mode, the mouse wheel). A scrollback kept here was reflowed by xterm at every change of
  * width, joining lines tmux had drawn apart (seen in Chromium's headless shell), so find
- * searches what is on the screen.
+ * searches the history tmux keeps, captured when find opens (history-snapshot.ts).
  */
 const SCROLLBACK_LINES = 0;
 
@@ -89,6 +92,8 @@ export class TerminalSession implements Disposable {
   /** Set when the selection changes; a mouse selection is copied when the button comes up. */
   private selectionMoved = false;
   readonly finder: TerminalFinder;
+  /** The pane's history over the terminal while find is open. */
+  private history: { snapshot: HistorySnapshot; host: HTMLElement } | null = null;
 
   constructor(private readonly opts: TerminalSessionOptions) {
     this.host = opts.host;
@@ -99,7 +104,7 @@ export class TerminalSession implements Disposable {
         cursorBlink: true,
         fontFamily: FONT,
         fontSize: opts.fontSize,
-        lineHeight: 1.15,
+        lineHeight: LINE_HEIGHT,
         theme: terminalTheme(theme),
         scrollback: SCROLLBACK_LINES,
         macOptionClickForcesSelection: true,
@@ -145,7 +150,12 @@ export class TerminalSession implements Disposable {
         this.connection.send({ type: FrameType.Stdin, data: bytes });
       }),
     );
-    this.store.add(term.onResize(({ cols, rows }) => this.connection.send({ type: FrameType.Resize, cols, rows })));
+    this.store.add(
+      term.onResize(({ cols, rows }) => {
+        this.connection.send({ type: FrameType.Resize, cols, rows });
+        this.history?.snapshot.setCols(cols);
+      }),
+    );
     this.store.add(term.onTitleChange((title) => opts.onTitle(title)));
     term.attachCustomKeyEventHandler((e) => this.onKey(e));
     this.watchSelection();
@@ -278,7 +288,43 @@ export class TerminalSession implements Disposable {
   setFontSize(size: number): void {
     if (this.term.options.fontSize === size) return;
     this.term.options.fontSize = size;
+    this.history?.snapshot.setFontSize(size);
     this.fitNow();
+  }
+
+  /**
+   * Find over the pane's history: a read-only snapshot of it laid over this terminal (beside
+   * its host, so the view's stage holds both), as wide and in the same text size, searched in
+   * place of the screen. `closeHistory` takes it away.
+   */
+  openHistory(onState: (state: HistoryState) => void): HistorySnapshot {
+    this.closeHistory();
+    const host = document.createElement('div');
+    host.className = 'pm-term-host pm-history-host';
+    // Shown once the history is written into it; until then, or if it cannot be had, the screen shows.
+    host.hidden = true;
+    this.host.after(host);
+    const snapshot = new HistorySnapshot({
+      tabId: this.opts.tabId,
+      host,
+      cols: this.term.cols,
+      rows: this.term.rows,
+      fontFamily: FONT,
+      fontSize: this.term.options.fontSize ?? this.opts.fontSize,
+      lineHeight: LINE_HEIGHT,
+      screenFinder: this.finder,
+      onState,
+      onShortcut: (action) => this.opts.onShortcut(action),
+    });
+    this.history = { snapshot, host };
+    return snapshot;
+  }
+
+  closeHistory(): void {
+    if (!this.history) return;
+    this.history.snapshot.dispose();
+    this.history.host.remove();
+    this.history = null;
   }
 
   setTheme(theme: Theme): void {
@@ -324,6 +370,7 @@ export class TerminalSession implements Disposable {
   }
 
   dispose(): void {
+    this.closeHistory();
     this.store.dispose();
   }
 }

@@ -20,7 +20,9 @@ import { canAdopt, describeStatus, hasTimeline } from '../sessions/tab-status.js
 import { AdoptController } from '../sessions/adopt-controller.js';
 import type { TerminalSession, ViewShortcut } from './terminal-session.js';
 import type { FindBar } from './find-bar.js';
-import { FIND_CLOSE_EVENT } from './find-count.js';
+import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT } from './find-count.js';
+import { type HistoryState, historyNote } from './history-text.js';
+import type { Finder } from './terminal-finder.js';
 import { defaultFontSize, FONT_SIZE_MAX, FONT_SIZE_MIN, type FontSizeStep, loadFontSize, saveFontSize, stepFontSize } from './font-size.js';
 import { SCREEN_NAME_EVENT } from './page-title.js';
 import { minusIcon, plusIcon, searchIcon, textSizeIcon } from './terminal-icons.js';
@@ -376,6 +378,10 @@ export class TerminalView extends LitElement {
   /** The terminal's text size on this device (font-size.ts). */
   @state() private fontSize = loadFontSize(this.touch);
   @state() private findOpen = false;
+  /** While find is open, how the pane's history it searches stands (history-snapshot.ts). */
+  @state() private historyState: HistoryState | null = null;
+  /** The snapshot of that history, searched in place of the screen. */
+  private historyFinder: Finder | null = null;
   @state() private sizeOpen = false;
 
   /** Adopting the outside session on screen; its new tab replaces it here. */
@@ -402,6 +408,8 @@ export class TerminalView extends LitElement {
   constructor() {
     super();
     this.addEventListener(FIND_CLOSE_EVENT, () => this.closeFind());
+    // The snapshot of the history (in the light DOM) starts below the find bar.
+    this.addEventListener(FIND_SPACE_EVENT, (e) => this.style.setProperty('--pm-find-space', `${(e as CustomEvent<number>).detail}px`));
   }
 
   override connectedCallback(): void {
@@ -578,8 +586,15 @@ export class TerminalView extends LitElement {
   }
 
   private async openFind(): Promise<void> {
-    if (!this.session) return;
+    const session = this.session;
+    if (!session) return;
     this.sizeOpen = false;
+    // The screen holds no history of its own: find fetches the pane's and lays it over the terminal.
+    if (!this.findOpen) {
+      this.historyFinder = session.openHistory((state) => {
+        if (this.session === session) this.historyState = state;
+      });
+    }
     this.findOpen = true;
     await this.updateComplete;
     await this.renderRoot.querySelector<FindBar>('pm-find-bar')?.focusField();
@@ -589,6 +604,9 @@ export class TerminalView extends LitElement {
     if (!this.findOpen) return;
     this.findOpen = false;
     this.session?.finder.clear();
+    this.session?.closeHistory();
+    this.historyFinder = null;
+    this.historyState = null;
     this.session?.scrollToBottom();
     // On a phone, focus would pop the keyboard up over the screen.
     if (!this.touch) this.session?.focus();
@@ -757,7 +775,9 @@ export class TerminalView extends LitElement {
     return html`
       <div class="stage">
         <slot></slot>
-        ${this.findOpen && this.session ? html`<pm-find-bar .finder=${this.session.finder}></pm-find-bar>` : nothing}
+        ${this.findOpen && this.session
+          ? html`<pm-find-bar .finder=${this.historyFinder ?? this.session.finder} .note=${historyNote(this.historyState)}></pm-find-bar>`
+          : nothing}
         ${this.sizeOpen ? this.renderSizePanel() : nothing}
         ${!this.loaded && !this.loadError ? html`<div class="loading" role="status">Loading terminal…</div>` : nothing}
         ${c.kind === 'reconnecting'

@@ -1,9 +1,10 @@
 /**
  * The browser terminal as a desktop keeps it open all day, in real Chromium against a real
- * agent and tmux: find in the scrollback, links, copy on selection and bracketed paste, a text
+ * agent and tmux: find in the pane's history, links, copy on selection and bracketed paste, a text
  * size that sticks, the app's theme, the page title, and the WebGL renderer (through
  * SwiftShader) drawing what the DOM renderer draws.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, sessionOf, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
 import { api, createTab, eventually, type Session } from '../support/client.js';
+import { findDecorations } from '../../pwa/terminal/terminal-theme.js';
 
 const env = useAgentAndBrowser();
 const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
@@ -75,7 +77,64 @@ async function terminalHasFocus(page: Page): Promise<boolean> {
   return page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false);
 }
 
-/** Prints 12 numbered lines, all on the screen (find searches what the terminal shows). */
+/** The rows find's snapshot of the pane's history shows now (DOM renderer), trailing blanks trimmed. */
+async function historyLines(page: Page): Promise<string[]> {
+  const rows = await page.locator('.pm-history-host .xterm-rows > div').allTextContents();
+  return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
+}
+
+/** Colours as the page computes them: `rgb(r, g, b)`. */
+function rgb(hex: string): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${n >> 16}, ${(n >> 8) & 0xff}, ${n & 0xff})`;
+}
+
+/**
+ * The current match on the snapshot's screen: its row shown, a find decoration on that row
+ * outlined in the theme's colour for the current match, and the match's cells painted in its
+ * background (find selects the match, and the snapshot's selection takes that colour).
+ */
+async function expectCurrentMatchShown(page: Page, text: string): Promise<void> {
+  await expect.poll(() => historyLines(page)).toContain(text);
+  const theme = (await page.evaluate(() => document.documentElement.dataset.theme)) === 'light' ? 'light' : 'dark';
+  const colours = findDecorations(theme);
+  const current = await eventually(
+    () =>
+      page.evaluate(
+        ({ text, outline, background }) => {
+          const host = document.querySelector('.pm-history-host');
+          const screen = host?.querySelector('.xterm-screen')?.getBoundingClientRect();
+          const row = [...(host?.querySelectorAll('.xterm-rows > div') ?? [])].find((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd() === text);
+          if (!screen || !row) return null;
+          const at = row.getBoundingClientRect();
+          const mark = [...(host?.querySelectorAll<HTMLElement>('.xterm-find-result-decoration') ?? [])].find((d) => {
+            const r = d.getBoundingClientRect();
+            return getComputedStyle(d).outlineColor === outline && r.width > 0 && Math.abs(r.top - at.top) < 2;
+          });
+          const painted = [...row.querySelectorAll('span')].some((s) => getComputedStyle(s).backgroundColor === background);
+          const inside = at.top >= screen.top && at.bottom <= screen.bottom + 1;
+          return mark && painted && inside ? { width: mark.getBoundingClientRect().width } : null;
+        },
+        { text, outline: rgb(colours.activeMatchBorder ?? ''), background: rgb(colours.activeMatchBackground ?? '') },
+      ),
+    10_000,
+    `the current match "${text}" highlighted on the snapshot's screen`,
+  );
+  expect(current.width).toBeGreaterThan(0);
+}
+
+/** Prints a marker, then 300 lines: the marker scrolls off the screen into tmux's history. */
+async function printPastTheScreen(page: Page, tab: TabView): Promise<string> {
+  const id = randomBytes(4).toString('hex');
+  // Printed by the shell, so the command line never holds the marker itself.
+  await send(tab, `printf '%s-%s\\n' scrolled-marker ${id}; seq 1 300; echo printed-${id}`);
+  await waitForLine(page, `printed-${id}`);
+  const marker = `scrolled-marker-${id}`;
+  expect((await screenLines(page)).some((l) => l.includes(marker))).toBe(false);
+  return marker;
+}
+
+/** Prints 12 numbered lines, all on the screen. */
 async function printNumberedLines(page: Page, tab: TabView): Promise<void> {
   await send(tab, `clear; for i in $(seq 1 12); do printf 'line-%04d\\n' "$i"; done; echo printed-$((6*2))`);
   await expect.poll(async () => (await screenLines(page)).includes('printed-12'), { timeout: 30_000, interval: 200 }).toBe(true);
@@ -189,6 +248,102 @@ describe('find in the terminal', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-phone.png') });
     await phone.close();
+  });
+});
+
+describe("find in the pane's history", () => {
+  it('finds a line scrolled off the screen, in a snapshot over the terminal; closing it returns to the live terminal', async () => {
+    const desktop = await context(env.browser, DARK_DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const marker = await printPastTheScreen(page, tab);
+
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Control+Shift+F');
+    const bar = findBar(page);
+    await bar.waitFor();
+    await page.keyboard.type(marker);
+    const count = bar.getByRole('status');
+    await expect.poll(() => count.textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    // The whole history came: nothing more to say under the field.
+    await expect.poll(() => bar.locator('.note').isHidden()).toBe(true);
+
+    // The snapshot lies over the live terminal, the same size, scrolled to the match.
+    const snapshot = page.locator('.pm-history-host');
+    const [over, under] = await Promise.all([snapshot.boundingBox(), page.locator('.pm-term-host:not(.pm-history-host)').boundingBox()]);
+    expect(over).toEqual(under);
+    await expect.poll(() => historyLines(page)).toContain(marker);
+    // The match is highlighted, as the current one, on the snapshot's screen.
+    await expectCurrentMatchShown(page, marker);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-history-desktop.png') });
+
+    // Many matches: the newest first, Enter goes up to older ones, Shift+Enter back down.
+    const field = bar.getByRole('textbox', { name: 'Find' });
+    await field.fill('29');
+    // 29, 129, 229 and 290 to 299 (the command line holds none): 13, counted from the newest.
+    await expect.poll(() => count.textContent()).toBe('1 of 13');
+    await expect.poll(async () => (await historyLines(page)).includes('299')).toBe(true);
+    await field.press('Enter');
+    await expect.poll(() => count.textContent()).toBe('2 of 13');
+    await field.press('Shift+Enter');
+    await expect.poll(() => count.textContent()).toBe('1 of 13');
+    // Next is the arrow pointing up.
+    await bar.getByRole('button', { name: 'Next match' }).click();
+    await expect.poll(() => count.textContent()).toBe('2 of 13');
+
+    await field.press('Escape');
+    await bar.waitFor({ state: 'detached' });
+    expect(await snapshot.count()).toBe(0);
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+    // The live terminal, at its bottom, typing as before.
+    await typeCommand(page, 'echo back-$((40+2))');
+    await waitForLine(page, 'back-42');
+    await desktop.close();
+  });
+
+  it('fits a phone: the find bar across the top of the snapshot', async () => {
+    const phone = await context(env.browser, PHONE);
+    const page = await phone.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    const marker = await printPastTheScreen(page, tab);
+    await page.getByRole('button', { name: 'Find', exact: true }).tap();
+    const bar = findBar(page);
+    await bar.getByRole('textbox', { name: 'Find' }).fill(marker);
+    await expect.poll(() => bar.getByRole('status').textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    await expectCurrentMatchShown(page, marker);
+    const box = await bar.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-history-phone.png') });
+    await bar.getByRole('button', { name: 'Close find' }).tap();
+    await bar.waitFor({ state: 'detached' });
+    expect(await page.locator('.pm-history-host').count()).toBe(0);
+    await phone.close();
+  });
+
+  it('searches the screen, saying why, when the history cannot be had', async () => {
+    const desktop = await context(env.browser, DESKTOP);
+    const page = await desktop.newPage();
+    const tab = await openNewTab(page);
+    await waitForLine(page, /[$#]$/);
+    await printNumberedLines(page, tab);
+    await page.route('**/api/tabs/*/history', (route) => route.abort());
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    const bar = findBar(page);
+    const note = bar.locator('.note');
+    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toBe('Searching the screen only: Could not reach the agent. Is pocketmux still running?');
+    await bar.getByRole('textbox', { name: 'Find' }).fill('line-0007');
+    await expect.poll(() => bar.getByRole('status').textContent(), { timeout: 10_000 }).toBe('1 of 1');
+    // No snapshot over the screen: the live terminal shows, and is what was searched.
+    expect(await page.locator('.pm-history-host .xterm').count()).toBe(0);
+    expect(await page.locator('.pm-history-host').isHidden()).toBe(true);
+    await waitForLine(page, 'line-0007');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-terminal-find-screen-only-desktop.png') });
+    await bar.getByRole('button', { name: 'Close find' }).click();
+    await bar.waitFor({ state: 'detached' });
+    await desktop.close();
   });
 });
 
