@@ -12,7 +12,7 @@ import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther,
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, placeNames } from './inbox-items.js';
+import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from './inbox-items.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -171,6 +171,8 @@ export class ApprovalCard extends LitElement {
   @property({ type: Boolean }) here = false;
   /** The card a notification's link opened: ringed a moment, so the eye finds it. */
   @property({ type: Boolean, reflect: true }) highlight = false;
+  /** Saved while the agent is out of reach: read, not answered (its controls are disabled, the terminal not offered). */
+  @property({ type: Boolean }) offline = false;
 
   @state() private pending: Pending = null;
   @state() private error = '';
@@ -220,7 +222,7 @@ export class ApprovalCard extends LitElement {
 
   /** Where to answer what cannot be answered on the card: this session's terminal, here or on the machine. */
   private renderAnswerInTerminal(what: string, primary: boolean) {
-    if (!this.terminal) return html`<p class="description">${what} Answer it in its terminal on the machine.</p>`;
+    if (!this.terminal || this.offline) return html`<p class="description">${what} Answer it in its terminal on the machine.</p>`;
     return html`<p class="description">${what} Answer it in the terminal.</p>
       <button class="wide ${primary ? 'primary' : ''}" @click=${() => this.open('terminal')}>Open terminal</button>`;
   }
@@ -250,6 +252,7 @@ export class ApprovalCard extends LitElement {
   private renderBody() {
     const a = this.approval;
     return html`
+      ${this.offline ? html`<p class="offline">${OFFLINE_CARD_NOTE}</p>` : nothing}
       ${a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
       ${a.kind === 'question' ? this.renderQuestions(a.questions) : this.renderSummary()}
       ${a.kind === 'permission' ? this.renderPermission() : nothing}
@@ -277,6 +280,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderPermission() {
+    if (this.offline) return nothing;
     const busy = this.pending !== null;
     const always = this.approval.alwaysAllow;
     if (this.denying) {
@@ -317,7 +321,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderQuestions(questions: ApprovalQuestion[]) {
-    const busy = this.pending !== null;
+    const busy = this.pending !== null || this.offline;
     if (questions.length === 0) {
       return html`${this.renderSummary()} ${this.renderAnswerInTerminal('This question could not be read here.', false)}`;
     }
@@ -337,7 +341,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderQuestion(q: ApprovalQuestion, index: number, atOnce: boolean) {
-    const busy = this.pending !== null;
+    const busy = this.pending !== null || this.offline;
     const choice = this.choices[index] ?? { chosen: [], other: '' };
     const text = visibleLines(q.question);
     const pick = (label: string) => {
@@ -397,7 +401,7 @@ export class ApprovalCard extends LitElement {
 
   private renderDialogOptions() {
     const a = this.approval;
-    const busy = this.pending !== null;
+    const busy = this.pending !== null || this.offline;
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
@@ -420,7 +424,7 @@ export class ApprovalCard extends LitElement {
     const claude = isOutsidePlace(place) || place.tab.kind === 'claude';
     // An unreadable dialog or question already offers the terminal as its large button.
     const unread = a.kind === 'question' ? a.questions.length === 0 : a.kind !== 'permission' && a.options.length === 0;
-    const terminal = this.terminal && !this.here && !unread;
+    const terminal = this.terminal && !this.here && !unread && !this.offline;
     if (!terminal && !claude) return nothing;
     return html`<div class="links">
       ${!terminal ? nothing : html`<button @click=${() => this.open('terminal')}>Open terminal</button>`}

@@ -195,6 +195,11 @@ export const cardStyles = css`
   .links .end {
     margin-left: auto;
   }
+  /* Why a card of the offline view offers no answer. */
+  .offline {
+    color: var(--pm-muted);
+    font-size: 14px;
+  }
   .note {
     padding: 10px 12px;
     border-radius: 10px;

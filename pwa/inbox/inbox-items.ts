@@ -70,6 +70,9 @@ export interface SettlingApproval {
 
 export const EMPTY_INBOX: Inbox = { approvals: [], waiting: [], review: [] };
 
+/** Said on a card of the offline view, where its answers would be. */
+export const OFFLINE_CARD_NOTE = 'Offline: answer it here once pocketmux is back.';
+
 /** Oldest first; equal times keep their order, so cards never swap under a finger. */
 function byAge<T>(items: T[], at: (item: T) => number): T[] {
   return items

@@ -123,6 +123,10 @@ export class InboxSection extends LitElement {
   @property({ attribute: false }) highlight: string | null = null;
   /** A short word at the top (the linked request was already answered); a tap takes it away. */
   @property({ attribute: false }) note = '';
+  /** The tabs on screen beside the inbox (the desktop split): their cards offer no way to where the person is. */
+  @property({ attribute: false }) shown: ReadonlySet<string> = new Set();
+  /** The last-known inbox, while the agent is out of reach: cards to read, not to answer. */
+  @property({ type: Boolean }) offline = false;
   private readonly clock = new ClockController(this);
 
   protected override willUpdate(): void {
@@ -145,7 +149,14 @@ export class InboxSection extends LitElement {
       ${repeat(
         approvals,
         (e) => e.approval.id,
-        (e) => html`<pm-approval-card data-approval-id=${e.approval.id} .entry=${e} ?highlight=${e.approval.id === this.highlight}></pm-approval-card>`,
+        (e) =>
+          html`<pm-approval-card
+            data-approval-id=${e.approval.id}
+            .entry=${e}
+            ?highlight=${e.approval.id === this.highlight}
+            ?here=${this.shown.has(e.approval.tabId)}
+            ?offline=${this.offline}
+          ></pm-approval-card>`,
       )}
       ${repeat(
         waiting,
@@ -156,7 +167,7 @@ export class InboxSection extends LitElement {
       ${repeat(
         review,
         (e) => e.key,
-        (e) => html`<pm-review-card data-tab-id=${e.key} .entry=${e}></pm-review-card>`,
+        (e) => html`<pm-review-card data-tab-id=${e.key} .entry=${e} ?offline=${this.offline}></pm-review-card>`,
       )}
     </section>`;
   }

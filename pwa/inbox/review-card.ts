@@ -9,7 +9,7 @@ import { controls } from '../shared/shared-styles.js';
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { ageText, canOpenTerminal, placeHasTimeline, placeNames, replyTarget, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from './inbox-items.js';
 
 /** Said instead of the reply field for a Claude started outside tmux. */
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
@@ -75,6 +75,8 @@ export class ReviewCard extends LitElement {
   ];
 
   @property({ attribute: false }) entry!: TabEntry;
+  /** Saved while the agent is out of reach: read, with no reply, no Done and no terminal. */
+  @property({ type: Boolean }) offline = false;
 
   @state() private reply = '';
   @state() private pending: 'reply' | 'done' | null = null;
@@ -170,14 +172,17 @@ export class ReviewCard extends LitElement {
       ${this.renderReply()}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       <div class="links">
-        ${canOpenTerminal(place, key) ? html`<button @click=${() => router.go(tabViewPath(key, 'terminal'))}>Open terminal</button>` : nothing}
+        ${canOpenTerminal(place, key) && !this.offline ? html`<button @click=${() => router.go(tabViewPath(key, 'terminal'))}>Open terminal</button>` : nothing}
         ${placeHasTimeline(place, status) ? html`<button @click=${() => router.go(tabViewPath(key, 'timeline'))}>Timeline</button>` : nothing}
-        <button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>
+        ${this.offline
+          ? nothing
+          : html`<button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>`}
       </div>
     </article>`;
   }
 
   private renderReply() {
+    if (this.offline) return html`<p class="offline">${OFFLINE_CARD_NOTE}</p>`;
     const target = replyTarget(this.entry.place);
     if (target === 'none') return html`<p class="sent no-terminal">${NO_TERMINAL_REPLY}</p>`;
     // Without Claude the pane is a shell: a reply typed there would run as a command.

@@ -73,6 +73,10 @@ export class OutsideCard extends LitElement {
   @property({ attribute: false }) sessions: readonly OutsideSessionView[] = [];
   /** Claude statuses by key, as the status channel last reported them. */
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
+  /** Read-only, while the agent is out of reach. */
+  @property({ type: Boolean }) offline = false;
+  /** The sessions the desktop split shows. */
+  @property({ attribute: false }) onScreen: ReadonlySet<string> = new Set();
 
   override render() {
     const keys = this.sessions.map((s) => s.key);
@@ -91,7 +95,7 @@ export class OutsideCard extends LitElement {
         ${repeat(
           this.sessions,
           (s) => s.key,
-          (s) => html`<li><pm-outside-row data-key=${s.key} .session=${s} .status=${this.statuses[s.key]}></pm-outside-row></li>`,
+          (s) => html`<li><pm-outside-row data-key=${s.key} .session=${s} .status=${this.statuses[s.key]} ?offline=${this.offline} ?shown=${this.onScreen.has(s.key)}></pm-outside-row></li>`,
         )}
       </ul>
     </section>`;

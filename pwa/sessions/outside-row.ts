@@ -60,6 +60,10 @@ export class OutsideRow extends LitElement {
   @property({ attribute: false }) session!: OutsideSessionView;
   /** Its Claude status, as the status channel last reported it under its key. */
   @property({ attribute: false }) status: TabStatus | undefined;
+  /** Read-only, while the agent is out of reach: its saved timeline opens, nothing else is offered. */
+  @property({ type: Boolean }) offline = false;
+  /** Shown in a pane of the desktop split, beside the list. */
+  @property({ type: Boolean, reflect: true }) shown = false;
   private readonly adoption = new AdoptController(this, (path) => router.go(path));
 
   override render() {
@@ -71,10 +75,10 @@ export class OutsideRow extends LitElement {
     // The words the row shows, in their order, after what a tap does (WCAG's label in name).
     const name = `Open the timeline of ${label.primary}${status ? `, ${status.text}` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
     // Offered between turns only; a confirmation already open stays, and the agent says why it refuses.
-    const adoptable = canAdopt(this.status) || this.adoption.confirming;
+    const adoptable = !this.offline && (canAdopt(this.status) || this.adoption.confirming);
     return html`
       <div class="row ${status?.attention ? status.state : ''}">
-        <button class="open" aria-label=${name} @click=${() => router.go(tabViewPath(s.key, 'timeline'))}>
+        <button class="open" aria-label=${name} aria-current=${this.shown ? 'true' : 'false'} @click=${() => router.go(tabViewPath(s.key, 'timeline'))}>
           <span class="glyph">
             ${sparkIcon()} ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
           </span>
@@ -89,7 +93,7 @@ export class OutsideRow extends LitElement {
           </span>
           <span class="chevron">${chevronIcon()}</span>
         </button>
-        ${tmux
+        ${tmux && !this.offline
           ? html`<button
               class="icon ghost terminal"
               aria-label=${`Open the terminal of ${label.primary}`}

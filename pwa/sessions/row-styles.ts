@@ -28,6 +28,11 @@ export const rowStyles = css`
   .open:active {
     background: var(--pm-surface-2);
   }
+  /* On screen in the desktop split: a bar in the accent colour along the row's edge. */
+  :host([shown]) .open {
+    background: var(--pm-surface-2);
+    box-shadow: inset 3px 0 0 var(--pm-accent);
+  }
   @media (hover: hover) {
     .open:hover {
       background: var(--pm-surface-2);

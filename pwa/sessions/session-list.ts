@@ -86,6 +86,10 @@ export class SessionList extends LitElement {
   @property({ type: Boolean }) loaded = false;
   @property() connection: ConnectionKind = 'connecting';
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
+  /** The last-known lists, shown while the agent is out of reach: nothing that needs it is offered. */
+  @property({ type: Boolean }) offline = false;
+  /** Beside the desktop split: the tabs its panes show, marked in their rows. */
+  @property({ attribute: false }) onScreen: ReadonlySet<string> = new Set();
 
   override render() {
     return html`
@@ -95,15 +99,20 @@ export class SessionList extends LitElement {
           <div class="actions">
             <pm-connection-note label=${this.loaded || this.connection !== 'connecting' ? CONNECTION_LABEL[this.connection] : ''}></pm-connection-note>
             <slot name="bell"></slot>
-            <button class="ghost icon" aria-label="Devices" title="Devices and notifications" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>
+            ${this.offline
+              ? nothing
+              : html`<button class="ghost icon" aria-label="Devices" title="Devices and notifications" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>`}
           </div>
         </div>
+        <slot name="notice"></slot>
       </header>
       <main>
         <slot name="inbox"></slot>
         ${this.loaded ? this.renderWorkspaces() : html`<div class="placeholder" role="status">Loading your sessions…</div>`}
-        ${this.loaded && this.outside.length > 0 ? html`<pm-outside-card .sessions=${this.outside} .statuses=${this.statuses}></pm-outside-card>` : nothing}
-        ${this.loaded ? html`<pm-add-workspace></pm-add-workspace>` : ''}
+        ${this.loaded && this.outside.length > 0
+          ? html`<pm-outside-card .sessions=${this.outside} .statuses=${this.statuses} ?offline=${this.offline} .onScreen=${this.onScreen}></pm-outside-card>`
+          : nothing}
+        ${this.loaded && !this.offline ? html`<pm-add-workspace></pm-add-workspace>` : ''}
       </main>
     `;
   }
@@ -115,7 +124,7 @@ export class SessionList extends LitElement {
     return repeat(
       this.workspaces,
       (ws) => ws.id,
-      (ws) => html`<pm-workspace-card .workspace=${ws} .statuses=${this.statuses}></pm-workspace-card>`,
+      (ws) => html`<pm-workspace-card .workspace=${ws} .statuses=${this.statuses} ?offline=${this.offline} .onScreen=${this.onScreen}></pm-workspace-card>`,
     );
   }
 }

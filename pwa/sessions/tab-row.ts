@@ -45,6 +45,10 @@ export class TabRow extends LitElement {
   @property({ attribute: false }) tab!: TabView;
   /** The tab's Claude status, when the agent has one. */
   @property({ attribute: false }) status: TabStatus | undefined;
+  /** Read-only, while the agent is out of reach: it opens, it is not renamed or closed. */
+  @property({ type: Boolean }) offline = false;
+  /** Shown in a pane of the desktop split, beside the list. */
+  @property({ type: Boolean, reflect: true }) shown = false;
   private readonly actions = new ItemActionsController(this, {
     rename: (name) => sessionActions.request(this, 'pm-tab-rename', { tabId: this.tab.id, name }),
     close: () => sessionActions.request(this, 'pm-tab-close', { tabId: this.tab.id }),
@@ -63,7 +67,7 @@ export class TabRow extends LitElement {
     const name = `Open ${primary} in ${label.path}${status ? `, ${status.text}` : ''}`;
     return html`
       <div class="row ${this.tab.alive ? '' : 'dead'} ${status?.attention ? status.state : ''}">
-        <button class="open" @click=${this.open} aria-label=${name}>
+        <button class="open" @click=${this.open} aria-label=${name} aria-current=${this.shown ? 'true' : 'false'}>
           <span class="glyph">
             ${claude ? sparkIcon() : promptIcon()}
             ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
@@ -81,16 +85,18 @@ export class TabRow extends LitElement {
           </span>
           <span class="chevron">${chevronIcon()}</span>
         </button>
-        <button
-          class="icon ghost more"
-          aria-label=${`Actions for ${primary}`}
-          aria-expanded=${this.actions.mode !== 'idle'}
-          @click=${() => this.actions.toggleMenu()}
-        >
-          ${moreIcon()}
-        </button>
+        ${this.offline
+          ? nothing
+          : html`<button
+              class="icon ghost more"
+              aria-label=${`Actions for ${primary}`}
+              aria-expanded=${this.actions.mode !== 'idle'}
+              @click=${() => this.actions.toggleMenu()}
+            >
+              ${moreIcon()}
+            </button>`}
       </div>
-      ${this.actions.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel(primary)}</div>`}
+      ${this.actions.mode === 'idle' || this.offline ? nothing : html`<div class="panel">${this.renderPanel(primary)}</div>`}
     `;
   }
 

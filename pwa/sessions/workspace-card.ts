@@ -134,6 +134,10 @@ export class WorkspaceCard extends LitElement {
   @property({ attribute: false }) workspace!: WorkspaceView;
   /** Claude statuses by tab id, as the status channel last reported them. */
   @property({ attribute: false }) statuses: Readonly<Record<string, TabStatus>> = {};
+  /** Read-only, while the agent is out of reach: its tabs open, nothing is made, renamed or closed. */
+  @property({ type: Boolean }) offline = false;
+  /** The tabs the desktop split shows. */
+  @property({ attribute: false }) onScreen: ReadonlySet<string> = new Set();
   @state() private claudeSheet = false;
   private readonly actions = new ItemActionsController(this, {
     rename: (name) => sessionActions.request(this, 'pm-workspace-rename', { workspaceId: this.workspace.id, name }),
@@ -161,26 +165,34 @@ export class WorkspaceCard extends LitElement {
           </div>
           <div class="dir" title=${ws.dir}><bdi>${shortPath(ws.dir)}</bdi></div>
         </div>
-        <button
-          class="icon ghost more"
-          aria-label=${`Actions for workspace ${ws.name}`}
-          aria-expanded=${this.actions.mode !== 'idle'}
-          @click=${() => this.actions.toggleMenu()}
-        >
-          ${moreIcon()}
-        </button>
+        ${this.offline
+          ? nothing
+          : html`<button
+              class="icon ghost more"
+              aria-label=${`Actions for workspace ${ws.name}`}
+              aria-expanded=${this.actions.mode !== 'idle'}
+              @click=${() => this.actions.toggleMenu()}
+            >
+              ${moreIcon()}
+            </button>`}
       </header>
-      ${this.actions.mode === 'idle' ? nothing : html`<div class="panel">${this.renderPanel()}</div>`}
+      ${this.actions.mode === 'idle' || this.offline ? nothing : html`<div class="panel">${this.renderPanel()}</div>`}
       ${ws.tabs.length === 0
         ? html`<div class="empty">No tabs yet.</div>`
         : html`<ul>
             ${repeat(
               ws.tabs,
               (t) => t.id,
-              (t) => html`<li><pm-tab-row data-tab-id=${t.id} .tab=${t} .status=${this.statuses[t.id]}></pm-tab-row></li>`,
+              (t) => html`<li><pm-tab-row data-tab-id=${t.id} .tab=${t} .status=${this.statuses[t.id]} ?offline=${this.offline} ?shown=${this.onScreen.has(t.id)}></pm-tab-row></li>`,
             )}
           </ul>`}
-      <footer>
+      ${this.offline ? nothing : this.renderFooter()}
+    </section>`;
+  }
+
+  private renderFooter() {
+    const ws = this.workspace;
+    return html`<footer>
         <div class="buttons">
           <button ?disabled=${this.creation.busy} @click=${() => this.newTab('shell')}>${plusIcon()} New tab</button>
           <span class="split">
@@ -204,8 +216,7 @@ export class WorkspaceCard extends LitElement {
         ${this.claudeSheet
           ? html`<pm-new-claude-sheet .workspaceId=${ws.id} @pm-cancel=${() => (this.claudeSheet = false)}></pm-new-claude-sheet>`
           : nothing}
-      </footer>
-    </section>`;
+      </footer>`;
   }
 
   private renderPanel() {

@@ -2,6 +2,7 @@ import type { PairBody, SessionResponse } from '../../protocol/api.js';
 import * as api from './api.js';
 import { ApiRequestError, errorText } from './api-request.js';
 import { setHomeDirectory } from '../sessions/labels.js';
+import type { SessionsSnapshot } from '../offline/snapshot.js';
 
 export { onAccessLost } from './access-lost.js';
 
@@ -14,7 +15,9 @@ export type Access =
    */
   | { kind: 'unpaired'; secret: string | null; lost: boolean }
   /** The agent could not be asked (down, network) or refused in a way pairing cannot fix. */
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** The agent could not be asked, and this device saved the lists before: they show, read-only. */
+  | { kind: 'offline'; snapshot: SessionsSnapshot };
 
 const PAIR_PREFIX = '#pair=';
 

@@ -21,8 +21,12 @@ import { followThemeChoice } from './theme-choice.js';
 import '../sessions/session-list.js';
 import { pageTitle, SCREEN_NAME_EVENT } from '../terminal/page-title.js';
 import './unreachable-screen.js';
+import { offlineOr } from '../offline/offline-access.js';
+import { OfflineSaveController } from '../offline/save-controller.js';
 
-/** A screen this wide has room for the approval cards beside an open tab. */
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/** A screen this wide opens tabs in the desktop split, with the list (and its inbox) beside them. */
 const WIDE = '(min-width: 1100px)';
 
 /**
@@ -39,6 +43,12 @@ export class App extends LitElement {
     dismiss: (tabId) => this.status.dismiss(tabId),
   });
   private readonly wide = new MediaQueryController(this, WIDE);
+  /** The live lists, kept on this device as they change, for the offline view. */
+  private readonly offline = new OfflineSaveController(this, () =>
+    this.access.kind === 'granted' && this.sync.loaded && this.status.loaded
+      ? { home: this.access.session.home, workspaces: this.sync.workspaces, outside: this.sync.outside, statuses: this.status.statuses, approvals: this.status.approvals }
+      : null,
+  );
 
   @state() private access: Access = { kind: 'checking' };
   /** The approval a notification's link (`/?approval=<id>`) opened, ringed a moment. */
@@ -78,13 +88,15 @@ export class App extends LitElement {
     if (secret) void this.boot(secret);
   };
   private readonly onOnline = () => {
-    if (this.access.kind === 'error') void this.boot(this.pendingSecret);
+    if (this.access.kind === 'error' || this.access.kind === 'offline') void this.boot(this.pendingSecret);
   };
   /**
    * Any REST 401 or socket closed for a revoked device lands here. Stopping the live
    * channels here is what ends their reconnecting; the pair screen takes over.
    */
   private readonly onAccessLost = () => {
+    // Nothing of the sessions stays on a device that lost its access.
+    this.offline.clear();
     if (this.access.kind !== 'granted') return;
     this.sync.stop();
     this.status.stop();
@@ -151,19 +163,22 @@ export class App extends LitElement {
   private async boot(secret: string | null): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    // Keep showing an error while retrying in the background, rather than flashing a blank page.
-    if (this.access.kind !== 'error') this.access = { kind: 'checking' };
+    // Keep showing an error (or the offline view) while retrying in the background, rather than flashing a blank page.
+    if (this.access.kind !== 'error' && this.access.kind !== 'offline') this.access = { kind: 'checking' };
     this.sync.stop();
     this.status.stop();
-    const access = await resolveAccess(secret);
+    let access = await resolveAccess(secret);
+    // Out of reach: the lists this device saved, if any, rather than only the error.
+    if (access.kind === 'error') access = await offlineOr(access, this.access);
     this.access = access;
-    if (access.kind === 'error') {
+    if (access.kind === 'error' || access.kind === 'offline') {
       this.pendingSecret = secret;
       this.retryTimer = setTimeout(() => void this.boot(this.pendingSecret), this.retryBackoff.next());
       return;
     }
     this.pendingSecret = null;
     this.retryBackoff.reset();
+    if (access.kind === 'unpaired') this.offline.clear();
     if (access.kind === 'granted') {
       this.sync.start();
       this.status.start();
@@ -310,6 +325,8 @@ export class App extends LitElement {
           .errorMessage=${access.message}
           @pm-retry=${() => this.boot(this.pendingSecret)}
         ></pm-unreachable-screen>`;
+      case 'offline':
+        return html`<pm-offline-view .snapshot=${access.snapshot} .route=${this.routes.route} @pm-retry=${() => this.boot(this.pendingSecret)}></pm-offline-view>`;
       case 'granted': {
         const route = this.routes.route;
         const found = route.name === 'terminal' ? this.sync.tab(route.tabId) : undefined;

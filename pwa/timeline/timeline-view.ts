@@ -26,6 +26,7 @@ import { HostSessionFeed } from './host-session.js';
 import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
+import { rememberTimeline } from '../offline/timeline-saver.js';
 
 /** Within this many pixels of the end counts as "at the end": new entries keep it in view. */
 const PINNED_SLACK_PX = 64;
@@ -531,6 +532,11 @@ export class TimelineView extends LitElement {
   @property({ attribute: false }) tab: TabView | undefined;
   /** For an outside session's key: the session as listed (one outside tmux takes no prompt). */
   @property({ attribute: false }) outside: OutsideSessionView | undefined;
+  /**
+   * Entries this device saved, shown read-only instead of the live conversation: no
+   * connection and no composer (the offline view, while the agent is out of reach).
+   */
+  @property({ attribute: false }) saved: readonly TimelineEntry[] | null = null;
   @state() private timeline: TimelineState = EMPTY_TIMELINE;
   @state() private link: ConnectionState = { kind: 'connecting' };
   /** Entries arrived below while the person was reading further up. */
@@ -577,12 +583,19 @@ export class TimelineView extends LitElement {
     this.timeline = EMPTY_TIMELINE;
     this.pinned = true;
     this.unseen = false;
+    if (this.saved) {
+      this.timeline = { ...EMPTY_TIMELINE, entries: this.saved, loaded: true };
+      return;
+    }
     if (!this.tabId) return;
+    const key = this.tabId;
     this.connection = new TimelineConnection(
-      this.tabId,
+      key,
       (msg) => {
         const before = this.timeline.entries.length;
         this.timeline = applyTimelineMessage(this.timeline, msg);
+        // What the person sees is what the offline view shows of this session later.
+        rememberTimeline(key, this.timeline);
         if (msg.type === 'timeline:page' || msg.type === 'timeline:reset') this.pinned = true;
         else if (!this.pinned && this.timeline.entries.length > before) this.unseen = true;
       },
@@ -653,13 +666,15 @@ export class TimelineView extends LitElement {
         </div>
         ${this.unseen ? html`<button class="latest" @click=${() => this.toEnd()}>Jump to latest ↓</button>` : nothing}
       </div>
-      <pm-composer
-        .sessionKey=${this.tabId}
-        .status=${this.status}
-        .blocked=${blocked}
-        .tool=${currentTool(t.entries)}
-        @pm-prompt-sent=${this.onPromptSent}
-      ></pm-composer>
+      ${this.saved
+        ? nothing
+        : html`<pm-composer
+            .sessionKey=${this.tabId}
+            .status=${this.status}
+            .blocked=${blocked}
+            .tool=${currentTool(t.entries)}
+            @pm-prompt-sent=${this.onPromptSent}
+          ></pm-composer>`}
     `;
   }
 

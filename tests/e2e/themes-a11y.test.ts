@@ -2,7 +2,8 @@
  * The light and dark themes in real Chromium against a real agent: the theme follows the
  * system until one is chosen in the settings, and is on the page before its first paint;
  * then axe-core scans every view (the pair screen, the list with an approval card and a
- * review card, a terminal, a timeline, the settings) on a phone and a desktop, in both
+ * review card, a terminal, a timeline, the settings, and the offline view of the list and of
+ * a timeline, with the network gone) on a phone and a desktop, in both
  * themes, and no serious or critical violation may be left. A screenshot of each is kept as
  * test-artifacts/e2e-theme-<view>-<size>-<theme>.png.
  *
@@ -287,7 +288,70 @@ const VIEWS: View[] = [
       await page.locator('pm-notifications-settings [data-state]:not([data-state="loading"])').waitFor();
     },
   },
+  {
+    // The agent out of reach: the lists and the timeline this browser saved while it showed them.
+    name: 'offline',
+    fullPage: true,
+    async open(page) {
+      await offline(page, agent.url);
+      await page.locator('pm-offline-view pm-approval-card').getByText('npm run check-web').first().waitFor();
+      await page.locator('pm-offline-view pm-review-card').getByText('The API server is refactored', { exact: false }).waitFor();
+      await page.locator(`pm-offline-view pm-tab-row[data-tab-id="${tab.id}"]`).waitFor();
+    },
+  },
+  {
+    name: 'offline-timeline',
+    fullPage: false,
+    async open(page) {
+      const url = new URL(`/t/${asking.key}/timeline`, agent.url).href;
+      await page.context().setOffline(false);
+      await page.goto(url);
+      await page.locator('pm-timeline-view').getByText('please run it').first().waitFor({ timeout: 20_000 });
+      await offline(page, url, asking.key);
+      await page.locator('pm-offline-tab pm-timeline-view').getByText('please run it').first().waitFor();
+    },
+  },
 ];
+
+/**
+ * Opens `url` with the network gone, under the service worker (as an installed app starts),
+ * once this browser saved the lists it showed (and the timeline of `timeline`).
+ */
+async function offline(page: Page, url: string, timeline?: string): Promise<void> {
+  const context = page.context();
+  await context.setOffline(false);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+  await expect.poll(() => savedKeys(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['snapshot', ...(timeline ? [timeline] : [])]));
+  await context.setOffline(true);
+  await page.goto(url);
+  await page.locator('pm-offline-bar').getByRole('status').filter({ hasText: 'Offline' }).first().waitFor({ timeout: 15_000 });
+}
+
+/** The keys of what the offline store holds: `snapshot` for the lists, and each saved timeline's. */
+function savedKeys(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((d) => d.name === 'pocketmux-offline')) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('pocketmux-offline');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const keys = (store: string) =>
+      new Promise<string[]>((resolve, reject) => {
+        const r = db.transaction(store, 'readonly').objectStore(store).getAllKeys();
+        r.onsuccess = () => resolve(r.result.map(String));
+        r.onerror = () => reject(r.error);
+      });
+    try {
+      return [...(await keys('lists')), ...(await keys('timelines'))];
+    } finally {
+      db.close();
+    }
+  });
+}
 
 /**
  * A browser of the size in one theme, chosen as the person would: in the settings. `paired`
