@@ -141,11 +141,6 @@ export function countFromStatuses(statuses: Readonly<Record<string, TabStatus>>,
   return n;
 }
 
-/** The cards beside an open tab: that tab's first, then the others, each oldest first. */
-export function approvalsBeside(entries: readonly ApprovalEntry[], tabId: string): ApprovalEntry[] {
-  return [...entries.filter((e) => e.approval.tabId === tabId), ...entries.filter((e) => e.approval.tabId !== tabId)];
-}
-
 /** "just now", "2 min", "3 h", "4 d": how long something has waited, short enough for a card. */
 export function ageText(since: number, now: number): string {
   const seconds = Math.max(0, Math.floor((now - since) / 1000));

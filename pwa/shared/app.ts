@@ -13,7 +13,7 @@ import { InboxActionsController } from '../inbox/inbox-actions.js';
 import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
 import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from '../inbox/deep-link.js';
 import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
-import { approvalsBeside, buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
+import { buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
 import { MediaQueryController } from './media-query-controller.js';
@@ -73,6 +73,9 @@ export class App extends LitElement {
    */
   @state() private terminalLoadError = '';
   private terminalRequested = false;
+  /** The tabs the desktop split shows (its `pm-panes` event): their cards need no way there. */
+  @state() private paneTabs: ReadonlySet<string> = new Set();
+  private stopShortcuts: (() => void) | null = null;
   /** The screen last drawn, to tell when the person moved to another one. */
   private shownRoute: Route['name'] | null = null;
   private listScroll = 0;
@@ -105,6 +108,17 @@ export class App extends LitElement {
   /** The bell: home, from the top, wherever the person was. */
   private readonly onShowInbox = () => {
     if (this.access.kind !== 'granted') return;
+    if (this.split) {
+      // Beside the split the list is a sidebar: its top is where the inbox is.
+      const sidebar = this.querySelector('pm-session-list');
+      sidebar?.scrollTo({ top: 0 });
+      const inbox = this.querySelector('pm-inbox');
+      if (inbox && !inbox.hidden) {
+        inbox.tabIndex = -1;
+        inbox.focus();
+      }
+      return;
+    }
     this.listScroll = 0;
     if (this.routes.route.name === 'list') window.scrollTo({ top: 0 });
     else router.toList();
@@ -155,6 +169,8 @@ export class App extends LitElement {
     this.stopListening = null;
     this.stopTheme?.();
     this.stopTheme = null;
+    this.stopShortcuts?.();
+    this.stopShortcuts = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.highlightTimer) clearTimeout(this.highlightTimer);
     if (this.noteTimer) clearTimeout(this.noteTimer);
@@ -188,10 +204,23 @@ export class App extends LitElement {
   private loadTerminalView(): void {
     if (this.terminalRequested) return;
     this.terminalRequested = true;
-    import('../terminal/terminal-view.js').catch((err: unknown) => {
-      this.terminalRequested = false;
-      this.terminalLoadError = errorText(err);
-    });
+    import('../workbench/tab-screen.js').then(
+      (mod) => {
+        this.stopShortcuts ??= mod.installAppShortcuts({
+          active: () => this.access.kind === 'granted',
+          workspaces: () => this.sync.workspaces,
+          outside: () => this.sync.outside,
+          route: () => this.routes.route,
+          workbench: () => this.querySelector('pm-workbench'),
+          sidebar: () => this.querySelector('pm-session-list'),
+          showInbox: this.onShowInbox,
+        });
+      },
+      (err: unknown) => {
+        this.terminalRequested = false;
+        this.terminalLoadError = errorText(err);
+      },
+    );
   }
 
   /** After the list is on screen: the tab screen is fetched while nothing else happens. */
@@ -232,10 +261,16 @@ export class App extends LitElement {
     return inboxCount(inbox);
   }
 
+  /** Whether a tab shows in the desktop split: a wide screen, the list as its sidebar. */
+  private get split(): boolean {
+    return this.access.kind === 'granted' && this.wide.matches && this.routes.route.name === 'terminal';
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const route = this.routes.route;
     const granted = this.access.kind === 'granted';
+    this.classList.toggle('pm-split', this.split);
     // Leaving the list: remember where it was, before it is hidden.
     if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
     if (granted && route.name === 'devices') this.loadDevicesView();
@@ -331,10 +366,13 @@ export class App extends LitElement {
         const route = this.routes.route;
         const found = route.name === 'terminal' ? this.sync.tab(route.tabId) : undefined;
         const bell = html`<pm-inbox-bell slot="bell" .count=${waiting}></pm-inbox-bell>`;
-        const aside = route.name === 'terminal' && this.wide.matches && inbox.approvals.length > 0;
+        const split = this.split;
+        const tabScreen = route.name === 'terminal' && !this.terminalLoadError;
         return html`
           <pm-session-list
-            ?hidden=${route.name !== 'list'}
+            ?hidden=${route.name !== 'list' && !split}
+            aria-label=${split ? 'Sessions' : nothing}
+            .onScreen=${split ? this.paneTabs : EMPTY_SET}
             .workspaces=${this.sync.workspaces}
             .outside=${this.sync.outside}
             ?loaded=${this.sync.loaded}
@@ -342,25 +380,34 @@ export class App extends LitElement {
             .statuses=${this.status.statuses}
           >
             ${bell}
-            <pm-inbox slot="inbox" .inbox=${inbox} .highlight=${this.highlight} .note=${this.linkNote}></pm-inbox>
+            <pm-inbox slot="inbox" .inbox=${inbox} .highlight=${this.highlight} .note=${this.linkNote} .shown=${split ? this.paneTabs : EMPTY_SET}></pm-inbox>
           </pm-session-list>
           ${route.name === 'terminal' && this.terminalLoadError
             ? html`<pm-unreachable-screen problem="not-loaded" .errorMessage=${this.terminalLoadError}></pm-unreachable-screen>`
             : nothing}
-          ${route.name === 'terminal' && !this.terminalLoadError
+          ${tabScreen && !split
             ? html`<pm-terminal-view
                 .tabId=${route.tabId}
                 .view=${route.view}
                 .tab=${found?.tab}
                 .outside=${this.sync.outsideSession(route.tabId)}
                 .status=${this.status.get(route.tabId)}
-                ?aside=${aside}
               >
                 ${bell}
-                ${aside
-                  ? html`<pm-approval-aside slot="aside" .tabId=${route.tabId} .entries=${approvalsBeside(inbox.approvals, route.tabId)}></pm-approval-aside>`
-                  : nothing}
               </pm-terminal-view>`
+            : nothing}
+          ${tabScreen && split
+            ? html`<pm-workbench
+                .tabId=${route.tabId}
+                .view=${route.view}
+                .workspaces=${this.sync.workspaces}
+                .outside=${this.sync.outside}
+                ?loaded=${this.sync.loaded}
+                .statuses=${this.status.statuses}
+                @pm-panes=${(e: CustomEvent<ReadonlySet<string>>) => {
+                  this.paneTabs = e.detail;
+                }}
+              ></pm-workbench>`
             : nothing}
           ${route.name === 'devices' ? this.renderDevices() : nothing}
         `;

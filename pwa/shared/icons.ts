@@ -1,6 +1,7 @@
 import { svg, type SVGTemplateResult } from 'lit';
 
-function icon(body: SVGTemplateResult, size = 20) {
+/** An icon in the app's line style: 24-unit paths, drawn in the text colour. */
+export function icon(body: SVGTemplateResult, size = 20) {
   return svg`<svg width=${size} height=${size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
 }
 

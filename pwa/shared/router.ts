@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { TAB_PATH } from './tab-key.js';
 
 /** What a tab's full-screen view shows: its terminal, or its Claude conversation. */
 export type TabViewMode = 'terminal' | 'timeline';
@@ -7,7 +8,6 @@ export type Route = { name: 'list' } | { name: 'devices' } | { name: 'terminal';
 
 export const DEVICES_PATH = '/devices';
 
-const TAB_PATH = /^\/t\/([a-z0-9-]{1,64})(\/timeline)?\/?$/;
 
 export function parseRoute(pathname: string): Route | null {
   if (pathname === '/' || pathname === '') return { name: 'list' };
@@ -39,8 +39,16 @@ class Router extends EventTarget {
     window.addEventListener('popstate', () => this.sync());
   }
 
+  /**
+   * A history step to `path`; except from one tab to another (the sidebar beside the desktop
+   * split, a shortcut), which replaces, so "back" leads to the list, not through every tab.
+   */
   go(path: string): void {
     if (path === location.pathname) return;
+    if (this.route.name === 'terminal' && parseRoute(path)?.name === 'terminal') {
+      this.replace(path);
+      return;
+    }
     history.pushState({ pmInApp: true } satisfies HistoryState, '', path);
     this.sync();
   }

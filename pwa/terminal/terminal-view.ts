@@ -1,6 +1,4 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
-// The approval cards beside a wide tab screen (slotted in by the app) come with the screen.
-import '../inbox/approval-aside.js';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
@@ -27,6 +25,7 @@ import { defaultFontSize, FONT_SIZE_MAX, FONT_SIZE_MIN, type FontSizeStep, loadF
 import { SCREEN_NAME_EVENT } from './page-title.js';
 import { minusIcon, plusIcon, searchIcon, textSizeIcon } from './terminal-icons.js';
 import { onMac, TERMINAL_SHORTCUTS } from './terminal-shortcuts.js';
+import { CLOSE_PANE_EVENT } from '../workbench/pane-actions.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
 
@@ -74,7 +73,8 @@ function endedText(code: number, outside: boolean): string {
 
 /**
  * A tab, full screen: its terminal, or for a Claude tab its conversation as a timeline; the
- * app's `bell` slot in the header, and its `aside` slot beside the view when `aside` is set.
+ * app's `bell` slot in the header. In the desktop split (workbench.ts) it is one pane among
+ * up to four, its header ending with the pane's own actions in that slot.
  * A Claude started outside pocketmux opens here too, by its key: its terminal when it runs in
  * tmux (else a word on why there is none), and its timeline; between turns its header offers
  * to adopt it, and the new tab's terminal takes this screen's place.
@@ -89,7 +89,8 @@ export class TerminalView extends LitElement {
       .tools {
         display: contents;
       }
-      @media (max-width: 600px) {
+      /* Measured on the view itself, not the window: in the desktop split a pane is narrow on a wide screen. */
+      @container (max-width: 600px) {
         header.crowded .tools {
           display: none;
         }
@@ -105,6 +106,25 @@ export class TerminalView extends LitElement {
         flex-direction: column;
         background: var(--pm-bg);
         z-index: 2;
+        container-type: inline-size;
+      }
+      /* A pane of the desktop split: as large as the workbench gives it. */
+      :host([pane]) {
+        position: relative;
+        top: auto;
+        left: auto;
+        right: auto;
+        height: auto;
+        min-width: 0;
+        min-height: 0;
+        z-index: auto;
+      }
+      :host([pane]) header {
+        padding: 0 6px 0 10px;
+      }
+      /* The pane with the keyboard: a line in the accent colour under its header. */
+      :host([pane][focused]) header {
+        box-shadow: inset 0 -2px 0 var(--pm-accent);
       }
       header {
         flex: none;
@@ -184,8 +204,8 @@ export class TerminalView extends LitElement {
         background: var(--pm-surface-3);
         color: var(--pm-text);
       }
-      /* On a phone the two choices keep their icons and lose their words (still their names). */
-      @media (max-width: 560px) {
+      /* On a phone (or in a narrow pane) the two choices keep their icons and lose their words (still their names). */
+      @container (max-width: 560px) {
         .switch button {
           padding: 0;
           width: 44px;
@@ -209,15 +229,6 @@ export class TerminalView extends LitElement {
         min-width: 0;
         display: flex;
         flex-direction: column;
-      }
-      aside {
-        flex: none;
-        width: 360px;
-        overflow-y: auto;
-        overscroll-behavior: contain;
-        border-left: 1px solid var(--pm-border);
-        background: var(--pm-bg);
-        padding-right: var(--pm-safe-right);
       }
       .stage {
         position: relative;
@@ -365,8 +376,15 @@ export class TerminalView extends LitElement {
   @property() view: TabViewMode = 'terminal';
   /** The tab's Claude status, when the agent has one. */
   @property({ attribute: false }) status: TabStatus | undefined;
-  /** Whether the `aside` slot (approval cards, on a wide screen) stands beside the view. */
-  @property({ type: Boolean }) aside = false;
+  /**
+   * A pane of the desktop split (workbench.ts) rather than the whole screen. Beside other panes
+   * it has no way back (the sidebar is beside it), and its ended card closes the pane.
+   */
+  @property({ type: Boolean, reflect: true }) pane = false;
+  /** In the split, whether this pane has the keyboard: it names the page and takes the focus when it starts. */
+  @property({ type: Boolean, reflect: true }) focused = false;
+  /** In the split, whether other panes stand beside this one: it then closes rather than leading back to the list. */
+  @property({ type: Boolean }) closable = false;
   @state() private timelineLoaded = false;
 
   @state() private connection: ConnectionState = { kind: 'connecting' };
@@ -401,6 +419,7 @@ export class TerminalView extends LitElement {
   private readonly onViewport = () => {
     // iOS does not shrink the layout for its keyboard; follow the visual viewport instead.
     const vv = window.visualViewport;
+    if (this.pane) return;
     // Pinch-zoom shrinks the visual viewport too; only the keyboard should shrink the terminal.
     if (vv) this.style.setProperty('--pm-viewport-height', `${Math.round(vv.height * vv.scale)}px`);
   };
@@ -445,6 +464,8 @@ export class TerminalView extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    // The pane that takes the keyboard names the page again.
+    if (changed.has('focused') && this.focused) this.screenName = '';
     this.nameScreen();
     const moved = (changed.has('tabId') && changed.get('tabId') !== undefined) || (changed.has('view') && changed.get('view') !== undefined);
     if (moved && this.isConnected) {
@@ -541,8 +562,15 @@ export class TerminalView extends LitElement {
       this.ctrl = false;
       return withCtrl(data);
     });
-    // On a phone, focusing would pop the keyboard over the screen before the person asked.
-    if (!this.touch) this.session.focus();
+    // On a phone, focusing would pop the keyboard over the screen before the person asked; in
+    // the split only the focused pane takes the keys.
+    if (!this.touch && (!this.pane || this.focused)) this.session.focus();
+  }
+
+  /** Gives the keyboard to what this view shows: the terminal, or the timeline's composer. */
+  focusView(): void {
+    if (this.session) this.session.focus();
+    else this.renderRoot.querySelector<HTMLElement>('pm-timeline-view')?.focus();
   }
 
   private stop(): void {
@@ -631,6 +659,7 @@ export class TerminalView extends LitElement {
 
   /** Tells the app what to call the page while this screen shows: the tab's name. */
   private nameScreen(): void {
+    if (this.pane && !this.focused) return;
     const name = this.label.primary;
     if (name === this.screenName) return;
     this.screenName = name;
@@ -666,7 +695,7 @@ export class TerminalView extends LitElement {
     // give way there so its name keeps its room; the keyboard shortcuts still do both.
     return html`
       <header class=${timeline || adoptable ? 'crowded' : ''}>
-        <button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
+        ${this.pane && this.closable ? nothing : html`<button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>`}
         <div class="title">
           <span class="name">
             ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
@@ -694,7 +723,6 @@ export class TerminalView extends LitElement {
       ${this.adoption.confirming && outside ? html`<div class="adopt-panel">${this.adoption.renderPanel(outside)}</div>` : nothing}
       <div class="body">
         <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
-        ${this.aside ? html`<aside aria-label="Waiting for you"><slot name="aside"></slot></aside>` : nothing}
       </div>
     `;
   }
@@ -820,7 +848,11 @@ export class TerminalView extends LitElement {
         <h2>${stillRunning ? 'Terminal closed' : 'Session ended'}</h2>
         <p>${endedText(code, this.isOutside)}</p>
         ${code === CloseCode.ConnectionLimit ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
-        <button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>
+        ${this.pane && this.closable
+          ? html`<button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => this.dispatchEvent(new CustomEvent(CLOSE_PANE_EVENT, { bubbles: true }))}>
+              Close this pane
+            </button>`
+          : html`<button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>`}
       </div>
     </div>`;
   }

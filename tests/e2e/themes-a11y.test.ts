@@ -246,6 +246,8 @@ interface View {
   /** Opens the view and waits until what is scanned is on it. */
   open(page: Page): Promise<void>;
   fullPage: boolean;
+  /** Where only one size has this view (the desktop split needs a wide window). */
+  only?: Size;
 }
 
 const VIEWS: View[] = [
@@ -275,6 +277,22 @@ const VIEWS: View[] = [
     async open(page) {
       await page.goto(new URL(`/t/${asking.key}/timeline`, agent.url).href);
       await page.locator('pm-timeline-view').getByText('please run it').first().waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    // The desktop split: the list as a sidebar, the tab's terminal and the outside session's timeline side by side.
+    name: 'split',
+    fullPage: false,
+    only: 'desktop',
+    async open(page) {
+      await page.goto(new URL(`/t/${tab.id}`, agent.url).href);
+      await page.locator('pm-workbench .xterm-rows').waitFor();
+      await page.getByRole('button', { name: 'Open another tab beside' }).click();
+      await page.getByRole('dialog', { name: 'Open another tab beside' }).getByRole('button', { name: /web-app/ }).click();
+      // A Claude outside tmux opens beside on its timeline: there is no terminal to show.
+      await page.waitForURL(new RegExp(`/t/${asking.key}/timeline$`));
+      await page.locator('pm-workbench pm-timeline-view').getByText('please run it').first().waitFor({ timeout: 20_000 });
+      await page.getByRole('separator').waitFor();
     },
   },
   {
@@ -404,6 +422,7 @@ describe.each(['phone', 'desktop'] as const)('every view on a %s', (size) => {
 
       const { context, page } = await themedPage(size, theme, true);
       for (const view of VIEWS) {
+        if (view.only && view.only !== size) continue;
         await view.open(page);
         await check(page, view.name, view.fullPage);
       }

@@ -1,8 +1,8 @@
 /**
  * The JavaScript a phone loads before it shows anything: the scripts the built index.html
- * runs and preloads, each gzipped as a server would send it. The terminal, the timeline, the
- * settings, the pair screen and the service worker's registration are chunks of their own,
- * loaded when needed (or when the page is idle).
+ * runs and preloads, each gzipped as a server would send it. The tab screen (terminal, desktop
+ * split, keyboard shortcuts), the timeline, the settings, the pair screen and the service
+ * worker's registration are chunks of their own, loaded when needed (or when the page is idle).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ describe('the first screen', () => {
 
   it('leaves the tab screen, the timeline with its Markdown and composer, and the rest out of it', () => {
     const files = firstScreenScripts();
-    for (const lazy of ['terminal-view-', 'terminal-session-', 'timeline-view-', 'devices-view-', 'pair-screen-', 'new-claude-sheet-', 'service-worker-']) {
+    for (const lazy of ['tab-screen-', 'shortcuts-sheet-', 'terminal-session-', 'timeline-view-', 'devices-view-', 'pair-screen-', 'new-claude-sheet-', 'service-worker-']) {
       expect(files.some((f) => f.includes(`/assets/${lazy}`)), lazy).toBe(false);
     }
     const text = files.map((f) => readFileSync(join(PWA, f), 'utf8')).join('\n');

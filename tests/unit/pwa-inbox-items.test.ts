@@ -5,7 +5,6 @@ import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { ClaudeState, TabStatus } from '../../protocol/status.js';
 import {
   ageText,
-  approvalsBeside,
   buildInbox,
   canOpenTerminal,
   countFromStatuses,
@@ -201,14 +200,6 @@ describe('outside sessions in the inbox', () => {
     expect(replyTarget({ workspace: ws, tab: tab('a') })).toBe('tab');
     expect(replyTarget({ outside: tmux })).toBe('outside');
     expect(replyTarget({ outside: plain })).toBe('none');
-  });
-});
-
-describe('approvalsBeside', () => {
-  it("puts the open tab's cards first, each group oldest first", () => {
-    const inbox = buildInbox(lists([]), {}, [approval('1', 'a', 1), approval('2', 'b', 2), approval('3', 'a', 3), approval('4', 'c', 4)]);
-    expect(ids(approvalsBeside(inbox.approvals, 'a'))).toEqual(['1', '3', '2', '4']);
-    expect(ids(approvalsBeside(inbox.approvals, 'none'))).toEqual(['1', '2', '3', '4']);
   });
 });
 

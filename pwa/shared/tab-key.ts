@@ -1,0 +1,8 @@
+/** What a tab's id (or an outside session's key) may look like in a path: the agent's ids and keys all fit. */
+const TAB_KEY = '[a-z0-9-]{1,64}';
+
+export const TAB_PATH = new RegExp(`^/t/(${TAB_KEY})(/timeline)?/?$`);
+
+export function isTabKey(value: string): boolean {
+  return new RegExp(`^${TAB_KEY}$`).test(value);
+}

@@ -1,0 +1,66 @@
+/**
+ * The keys that move around the app: next and previous tab, tab 1 to 9, the inbox, the
+ * sidebar and the help sheet. Like the terminal's own (terminal-shortcuts.ts) they never take
+ * a key a shell needs: Ctrl+Shift+<key> everywhere (on macOS too, where ⌘ with these keys is
+ * the browser's own: ⌘⇧[ and ⌘⇧] switch browser tabs, ⌘1 to ⌘9 pick one).
+ */
+import type { KeyLike } from '../terminal/terminal-shortcuts.js';
+
+export type AppAction = 'next-tab' | 'previous-tab' | 'tab' | 'inbox' | 'sidebar' | 'help';
+
+export interface AppShortcut {
+  action: AppAction;
+  /** 1 to 9 for `tab`. */
+  n?: number;
+}
+
+/** The table a help sheet lists, in its order. */
+export const APP_SHORTCUTS: readonly { action: AppAction; label: string; keys: string; macKeys: string }[] = [
+  { action: 'next-tab', label: 'Next tab', keys: 'Ctrl+Shift+]', macKeys: '⌃⇧]' },
+  { action: 'previous-tab', label: 'Previous tab', keys: 'Ctrl+Shift+[', macKeys: '⌃⇧[' },
+  { action: 'tab', label: 'Tab 1 to 9, in the order of the list', keys: 'Ctrl+Shift+1 … 9', macKeys: '⌃⇧1 … 9' },
+  { action: 'inbox', label: 'The inbox', keys: 'Ctrl+Shift+H', macKeys: '⌃⇧H' },
+  { action: 'sidebar', label: 'Move to the sidebar (the list, beside a split)', keys: 'Ctrl+Shift+E', macKeys: '⌃⇧E' },
+  { action: 'help', label: 'These shortcuts', keys: 'Ctrl+Shift+?', macKeys: '⌃⇧?' },
+];
+
+/** By the physical key (`code`), so a layout or Shift changing the character does not matter. */
+const CODES: Record<string, AppShortcut> = {
+  BracketRight: { action: 'next-tab' },
+  BracketLeft: { action: 'previous-tab' },
+  KeyH: { action: 'inbox' },
+  KeyE: { action: 'sidebar' },
+  Slash: { action: 'help' },
+};
+
+/** The app action a key press asks for, or null for one that belongs to the page or the terminal. */
+export function matchAppShortcut(e: KeyLike): AppShortcut | null {
+  if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return null;
+  const digit = /^Digit([1-9])$/.exec(e.code);
+  if (digit) return { action: 'tab', n: Number(digit[1]) };
+  return CODES[e.code] ?? null;
+}
+
+/** What the shortcuts act on: the app's lists and screens, asked for when a key is pressed. */
+export interface ShortcutTarget {
+  /** False while the device is not paired (or the agent not reached): the keys are left alone. */
+  active(): boolean;
+  onShortcut(shortcut: AppShortcut): void;
+}
+
+/**
+ * Listens before anything on the page (the terminal's textarea included), so a matched key
+ * never reaches the shell; every other key passes untouched.
+ */
+export function listenForAppShortcuts(target: ShortcutTarget): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    if (e.isComposing || !target.active()) return;
+    const shortcut = matchAppShortcut(e);
+    if (!shortcut) return;
+    e.preventDefault();
+    e.stopPropagation();
+    target.onShortcut(shortcut);
+  };
+  window.addEventListener('keydown', onKey, true);
+  return () => window.removeEventListener('keydown', onKey, true);
+}
