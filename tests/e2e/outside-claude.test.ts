@@ -258,8 +258,8 @@ describe('Claude started outside pocketmux, on a phone', () => {
     await wide.locator('pm-terminal-view .primary-text', { hasText: 'api-server' }).waitFor();
     await wide.screenshot({ path: join(ARTIFACTS, 'e2e-outside-claude-terminal-desktop.png') });
 
-    // The same confirmation on a wide screen.
-    await wide.getByRole('button', { name: 'Adopt api-server as a pocketmux tab' }).click();
+    // The same confirmation on a wide screen (where the sidebar's row offers it too).
+    await wide.locator('pm-terminal-view').getByRole('button', { name: 'Adopt api-server as a pocketmux tab' }).click();
     const confirm = wide.locator('pm-terminal-view').getByRole('alertdialog', { name: ADOPT_IN_TMUX });
     await confirm.getByText(ADOPT_IN_TMUX).waitFor();
     await confirm.getByRole('button', { name: 'Adopt' }).waitFor();
