@@ -78,7 +78,9 @@ async function open(payload: Payload) {
 }
 
 beforeAll(async () => {
-  agent = await startAgent();
+  // No claude runs in the tab these hooks come from: the safety-net poll would find it gone and
+  // settle its approvals under the test (it runs every 30 to 60 s), so it waits an hour here.
+  agent = await startAgent({ env: { POCKETMUX_SAFETY_POLL_MS: '3600000' } });
   const created = await cli('tab', 'new', agent.home, '--json');
   expect(created.code, created.stderr).toBe(0);
   const tab = JSON.parse(created.stdout) as { id: string; workspaceId: string };
