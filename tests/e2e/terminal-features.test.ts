@@ -126,8 +126,9 @@ async function expectCurrentMatchShown(page: Page, text: string): Promise<void> 
 /** Prints a marker, then 300 lines: the marker scrolls off the screen into tmux's history. */
 async function printPastTheScreen(page: Page, tab: TabView): Promise<string> {
   const id = randomBytes(4).toString('hex');
-  // Printed by the shell, so the command line never holds the marker itself.
-  await send(tab, `printf '%s-%s\\n' scrolled-marker ${id}; seq 1 300; echo printed-${id}`);
+  // Printed by the shell, so the command line never holds the marker itself, nor (wrapped on a
+  // narrow terminal) a row reading like the last line.
+  await send(tab, `printf '%s-%s\\n' scrolled-marker ${id}; seq 1 300; printf '%s-%s\\n' printed ${id}`);
   await waitForLine(page, `printed-${id}`);
   const marker = `scrolled-marker-${id}`;
   expect((await screenLines(page)).some((l) => l.includes(marker))).toBe(false);
