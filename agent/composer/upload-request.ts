@@ -13,13 +13,14 @@ import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES, type UploadResponse } from '.
 import { HttpError } from '../http/routes/handler.js';
 import type { Logger } from '../util/log.js';
 import { uploadNameFromHeader } from './upload-name.js';
-import { discardBody, saveUpload, UploadAbortedError, UploadError, type UploadSlots, uploadSlots } from './uploads.js';
+import type { Slots } from '../util/slots.js';
+import { discardBody, saveUpload, UploadAbortedError, UploadError, uploadSlots } from './uploads.js';
 
 export interface UploadRequestOptions {
   sessionDir: string;
   log: Logger;
   maxBytes?: number;
-  slots?: UploadSlots;
+  slots?: Slots;
 }
 
 /**

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { UploadResponse } from '../../protocol/api.js';
 import { uploadFileName, uploadStamp } from './upload-name.js';
+import { Slots } from '../util/slots.js';
 
 export const UPLOAD_FOLDER = '.pocketmux';
 export const UPLOAD_SUBFOLDER = 'uploads';
@@ -42,31 +43,8 @@ export class UploadTooLargeError extends UploadError {
 /** The client went away, or sent nothing for too long: there is no one left to answer. */
 export class UploadAbortedError extends Error {}
 
-/** A counting semaphore without a queue: a request that finds no slot is refused. */
-export class UploadSlots {
-  private taken = 0;
-
-  constructor(readonly max: number) {}
-
-  /** A release function, or null when every slot is taken. */
-  tryTake(): (() => void) | null {
-    if (this.taken >= this.max) return null;
-    this.taken++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.taken--;
-    };
-  }
-
-  get inUse(): number {
-    return this.taken;
-  }
-}
-
 /** The agent's slots: shared by tab and outside-session uploads. */
-export const uploadSlots = new UploadSlots(MAX_CONCURRENT_UPLOADS);
+export const uploadSlots = new Slots(MAX_CONCURRENT_UPLOADS);
 
 const ownUid = process.getuid?.();
 

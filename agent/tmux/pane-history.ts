@@ -62,22 +62,3 @@ export function newestLines(tail: { bytes: Buffer; cut: boolean }, maxBytes: num
   while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++;
   return { text: bytes.toString('utf8', start), truncated: true };
 }
-
-/** A bounded number of captures at once: each takes a slot and gives it back when answered. */
-export class CaptureSlots {
-  private taken = 0;
-
-  constructor(readonly max: number = MAX_CONCURRENT_CAPTURES) {}
-
-  /** A release function, or null when every slot is taken. */
-  tryTake(): (() => void) | null {
-    if (this.taken >= this.max) return null;
-    this.taken++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.taken--;
-    };
-  }
-}

@@ -1,7 +1,10 @@
 import { css } from 'lit';
+import { spinner } from '../shared/shared-styles.js';
 
 /** The look every inbox card shares: a surface with a coloured edge, its parts and buttons. */
-export const cardStyles = css`
+export const cardStyles = [
+  spinner,
+  css`
   :host {
     display: block;
   }
@@ -207,23 +210,5 @@ export const cardStyles = css`
     color: var(--pm-text);
     font-weight: 600;
   }
-  .spinner {
-    flex: none;
-    width: 16px;
-    height: 16px;
-    border-radius: 50%;
-    border: 2px solid currentColor;
-    border-right-color: transparent;
-    animation: spin 0.8s linear infinite;
-  }
-  @keyframes spin {
-    to {
-      transform: rotate(1turn);
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation-duration: 2.4s;
-    }
-  }
-`;
+`,
+];

@@ -1,6 +1,6 @@
 import { css, html, LitElement, svg } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls, spinner } from '../shared/shared-styles.js';
 import { shortTime } from '../shared/time.js';
 
 /** "Retry now" shows that it is trying at least this long, so a quick failure still reads as a try. */
@@ -18,6 +18,7 @@ const offlineIcon = svg`<svg width="20" height="20" viewBox="0 0 24 24" fill="no
 export class OfflineBar extends LitElement {
   static override styles = [
     controls,
+    spinner,
     css`
       :host {
         display: block;
@@ -76,22 +77,7 @@ export class OfflineBar extends LitElement {
         color: var(--pm-muted);
       }
       .spinner {
-        width: 14px;
-        height: 14px;
-        border-radius: 50%;
-        border: 2px solid currentColor;
-        border-right-color: transparent;
-        animation: spin 0.8s linear infinite;
-      }
-      @keyframes spin {
-        to {
-          transform: rotate(1turn);
-        }
-      }
-      @media (prefers-reduced-motion: reduce) {
-        .spinner {
-          animation-duration: 2.4s;
-        }
+        --pm-spinner-size: 14px;
       }
     `,
   ];

@@ -133,3 +133,29 @@ export const fieldLabel = css`
     color: var(--pm-muted);
   }
 `;
+
+/**
+ * A small ring turning in the text colour: an answer on its way (a button's decision, a retry).
+ * Slower, not stopped, where motion is reduced: it still says that something is happening.
+ */
+export const spinner = css`
+  .spinner {
+    flex: none;
+    width: var(--pm-spinner-size, 16px);
+    height: var(--pm-spinner-size, 16px);
+    border-radius: 50%;
+    border: 2px solid currentColor;
+    border-right-color: transparent;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 2.4s;
+    }
+  }
+`;

@@ -14,6 +14,7 @@ import { doingNow, doingNowText, nextTurnStart } from './doing-now.js';
 import { fileMention, fileSize, insertAt, pressEscape, sendPrompt, slashCommands, UPLOAD_MAX_BYTES, type UploadHandle, uploadFile } from './session-input.js';
 import { filterCommands, insertCommand, slashQuery, sourceLabel } from './slash-commands.js';
 import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, stopIcon } from './timeline-icons.js';
+import { deviceStorage } from '../shared/device-storage.js';
 
 /** What was being written in each session's composer, kept while the page lives (terminal and back). */
 const drafts = new Map<string, string>();
@@ -35,13 +36,6 @@ interface Upload {
   sent: number;
 }
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** A pasted image has no name of its own. */
 function nameOf(file: File): string {
@@ -393,7 +387,7 @@ export class Composer extends LitElement {
 
   private readonly touch = new MediaQueryController(this, '(pointer: coarse)');
   private readonly queue = new PromptQueue();
-  private history = new ComposerHistory(storage(), '');
+  private history = new ComposerHistory(deviceStorage(), '');
   private cursor = new HistoryCursor([]);
   private turnStart: number | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -442,7 +436,7 @@ export class Composer extends LitElement {
     this.note = null;
     this.menu = null;
     this.commands = { kind: 'not-asked' };
-    this.history = new ComposerHistory(storage(), this.sessionKey);
+    this.history = new ComposerHistory(deviceStorage(), this.sessionKey);
     this.cursor = new HistoryCursor(this.history.entries());
     this.turnStart = null;
   }

@@ -28,6 +28,7 @@ import {
 } from './layout.js';
 import './pane-actions.js';
 import { describePane, type PaneCandidate, paneCandidates, tabOrder } from './tab-order.js';
+import { deviceStorage } from '../shared/device-storage.js';
 
 interface Drag {
   divider: number;
@@ -37,13 +38,6 @@ interface Drag {
   length: number;
 }
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The main area of a wide screen, right of the sidebar: one to four tabs, each a terminal or a
@@ -80,7 +74,7 @@ export class Workbench extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if ((changed.has('tabId') || changed.has('view')) && this.tabId) {
       const spec = { tabId: this.tabId, view: this.view };
-      const store = storage();
+      const store = deviceStorage();
       const base = this.layout ?? (store && loadLayout(store)) ?? singlePane(spec);
       this.setLayout(openInFocused(base, spec));
     }
@@ -121,7 +115,7 @@ export class Workbench extends LitElement {
   private setLayout(next: Layout, remember = true): void {
     if (next === this.layout) return;
     this.layout = next;
-    const store = storage();
+    const store = deviceStorage();
     if (remember && store) saveLayout(store, next);
   }
 
@@ -263,7 +257,7 @@ export class Workbench extends LitElement {
     this.moveDrag(e);
     this.drag = null;
     this.classList.remove('dragging');
-    const store = storage();
+    const store = deviceStorage();
     if (this.layout && store) saveLayout(store, this.layout);
   }
 

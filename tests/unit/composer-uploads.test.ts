@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveUpload, UploadAbortedError, UploadError, UploadSlots, UploadTooLargeError } from '../../agent/composer/uploads.js';
+import { saveUpload, UploadAbortedError, UploadError, UploadTooLargeError } from '../../agent/composer/uploads.js';
+import { Slots } from '../../agent/util/slots.js';
 
 const dirs: string[] = [];
 function temp(): string {
@@ -86,7 +87,7 @@ describe('saving an upload', () => {
 
 describe('upload slots', () => {
   it('gives at most max at once, and each release once', () => {
-    const slots = new UploadSlots(2);
+    const slots = new Slots(2);
     const a = slots.tryTake();
     const b = slots.tryTake();
     expect(a && b).toBeTruthy();

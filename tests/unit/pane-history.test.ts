@@ -8,7 +8,8 @@ import { foreignCommands } from '../../agent/outside/foreign-tmux.js';
 import { TmuxError, TmuxRunner } from '../../agent/tmux/client.js';
 import { TmuxCommands } from '../../agent/tmux/commands.js';
 import { HISTORY_LIMIT_LINES, tmuxConfig } from '../../agent/tmux/config-file.js';
-import { ByteTail, CaptureSlots, historyTail, MAX_CONCURRENT_CAPTURES, newestLines } from '../../agent/tmux/pane-history.js';
+import { ByteTail, historyTail, MAX_CONCURRENT_CAPTURES, newestLines } from '../../agent/tmux/pane-history.js';
+import { Slots } from '../../agent/util/slots.js';
 import { PANE_HISTORY_MAX_BYTES, PaneHistorySchema } from '../../protocol/pane-history.js';
 
 /** What a capture of `text` keeps within `max` bytes, fed in chunks of `chunk` bytes. */
@@ -162,9 +163,9 @@ describe('TmuxRunner.runInto', () => {
   });
 });
 
-describe('CaptureSlots', () => {
+describe('the capture slots', () => {
   it('lets a few captures run at once, and one more once one is answered', () => {
-    const slots = new CaptureSlots();
+    const slots = new Slots(MAX_CONCURRENT_CAPTURES);
     const taken = Array.from({ length: MAX_CONCURRENT_CAPTURES }, () => slots.tryTake());
     expect(taken.every((release) => release !== null)).toBe(true);
     expect(slots.tryTake()).toBeNull();

@@ -1,16 +1,17 @@
 import type { Response } from 'express';
 import type { PaneHistory } from '../../../protocol/pane-history.js';
-import { CaptureSlots } from '../../tmux/pane-history.js';
+import { MAX_CONCURRENT_CAPTURES } from '../../tmux/pane-history.js';
+import { Slots } from '../../util/slots.js';
 import { HttpError } from './handler.js';
 
 /** Every history capture of the agent's, tabs' and outside panes' alike. */
-const captureSlots = new CaptureSlots();
+const captureSlots = new Slots(MAX_CONCURRENT_CAPTURES);
 
 /**
  * Answers with a pane's history, captured in one of the agent's few capture slots: each holds
  * up to the byte bound while it is read and sent, so a client asking many at once gets `503`.
  */
-export async function sendHistory(res: Response, capture: () => Promise<PaneHistory>, slots: CaptureSlots = captureSlots): Promise<void> {
+export async function sendHistory(res: Response, capture: () => Promise<PaneHistory>, slots: Slots = captureSlots): Promise<void> {
   const release = slots.tryTake();
   if (!release) {
     res.setHeader('Retry-After', '1');
