@@ -61,6 +61,8 @@ export class Workbench extends LitElement {
   private pruned = false;
   private drag: Drag | null = null;
   private lastFocused = -1;
+  /** The panes' tabs as last told to the app. */
+  private shownKey = '';
 
   protected override createRenderRoot(): HTMLElement {
     return this;
@@ -96,8 +98,6 @@ export class Workbench extends LitElement {
     const pane = this.paneElements()[focused];
     if (pane && !pane.contains(document.activeElement)) pane.focusView();
   }
-
-  private shownKey = '';
 
   /** Tells the app which tabs are on screen (their inbox cards then offer no way to them). */
   private announcePanes(): void {
