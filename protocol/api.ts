@@ -15,6 +15,12 @@ export const TabId = z.string().regex(ID_PATTERN, 'not a tab id');
 const NAME_MAX = 80;
 
 /**
+ * At most `max` UTF-16 code units, as the app's `maxlength` and the agent's own cuts count.
+ * zod's `max` counts code points, which lets a string of emoji through at twice the length.
+ */
+const withinUnits = (max: number) => (s: string) => s.length <= max;
+
+/**
  * A display name: trimmed, non-empty, one line, bounded, and shown as typed: no control
  * characters (C0, DEL, C1) and no bidirectional formatting characters, which would act on
  * a terminal or reorder what a person reads.
@@ -24,6 +30,7 @@ export const DisplayName = z
   .trim()
   .min(1, 'name must not be empty')
   .max(NAME_MAX, `name must be at most ${NAME_MAX} characters`)
+  .refine(withinUnits(NAME_MAX), `name must be at most ${NAME_MAX} characters`)
   .superRefine((s, ctx) => {
     const problem = unsafeTextProblem(s);
     if (problem) ctx.addIssue({ code: 'custom', message: `name must not contain ${problem}` });
@@ -87,6 +94,7 @@ export const TabInputBody = z.strictObject({
   text: z
     .string()
     .max(64 * 1024, 'text must be at most 64 KB')
+    .refine(withinUnits(64 * 1024), 'text must be at most 64 KB')
     .refine((s) => !s.includes('\u0000'), 'text must not contain a NUL character'),
   enter: z.boolean().default(true),
 });
@@ -183,8 +191,12 @@ export interface TerminalConnectionView {
   /** True while flow control holds the pty because the client reads too slowly. */
   paused: boolean;
   pauses: number;
-  /** Most bytes ever queued on this socket. */
+  /** Most bytes ever queued for this client (the socket's buffer and the reads gathered for it). */
   peakBuffered: number;
+  /** Bytes queued for this client now. */
+  queued: number;
+  /** Bytes queued when flow control last let the pty go again; -1 while it never held it. */
+  queuedAtResume: number;
 }
 
 export interface TerminalsResponse {
@@ -211,6 +223,7 @@ const SendableText = (max: number) =>
   z
     .string()
     .max(max)
+    .refine(withinUnits(max), `must be at most ${max} characters`)
     .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), 'must not contain control characters');
 
 /**

@@ -11,6 +11,13 @@ import type { Logger } from '../util/log.js';
 export const HIGH_WATER_BYTES = 1024 * 1024;
 /** …and resume once the queue drains below this. */
 export const LOW_WATER_BYTES = 256 * 1024;
+/**
+ * The most gathered output one frame carries (a single larger read still goes whole): half the
+ * low mark. Each frame's write callback is a moment to look at the queue again, so the queue
+ * drains in steps and the pty resumes under the low mark, rather than only once a
+ * megabyte-long frame has left.
+ */
+export const GATHERED_FRAME_BYTES = 128 * 1024;
 
 const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
 
@@ -64,8 +71,10 @@ function closeReason(text: string): string {
 
 /**
  * One browser terminal: a node-pty running `tmux attach` for the tab, wired to one
- * WebSocket. Output goes out the moment the pty yields it (no batching timer: a keystroke's
- * echo must not wait), and flow control rides the socket's write callbacks.
+ * WebSocket. Output goes out the moment the pty yields it when the socket has nothing in
+ * flight (no batching timer: a keystroke's echo must not wait); reads that come while a send
+ * is in flight are gathered into one frame sent when its write callback comes back, and flow
+ * control rides those callbacks.
  */
 /** The counters of one connection, as `GET /api/terminals` reports them. */
 export type TerminalStats = TerminalConnectionView;
@@ -73,10 +82,17 @@ export type TerminalStats = TerminalConnectionView;
 class TerminalConnection {
   private readonly term: pty.IPty;
   private paused = false;
+  /** A stdout frame handed to the socket whose write callback has not come back. */
+  private sending = false;
+  /** Reads that came while a frame was in flight, in order, to go out as the next frame. */
+  private gathered: Buffer[] = [];
+  private gatheredBytes = 0;
   private readonly openedAt = new Date().toISOString();
   private bytesOut = 0;
   private pauses = 0;
   private peakBuffered = 0;
+  /** What was queued for the client when the pty was last let go (-1: never held). */
+  private queuedAtResume = -1;
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly silence: NodeJS.Timeout;
@@ -123,20 +139,71 @@ class TerminalConnection {
   }
 
   /**
-   * Each pty read goes out as its own frame, at once. Gathering reads until the end of the
-   * loop turn (setImmediate) was measured: it did not raise flood throughput and it
-   * worsened keystroke echo p99, so there is none.
+   * A read goes out at once when no frame is in flight. While one is, reads are gathered and
+   * leave as a single frame when its write callback comes back (as ttyd does), so a client
+   * that falls behind gets one message per completed socket write rather than one per pty
+   * read, while a lone keystroke's echo still leaves the moment it is read. Gathering
+   * until the end of the loop turn (setImmediate) instead was measured: it did not raise
+   * flood throughput and it worsened keystroke echo p99.
    */
   private sendOutput(data: Buffer): void {
-    if (this.ws.readyState !== this.ws.OPEN) return;
-    const frame = Buffer.allocUnsafe(1 + data.length);
-    frame[0] = FrameType.Stdout;
-    data.copy(frame, 1);
-    this.ws.send(frame, { binary: true }, () => this.maybeResume());
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.bytesOut += data.length;
-    const buffered = this.ws.bufferedAmount;
-    if (buffered > this.peakBuffered) this.peakBuffered = buffered;
-    if (!this.paused && buffered > HIGH_WATER_BYTES) {
+    if (this.sending) {
+      this.gathered.push(data);
+      this.gatheredBytes += data.length;
+    } else {
+      this.sendFrame([data], data.length);
+    }
+    this.checkHighWater();
+  }
+
+  private sendFrame(parts: readonly Buffer[], length: number): void {
+    const frame = Buffer.allocUnsafe(1 + length);
+    frame[0] = FrameType.Stdout;
+    let at = 1;
+    for (const part of parts) at += part.copy(frame, at);
+    this.sending = true;
+    this.ws.send(frame, { binary: true }, (err) => this.onSent(err));
+  }
+
+  /** The frame in flight left (or failed with the socket): the gathered reads follow it. */
+  private onSent(err: Error | undefined): void {
+    this.sending = false;
+    if (err || this.closed || this.ws.readyState !== this.ws.OPEN) {
+      this.gathered = [];
+      this.gatheredBytes = 0;
+      return;
+    }
+    if (this.gatheredBytes > 0) {
+      let length = 0;
+      let count = 0;
+      for (const part of this.gathered) {
+        if (count > 0 && length + part.length > GATHERED_FRAME_BYTES) break;
+        length += part.length;
+        count++;
+      }
+      const parts = this.gathered.splice(0, count);
+      this.gatheredBytes -= length;
+      this.sendFrame(parts, length);
+      this.checkHighWater();
+    }
+    this.maybeResume();
+  }
+
+  /**
+   * What a client has yet to take: what the socket holds and what is gathered for it. The
+   * high-water mark bounds both together, so gathering never holds more than the socket
+   * would have.
+   */
+  private queuedBytes(): number {
+    return this.ws.bufferedAmount + this.gatheredBytes;
+  }
+
+  private checkHighWater(): void {
+    const queued = this.queuedBytes();
+    if (queued > this.peakBuffered) this.peakBuffered = queued;
+    if (!this.paused && queued > HIGH_WATER_BYTES) {
       this.paused = true;
       this.pauses++;
       this.term.pause();
@@ -144,7 +211,9 @@ class TerminalConnection {
   }
 
   private maybeResume(): void {
-    if (this.paused && !this.closed && this.ws.bufferedAmount < LOW_WATER_BYTES) {
+    const queued = this.queuedBytes();
+    if (this.paused && !this.closed && queued < LOW_WATER_BYTES) {
+      this.queuedAtResume = queued;
       this.paused = false;
       this.term.resume();
     }
@@ -295,6 +364,8 @@ class TerminalConnection {
       paused: this.paused,
       pauses: this.pauses,
       peakBuffered: this.peakBuffered,
+      queued: this.queuedBytes(),
+      queuedAtResume: this.queuedAtResume,
     };
   }
 

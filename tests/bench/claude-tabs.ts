@@ -21,7 +21,7 @@ export interface ClaudeTabsResult {
 
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-export async function claudeTabsBench(count = 20): Promise<ClaudeTabsResult> {
+export async function claudeTabsBench(count = 20, progress: (line: string) => void = () => undefined): Promise<ClaudeTabsResult> {
   const fake = await FakeAnthropic.start();
   const env = newTestEnvironment();
   mkdirSync(join(env.home, 'project'), { recursive: true });
@@ -45,6 +45,7 @@ export async function claudeTabsBench(count = 20): Promise<ClaudeTabsResult> {
       if (res.status !== 201) throw new Error(`could not create a Claude tab: ${JSON.stringify(res.body)}`);
       tabs.push(res.body);
     }
+    progress(`  ${count} Claude tabs created, waiting for every claude to start`);
     await eventually(() => tabs.every((t) => statuses.get(t.id)?.claudeRunning), 120_000, `${count} Claude tabs to start`);
     // Let statusLine reports and the first safety-net checks settle.
     await new Promise((r) => setTimeout(r, 3000));

@@ -81,7 +81,7 @@ function runScript(script: string, event: string, body: string, env: Record<stri
   });
 }
 
-export async function hookBench(agent: AgentHandle, session: Session): Promise<HookBenchResult> {
+export async function hookBench(agent: AgentHandle, session: Session, progress: (line: string) => void = () => undefined): Promise<HookBenchResult> {
   const events = payloads();
   const script = join(agent.dataDir, 'hooks', 'hook.sh');
   const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
@@ -127,6 +127,7 @@ export async function hookBench(agent: AgentHandle, session: Session): Promise<H
       scriptTimes.push(t1 - t0);
       floorTimes.push(performance.now() - t1);
     }
+    if ((i + 1) % 350 === 0) progress(`  hook.sh and its floor: ${i + 1}/1050 runs`);
   }
   floorServer.close();
 
@@ -155,9 +156,11 @@ export async function hookBench(agent: AgentHandle, session: Session): Promise<H
     await post(event, hookHeaders(env));
     await heard;
     if (i >= 50) agentTimes.push(performance.now() - t0);
+    if ((i + 1) % 350 === 0) progress(`  agent only: ${i + 1}/1050 posts`);
   }
 
   // Sustained load: 1,000 events a second for 10 s spread over 20 tabs.
+  progress('  load: 1,000 events a second for 10 s over 20 tabs');
   const tabs = [tab];
   while (tabs.length < 20) tabs.push(await createTab(session));
   const envs = await Promise.all(tabs.map((t) => paneEnv(agent, t)));

@@ -1,143 +1,88 @@
 /**
- * `npm run bench`: the terminal path measured against its own floor, in one run.
+ * `npm run bench`: the terminal path measured against its own floor and against wetty, the
+ * input path, and the hooks, in one run.
  *
- * Both measurements compare pocketmux's whole path (tmux → node-pty → agent → WebSocket →
- * client) with node-pty attached to the same tmux server directly, in this process, with no
- * agent and no WebSocket. Rounds alternate between the two so machine noise hits both.
- * Results are printed and written to docs/benchmarks.md.
+ * The terminal measurements compare pocketmux's whole path (tmux → node-pty → agent →
+ * WebSocket → client) with node-pty attached to the same tmux server directly, in this
+ * process, and with wetty on that server (terminal.ts). Rounds alternate between the paths
+ * so machine noise hits all of them. Results are printed and written to docs/benchmarks.md,
+ * every figure to docs/benchmarks.json; `--only terminal` runs and replaces that section
+ * alone, and `--compare old.json` prints each figure's change against an earlier file.
  */
-import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
-import * as pty from 'node-pty';
-import { cleanupAgents, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
-import { claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
+import { claim } from '../support/client.js';
 import { type AgentDownResult, agentDownBench } from './agent-down.js';
 import { claudeTabsBench } from './claude-tabs.js';
 import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
 import { type ApprovalBenchResult, approvalBench } from './approvals.js';
-import { median, quantile } from './stats.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
-
-const FLOOD_COLS = 250;
-const FLOOD_ROWS = 80;
-const FLOOD_LINES = 220_000;
-const FLOOD_WIDTH = FLOOD_COLS - 2;
-const FLOOD_BYTES = FLOOD_LINES * (FLOOD_WIDTH + 1);
-const FLOOD_ROUNDS = 7;
-const KEYSTROKES = 1000;
-/** Keys sent before each batch's measured ones, to wake both paths up. */
-const WARMUP_KEYS = 10;
-
-interface Sink {
-  write(text: string): void;
-  onData(fn: (chunk: Uint8Array) => void): void;
-  close(): void;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A terminal through the agent. */
-async function viaAgent(session: Session, tabId: string, cols: number, rows: number): Promise<Sink> {
-  const term = new TerminalClient(session, tabId, { cols, rows });
-  term.keepOutput = false;
-  term.trackScreen = false;
-  await term.opened;
-  const listeners: ((c: Uint8Array) => void)[] = [];
-  term.onOutput = (c) => {
-    for (const l of listeners) l(c);
-  };
-  return {
-    write: (text) => term.type(text),
-    onData: (fn) => listeners.push(fn),
-    close: () => term.close(),
-  };
-}
-
-/** The floor: node-pty reading `tmux attach` in this process. */
-function direct(socket: string, confFile: string, session: string, cols: number, rows: number): Sink {
-  const p = pty.spawn('tmux', ['-u', '-L', socket, '-f', confFile, 'attach-session', '-t', `=${session}`], {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string>,
-    encoding: null,
-  });
-  const listeners: ((c: Uint8Array) => void)[] = [];
-  p.onData((c) => {
-    for (const l of listeners) l(c as unknown as Uint8Array);
-  });
-  return { write: (text) => p.write(text), onData: (fn) => listeners.push(fn), close: () => p.kill() };
-}
-
-/** Waits until `marker` shows up in the stream; returns ms from `start` and bytes seen. */
-function watchFor(sink: Sink, marker: string): { done: Promise<void>; bytes: () => number } {
-  let tail = '';
-  let bytes = 0;
-  let resolve: () => void = () => undefined;
-  const done = new Promise<void>((r) => {
-    resolve = r;
-  });
-  let armed = true;
-  sink.onData((chunk) => {
-    if (!armed) return;
-    bytes += chunk.length;
-    tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-marker.length - 64);
-    if (tail.includes(marker)) {
-      armed = false;
-      resolve();
-    }
-  });
-  return { done, bytes: () => bytes };
-}
-
-async function floodOnce(sink: Sink, round: number): Promise<{ ms: number; bytes: number }> {
-  const n = 1000 + round;
-  const watch = watchFor(sink, `FLOOD-END-${n}`);
-  const start = performance.now();
-  sink.write(`seq -f '%0${FLOOD_WIDTH}.0f' 1 ${FLOOD_LINES}; echo FLOOD-END-$((${n - 1}+1))\r`);
-  await watch.done;
-  const ms = performance.now() - start;
-  // Let tmux settle its last repaint before the next round.
-  await sleep(300);
-  return { ms, bytes: watch.bytes() };
-}
-
-/** Resolves the pending echo wait of each sink on its next output. */
-const echoWaiters = new WeakMap<Sink, { waiting: (() => void) | null }>();
-
-async function keystrokes(sink: Sink, count: number): Promise<number[]> {
-  let slot = echoWaiters.get(sink);
-  if (!slot) {
-    const created: { waiting: (() => void) | null } = { waiting: null };
-    sink.onData(() => {
-      const w = created.waiting;
-      created.waiting = null;
-      w?.();
-    });
-    echoWaiters.set(sink, created);
-    slot = created;
-  }
-  const samples: number[] = [];
-  for (let i = 0; i < count + WARMUP_KEYS; i++) {
-    // Type a character, then erase it: the line never grows and every key has an echo.
-    const key = i % 2 === 0 ? 'a' : '\x7f';
-    const current = slot;
-    const echoed = new Promise<void>((r) => {
-      current.waiting = r;
-    });
-    const t0 = performance.now();
-    sink.write(key);
-    await echoed;
-    const dt = performance.now() - t0;
-    if (i >= WARMUP_KEYS) samples.push(dt);
-    await sleep(2);
-  }
-  return samples;
-}
+import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withSection } from './report.js';
+import { terminalBench } from './terminal.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const DOC_FILE = join(REPO_ROOT, 'docs', 'benchmarks.md');
+const JSON_FILE = join(REPO_ROOT, 'docs', 'benchmarks.json');
+
+/** The value after `flag` on the command line, if it is there. */
+function option(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const only = option('--only');
+const compareWith = option('--compare');
+
+function run(command: string): RunInfo {
+  return {
+    command,
+    date: new Date().toISOString().slice(0, 10),
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
+    node: process.version,
+    load: loadavg()[0],
+  };
+}
+
+function runLine(info: RunInfo): string {
+  return `From one run of \`${info.command}\` on ${info.date}, ${info.cores} cores (${info.cpu}), Node ${info.node}${info.load === undefined ? '' : `, load average ${info.load.toFixed(1)} as it ended`}.`;
+}
+
+const DOC_HEADER = `Produced by \`npm run bench\` (\`tests/bench/run.ts\`), which prints each phase and round as it
+goes, writes this file and every figure to \`docs/benchmarks.json\`, and with \`--compare
+old.json\` prints each figure's change against an earlier such file. Each section names the run
+its figures come from; all the figures of a section come from that one run. \`npm run bench --
+--only terminal\` runs the terminal section alone (about four minutes) and replaces only it,
+here and in the JSON. Each pocketmux figure is measured beside its floor (and its peer) in the
+same run, rounds alternating, so the ratio is what counts, not the absolute numbers.`;
+
+/**
+ * Writes the JSON (the sections of this run replace those of the file; the others stay, each
+ * with its own run), the Markdown for a terminal-only run, and the comparison if asked for.
+ */
+async function report(info: RunInfo, figures: Record<string, unknown>, full = false): Promise<void> {
+  const previous: BenchRecord = existsSync(JSON_FILE) && !full ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
+  const record: BenchRecord = { sections: { ...previous.sections } };
+  if (full) {
+    record.sections.terminal = { run: info, figures: figures.terminal };
+    const { terminal: _, ...rest } = figures;
+    record.sections.rest = { run: info, figures: rest };
+  } else {
+    record.sections.terminal = { run: info, figures: figures.terminal };
+    const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
+    writeFileSync(DOC_FILE, doc);
+    process.stdout.write(`\n${terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info)}\n`);
+  }
+  writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
+  process.stdout.write('\nwritten to docs/benchmarks.md and docs/benchmarks.json\n');
+  if (compareWith) {
+    const old = JSON.parse(readFileSync(resolve(compareWith), 'utf8')) as BenchRecord;
+    process.stdout.write(`\nchange against ${compareWith}:\n${compareFigures(old, record)}\n`);
+  }
+}
 
 function inputTable(input: InputBenchResult): string {
   const f2 = (x: number) => x.toFixed(2);
@@ -178,6 +123,14 @@ function hookKindsRow(kinds: HookKindsResult): string {
 }
 
 async function main(): Promise<void> {
+  const against = process.argv[process.argv.indexOf('--compare') + 2];
+  if (compareWith && against && !against.startsWith('--')) {
+    // Two files: compare them without running anything.
+    const read = (f: string) => JSON.parse(readFileSync(resolve(f), 'utf8')) as BenchRecord;
+    process.stdout.write(`${compareFigures(read(compareWith), read(against))}\n`);
+    return;
+  }
+  if (only !== undefined && only !== 'terminal') throw new Error(`--only takes "terminal", not "${only}"`);
   if (process.argv.includes('--agent-down-only')) {
     // No agent at all: that is the point of this part.
     process.stdout.write(`\n${agentDownRow(await agentDownBench(undefined, progress))}\n`);
@@ -200,86 +153,28 @@ async function main(): Promise<void> {
       process.stdout.write(`\n${inputTable(await inputBench(session, progress))}\n`);
       return;
     }
-    progress('terminal flood');
-    const conf = join(agent.dataDir, 'tmux.conf');
-
-    // Throughput: one tab per path, both on the agent's tmux server.
-    const ours = await createTab(session);
-    const floor = await createTab(session);
-    const oursSink = await viaAgent(session, ours.id, FLOOD_COLS, FLOOD_ROWS);
-    const floorSink = direct(agent.tmuxSocket, conf, `pm_${floor.workspaceId}_${floor.id}`, FLOOD_COLS, FLOOD_ROWS);
-    await sleep(800);
-    const oursFlood: { ms: number; bytes: number }[] = [];
-    const floorFlood: { ms: number; bytes: number }[] = [];
-    for (let r = 0; r < FLOOD_ROUNDS; r++) {
-      floorFlood.push(await floodOnce(floorSink, r * 2));
-      oursFlood.push(await floodOnce(oursSink, r * 2 + 1));
+    const terminal = await terminalBench(agent, session, progress, join(agent.root, 'random.b64'));
+    if (only === 'terminal') {
+      await report(run('npm run bench -- --only terminal'), { terminal });
+      return;
     }
-    oursSink.close();
-    floorSink.close();
-
-    // Keystroke echo: `cat` in both panes, keys one at a time.
-    const keyOurs = await createTab(session);
-    const keyFloor = await createTab(session);
-    for (const t of [keyOurs, keyFloor]) await tmux(agent.tmuxSocket, 'send-keys', '-t', `=pm_${t.workspaceId}_${t.id}:`, 'exec cat', 'Enter');
-    const keyOursSink = await viaAgent(session, keyOurs.id, 80, 24);
-    const keyFloorSink = direct(agent.tmuxSocket, conf, `pm_${keyFloor.workspaceId}_${keyFloor.id}`, 80, 24);
-    await sleep(800);
-    const latOurs: number[] = [];
-    const latFloor: number[] = [];
-    // Ten alternating batches, so a noisy moment on the machine lands on both paths.
-    const batch = KEYSTROKES / 10;
-    for (let b = 0; b < 10; b++) {
-      latFloor.push(...(await keystrokes(keyFloorSink, batch)));
-      latOurs.push(...(await keystrokes(keyOursSink, batch)));
-    }
-    keyOursSink.close();
-    keyFloorSink.close();
 
     progress('input');
     const input = await inputBench(session, progress);
     progress('hooks');
-    const hooks = await hookBench(agent, session);
+    const hooks = await hookBench(agent, session, progress);
     progress('approvals');
     const approvals = await approvalBench(agent, session, progress);
     progress('20 Claude tabs');
-    const claudeTabs = await claudeTabsBench(20);
+    const claudeTabs = await claudeTabsBench(20, progress);
     progress('agent down');
     const agentDown = await agentDownBench(undefined, progress);
     progress('hook kinds');
     const hookKinds = await hookKindsBench(undefined, progress);
 
-    const mbps = (runs: { ms: number }[]) => FLOOD_BYTES / 1e6 / (median(runs.map((r) => r.ms)) / 1000);
-    const wire = (runs: { ms: number; bytes: number }[]) => median(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
-    const oursMBps = mbps(oursFlood);
-    const floorMBps = mbps(floorFlood);
-    // Rounds come in pairs, one per path back to back; the ratio of each pair cancels slow
-    // drifts of the machine, and the median of those ratios is the figure.
-    const pairRatios = oursFlood.map((o, i) => (floorFlood[i] as { ms: number }).ms / o.ms);
-    const r = {
-      throughputRatio: median(pairRatios),
-      oursMBps,
-      floorMBps,
-      oursWire: wire(oursFlood),
-      floorWire: wire(floorFlood),
-      p50: quantile(latOurs, 0.5),
-      p99: quantile(latOurs, 0.99),
-      floorP50: quantile(latFloor, 0.5),
-      floorP99: quantile(latFloor, 0.99),
-    };
-
-    const when = new Date().toISOString().slice(0, 10);
-    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const info = run('npm run bench');
     const f1 = (x: number) => x.toFixed(1);
     const f2 = (x: number) => x.toFixed(2);
-    const table = [
-      '| measure | pocketmux (tmux → node-pty → agent → WebSocket → client) | floor (node-pty on `tmux attach`, same process) | result | goal |',
-      '| --- | --- | --- | --- | --- |',
-      `| flood throughput, ${(FLOOD_BYTES / 1e6).toFixed(1)} MB of output, median of ${FLOOD_ROUNDS} | ${f1(r.oursMBps)} MB/s | ${f1(r.floorMBps)} MB/s | ratio **${f2(r.throughputRatio)}** (median of paired rounds; each pair: ${pairRatios.map(f2).join(', ')}) | ≥ 0.95 |`,
-      `| bytes tmux forwarded during the flood, median | ${f1(r.oursWire)} MB/s | ${f1(r.floorWire)} MB/s | | |`,
-      `| keystroke echo p50, ${KEYSTROKES} keys | **${f2(r.p50)} ms** | ${f2(r.floorP50)} ms | | ≤ 1 ms |`,
-      `| keystroke echo p99, ${KEYSTROKES} keys | **${f2(r.p99)} ms** | ${f2(r.floorP99)} ms | | ≤ 2.5 ms |`,
-    ].join('\n');
     const hookTable = [
       '| measure | result | goal |',
       '| --- | --- | --- |',
@@ -295,35 +190,18 @@ async function main(): Promise<void> {
       hookKindsRow(hookKinds),
     ].join('\n');
     const inputRows = inputTable(input);
-    process.stdout.write(`\n${table}\n\n${inputRows}\n\n${hookTable}\n`);
+    const terminalText = terminalSection(terminal, info);
+    process.stdout.write(`\n${terminalText}\n\n${inputRows}\n\n${hookTable}\n`);
 
     const doc = `# Benchmarks
 
-Produced by \`npm run bench\` (\`tests/bench/run.ts\`), all figures from one run on ${when},
-${cpus().length} cores (${cpu}), Node ${process.version}. Each pocketmux figure is measured beside
-its floor in the same run, rounds alternating, so the ratio is what counts, not the
-absolute numbers.
+${DOC_HEADER}
 
-## Terminal
-
-${table}
-
-How it is measured:
-
-- **Throughput**: in a ${FLOOD_COLS}×${FLOOD_ROWS} pane, \`seq -f '%0${FLOOD_WIDTH}.0f' 1 ${FLOOD_LINES}\` prints
-  ${(FLOOD_BYTES / 1e6).toFixed(1)} MB of full-width lines, then a marker. Time runs from sending the
-  command to the marker reaching the client. The floor is node-pty attached with \`tmux attach\`
-  to another session of the same tmux server, read in the bench process. tmux is a terminal,
-  not a pipe: when its reader lags it skips frames and repaints, so how many bytes it
-  forwards varies from run to run (second row); the time for the program's output to get
-  through is the figure that matters. The ratio is taken per pair of back-to-back rounds and
-  the median of those is reported, with every pair listed, since the spread is wide.
-- **Keystroke echo**: \`cat\` runs in the pane; one key is sent (alternately \`a\` and
-  backspace, so the line never grows), and the time runs until the first output comes back.
-  Keys are sent one at a time, 2 ms apart, in ten batches alternating between the two
-  paths, each after ${WARMUP_KEYS} warm-up keys.
+${terminalText}
 
 ## Typing into a tab
+
+${runLine(info)}
 
 ${inputRows}
 
@@ -338,6 +216,8 @@ the same run, rounds alternating.`
     }
 
 ## Claude hooks
+
+${runLine(info)}
 
 ${hookTable}
 
@@ -371,11 +251,10 @@ UserPromptSubmit, timed to its \`status:update\`, as the peer; 20 warm-up rounds
 counted. The Web Push row runs the same rounds again after the device subscribed to a push
 endpoint in the bench process (over plain HTTP on loopback, as
 \`POCKETMUX_PUSH_INSECURE_LOOPBACK=1\` allows), timing from the PermissionRequest post until that
-endpoint has received the push, checked its VAPID signature and decrypted it. The agent sends
-  each pty read at once; there is no batching timer on the output path.
+endpoint has received the push, checked its VAPID signature and decrypted it.
 `;
-    writeFileSync(join(REPO_ROOT, 'docs', 'benchmarks.md'), doc);
-    process.stdout.write('\nwritten to docs/benchmarks.md\n');
+    writeFileSync(DOC_FILE, doc);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();

@@ -1,0 +1,176 @@
+/**
+ * The terminal bridge's output path byte for byte: a real TerminalBridge on a real WebSocket
+ * server, its pty running a program that prints a known file straight into the pty (no tmux
+ * between, which would repaint rather than pass bytes through), and a real ws client that
+ * stops and starts reading so that reads pile up behind frames in flight.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { HIGH_WATER_BYTES, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
+import { createLogger } from '../../agent/util/log.js';
+import { decodeFrame, encodeFrame, FrameType } from '../../protocol/terminal-frame.js';
+import { eventually } from '../support/client.js';
+
+const root = mkdtempSync(join(tmpdir(), 'pocketmux-gather-'));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** The most a single pty read yields (libuv reads into 64 KiB): a larger frame was gathered. */
+const MAX_READ_BYTES = 64 * 1024;
+
+/**
+ * Random base64 with multi-byte UTF-8 characters (2, 3 and 4 bytes) strewn through it, so
+ * pty reads end inside them; no line feeds, which the pty would turn into CR LF.
+ */
+function content(bytes: number): Buffer {
+  const wide = ['é', '€', '😀', 'ж', '中'].map((c) => Buffer.from(c, 'utf8'));
+  const parts: Buffer[] = [];
+  let length = 0;
+  let i = 0;
+  while (length < bytes) {
+    const text = Buffer.from(randomBytes(700 + (i % 97)).toString('base64'));
+    const w = wide[i % wide.length] as Buffer;
+    parts.push(text, w);
+    length += text.length + w.length;
+    i++;
+  }
+  return Buffer.concat(parts);
+}
+
+/** A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key. */
+async function bridgeServer(file: string): Promise<{ bridge: TerminalBridge; url: string }> {
+  const bridge = new TerminalBridge({
+    log: createLogger({ stderr: false }),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
+    heartbeatIntervalMs: 30_000,
+    heartbeatTimeoutMs: 90_000,
+    maxConnections: 32,
+    maxConnectionsPerDevice: 8,
+  });
+  const target: TerminalTarget = {
+    id: 'gather',
+    // Raw output (no CR LF rewriting), no echo; once set so it says R and waits for one key,
+    // so the test decides when the flood starts, and stays after it, so the end of output is
+    // not the end of the pty.
+    spawn: { file: '/bin/sh', args: ['-c', `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; exec sleep 3600`] },
+    leaveCopyMode: async () => undefined,
+    kill: null,
+    ended: async () => true,
+  };
+  const server: Server = createServer();
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (ws) => bridge.attach(ws, target, 'device', { cols: 200, rows: 50 }));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(async () => {
+    bridge.closeAll(1001, 'test over');
+    wss.close();
+    server.close();
+  });
+  return { bridge, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+/** A client that keeps every stdout frame's payload, and the size of each. */
+async function client(url: string): Promise<{ ws: WebSocket; socket: Socket; chunks: Buffer[]; sizes: number[]; received: () => number }> {
+  const ws = new WebSocket(url);
+  const chunks: Buffer[] = [];
+  const sizes: number[] = [];
+  let received = 0;
+  ws.on('message', (data: Buffer) => {
+    const decoded = decodeFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    if (decoded.frame.type !== FrameType.Stdout) return;
+    chunks.push(Buffer.from(decoded.frame.data));
+    sizes.push(decoded.frame.data.length);
+    received += decoded.frame.data.length;
+  });
+  await once(ws, 'open');
+  cleanups.push(() => ws.close());
+  // The pty is set up once it says R; a key typed before could be echoed.
+  await eventually(() => received > 0, 20_000, 'the pty to be ready');
+  if (Buffer.concat(chunks).toString() !== 'R') throw new Error(`unexpected first output: ${Buffer.concat(chunks).toString()}`);
+  chunks.length = 0;
+  sizes.length = 0;
+  received = 0;
+  return { ws, socket: (ws as unknown as { _socket: Socket })._socket, chunks, sizes, received: () => received };
+}
+
+describe('terminal output gathering', () => {
+  it('delivers every byte once and in order, UTF-8 intact, while reads gather behind a stalled socket and flow control pauses and resumes', async () => {
+    // Large enough that the kernel's socket buffers cannot hide a stalled client.
+    const expected = content(16 * 1024 * 1024);
+    const file = join(root, 'flood.txt');
+    writeFileSync(file, expected);
+    const { bridge, url } = await bridgeServer(file);
+    const c = await client(url);
+    const stats = () => {
+      const s = bridge.stats()[0];
+      if (!s) throw new Error('no terminal');
+      return s;
+    };
+
+    // The client stops reading before the flood starts, like a phone on a dead link.
+    c.socket.pause();
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    const paused = await eventually(() => (stats().paused ? stats() : null), 60_000, 'the bridge to pause the pty');
+    expect(paused.pauses).toBeGreaterThanOrEqual(1);
+    // What waits for the client, on the socket and gathered, is held near the high-water mark.
+    expect(paused.peakBuffered).toBeGreaterThan(HIGH_WATER_BYTES);
+    expect(paused.peakBuffered).toBeLessThan(HIGH_WATER_BYTES + MAX_READ_BYTES + 1024);
+    expect(paused.bytesOut).toBeLessThan(expected.length);
+
+    // Then it reads in fits and starts: at every further megabyte it stops until the bridge
+    // has read on, so reads arrive while frames are in flight all through the file.
+    let nextStall = c.received() + 1024 * 1024;
+    c.ws.on('message', () => {
+      if (c.received() < nextStall || c.received() >= expected.length) return;
+      nextStall = c.received() + 1024 * 1024;
+      const before = stats().bytesOut;
+      c.socket.pause();
+      const wake = setInterval(() => {
+        if (stats().bytesOut > before || stats().paused) {
+          clearInterval(wake);
+          c.socket.resume();
+        }
+      }, 5);
+    });
+    c.socket.resume();
+    await eventually(() => c.received() >= expected.length, 120_000, 'the whole file');
+
+    const got = Buffer.concat(c.chunks);
+    expect(got.length).toBe(expected.length);
+    // Byte for byte: nothing lost, nothing twice, nothing out of order.
+    expect(got.equals(expected)).toBe(true);
+    // And as text: no multi-byte character was broken where frames meet.
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(got)).toBe(expected.toString('utf8'));
+    // Reads did gather: a frame larger than any single read reached the client.
+    expect(Math.max(...c.sizes)).toBeGreaterThan(MAX_READ_BYTES);
+    const after = stats();
+    // The pty's R, then the file.
+    expect(after.bytesOut).toBe(1 + expected.length);
+    expect(after.paused).toBe(false);
+    expect(after.peakBuffered).toBeLessThan(HIGH_WATER_BYTES + MAX_READ_BYTES + 1024);
+  }, 180_000);
+
+  it('sends a lone read at once, without waiting for more output', async () => {
+    const small = Buffer.from('ready €😀\r\n');
+    const file = join(root, 'small.txt');
+    writeFileSync(file, small);
+    const { bridge, url } = await bridgeServer(file);
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    await eventually(() => c.received() >= small.length, 20_000, 'the output');
+    expect(Buffer.concat(c.chunks).equals(small)).toBe(true);
+    expect(bridge.stats()[0]?.pauses).toBe(0);
+  }, 60_000);
+});
