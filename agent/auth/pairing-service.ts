@@ -11,7 +11,11 @@ export class PairingService {
   private readonly store: PairingStore;
   private baseUrl = '';
 
-  constructor(ttlMs: number) {
+  /** `now` is the clock expiry is judged by; tests pass their own so ten minutes need no waiting. */
+  constructor(
+    ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.store = new PairingStore(ttlMs);
   }
 
@@ -21,7 +25,7 @@ export class PairingService {
   }
 
   async create(): Promise<PairingResponse> {
-    const pairing = this.store.create();
+    const pairing = this.store.create(this.now());
     const url = `${this.baseUrl}#pair=${pairing.secret}`;
     return {
       url,
@@ -33,6 +37,6 @@ export class PairingService {
 
   /** Spends the pairing a secret or code names; false when none matches, or it expired. */
   redeem(attempt: { secret?: string | undefined; code?: string | undefined }): boolean {
-    return this.store.redeem(attempt);
+    return this.store.redeem(attempt, this.now());
   }
 }

@@ -130,9 +130,12 @@ export class PairingAttempts {
   private readonly perProxy: AttemptLimiter;
 
   private readonly behindProxy: boolean;
+  /** The clock the minute is measured by; tests pass their own so a minute needs no waiting. */
+  private readonly now: () => number;
 
-  constructor(opts: { behindProxy: boolean; maxFailures?: number; maxProxiedFailures?: number; windowMs?: number }) {
+  constructor(opts: { behindProxy: boolean; maxFailures?: number; maxProxiedFailures?: number; windowMs?: number; now?: () => number }) {
     this.behindProxy = opts.behindProxy;
+    this.now = opts.now ?? Date.now;
     const windowMs = opts.windowMs ?? 60_000;
     this.perClient = new AttemptLimiter(opts.maxFailures ?? 5, windowMs);
     this.perProxy = new AttemptLimiter(opts.maxProxiedFailures ?? MAX_PROXIED_FAILURES, windowMs);
@@ -144,12 +147,12 @@ export class PairingAttempts {
   }
 
   /** Seconds the source must wait, or 0 when it may try. */
-  retryAfter(source: AttemptSource, now = Date.now()): number {
+  retryAfter(source: AttemptSource, now = this.now()): number {
     const own = this.perClient.retryAfter(source.client, now);
     return source.via === null ? own : Math.max(own, this.perProxy.retryAfter(source.via, now));
   }
 
-  fail(source: AttemptSource, now = Date.now()): void {
+  fail(source: AttemptSource, now = this.now()): void {
     this.perClient.fail(source.client, now);
     if (source.via !== null) this.perProxy.fail(source.via, now);
   }
