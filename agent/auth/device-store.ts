@@ -62,7 +62,13 @@ export class DeviceStore {
       lastSeenAt: null,
     };
     this.devices.push(device);
-    this.save();
+    try {
+      this.save();
+    } catch (err) {
+      // Not saved, not paired: a device the file does not hold would vanish at the next start.
+      this.devices.pop();
+      throw err;
+    }
     return { device, credential };
   }
 
@@ -93,6 +99,12 @@ export class DeviceStore {
     device.lastSeenAt = new Date(now).toISOString();
     if (now - (this.lastSeenFlush.get(device.id) ?? 0) < 60_000) return;
     this.lastSeenFlush.set(device.id, now);
-    this.save();
+    // Best effort: it runs inside every request and WebSocket upgrade, which a failed write
+    // (a full disk) must not fail or crash; the time stays in memory and goes with the next save.
+    try {
+      this.save();
+    } catch (err) {
+      this.log.error('could not write the devices file', { error: (err as Error).message });
+    }
   }
 }

@@ -17,7 +17,12 @@ interface Feed {
   cursor: number;
   /** The reader's restart count at that moment: a change means the file started over. */
   restarts: number;
+  /** The transcript was read, then went (deleted or moved): the clients were told. */
+  gone: boolean;
 }
+
+/** Shown under what a timeline had read when its transcript disappears. */
+export const TRANSCRIPT_GONE = 'The transcript is gone (deleted or moved): this is what was read before it went.';
 
 export interface TimelineChannelOptions {
   /** How often a watched transcript is read for new entries. */
@@ -55,7 +60,7 @@ export class TimelineChannel implements Channel {
     }
     let feed = this.feeds.get(tabId);
     if (!feed) {
-      feed = { clients: new Set(), reader: null, sessionId: null, cursor: 0, restarts: 0 };
+      feed = { clients: new Set(), reader: null, sessionId: null, cursor: 0, restarts: 0, gone: false };
       this.feeds.set(tabId, feed);
     }
     const joined = feed;
@@ -110,6 +115,7 @@ export class TimelineChannel implements Channel {
       const reader = this.followers.acquire(path);
       feed.reader = reader;
       feed.sessionId = status?.sessionId ?? null;
+      feed.gone = false;
       await this.poll(tabId, reader);
       if (feed.reader !== reader) return;
       if (hadReader) this.send(feed.clients, { type: 'timeline:reset', tabId });
@@ -120,11 +126,19 @@ export class TimelineChannel implements Channel {
     const reader = feed.reader;
     if (fresh) {
       this.send([fresh], this.page(tabId, feed));
+      if (feed.gone) this.send([fresh], { type: 'timeline:error', message: TRANSCRIPT_GONE });
       return;
     }
     if (!reader) return;
-    await this.poll(tabId, reader);
+    const missing = await this.poll(tabId, reader);
     if (feed.reader !== reader) return;
+    // A transcript not written yet is not gone; one read before and now missing is.
+    const gone = missing && reader.stats().position > 0;
+    if (gone !== feed.gone) {
+      feed.gone = gone;
+      // Back (moved back, or written again): a page takes the notice away.
+      this.send(feed.clients, gone ? { type: 'timeline:error', message: TRANSCRIPT_GONE } : this.page(tabId, feed));
+    }
     if (reader.stats().restarts !== feed.restarts) {
       this.send(feed.clients, { type: 'timeline:reset', tabId });
       this.send(feed.clients, this.page(tabId, feed));
@@ -135,11 +149,13 @@ export class TimelineChannel implements Channel {
     this.caughtUp(feed, reader);
   }
 
-  private async poll(tabId: string, reader: TranscriptReader): Promise<void> {
+  /** Reads what is new; true when the transcript is missing. */
+  private async poll(tabId: string, reader: TranscriptReader): Promise<boolean> {
     try {
-      await reader.poll();
+      return (await reader.poll()).missing;
     } catch (err) {
       this.log.warn('timeline read failed', { tab: tabId, error: (err as Error).message });
+      return false;
     }
   }
 

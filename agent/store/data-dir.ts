@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { type DataPaths, dataPaths } from '../config/paths.js';
 import { assertPrivate } from './permissions.js';
 
@@ -19,5 +20,41 @@ export function openDataDir(dataDir: string): DataPaths {
     { path: paths.outside, kind: 'file' },
   ]);
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
+  for (const dir of [paths.dataDir, join(paths.dataDir, 'hooks')]) removeDeadTempFiles(dir);
   return paths;
+}
+
+/** writeFileAtomic's temp file: `<name>.<pid>.<8 hex>.tmp`. */
+const TEMP_FILE = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * A write cut short (the agent killed, the machine off) leaves its temp file, half written;
+ * the file it was for is intact. Those of processes no longer running are removed, so they
+ * do not pile up; a live one's (another agent about to find the lock held) is left alone.
+ */
+function removeDeadTempFiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(TEMP_FILE.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processRunning(pid)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

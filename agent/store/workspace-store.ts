@@ -78,9 +78,21 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     return false;
   }
 
-  private save(): void {
-    writeJsonAtomic(this.path, this.data);
+  /**
+   * Applies a change and writes the file. A write that fails (a full disk) undoes the change
+   * and throws, so what the agent serves is always what its next start will read.
+   */
+  private change<T>(mutate: () => T): T {
+    const before = structuredClone(this.data);
+    const result = mutate();
+    try {
+      writeJsonAtomic(this.path, this.data);
+    } catch (err) {
+      this.data = before;
+      throw err;
+    }
     this.emit('change');
+    return result;
   }
 
   workspaces(): readonly WorkspaceRecord[] {
@@ -113,23 +125,24 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   addWorkspace(name: string, dir: string): WorkspaceRecord {
     this.assertRoomForWorkspace();
     const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString() };
-    this.data.workspaces.push(ws);
-    this.save();
+    this.change(() => this.data.workspaces.push(ws));
     return ws;
   }
 
   renameWorkspace(id: string, name: string): WorkspaceRecord | undefined {
     const ws = this.workspace(id);
     if (!ws) return undefined;
-    ws.name = name;
-    this.save();
+    this.change(() => {
+      ws.name = name;
+    });
     return ws;
   }
 
   removeWorkspace(id: string): void {
-    this.data.workspaces = this.data.workspaces.filter((w) => w.id !== id);
-    this.data.tabs = this.data.tabs.filter((t) => t.workspaceId !== id);
-    this.save();
+    this.change(() => {
+      this.data.workspaces = this.data.workspaces.filter((w) => w.id !== id);
+      this.data.tabs = this.data.tabs.filter((t) => t.workspaceId !== id);
+    });
   }
 
   /** Throws LimitError when one more tab would pass the cap; checked before a session is started. */
@@ -142,16 +155,16 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   addTab(tab: Omit<TabRecord, 'createdAt'>): TabRecord {
     this.assertRoomForTab();
     const record: TabRecord = { ...tab, createdAt: new Date().toISOString() };
-    this.data.tabs.push(record);
-    this.save();
+    this.change(() => this.data.tabs.push(record));
     return record;
   }
 
   renameTab(id: string, name: string | null): TabRecord | undefined {
     const tab = this.tab(id);
     if (!tab) return undefined;
-    tab.name = name;
-    this.save();
+    this.change(() => {
+      tab.name = name;
+    });
     return tab;
   }
 
@@ -159,8 +172,9 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   setClaudeSession(id: string, sessionId: string): void {
     const tab = this.tab(id);
     if (tab?.kind !== 'claude' || tab.claudeSessionId === sessionId) return;
-    tab.claudeSessionId = sessionId;
-    this.save();
+    this.change(() => {
+      tab.claudeSessionId = sessionId;
+    });
   }
 
   /** Records where the pane's shell is now, without a change event: titles travel on their own. */
@@ -172,10 +186,10 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
   }
 
   removeTab(id: string): boolean {
-    const before = this.data.tabs.length;
-    this.data.tabs = this.data.tabs.filter((t) => t.id !== id);
-    if (this.data.tabs.length === before) return false;
-    this.save();
+    if (!this.tab(id)) return false;
+    this.change(() => {
+      this.data.tabs = this.data.tabs.filter((t) => t.id !== id);
+    });
     return true;
   }
 }

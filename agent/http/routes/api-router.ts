@@ -95,6 +95,13 @@ export function apiRouter(deps: RouteDeps): Router {
       res.status(status).json({ error: (err as Error).message } satisfies ApiError);
       return;
     }
+    // A full disk (or quota) under the data dir: the change was undone and not saved.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      deps.log.error('could not save a change: no space left on the disk of the data dir', { error: (err as Error).message });
+      res.status(507).json({ error: 'not saved: no space left on the disk of the data dir' } satisfies ApiError);
+      return;
+    }
     deps.log.error('request failed', { error: (err as Error).message });
     res.status(500).json({ error: 'internal error; see the agent log' } satisfies ApiError);
   });
