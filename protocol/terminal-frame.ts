@@ -39,7 +39,9 @@ export interface FrameError {
 export type DecodeResult = { ok: true; frame: TerminalFrame } | { ok: false; error: FrameError };
 
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a fatal decoder still drops a leading U+FEFF as a byte order mark, and text
+// typed or pasted starting with one would lose it.
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function fail(code: FrameErrorCode, message: string): DecodeResult {
   return { ok: false, error: { code, message } };
