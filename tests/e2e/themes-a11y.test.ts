@@ -173,8 +173,9 @@ describe('the status marks', () => {
     const page = await context.newPage();
     await page.goto(agent.url);
     const mark = (key: string) => page.locator(`pm-outside-row[data-key="${key}"] pm-status-dot`);
-    await mark(asking.key).waitFor();
-    await mark(reviewed.key).waitFor();
+    // The list may come before the statuses: a row's mark says unknown until they arrive.
+    await expect.poll(() => mark(asking.key).getAttribute('state')).toBe('needs-input');
+    await expect.poll(() => mark(reviewed.key).getAttribute('state')).toBe('ready-for-review');
     const shape = (key: string) =>
       mark(key).evaluate((dot) => {
         const span = dot.shadowRoot?.querySelector('span');
