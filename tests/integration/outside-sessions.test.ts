@@ -349,6 +349,19 @@ describe('Claude sessions outside the tabs', () => {
     // Killed: its session file stays behind, naming a pid that is no longer running.
     process.kill(pid, 'SIGKILL');
     await eventually(async () => (await server.foreground(claudePane)) === 'sh', 15_000, 'the shell back in the foreground');
+    // Gone, not only signalled: the shell has reaped it (a signal is delivered, not waited for).
+    await eventually(
+      () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      15_000,
+      'the killed claude to be gone',
+    );
     const late = `late-${randomBytes(3).toString('hex')}`;
     const res = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text: late });
     expect(res.status).toBe(409);
