@@ -14,7 +14,8 @@ import type { StatusManager } from '../status/status-manager.js';
 import type { TabRecord, WorkspaceRecord, WorkspaceStore } from '../store/workspace-store.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
-import { type OutsideSessions, processAlive } from './outside-sessions.js';
+import { processAlive } from '../util/process-alive.js';
+import type { OutsideSessions } from './outside-sessions.js';
 
 /** Why a session cannot be adopted now: 404 unknown, 409 not now (the message says why). */
 export class AdoptError extends Error {

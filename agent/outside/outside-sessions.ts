@@ -15,6 +15,7 @@ import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { type ForeignPane, isPaneId, parseTmuxEnv } from './foreign-tmux.js';
+import { processAlive } from '../util/process-alive.js';
 
 export interface OutsideSession {
   key: string;
@@ -89,16 +90,6 @@ export interface OutsideSessionsOptions {
   processAlive?: (pid: number) => boolean;
   /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
   claudeInPane?: (pane: ForeignPane) => Promise<boolean>;
-}
-
-/** Signal 0 checks without signalling: ESRCH is gone, EPERM is someone else's live process. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {

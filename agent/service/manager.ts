@@ -4,6 +4,7 @@ import { LABEL, launchdPlist, launchdPlistPath, PLIST_MARKER, plistJob } from '.
 import { failureReason, type RunResult, type Runner, shellWords } from './runner.js';
 import type { ServiceSpec } from './spec.js';
 import { systemdUnit, systemdUnitPath, UNIT_MARKER, UNIT_NAME, unitCommand } from './systemd.js';
+import { processAlive } from '../util/process-alive.js';
 
 /** A service manager command that was run, as shown to the person, and how it went. */
 export interface Step {
@@ -331,12 +332,7 @@ export function lockHolder(dataDir: string): number | null {
     return null;
   }
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
+  return processAlive(pid) ? pid : null;
 }
 
 export type Started = { ok: true; pid: number | null } | { ok: false; why: 'failed' | 'timeout'; state: ManagerState };

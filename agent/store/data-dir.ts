@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DataPaths, dataPaths } from '../config/paths.js';
 import { assertPrivate } from './permissions.js';
+import { processAlive } from '../util/process-alive.js';
 
 /**
  * The data dir, made private if new. One that others can read, or whose secrets they can
@@ -41,20 +42,11 @@ function removeDeadTempFiles(dir: string): void {
   }
   for (const name of names) {
     const pid = Number(TEMP_FILE.exec(name)?.[1]);
-    if (!pid || pid === process.pid || processRunning(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     try {
       unlinkSync(join(dir, name));
     } catch {
       // Gone already.
     }
-  }
-}
-
-function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { processAlive } from '../util/process-alive.js';
 
 export class LockHeldError extends Error {
   constructor(
@@ -6,16 +7,6 @@ export class LockHeldError extends Error {
     readonly pid: number,
   ) {
     super(`another pocketmux agent (pid ${pid}) is already running with this data dir (lock ${path})`);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else; it still holds the lock.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -47,7 +38,7 @@ export class InstanceLock {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = readPid(path);
-      if (holder !== null && holder !== process.pid && isAlive(holder)) {
+      if (holder !== null && holder !== process.pid && processAlive(holder)) {
         throw new LockHeldError(path, holder);
       }
       // Stale (dead holder, or an unreadable half-written file): remove and retry.

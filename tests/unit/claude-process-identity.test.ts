@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isClaudeOfSession, procStartTime } from '../../agent/claude/process.js';
-import { processAlive } from '../../agent/outside/outside-sessions.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 
 const onLinux = existsSync('/proc/self/stat');
 

@@ -3,13 +3,13 @@
  * the call's own, bracketed when the program asked for it, then Enter; on real tmux servers of
  * the test's own, with a program in the pane that writes down every byte it receives.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ForeignPane, ForeignTmux, foreignCommands } from '../../agent/outside/foreign-tmux.js';
 import { eventually } from '../support/client.js';
+import { SocketTmux } from '../support/socket-tmux.js';
 
 const START = '\x1b[200~';
 const END = '\x1b[201~';
@@ -33,21 +33,8 @@ describe('foreignCommands for pasting', () => {
   });
 });
 
-/** A tmux server of the test's own on a socket path it chooses: the person's tmux, standing in. */
-class TestServer {
-  constructor(
-    readonly socketPath: string,
-    private readonly home: string,
-  ) {}
-
-  run(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) =>
-      execFile('tmux', ['-S', this.socketPath, ...args], { env: { PATH: process.env.PATH, HOME: this.home, SHELL: '/bin/sh', TERM: 'xterm-256color', LANG: 'C.UTF-8' }, timeout: 5_000 }, (err, out, stderr) =>
-        err ? reject(new Error(`tmux ${args[0]}: ${stderr || err.message}`)) : resolve(out),
-      ),
-    );
-  }
-
+/** The person's tmux, standing in, with the panes these tests need. */
+class TestServer extends SocketTmux {
   /**
    * A pane whose program writes every byte it receives to `file`, untranslated (raw mode, no
    * echo); `bracketed`: it first asks for bracketed paste, as Claude Code does.
@@ -68,10 +55,6 @@ class TestServer {
     return this.run('list-buffers', '-F', '#{buffer_name}');
   }
 
-  async stop(): Promise<void> {
-    await this.run('kill-server').catch(() => undefined);
-    rmSync(this.socketPath, { force: true });
-  }
 }
 
 describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkSocket, type ForeignPane, ForeignTmux, foreignCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/foreign-tmux.js';
 import { eventually } from '../support/client.js';
+import { SocketTmux } from '../support/socket-tmux.js';
 
 describe('parseTmuxEnv', () => {
   it('reads the socket path and server pid of a normal $TMUX', () => {
@@ -153,21 +154,8 @@ describe('checkSocket', () => {
   });
 });
 
-/** A tmux server of the test's own on a socket path it chooses: the person's tmux, standing in. */
-class TestServer {
-  constructor(
-    readonly socketPath: string,
-    private readonly home: string,
-  ) {}
-
-  run(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) =>
-      execFile('tmux', ['-S', this.socketPath, ...args], { env: { PATH: process.env.PATH, HOME: this.home, SHELL: '/bin/sh', TERM: 'xterm-256color', LANG: 'C.UTF-8' }, timeout: 5_000 }, (err, out, stderr) =>
-        err ? reject(new Error(`tmux ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out),
-      ),
-    );
-  }
-
+/** The person's tmux, standing in, with the panes these tests need. */
+class TestServer extends SocketTmux {
   /** Starts the server with one pane running /bin/sh: that pane as a claude's hooks would name it. */
   async start(): Promise<ForeignPane> {
     await this.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '/bin/sh');
@@ -179,10 +167,6 @@ class TestServer {
     return Number((await this.run('display', '-p', '-t', pane, '#{pane_pid}')).trim());
   }
 
-  async stop(): Promise<void> {
-    await this.run('kill-server').catch(() => undefined);
-    rmSync(this.socketPath, { force: true });
-  }
 }
 
 describe('ForeignTmux', () => {
