@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import xtermHeadless from '@xterm/headless';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processAlive } from '../../agent/util/process-alive.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { unmanagedKey } from '../../protocol/hook-contract.js';
@@ -163,8 +164,12 @@ describe('Claude started outside pocketmux', () => {
     });
 
     it('is forgotten when its claude exits', async () => {
+      const { pid } = await eventually(async () => (await outsideList()).find((s) => s.key === key && s.pid !== null), 15_000, 'its claude pid');
       await pane.submit('/exit');
       await eventually(async () => !(await outsideList()).some((s) => s.key === key), 30_000, 'the session forgotten');
+      // The session ends before the process does, and an exiting claude still writes its
+      // config file: wait until it is gone, so the next test's trusted folder is not undone.
+      await eventually(() => !processAlive(pid as number), 30_000, 'its claude process gone');
       await eventually(() => status.messages.some((m) => m.type === 'status:removed' && m.tabId === key), 10_000, 'status:removed');
       const term = new TerminalClient(phone, key);
       expect((await term.closed).code).toBe(4004);
@@ -178,7 +183,9 @@ describe('Claude started outside pocketmux', () => {
       claude.trust(dir);
       const paneId = await own.open(dir, `'${CLAUDE_BIN}' --permission-mode default`, claude.env);
       const pane = new ClaudePane(own.socket, paneId);
-      const found = await sessionIn(dir);
+      const found = await sessionIn(dir).catch(async (err: Error) => {
+        throw new Error(`${err.message}; its pane shows:\n${await pane.screen()}`);
+      });
       await pane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
       fake.onPrompt('remember a bird', text('Noted: pelican.'));
       await pane.submit('remember a bird');
