@@ -23,6 +23,15 @@ export class UnreachableScreen extends LitElement {
   @property() errorMessage = '';
   @property() problem: 'unreachable' | 'not-loaded' = 'unreachable';
 
+  /**
+   * The logo comes from the agent, or from the service worker's cache where there is one: a
+   * page that never got a service worker (its first load, or plain HTTP on a LAN) cannot fetch
+   * it while the agent is down, and a broken image would stand where the logo goes.
+   */
+  private logo() {
+    return html`<img class="logo" src="/icon.svg" alt="" @error=${(e: Event) => ((e.target as HTMLImageElement).hidden = true)} />`;
+  }
+
   private retry(): void {
     this.dispatchEvent(new CustomEvent('pm-retry', { bubbles: true, composed: true }));
   }
@@ -30,7 +39,7 @@ export class UnreachableScreen extends LitElement {
   override render() {
     if (this.problem === 'not-loaded') {
       return html`<main class="card">
-        <img class="logo" src="/icon.svg" alt="" />
+        ${this.logo()}
         <h1>This page did not load</h1>
         <div class="problem" role="alert">${this.errorMessage}</div>
         <p>pocketmux may have been updated; reloading fetches the new version.</p>
@@ -38,7 +47,7 @@ export class UnreachableScreen extends LitElement {
       </main>`;
     }
     return html`<main class="card">
-      <img class="logo" src="/icon.svg" alt="" />
+      ${this.logo()}
       <h1>Can't reach pocketmux</h1>
       <div class="problem" role="alert">${agentText(this.errorMessage)}</div>
       <p>This page keeps trying. If the agent stopped, start it again on its machine: <code>pocketmux start</code> (or <code>npx pocketmux start</code>).</p>

@@ -168,8 +168,20 @@ export class TerminalView extends LitElement {
         direction: rtl;
         text-align: left;
       }
+      /*
+       * Beside a state the name keeps its room, up to most of the line: a phone's header is
+       * narrow, and a short name ("Claude") cut to its first letter says nothing. The state
+       * gives way with an ellipsis; the dot before the name still shows it.
+       */
+      .primary-text:not(:last-child) {
+        flex-shrink: 0;
+        max-width: 60%;
+      }
       .state-text {
-        flex: none;
+        flex: 0 1 auto;
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
         font-size: 12px;
         font-weight: 600;
         white-space: nowrap;
