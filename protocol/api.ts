@@ -197,6 +197,10 @@ export interface TerminalConnectionView {
   queued: number;
   /** Bytes queued when flow control last let the pty go again; -1 while it never held it. */
   queuedAtResume: number;
+  /** Stdout frames sent to this client. */
+  frames: number;
+  /** Bursts of output during which reading stopped for a moment to gather one larger frame. */
+  holds: number;
 }
 
 export interface TerminalsResponse {

@@ -47,8 +47,11 @@ function content(bytes: number): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key. */
-async function bridgeServer(file: string): Promise<{ bridge: TerminalBridge; url: string }> {
+/**
+ * A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key
+ * (or runs `program`, which must print R when it is ready).
+ */
+async function bridgeServer(file: string, program?: string): Promise<{ bridge: TerminalBridge; url: string }> {
   const bridge = new TerminalBridge({
     log: createLogger({ stderr: false }),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
@@ -62,7 +65,7 @@ async function bridgeServer(file: string): Promise<{ bridge: TerminalBridge; url
     // Raw output (no CR LF rewriting), no echo; once set so it says R and waits for one key,
     // so the test decides when the flood starts, and stays after it, so the end of output is
     // not the end of the pty.
-    spawn: { file: '/bin/sh', args: ['-c', `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; exec sleep 3600`] },
+    spawn: { file: '/bin/sh', args: ['-c', program ?? `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; exec sleep 3600`] },
     leaveCopyMode: async () => undefined,
     kill: null,
     ended: async () => true,
@@ -172,5 +175,38 @@ describe('terminal output gathering', () => {
     await eventually(() => c.received() >= small.length, 20_000, 'the output');
     expect(Buffer.concat(c.chunks).equals(small)).toBe(true);
     expect(bridge.stats()[0]?.pauses).toBe(0);
+  }, 60_000);
+
+  it('gathers a flood read by a client that keeps up into held bursts, every byte in order', async () => {
+    const expected = content(8 * 1024 * 1024);
+    const file = join(root, 'burst.txt');
+    writeFileSync(file, expected);
+    const { bridge, url } = await bridgeServer(file);
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    await eventually(() => c.received() >= expected.length, 120_000, 'the whole file');
+    expect(Buffer.concat(c.chunks).equals(expected)).toBe(true);
+    const stats = bridge.stats()[0];
+    // Reads of a flood follow each other closely: reading stopped to gather them.
+    expect(stats?.holds).toBeGreaterThan(0);
+    // The pty's R went in a frame of its own before the file.
+    expect(stats?.frames).toBe(1 + c.sizes.length);
+    expect(stats?.pauses).toBe(0);
+  }, 180_000);
+
+  it('never holds a keystroke\'s echo that comes after a quiet moment: each leaves in a frame of its own', async () => {
+    // cat echoes each key itself, one read each, with the terminal's own echo off.
+    const { bridge, url } = await bridgeServer('', 'stty raw -echo; printf R; exec cat');
+    const c = await client(url);
+    const keys = 'pocketmux echo';
+    for (const [i, key] of [...keys].entries()) {
+      c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array(Buffer.from(key)) }));
+      await eventually(() => c.received() >= i + 1, 20_000, `the echo of key ${i + 1}`);
+      // A person's next key comes long after the echo of the last.
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(Buffer.concat(c.chunks).toString()).toBe(keys);
+    expect(c.sizes).toEqual([...keys].map(() => 1));
+    expect(bridge.stats()[0]).toMatchObject({ holds: 0, frames: 1 + keys.length });
   }, 60_000);
 });
