@@ -44,20 +44,20 @@ export class PushNotifier {
     if (msg.type === 'approval-opened') {
       const { approval } = msg;
       if (approval.kind === 'dialog') return;
-      this.show('approvals', approval.tabId, approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
+      this.show('approvals', approval.tabId, () => approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
     } else this.close(msg.resolution.id);
   };
 
   private readonly onEffect = (tabId: string, effect: StatusEffect) => {
     if (effect.kind !== 'notify') return;
     if (effect.state === 'ready-for-review') {
-      this.show('review', tabId, reviewPush(tabId, this.deps.place(tabId), this.deps.status.get(tabId)?.lastMessage ?? null), TTL_S.tab);
+      this.show('review', tabId, () => reviewPush(tabId, this.deps.place(tabId), this.deps.status.get(tabId)?.lastMessage ?? null), TTL_S.tab);
       return;
     }
     // A PermissionRequest opens its approval right after this effect: look once it had the chance.
     queueMicrotask(() => {
       if (this.deps.approvals.forTab(tabId).length > 0 || this.deps.status.get(tabId)?.state !== 'needs-input') return;
-      this.show('needsInput', tabId, needsInputPush(tabId, this.deps.place(tabId)), TTL_S.tab);
+      this.show('needsInput', tabId, () => needsInputPush(tabId, this.deps.place(tabId)), TTL_S.tab);
     });
   };
 
@@ -96,14 +96,21 @@ export class PushNotifier {
     this.deps.status.off('message', this.onStatus);
   }
 
-  private show(what: keyof PushSettings, tabId: string, payload: PushPayload, ttl: number): void {
+  /**
+   * Sends to every device that wants `what` and is not looking at the tab. The payload is made
+   * only once one does: a turn ends on every Stop, and with nobody subscribed a busy agent
+   * spent a noticeable share of its hook handling shaping notifications no one would get.
+   */
+  private show(what: keyof PushSettings, tabId: string, build: () => PushPayload, ttl: number): void {
     const told = new Set<string>();
+    let payload: PushPayload | null = null;
     for (const [deviceId, entry] of this.deps.subscriptions.subscribed()) {
       if (!entry.settings[what] || this.deps.presence.isViewing(deviceId, tabId)) continue;
+      payload ??= build();
       this.deps.sender.send(entry.subscription, payload, ttl);
       told.add(deviceId);
     }
-    if (told.size === 0 || payload.kind !== 'show') return;
+    if (told.size === 0 || payload?.kind !== 'show') return;
     this.shown.delete(payload.tag);
     this.shown.set(payload.tag, told);
     if (this.shown.size > MAX_OPEN_TAGS) {
