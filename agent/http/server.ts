@@ -33,6 +33,17 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /**
+ * How long an idle kept-alive connection stays open. A hook posted on a connection just as
+ * the agent closes it for idleness is reset, and Claude does not retry a hook, so the event is
+ * lost. Node's default (5 s, plus a second Node adds) did that under load to a client that
+ * leaves closing to the server, and left Claude itself (2.1.332 closes its hook connection
+ * after about 5 s idle) a margin of one second. Kept this long, a client with an idle timeout
+ * of its own closes first, with nothing in flight, and one without meets the race far more
+ * rarely. Stopping the agent closes them all at once.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * The agent's server, and a plain-HTTP twin of the app for this machine's own tools
  * (hook.sh, the CLI), bound to loopback only: with TLS hooks then pay no handshake, and an
  * agent bound to one LAN address stays reachable from 127.0.0.1.
@@ -97,5 +108,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
 
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, app) : createServer(app);
   server.on('upgrade', channelUpgradeHandler(deps));
-  return new AgentServers(server, deps.localTwin ? createServer(app) : null, deps.channels);
+  const local = deps.localTwin ? createServer(app) : null;
+  for (const s of [server, local]) if (s) s.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return new AgentServers(server, local, deps.channels);
 }
