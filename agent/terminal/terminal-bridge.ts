@@ -18,13 +18,16 @@ export const LOW_WATER_BYTES = 256 * 1024;
  * megabyte-long frame has left.
  */
 export const GATHERED_FRAME_BYTES = 128 * 1024;
-/** A read that comes within this long of the last frame's send is part of a burst of output… */
+/** Reads that follow each other within this long are one burst of output… */
 export const BURST_GAP_MS = 1;
 /**
- * …and in a burst, reading stops this long: the kernel gathers the output meanwhile, so the
- * next read takes it at once and one frame carries it. Per read and per frame the agent and the
- * client pay a wake-up and a message; on a busy machine that time is taken from tmux itself.
- * A keystroke's echo after a quiet moment is never held.
+ * …and once a burst has brought this much, it is a flood, not an echo or a screen's redraw…
+ */
+export const BURST_BYTES = 4 * 1024;
+/**
+ * …so reading stops this long: the kernel gathers the output meanwhile, the next read takes it
+ * at once and one frame carries it. Per read and per frame the agent and the client pay a
+ * wake-up and a message; on a busy machine that time is taken from tmux itself.
  */
 export const BURST_HOLD_MS = 2;
 
@@ -97,8 +100,9 @@ class TerminalConnection {
   /** Reads that came while a frame was in flight, in order, to go out as the next frame. */
   private gathered: Buffer[] = [];
   private gatheredBytes = 0;
-  /** When the last stdout frame was handed to the socket. */
-  private lastSentAt = Number.NEGATIVE_INFINITY;
+  /** When the pty was last read (or let go after a hold), and what the burst so far brought. */
+  private lastReadAt = Number.NEGATIVE_INFINITY;
+  private burstBytes = 0;
   /** Set while a burst's hold keeps the pty from being read. */
   private holdTimer: NodeJS.Timeout | null = null;
   private holds = 0;
@@ -155,11 +159,13 @@ class TerminalConnection {
   }
 
   /**
-   * A read goes out at once when no frame is in flight and the output is not a burst: a lone
+   * A read goes out at once when no frame is in flight and the output is not a flood: a
    * keystroke's echo leaves the moment it is read. While a frame is in flight, reads are
-   * gathered and leave as one frame when its write callback comes back (as ttyd does). A read
-   * that follows the last frame within BURST_GAP_MS starts a hold: reading stops for
-   * BURST_HOLD_MS, then what the kernel gathered comes in one read. On two cores a flood read
+   * gathered and leave as one frame when its write callback comes back (as ttyd does). Once
+   * reads that follow each other within BURST_GAP_MS have brought BURST_BYTES, a hold starts:
+   * reading stops for BURST_HOLD_MS, then what the kernel gathered comes in one read. Holding
+   * on timing alone held the second half of an echo tmux wrote in two, and with it the next
+   * key's echo (p99 up 4 times). On two cores a flood read
    * as it came (about a kilobyte a read) cost the agent and its client twice the CPU, taken
    * from tmux, and ran 0.8 times as fast as node-pty reading tmux directly. Gathering until
    * the end of the loop turn (setImmediate) instead was measured too: it did not raise flood
@@ -168,9 +174,12 @@ class TerminalConnection {
   private sendOutput(data: Buffer): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.bytesOut += data.length;
+    const now = performance.now();
+    this.burstBytes = now - this.lastReadAt <= BURST_GAP_MS ? this.burstBytes + data.length : data.length;
+    this.lastReadAt = now;
     if (this.sending || this.holdTimer) {
       this.gather(data);
-    } else if (performance.now() - this.lastSentAt < BURST_GAP_MS) {
+    } else if (this.burstBytes >= BURST_BYTES) {
       this.gather(data);
       this.hold();
     } else {
@@ -194,6 +203,8 @@ class TerminalConnection {
   private endHold(): void {
     this.holdTimer = null;
     if (this.closed) return;
+    // What waited in the kernel meanwhile is the same burst.
+    this.lastReadAt = performance.now();
     if (!this.paused) this.term.resume();
     if (!this.sending && this.gatheredBytes > 0 && this.ws.readyState === this.ws.OPEN) this.sendGathered();
   }
@@ -220,7 +231,6 @@ class TerminalConnection {
     for (const part of parts) at += part.copy(frame, at);
     this.sending = true;
     this.frames++;
-    this.lastSentAt = performance.now();
     this.ws.send(frame, { binary: true }, (err) => this.onSent(err));
   }
 

@@ -17,8 +17,8 @@ import { createTab, type Session, TerminalClient } from '../support/client.js';
 import { median, quantile } from './stats.js';
 
 /** BYTES is the file's size, its lines of 76 base64 characters and their line feeds. */
-export const CAT = { COLS: 200, ROWS: 50, BYTES: 20_000_000, ROUNDS: 7 } as const;
-export const FLOOD = { COLS: 250, ROWS: 80, LINES: 220_000, ROUNDS: 5 } as const;
+export const CAT = { COLS: 200, ROWS: 50, BYTES: 20_000_000, ROUNDS: 21 } as const;
+export const FLOOD = { COLS: 250, ROWS: 80, LINES: 220_000, ROUNDS: 11 } as const;
 const FLOOD_WIDTH = FLOOD.COLS - 2;
 export const FLOOD_BYTES = FLOOD.LINES * (FLOOD_WIDTH + 1);
 export const ECHO = { KEYS: 1000, BATCHES: 10, WARMUP: 10, GAP_MS: 2 } as const;
