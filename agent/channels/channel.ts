@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { DeviceRecord } from '../auth/device-store.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
@@ -18,6 +19,8 @@ export interface ChannelContext {
   device: DeviceRecord;
   /** The upgrade's URL: a channel reads its parameters (`?tab=`) from the query. */
   url: URL;
+  /** The connection under the WebSocket, for holding its writes together (JsonClient). */
+  socket?: Duplex;
 }
 
 /**

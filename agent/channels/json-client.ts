@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import type { AgentConfig } from '../config/config.js';
@@ -54,6 +55,7 @@ export class JsonClient {
   private readonly heartbeat: NodeJS.Timeout;
   private lastPongAt = Date.now();
   private done = false;
+  private corked = false;
 
   /**
    * @param snapshot the messages (serialized) that bring a client up to date from nothing:
@@ -63,6 +65,8 @@ export class JsonClient {
     readonly ws: WebSocket,
     private readonly snapshot: () => string[],
     options: JsonClientOptions,
+    /** The connection under `ws`, when the caller has it: its writes are held together per loop turn. */
+    private readonly socket?: Duplex,
   ) {
     this.limits = { ...DEFAULT_FLOW_LIMITS, ...options.limits };
     ws.on('pong', () => {
@@ -118,6 +122,7 @@ export class JsonClient {
   private write(text: string, endsSnapshot: boolean): void {
     if (!this.open) return;
     if (endsSnapshot) this.snapshotOnItsWay = true;
+    this.holdWritesForThisTurn();
     // ws calls back once the frame is handed to the kernel: the moment the backlog shrinks.
     this.ws.send(text, () => {
       if (endsSnapshot) this.snapshotOnItsWay = false;
@@ -128,6 +133,23 @@ export class JsonClient {
     const buffered = this.ws.bufferedAmount;
     // Measuring the message only when the backlog is that large keeps broadcasts cheap.
     if (buffered > this.limits.closeBytes && buffered - Buffer.byteLength(text) > this.limits.closeBytes) this.close(CloseCode.TooSlow, 'too slow to keep up');
+  }
+
+  /**
+   * Corks the connection until the event loop has handled what this turn brought: the hook
+   * events of one turn (each a status:hook-event and a status:update, to every client) then
+   * reach each client in one write instead of a system call per message, which under the hook
+   * load (1,000 events a second, 8 clients) took a fifth of the agent's CPU. Nothing waits for
+   * a timer: the writes leave before the loop next waits for I/O.
+   */
+  private holdWritesForThisTurn(): void {
+    if (!this.socket || this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    setImmediate(() => {
+      this.corked = false;
+      this.socket?.uncork();
+    });
   }
 
   private fallBehind(): void {
@@ -163,8 +185,8 @@ export class JsonClients {
   }
 
   /** `left` runs once the client has gone, when the set no longer holds it. */
-  join(ws: WebSocket, snapshot: () => string[], left?: () => void): JsonClient {
-    const client = new JsonClient(ws, snapshot, this.options);
+  join(ws: WebSocket, snapshot: () => string[], left?: () => void, socket?: Duplex): JsonClient {
+    const client = new JsonClient(ws, snapshot, this.options, socket);
     this.clients.add(client);
     const leave = () => {
       if (this.clients.delete(client)) left?.();

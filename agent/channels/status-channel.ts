@@ -32,7 +32,7 @@ export class StatusChannel implements Channel {
     const deviceId = ctx.device.id;
     ws.on('close', () => this.presence.leave(deviceId, ws));
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
-    const client = this.clients.join(ws, () => [JSON.stringify(this.sync())]);
+    const client = this.clients.join(ws, () => [JSON.stringify(this.sync())], undefined, ctx.socket);
     ws.on('message', (data, isBinary) => {
       const msg = parseClientMessage(StatusClientMessage, data, isBinary);
       if (!msg) {

@@ -3,7 +3,7 @@ import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.j
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
-import type { Channel, ChannelDefinition } from './channel.js';
+import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
 
@@ -31,8 +31,8 @@ export class SyncChannel implements Channel {
     outside.on('change', this.onChange);
   }
 
-  accept(ws: WebSocket): void {
-    const client = this.clients.join(ws, () => [JSON.stringify(this.snapshot())], () => this.stopPollingIfUnwatched());
+  accept(ws: WebSocket, ctx: ChannelContext): void {
+    const client = this.clients.join(ws, () => [JSON.stringify(this.snapshot())], () => this.stopPollingIfUnwatched(), ctx.socket);
     ws.on('message', (data, isBinary) => {
       if (!parseClientMessage(SyncClientMessage, data, isBinary)) {
         client.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));

@@ -51,7 +51,7 @@ export class TimelineChannel implements Channel {
     private readonly opts: TimelineChannelOptions,
   ) {}
 
-  accept(ws: WebSocket, { url }: ChannelContext): void {
+  accept(ws: WebSocket, { url, socket }: ChannelContext): void {
     const tabId = url.searchParams.get('tab') ?? '';
     // An outside session is followed only while the agent knows it, so no client can make up feeds.
     if (!this.tabs.tab(tabId) && this.status.get(tabId) === undefined) {
@@ -65,7 +65,7 @@ export class TimelineChannel implements Channel {
     }
     const joined = feed;
     // A client that fell behind starts over from the current page, like a reconnect.
-    const client = new JsonClient(ws, () => [this.text({ type: 'timeline:reset', tabId }), this.text(this.page(tabId, joined))], this.opts.client);
+    const client = new JsonClient(ws, () => [this.text({ type: 'timeline:reset', tabId }), this.text(this.page(tabId, joined))], this.opts.client, socket);
     joined.clients.add(client);
     const drop = () => {
       if (!joined.clients.delete(client) || joined.clients.size > 0) return;

@@ -52,7 +52,7 @@ export function channelUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage,
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.sockets.register(device.id, ws);
       if (entry.caps === 'shared') sharedCap.admit(device.id, ws);
-      entry.channel.accept(ws, { device, url });
+      entry.channel.accept(ws, { device, url, socket });
     });
   };
 }
