@@ -6,17 +6,16 @@
  * composer say Claude is not running.
  * Screenshots: test-artifacts/e2e-claude-tab-<state>-<size>.png.
  */
-import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, sessionOf } from '../support/browser.js';
-import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { type AgentHandle, cleanupAgents } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, screenLines } from '../support/browser.js';
+import { startClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
-import { FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { type FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
@@ -32,17 +31,8 @@ const PROMPT = 'which bird is it';
 const ANSWER = 'It is a pelican, 42.';
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const env = newTestEnvironment();
-  mkdirSync(join(env.home, 'project'), { recursive: true });
-  const project = realpathSync(join(env.home, 'project'));
-  fake = await FakeAnthropic.start();
-  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-  [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
-  phone = await browser.newContext(PHONE);
-  page = await phone.newPage();
-  await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  let project: string;
+  ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
   workspace = (await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' })).body;
   status = new StatusClient(session);
   await status.opened;

@@ -5,17 +5,17 @@
  * Claude works waits and goes when the turn ends; `/` offers Claude's commands; an attached
  * image lands in the tab's directory and its `@path` in the prompt.
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TabView, UPLOAD_MAX_BYTES, type WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
-import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { type AgentHandle, cleanupAgents } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP } from '../support/browser.js';
+import { startClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
-import { FakeAnthropic, type RecordedRequest, slow, text } from '../support/fake-anthropic.js';
+import { type FakeAnthropic, type RecordedRequest, slow, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
@@ -82,17 +82,7 @@ async function expectTappable(target: Locator): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const env = newTestEnvironment();
-  mkdirSync(join(env.home, 'project'), { recursive: true });
-  project = realpathSync(join(env.home, 'project'));
-  fake = await FakeAnthropic.start();
-  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-  [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
-  phone = await browser.newContext(PHONE);
-  page = await phone.newPage();
-  await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
   // The desktop in the dark theme, the phone in the light one: both are drawn from the theme's colours.
   desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark', permissions: ['clipboard-read', 'clipboard-write'] });
   await desktop.addCookies(await phone.cookies());

@@ -5,18 +5,18 @@
  * answer with a field for the next prompt; on a wide screen the cards stand beside the
  * terminal.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
-import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { type AgentHandle, cleanupAgents } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP } from '../support/browser.js';
+import { startClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, pairAnother, type Session } from '../support/client.js';
-import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
@@ -59,17 +59,7 @@ async function askToRun(prompt: string, command: string): Promise<Approval> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const env = newTestEnvironment();
-  mkdirSync(join(env.home, 'project'), { recursive: true });
-  project = realpathSync(join(env.home, 'project'));
-  fake = await FakeAnthropic.start();
-  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-  [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
-  phone = await browser.newContext(PHONE);
-  page = await phone.newPage();
-  await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
   const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' });
   const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
   tab = created.body;

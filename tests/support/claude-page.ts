@@ -1,0 +1,40 @@
+/**
+ * What the browser tests with the real Claude Code CLI start from: an agent running the pinned
+ * CLI against the stand-in API, with a `project` folder the CLI trusts, and Chromium with a
+ * phone-sized page paired to that agent as the device "Pixel 8". The caller closes the browser
+ * and the stand-in API and runs `cleanupAgents`.
+ */
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type AgentHandle, newTestEnvironment, startAgent } from './agent.js';
+import { ARTIFACTS, launchBrowser, PHONE, pairPage, sessionOf } from './browser.js';
+import { CLAUDE_BIN, prepareClaudeEnv } from './claude-env.js';
+import type { Session } from './client.js';
+import { FakeAnthropic } from './fake-anthropic.js';
+
+export interface ClaudePage {
+  fake: FakeAnthropic;
+  agent: AgentHandle;
+  browser: Browser;
+  phone: BrowserContext;
+  page: Page;
+  session: Session;
+  /** The trusted folder, its real path. */
+  project: string;
+}
+
+export async function startClaudePage(): Promise<ClaudePage> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const env = newTestEnvironment();
+  mkdirSync(join(env.home, 'project'), { recursive: true });
+  const project = realpathSync(join(env.home, 'project'));
+  const fake = await FakeAnthropic.start();
+  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  const [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
+  const phone = await browser.newContext(PHONE);
+  const page = await phone.newPage();
+  await pairPage(page, { link: agent.link }, 'Pixel 8');
+  const session = await sessionOf(phone, agent);
+  return { fake, agent, browser, phone, page, session, project };
+}
