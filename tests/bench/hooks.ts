@@ -28,7 +28,9 @@ export interface HookBenchResult {
   loadSeconds: number;
   lost: number;
   reordered: number;
+  /** The agent's RSS half a second after the load, and 20 s later. */
   rssKiB: number;
+  rssSettledKiB: number;
 }
 
 
@@ -189,7 +191,13 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     lost += rate * seconds / tabs.length - list.length;
     for (let i = 1; i < list.length; i++) if ((list[i] as number) <= (list[i - 1] as number)) reordered++;
   }
-  const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${agent.pid}/status`, 'utf8'))?.[1] ?? 0);
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${agent.pid}/status`, 'utf8'))?.[1] ?? 0);
+  const rssKiB = rss();
+  // V8 keeps the heap a burst grew (the young generation at its largest) until it sees the
+  // process idle; what the agent holds shows once it has given that back.
+  progress('  load: agent RSS again after 20 s idle');
+  await new Promise((r) => setTimeout(r, 20_000));
+  const rssSettledKiB = rss();
   watcher.ws.close();
   return {
     scriptP50: quantile(scriptTimes, 0.5),
@@ -204,5 +212,6 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     lost,
     reordered,
     rssKiB,
+    rssSettledKiB,
   };
 }

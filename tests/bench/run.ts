@@ -22,6 +22,7 @@ import { type ApprovalBenchResult, approvalBench } from './approvals.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
 import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withSection } from './report.js';
 import { terminalBench } from './terminal.js';
+import { type LoadBenchResult, loadBench } from './load.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -116,6 +117,17 @@ function approvalRows(a: ApprovalBenchResult): string {
   ].join('\n');
 }
 
+function loadRows(l: LoadBenchResult): string {
+  const f2 = (x: number) => x.toFixed(2);
+  const mib = (k: number) => (k / 1024).toFixed(0);
+  const n = (x: number) => x.toLocaleString('en');
+  return [
+    `| hook load: ${n(l.sent)} events over ${l.options.tabs} tabs (${n(l.sentHttp)} as Claude's HTTP hooks, ${n(l.sentScript)} through hook.sh), ${l.options.clients} clients on \`/api/status\`, ${l.options.claudeTabs} real Claude tabs taking turns; asked ${n(l.options.rate)} a second for ${l.options.seconds} s | **${n(Math.round(l.rate))} a second** reached; **${l.lost} lost, ${l.reordered} reordered, ${l.duplicated} duplicated** | 1,000 a second; none |`,
+    `| hook load: post → \`status:hook-event\` on a client, p50 / p99 of ${n(l.latency.samples)} (every event on every client) | ${f2(l.latency.p50)} / **${f2(l.latency.p99)} ms** (HTTP hooks ${f2(l.latencyHttp.p50)} / ${f2(l.latencyHttp.p99)}, hook.sh ${f2(l.latencyScript.p50)} / ${f2(l.latencyScript.p99)}) | |`,
+    `| hook load: agent RSS before / peak / after; agent CPU during it | ${mib(l.rssKiB.before)} / **${mib(l.rssKiB.peak)}** / ${mib(l.rssKiB.after)} MiB; **${l.cpuPercent.toFixed(0)}%** of one core | |`,
+  ].join('\n');
+}
+
 function hookKindsRow(kinds: HookKindsResult): string {
   const f1 = (x: number) => x.toFixed(1);
   const sign = kinds.saved >= 0 ? '' : '−';
@@ -139,6 +151,11 @@ async function main(): Promise<void> {
   if (process.argv.includes('--hook-kinds-only')) {
     // An agent of its own, with the CLI's environment.
     process.stdout.write(`\n${hookKindsRow(await hookKindsBench(undefined, progress))}\n`);
+    return;
+  }
+  if (process.argv.includes('--load-only')) {
+    // An agent of its own, with the CLI's environment.
+    process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
     return;
   }
   // Pushes go to an endpoint in this process, over plain HTTP on loopback.
@@ -171,6 +188,9 @@ async function main(): Promise<void> {
     const agentDown = await agentDownBench(undefined, progress);
     progress('hook kinds');
     const hookKinds = await hookKindsBench(undefined, progress);
+    // Last: like the Claude tabs' part it ends by stopping every agent the bench started.
+    progress('hook load: 50 tabs, 1,000 events a second for 60 s, 8 clients');
+    const load = await loadBench({}, progress);
 
     const info = run('npm run bench');
     const f1 = (x: number) => x.toFixed(1);
@@ -182,12 +202,13 @@ async function main(): Promise<void> {
       `| floor: sh + one curl posting to a bare HTTP server, p50 / p99, alternating with the row above | ${f2(hooks.floorP50)} / ${f2(hooks.floorP99)} ms | |`,
       `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
       `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
-      `| agent RSS after that load, ${hooks.loadTabs} shell tabs | ${(hooks.rssKiB / 1024).toFixed(0)} MiB | |`,
+      `| agent RSS after that load, ${hooks.loadTabs} shell tabs: half a second after / 20 s later | ${(hooks.rssKiB / 1024).toFixed(0)} / **${(hooks.rssSettledKiB / 1024).toFixed(0)} MiB** | ≤ 110 MiB |`,
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
       approvalRows(approvals),
       agentDownRow(agentDown),
       hookKindsRow(hookKinds),
+      loadRows(load),
     ].join('\n');
     const inputRows = inputTable(input);
     const terminalText = terminalSection(terminal, info);
@@ -228,7 +249,11 @@ and Stop alternate, so each one changes the state). 50 warm-up events are not co
 agent-only row replaces the script with an HTTP POST (node:http, keep-alive) from the bench
 process. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
-sequence numbers on the client: none missing, none out of order. The Claude-tab rows start
+sequence numbers on the client: none missing, none out of order. The agent's RSS is read half
+a second after it and again after 20 s idle: V8 keeps the heap a burst grew (its young
+generation at the 32 MiB it may reach, and old space holding garbage not yet collected) until
+it sees the process idle, and gives it back then; the agent's live heap after that load, after
+a full collection, is about 17 MiB, and three such loads in a row leave the same RSS. The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
 API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
 settle for 3 s, and read VmRSS from \`/proc\`. The agent-down row runs no agent: two real
@@ -252,9 +277,21 @@ counted. The Web Push row runs the same rounds again after the device subscribed
 endpoint in the bench process (over plain HTTP on loopback, as
 \`POCKETMUX_PUSH_INSECURE_LOOPBACK=1\` allows), timing from the PermissionRequest post until that
 endpoint has received the push, checked its VAPID signature and decrypted it.
+
+The hook-load rows run \`tests/support/hook-load.ts\`, the load of
+\`tests/load/hook-load.test.ts\`, on a fresh agent with the real CLI. 50 shell tabs each replay
+the captured session in order (SessionStart, the captured prompts four times over, SessionEnd,
+resumed), each with its own session id and transcript. A tab sends its next event only once
+the previous one is answered (a held PermissionRequest: once the agent has it), paced to 1,000
+events a second in all for 60 s. Events go as HTTP hooks the way Claude posts them (node:http,
+keep-alive); SessionStart and every event of one tab go through \`hooks/hook.sh\`, started with
+\`/bin/sh\`. Meanwhile two Claude tabs take two turns each, and eight devices each hold a
+client on \`/api/status\`. Latency runs from the start of the post (or of sh) to the matching
+\`status:hook-event\` on each client. RSS is VmRSS from \`/proc\`: before, the highest of one
+sample a second, and at the end. CPU is the agent's utime + stime over the load.
 `;
     writeFileSync(DOC_FILE, doc);
-    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds }, true);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();
