@@ -35,8 +35,11 @@ export class PairingService {
     };
   }
 
-  /** Spends the pairing a secret or code names; false when none matches, or it expired. */
-  redeem(attempt: { secret?: string | undefined; code?: string | undefined }): boolean {
-    return this.store.redeem(attempt, this.now());
+  /**
+   * Runs `use` (saving the new device) for the pairing a secret or code names, and spends the
+   * pairing only once it returned; null when none matches, or it expired.
+   */
+  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T): { value: T } | null {
+    return this.store.redeem(attempt, use, this.now());
   }
 }

@@ -50,7 +50,12 @@ export class PairingStore {
   }
 
   /** Spends the pairing a secret or code names; false when none matches, or it expired. */
-  redeem(attempt: { secret?: string | undefined; code?: string | undefined }, now = Date.now()): boolean {
+  /**
+   * Spends the pairing a secret or code names, once `use` has returned: if `use` throws (the
+   * device could not be saved) the pairing stays, for another try. Null when none matches, or
+   * it expired. `use` runs synchronously, so no other request can spend the same pairing meanwhile.
+   */
+  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T, now = Date.now()): { value: T } | null {
     this.prune(now);
     const code = attempt.code === undefined ? undefined : normalizeCode(attempt.code);
     let match: Pairing | undefined;
@@ -59,9 +64,10 @@ export class PairingStore {
       const hit = attempt.secret !== undefined ? same(attempt.secret, p.secret) : code !== undefined && same(code, p.code);
       if (hit) match = p;
     }
-    if (!match) return false;
+    if (!match) return null;
+    const value = use();
     this.pairings = this.pairings.filter((p) => p !== match);
-    return true;
+    return { value };
   }
 
   private prune(now: number): void {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, pairAnother, type Session } from '../support/client.js';
+import { api, claim, createTab, eventually, type Session } from '../support/client.js';
 import { checkDataDir, faultSwitch, onDisk, readDataFile, standInClaudeBin } from '../support/faults.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv, StatusClient } from '../support/status.js';
@@ -86,7 +86,7 @@ describe('the disk of the data dir full', () => {
     expect(checkDataDir(agent.dataDir)).toEqual({ unparsable: [], corrupt: [], temp: [] });
   });
 
-  it('for the devices file: pairing is refused with a clear error, and a paired device still connects (its last-seen time waits)', async () => {
+  it('for the devices file: pairing is refused with a clear error and its code kept, and a paired device still connects (its last-seen time waits)', async () => {
     // A fresh start: each device's first request writes its last-seen time.
     await agent.stop('SIGTERM');
     faults.arm('devices.json', 'enospc');
@@ -109,7 +109,10 @@ describe('the disk of the data dir full', () => {
     status.ws.close();
 
     faults.disarm();
-    await pairAnother(agent, phone, 'Tablet');
+    // The refused pairing was not spent: the same code pairs the tablet once the disk has room.
+    const again = await fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: pairing.body.code, deviceName: 'Tablet' }) });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     await onDisk<{ devices: { name: string }[] }>(agent, 'devices.json', (f) => f.devices.some((d) => d.name === 'Tablet'), 'the tablet');
   });
 

@@ -43,13 +43,15 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
         throw new HttpError(429, `too many wrong pairing attempts; try again in ${wait} s`);
       }
       const body = parse(PairBody, req.body, 'pairing');
-      if (!deps.pairing.redeem({ secret: body.secret, code: body.code })) {
+      const ua = req.headers['user-agent'];
+      // A device that cannot be saved (a full disk: 507) leaves the pairing unspent.
+      const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () => deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua)));
+      if (!paired) {
         deps.attempts.fail(source);
         throw new HttpError(401, `this pairing link or code is wrong, already used or expired; get a new one with \`${commandName()} pair\``);
       }
       deps.attempts.succeed(source);
-      const ua = req.headers['user-agent'];
-      const { device, credential } = deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua));
+      const { device, credential } = paired.value;
       deps.log.info('device paired', { device: device.id, name: device.name });
       res.cookie(deps.access.cookieName, credential, {
         httpOnly: true,
