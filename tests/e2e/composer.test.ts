@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TabView, UPLOAD_MAX_BYTES, type WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents } from '../support/agent.js';
+import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP } from '../support/browser.js';
-import { startClaudePage } from '../support/claude-page.js';
+import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
 import { type FakeAnthropic, type RecordedRequest, slow, text } from '../support/fake-anthropic.js';
@@ -99,9 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   status?.ws.close();
-  await browser?.close();
-  await cleanupAgents();
-  await fake?.close();
+  await stopClaudePage({ browser, fake });
 });
 
 describe('the composer under the timeline, with the real Claude Code CLI', () => {

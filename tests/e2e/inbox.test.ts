@@ -11,9 +11,9 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { type AgentHandle, cleanupAgents } from '../support/agent.js';
+import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP } from '../support/browser.js';
-import { startClaudePage } from '../support/claude-page.js';
+import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, pairAnother, type Session } from '../support/client.js';
 import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
@@ -72,9 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   status?.ws.close();
-  await browser?.close();
-  await cleanupAgents();
-  await fake?.close();
+  await stopClaudePage({ browser, fake });
 });
 
 describe('the inbox with the real Claude Code CLI', () => {

@@ -7,7 +7,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type AgentHandle, newTestEnvironment, startAgent } from './agent.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from './agent.js';
 import { ARTIFACTS, launchBrowser, PHONE, pairPage, sessionOf } from './browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from './claude-env.js';
 import type { Session } from './client.js';
@@ -37,4 +37,11 @@ export async function startClaudePage(): Promise<ClaudePage> {
   await pairPage(page, { link: agent.link }, 'Pixel 8');
   const session = await sessionOf(phone, agent);
   return { fake, agent, browser, phone, page, session, project };
+}
+
+/** Undoes `startClaudePage`: the browser, every agent started, the stand-in API (whatever of them started). */
+export async function stopClaudePage(started: { browser?: Browser; fake?: FakeAnthropic }): Promise<void> {
+  await started.browser?.close();
+  await cleanupAgents();
+  await started.fake?.close();
 }
