@@ -158,9 +158,19 @@ export class PaneDialogs {
   }
 
   private async offerFound(tabId: string): Promise<void> {
+    const first = await this.read(tabId);
+    if (!first) return;
+    // A dialog just answered in the terminal can still be on the screen for a moment after its
+    // hook's approval was settled (claude has not redrawn yet): offered then, it would be a card
+    // and a notification for a question already answered. Only a dialog still there, the same,
+    // a key-retry later is one no hook stands for.
+    await sleep(this.timings.keyRetryMs);
     const dialog = await this.read(tabId);
-    // A plan's offer, or another look, may have begun meanwhile.
-    if (!dialog || this.offering.has(tabId) || this.approvals.forTab(tabId).length > 0) return;
+    if (!dialog || dialogFingerprint(dialog) !== dialogFingerprint(first)) return;
+    // A plan's offer, or another look, may have begun meanwhile; or the wait ended.
+    if (this.offering.has(tabId) || this.approvals.forTab(tabId).length > 0) return;
+    const status = this.statuses()[tabId];
+    if (status?.state !== 'needs-input' || !status.claudeRunning) return;
     const approval = this.approvals.add(
       {
         tabId,

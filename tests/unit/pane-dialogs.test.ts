@@ -60,4 +60,22 @@ describe('PaneDialogs', () => {
     expect(store.list()).toHaveLength(1);
     expect(store.list()[0]).toMatchObject({ kind: 'dialog', tool: null, summary: { title: 'Exit plan mode?' } });
   });
+
+  it('offers no dialog that leaves the screen a moment after it was seen: one just answered in the terminal', async () => {
+    const store = new ApprovalStore(log);
+    const waiting: Record<string, TabStatus> = { 'tb-1': { ...initialStatus(0), state: 'needs-input', claudeRunning: true } };
+    // The dialog is still drawn at the first look; claude has redrawn by the next.
+    const screens = [PLAN_SCREEN, '❯ \n'];
+    const dialogs = new PaneDialogs(
+      { screen: async () => screens.shift() ?? '❯ \n', sendInput: async () => undefined },
+      store,
+      () => waiting,
+      log,
+      async () => null,
+      { ...PANE_DIALOG_TIMINGS, keyRetryMs: 10 },
+    );
+    await dialogs.poll();
+    expect(screens).toEqual([]);
+    expect(store.list()).toEqual([]);
+  });
 });
