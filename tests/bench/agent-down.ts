@@ -11,7 +11,7 @@ import { HOOK_EVENTS, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudePane, closedPort, EMPTY_INPUT, PERMISSION_DIALOG, writeHttpHookSettings } from '../support/claude-pane.js';
 import { bash, FakeAnthropic } from '../support/fake-anthropic.js';
 import { AttachedTerminal, within } from './claude-cli.js';
-import { quantile } from './stats.js';
+import { quantile } from '../support/stats.js';
 
 export const AGENT_DOWN_ROUNDS = 15;
 

@@ -13,7 +13,7 @@ import { type AgentHandle, REPO_ROOT } from '../support/agent.js';
 import { createTab, type Session } from '../support/client.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { paneEnv } from '../support/status.js';
-import { quantile } from './stats.js';
+import { quantile } from '../support/stats.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 export const APPROVAL_ROUNDS = 500;

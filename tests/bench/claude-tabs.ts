@@ -2,12 +2,13 @@
  * Agent memory with 20 real Claude tabs: each runs the real Claude Code CLI against the
  * stand-in API, and the agent follows all of them (hooks, statusLine, process checks).
  */
-import { mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { procMemory } from '../support/channels.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { api, claim, eventually } from '../support/client.js';
 import { FakeAnthropic } from '../support/fake-anthropic.js';
@@ -19,7 +20,7 @@ export interface ClaudeTabsResult {
   claudeRssKiB: number;
 }
 
-const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+const rss = (pid: number) => procMemory(pid, 'VmRSS') / 1024;
 
 export async function claudeTabsBench(count = 20, progress: (line: string) => void = () => undefined): Promise<ClaudeTabsResult> {
   const fake = await FakeAnthropic.start();

@@ -17,7 +17,7 @@ import { ClaudePane, EMPTY_INPUT } from '../support/claude-pane.js';
 import { api, claim, createTab, type Session } from '../support/client.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { AttachedTerminal, within } from './claude-cli.js';
-import { quantile } from './stats.js';
+import { quantile } from '../support/stats.js';
 
 export const HOOK_KINDS_ROUNDS = 25;
 

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT, } from '../support/agent.js';
+import { procMemory } from '../support/channels.js';
 import { createTab, type Session } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
-import { quantile } from './stats.js';
+import { quantile } from '../support/stats.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 
@@ -191,7 +192,7 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     lost += rate * seconds / tabs.length - list.length;
     for (let i = 1; i < list.length; i++) if ((list[i] as number) <= (list[i - 1] as number)) reordered++;
   }
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${agent.pid}/status`, 'utf8'))?.[1] ?? 0);
+  const rss = () => procMemory(agent.pid, 'VmRSS') / 1024;
   const rssKiB = rss();
   // V8 keeps the heap a burst grew (the young generation at its largest) until it sees the
   // process idle; what the agent holds shows once it has given that back.

@@ -8,7 +8,7 @@
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { startAgent } from '../support/agent.js';
 import { api, claim, createTab, type Session, TerminalClient } from '../support/client.js';
-import { quantile } from './stats.js';
+import { quantile } from '../support/stats.js';
 
 const SINGLE = 300;
 const WARMUP = 10;

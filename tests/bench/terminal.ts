@@ -14,7 +14,7 @@ import * as pty from 'node-pty';
 import { io, type Socket as IoSocket } from 'socket.io-client';
 import { type AgentHandle, REPO_ROOT, tmux } from '../support/agent.js';
 import { createTab, type Session, TerminalClient } from '../support/client.js';
-import { median, quantile } from './stats.js';
+import { median, quantile } from '../support/stats.js';
 
 /** BYTES is the file's size, its lines of 76 base64 characters and their line feeds. */
 export const CAT = { COLS: 200, ROWS: 50, BYTES: 20_000_000, ROUNDS: 21 } as const;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
+import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, claim, eventually, type Session } from '../support/client.js';
 import { apiError, bash, FakeAnthropic, type SlowReply, slow } from '../support/fake-anthropic.js';
@@ -29,17 +29,7 @@ describe('Claude tabs where hooks cannot tell, with the real Claude Code CLI', (
   let workspaceId: string;
   const env = newTestEnvironment();
 
-  const agentOptions = (args: string[] = []) => ({
-    reuse: env,
-    args: ['--claude-bin', CLAUDE_BIN, ...args],
-    env: {
-      ...claude.env,
-      POCKETMUX_PUSH_INSECURE_LOOPBACK: '1',
-      // Short periods so the gaps hooks leave are filled within the test.
-      POCKETMUX_TRANSCRIPT_POLL_MS: '200',
-      POCKETMUX_SAFETY_POLL_MS: '500',
-    },
-  });
+  const agentOptions = (args: string[] = []) => quickClaudeAgent(env, claude, { args, env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1' } });
 
   /** Open is not enough: what a client knows starts with its first `status:sync`. */
   const synced = (client: StatusClient) => eventually(() => client.messages.some((m) => m.type === 'status:sync'), 10_000, 'the first status:sync');

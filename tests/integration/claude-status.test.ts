@@ -10,7 +10,7 @@ import type { ClaudeSessionsResponse, TabView, WorkspaceView } from '../../proto
 import type { TimelineEntry, TimelineServerMessage } from '../../protocol/timeline.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
+import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
 import { api, claim, eventually, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, slow, text } from '../support/fake-anthropic.js';
 import { paneEnv, StatusClient } from '../support/status.js';
@@ -49,18 +49,8 @@ describe('Claude tab status with the real Claude Code CLI', () => {
   let tab: TabView;
   const env = newTestEnvironment();
 
-  const agentOptions = (args: string[] = []) => ({
-    reuse: env,
-    args: ['--claude-bin', CLAUDE_BIN, ...args],
-    env: {
-      ...claude.env,
-      // Short periods so the gaps hooks leave are filled within the test.
-      POCKETMUX_TRANSCRIPT_POLL_MS: '200',
-      POCKETMUX_SAFETY_POLL_MS: '500',
-      // One line per hook received, naming its sender: how the hooks travelled.
-      POCKETMUX_LOG_LEVEL: 'debug',
-    },
-  });
+  // Debug logs: one line per hook received, naming its sender (how the hooks travelled).
+  const agentOptions = (args: string[] = []) => quickClaudeAgent(env, claude, { args, env: { POCKETMUX_LOG_LEVEL: 'debug' } });
   /** The hooks the agent received, as its debug log tells them. */
   const hooksReceived = () =>
     [...agent.stderr().matchAll(/ debug hook received (\{.*\})$/gm)].map(

@@ -7,6 +7,7 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { StartOptions } from './agent.js';
 
 export const CLAUDE_VERSION = '2.1.332';
 
@@ -183,4 +184,21 @@ export function createHookLog(logFile: string): string {
  */
 export function tmuxEnvArgs(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+}
+
+/**
+ * startAgent's options for an agent that runs the pinned CLI with `claude`'s environment, its
+ * transcript and safety polls short (200 ms, 500 ms) so the gaps hooks leave are filled within
+ * a test. `extra` adds arguments and environment.
+ */
+export function quickClaudeAgent(
+  reuse: NonNullable<StartOptions['reuse']>,
+  claude: ClaudeEnv,
+  extra: { args?: string[]; env?: Record<string, string> } = {},
+): StartOptions {
+  return {
+    reuse,
+    args: ['--claude-bin', CLAUDE_BIN, ...(extra.args ?? [])],
+    env: { ...claude.env, POCKETMUX_TRANSCRIPT_POLL_MS: '200', POCKETMUX_SAFETY_POLL_MS: '500', ...extra.env },
+  };
 }

@@ -18,9 +18,11 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { ClaudeState, StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, newTestEnvironment, REPO_ROOT, startAgent, tmux } from './agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from './claude-env.js';
+import { procMemory } from './channels.js';
 import { ClaudeTabPane } from './claude-tab.js';
 import { api, claim, createTab, eventually, pairAnother, type Session } from './client.js';
 import { FakeAnthropic, text } from './fake-anthropic.js';
+import { quantileOfSorted } from './stats.js';
 import { paneEnv } from './status.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
@@ -141,11 +143,6 @@ export async function startLoadAgent(agentEnv: Record<string, string> = {}): Pro
   return { agent, fake, claude, project };
 }
 
-function quantile(sorted: Float64Array | number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
-
 function sortedOf(values: number[]): Float64Array {
   return Float64Array.from(values).sort();
 }
@@ -167,7 +164,7 @@ async function firstOf<T extends string>(outcomes: Promise<T>[], ms: number): Pr
 
 function rssKiB(pid: number): number {
   try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return procMemory(pid, 'VmRSS') / 1024;
   } catch {
     return 0;
   }
@@ -836,10 +833,10 @@ export async function hookLoad(target: LoadAgent, partial: Partial<HookLoadOptio
     sentScript,
     elapsedSeconds,
     rate: sent / elapsedSeconds,
-    latency: { p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? Number.NaN, samples: all.length },
-    latencyHttp: { p50: quantile(http, 0.5), p99: quantile(http, 0.99) },
-    latencyScript: { p50: quantile(viaScript, 0.5), p99: quantile(viaScript, 0.99) },
-    answerHttp: { p50: quantile(answered, 0.5), p99: quantile(answered, 0.99) },
+    latency: { p50: quantileOfSorted(all, 0.5), p99: quantileOfSorted(all, 0.99), max: all.at(-1) ?? Number.NaN, samples: all.length },
+    latencyHttp: { p50: quantileOfSorted(http, 0.5), p99: quantileOfSorted(http, 0.99) },
+    latencyScript: { p50: quantileOfSorted(viaScript, 0.5), p99: quantileOfSorted(viaScript, 0.99) },
+    answerHttp: { p50: quantileOfSorted(answered, 0.5), p99: quantileOfSorted(answered, 0.99) },
     driverLoopDelay: { p50: Math.max(0, loopDelay.percentile(50) / 1e6 - LOOP_RESOLUTION_MS), p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS) },
     clients: tallies,
     lost,
