@@ -201,6 +201,8 @@ export interface TerminalConnectionView {
   frames: number;
   /** Bursts of output during which reading stopped for a moment to gather one larger frame. */
   holds: number;
+  /** Times tmux was asked to redraw this client once a held flood went quiet. */
+  redraws: number;
 }
 
 export interface TerminalsResponse {

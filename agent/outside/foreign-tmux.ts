@@ -8,7 +8,7 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { PaneHistory } from '../../protocol/pane-history.js';
 import { TmuxError, TmuxRunner } from '../tmux/client.js';
-import { chainCommands, chunkUtf8, deleteBufferCommand, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
+import { chainCommands, chunkUtf8, clientTtyArg, deleteBufferCommand, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
 import { HISTORY_LIMIT_LINES } from '../tmux/config-file.js';
 import { InputBacklogError, PaneInputQueue } from '../tmux/input-queue.js';
 import { historyTail, newestLines } from '../tmux/pane-history.js';
@@ -95,6 +95,11 @@ export const foreignCommands = {
     return [...this.base(target), 'capture-pane', '-p', '-t', target.pane];
   },
 
+  /** Redraws the browser terminal's own client of that server, named by its tty. */
+  redrawClient(target: ForeignPane, clientTty: string): string[] {
+    return [...this.base(target), 'refresh-client', '-t', clientTtyArg(clientTty)];
+  },
+
   /**
    * The pane's history and screen, for find, as `TmuxCommands.captureHistory` reads a tab's:
    * at most `lines` back, however long a history the person's tmux keeps.
@@ -177,6 +182,12 @@ export class ForeignTmux {
 
   attachArgs(target: ForeignPane): string[] {
     return foreignCommands.attach(target, this.noStartServer);
+  }
+
+  /** Has the person's tmux redraw the browser terminal's client on `clientTty` now. */
+  async redrawClient(target: ForeignPane, clientTty: string): Promise<void> {
+    checkSocket(target.socketPath);
+    await this.runner.run(foreignCommands.redrawClient(target, clientTty));
   }
 
   async capture(target: ForeignPane): Promise<string> {

@@ -30,8 +30,22 @@ export const BURST_BYTES = 4 * 1024;
  * wake-up and a message; on a busy machine that time is taken from tmux itself.
  */
 export const BURST_HOLD_MS = 2;
+/**
+ * A held burst followed by this long without output: the flood ended, or tmux stopped drawing
+ * for this client. Held, the client fell behind tmux's mark (8 × cols × rows bytes), so tmux
+ * dropped what it had to draw for it and redraws it only on a 100 ms timer; the agent asks tmux
+ * to redraw it now instead, and the end of a flood shows 15 ms after it rather than up to
+ * 100 ms. Between flood bursts the same redraw shows the screen as it stands.
+ */
+export const REDRAW_QUIET_MS = 15;
 
 const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
+
+/** The tty node-pty opened for the `tmux attach` client, which names that client to tmux. */
+function clientTty(term: pty.IPty): string | null {
+  const name = (term as { ptsName?: unknown }).ptsName;
+  return typeof name === 'string' && name !== '' ? name : null;
+}
 
 /**
  * What a browser terminal shows: a tab's tmux session on pocketmux's server, or the pane of a
@@ -48,6 +62,8 @@ export interface TerminalTarget {
   kill: (() => Promise<void>) | null;
   /** After the tmux client exited: whether what it showed ended too. */
   ended(): Promise<boolean>;
+  /** Has tmux redraw the `tmux attach` client on this tty now (see REDRAW_QUIET_MS). */
+  redraw(clientTty: string): Promise<void>;
 }
 
 export interface BridgeOptions {
@@ -106,6 +122,12 @@ class TerminalConnection {
   /** Set while a burst's hold keeps the pty from being read. */
   private holdTimer: NodeJS.Timeout | null = null;
   private holds = 0;
+  /** Armed by a hold, pushed back by every read: fires once a held flood has gone quiet. */
+  private redrawTimer: NodeJS.Timeout | null = null;
+  private redrawing = false;
+  /** The flood went quiet again while a redraw was under way: one more follows it. */
+  private redrawAgain = false;
+  private redraws = 0;
   private frames = 0;
   private readonly openedAt = new Date().toISOString();
   private bytesOut = 0;
@@ -177,6 +199,7 @@ class TerminalConnection {
     const now = performance.now();
     this.burstBytes = now - this.lastReadAt <= BURST_GAP_MS ? this.burstBytes + data.length : data.length;
     this.lastReadAt = now;
+    this.redrawTimer?.refresh();
     if (this.sending || this.holdTimer) {
       this.gather(data);
     } else if (this.burstBytes >= BURST_BYTES) {
@@ -197,6 +220,36 @@ class TerminalConnection {
     this.holds++;
     this.term.pause();
     this.holdTimer = setTimeout(() => this.endHold(), BURST_HOLD_MS);
+    if (this.redrawTimer) this.redrawTimer.refresh();
+    else this.redrawTimer = setTimeout(() => this.redrawAfterFlood(), REDRAW_QUIET_MS);
+  }
+
+  /**
+   * A held flood went quiet: tmux is asked to redraw this client now rather than on its own
+   * timer. Not while flow control holds the pty (the quiet is the agent's own then). One
+   * request at a time: quiet again meanwhile, one more follows it, since the flood may have
+   * ended after tmux drew the first. A failure only leaves tmux's timer to do it.
+   */
+  private redrawAfterFlood(): void {
+    this.redrawTimer = null;
+    if (this.closed || this.paused) return;
+    if (this.redrawing) {
+      this.redrawAgain = true;
+      return;
+    }
+    const tty = clientTty(this.term);
+    if (tty === null) return;
+    this.redrawing = true;
+    this.redraws++;
+    this.target
+      .redraw(tty)
+      .catch((err: Error) => this.opts.log.debug('tmux could not redraw a terminal after a flood', { tab: this.target.id, error: err.message }))
+      .finally(() => {
+        this.redrawing = false;
+        if (!this.redrawAgain) return;
+        this.redrawAgain = false;
+        this.redrawAfterFlood();
+      });
   }
 
   /** The hold is over: reading goes on (unless flow control holds the pty), and what was gathered leaves. */
@@ -424,6 +477,7 @@ class TerminalConnection {
       queuedAtResume: this.queuedAtResume,
       frames: this.frames,
       holds: this.holds,
+      redraws: this.redraws,
     };
   }
 
@@ -441,6 +495,8 @@ class TerminalConnection {
     clearTimeout(this.silence);
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = null;
+    if (this.redrawTimer) clearTimeout(this.redrawTimer);
+    this.redrawTimer = null;
     try {
       // Ends only our `tmux attach` client; the session and its shell live on.
       this.term.kill();

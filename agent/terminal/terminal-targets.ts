@@ -12,6 +12,7 @@ export function tabTerminal(tab: TabRecord, tmux: Tmux, tabs: TabService): Termi
     leaveCopyMode: () => tmux.leaveCopyMode(tab.tmuxSession),
     kill: () => tabs.closeTab(tab.id),
     ended: () => tabs.sessionMayHaveEnded(tab.id),
+    redraw: (clientTty) => tmux.redrawClient(clientTty),
   };
 }
 
@@ -28,5 +29,6 @@ export function outsideTerminal(key: string, pane: ForeignPane, foreign: Foreign
     leaveCopyMode: () => foreign.leaveCopyMode(pane),
     kill: null,
     ended: async () => !(await foreign.paneExists(pane)),
+    redraw: (clientTty) => foreign.redrawClient(pane, clientTty),
   };
 }

@@ -22,6 +22,15 @@ export function tmuxArg(value: string): string {
 }
 
 /**
+ * A client's tty as `-t` names it (`refresh-client -t /dev/pts/3`): a device path, nothing
+ * that tmux could read as a session or a format.
+ */
+export function clientTtyArg(tty: string): string {
+  if (!/^\/dev\/[A-Za-z0-9/]+$/.test(tty)) throw new TmuxArgumentError(`not a terminal device: ${JSON.stringify(tty)}`);
+  return tty;
+}
+
+/**
  * For the arguments tmux expands as formats (`new-session -c` and `-s`): `#(cmd)` there
  * would run a command, so every `#` is doubled, which tmux reads back as a literal `#`.
  */
@@ -275,6 +284,11 @@ export class TmuxCommands {
    */
   attach(name: string): string[] {
     return [...this.base(), 'attach-session', '-t', exactSession(name)];
+  }
+
+  /** Redraws one attached client, named by its tty, now (see REDRAW_QUIET_MS). */
+  redrawClient(clientTty: string): string[] {
+    return [...this.base(), 'refresh-client', '-t', clientTtyArg(clientTty)];
   }
 
   display(name: string, format: string): string[] {

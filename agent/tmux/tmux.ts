@@ -172,6 +172,11 @@ export class Tmux {
     return this.input.send(name, [this.commands.leaveCopyModeCommand(name), this.commands.sendKeyCommand(name, key)]);
   }
 
+  /** Has tmux redraw one attached client, named by its tty, now rather than on its own timer. */
+  async redrawClient(clientTty: string): Promise<void> {
+    await this.runner.run(this.commands.redrawClient(clientTty));
+  }
+
   /** What a session's pane shows now, as text. */
   async capturePane(name: string): Promise<string> {
     return this.runner.run(this.commands.capturePane(name));

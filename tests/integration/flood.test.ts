@@ -96,6 +96,10 @@ describe('output flood', () => {
     const clientRows = (await term.screen()).slice(0, paneRows.length);
     expect(clientRows).toEqual(paneRows);
     expect(paneRows).toContain(String(last).padStart(width, '0'));
+    // The flood was held, and once it went quiet tmux was asked to redraw this client.
+    const listed = (await api<TerminalsResponse>(session, 'GET', '/api/terminals')).body.terminals.find((t) => t.tabId === tab.id);
+    expect(listed?.holds).toBeGreaterThan(0);
+    expect(listed?.redraws).toBeGreaterThan(0);
     console.log(
       `flood: ${(term.bytesReceived / 1e6).toFixed(1)} MB received, ${nums.length} numbered lines seen, ` +
         `agent RSS baseline ${baseline} KiB, peak ${peak} KiB`,

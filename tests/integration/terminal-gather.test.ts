@@ -51,7 +51,8 @@ function content(bytes: number): Buffer {
  * A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key
  * (or runs `program`, which must print R when it is ready).
  */
-async function bridgeServer(file: string, program?: string): Promise<{ bridge: TerminalBridge; url: string }> {
+async function bridgeServer(file: string, program?: string): Promise<{ bridge: TerminalBridge; url: string; redrawn: string[] }> {
+  const redrawn: string[] = [];
   const bridge = new TerminalBridge({
     log: createLogger({ stderr: false }),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
@@ -69,6 +70,10 @@ async function bridgeServer(file: string, program?: string): Promise<{ bridge: T
     leaveCopyMode: async () => undefined,
     kill: null,
     ended: async () => true,
+    // No tmux here to redraw: the test sees which client the bridge asked for.
+    redraw: async (clientTty) => {
+      redrawn.push(clientTty);
+    },
   };
   const server: Server = createServer();
   const wss = new WebSocketServer({ server });
@@ -80,7 +85,7 @@ async function bridgeServer(file: string, program?: string): Promise<{ bridge: T
     wss.close();
     server.close();
   });
-  return { bridge, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+  return { bridge, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, redrawn };
 }
 
 /** A client that keeps every stdout frame's payload, and the size of each. */
@@ -177,11 +182,11 @@ describe('terminal output gathering', () => {
     expect(bridge.stats()[0]?.pauses).toBe(0);
   }, 60_000);
 
-  it('gathers a flood read by a client that keeps up into held bursts, every byte in order', async () => {
+  it('gathers a flood read by a client that keeps up into held bursts, every byte in order, then asks for a redraw of its client', async () => {
     const expected = content(8 * 1024 * 1024);
     const file = join(root, 'burst.txt');
     writeFileSync(file, expected);
-    const { bridge, url } = await bridgeServer(file);
+    const { bridge, url, redrawn } = await bridgeServer(file);
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
     await eventually(() => c.received() >= expected.length, 120_000, 'the whole file');
@@ -192,11 +197,16 @@ describe('terminal output gathering', () => {
     // The pty's R went in a frame of its own before the file.
     expect(stats?.frames).toBe(1 + c.sizes.length);
     expect(stats?.pauses).toBe(0);
+    // Once the held flood has gone quiet, the client on the pty's own tty is to be redrawn
+    // (under tmux, the screen it stopped drawing for a client that fell behind).
+    await eventually(() => redrawn.length > 0, 20_000, 'a redraw after the flood');
+    expect(redrawn[0]).toMatch(/^\/dev\/[A-Za-z0-9/]+$/);
+    expect(bridge.stats()[0]?.redraws).toBe(redrawn.length);
   }, 180_000);
 
   it('never holds a keystroke\'s echo that comes after a quiet moment: each leaves in a frame of its own', async () => {
     // cat echoes each key itself, one read each, with the terminal's own echo off.
-    const { bridge, url } = await bridgeServer('', 'stty raw -echo; printf R; exec cat');
+    const { bridge, url, redrawn } = await bridgeServer('', 'stty raw -echo; printf R; exec cat');
     const c = await client(url);
     const keys = 'pocketmux echo';
     for (const [i, key] of [...keys].entries()) {
@@ -207,6 +217,9 @@ describe('terminal output gathering', () => {
     }
     expect(Buffer.concat(c.chunks).toString()).toBe(keys);
     expect(c.sizes).toEqual([...keys].map(() => 1));
-    expect(bridge.stats()[0]).toMatchObject({ holds: 0, frames: 1 + keys.length });
+    expect(bridge.stats()[0]).toMatchObject({ holds: 0, frames: 1 + keys.length, redraws: 0 });
+    // Nothing was held, so tmux is never asked to redraw between keys.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(redrawn).toEqual([]);
   }, 60_000);
 });

@@ -65,6 +65,7 @@ describe('foreignCommands', () => {
     // The pane, its server's pid and its process: a restarted server numbers its panes afresh.
     expect(foreignCommands.exists(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'display-message', '-p', '-t', '%7', '#{pane_id} #{pid} #{pane_pid}']);
     expect(foreignCommands.capture(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'capture-pane', '-p', '-t', '%7']);
+    expect(foreignCommands.redrawClient(target, '/dev/pts/3')).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'refresh-client', '-t', '/dev/pts/3']);
   });
 
   it('attaches by selecting the pane, then attaching to its session, in UTF-8, never starting a server', () => {

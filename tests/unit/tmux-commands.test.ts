@@ -52,6 +52,14 @@ describe('tmux command builder', () => {
     expect(cmds.attach('pm_a_b')).toEqual([...BASE, 'attach-session', '-t', '=pm_a_b']);
   });
 
+  it('redraws one client named by its tty, and nothing that is not a device path', () => {
+    expect(cmds.redrawClient('/dev/pts/7')).toEqual([...BASE, 'refresh-client', '-t', '/dev/pts/7']);
+    expect(cmds.redrawClient('/dev/ttys003')).toEqual([...BASE, 'refresh-client', '-t', '/dev/ttys003']);
+    for (const bad of ['', 'pts/7', '/dev/pts/7;', '/dev/pts/7 ', '/dev/pts/#{pid}', '/dev/../etc/x', '=pm_a_b', '/tmp/x']) {
+      expect(() => cmds.redrawClient(bad), bad).toThrow(TmuxArgumentError);
+    }
+  });
+
   it('creates detached sessions in a directory with a size and environment', () => {
     expect(cmds.newSession({ name: 'pm_a_b', cwd: '/home/me/proj', env: { PATH: '/usr/bin:/bin', POCKETMUX_TAB: 'tb-1' } })).toEqual([
       ...BASE,
