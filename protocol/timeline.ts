@@ -17,7 +17,24 @@ export const TIMELINE_LIMITS = {
   summary: 200,
   /** The first line of a thinking block. */
   thinkingLine: 200,
+  /**
+   * Each token count of a message's usage. Far above any real message (a context window holds
+   * about a million tokens), so a count beyond it is a broken line, not a big turn.
+   */
+  tokens: 1_000_000_000,
 } as const;
+
+/**
+ * What one API message cost in tokens, as the transcript reported it. Claude Code writes one
+ * line per content block of a message and repeats the message's usage on each, so the entries
+ * of one `messageId` carry the same message's usage: count it once per message id.
+ */
+export interface MessageUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+}
 
 export interface TimelineEntryBase {
   /**
@@ -49,6 +66,8 @@ export interface AssistantTextEntry extends TimelineEntryBase {
   kind: 'assistant-text';
   /** The API message id; one message spans several entries when it holds several blocks. */
   messageId: string;
+  /** The message's token use, when its transcript line reported a valid one. */
+  usage?: MessageUsage;
   text: string;
   truncated: boolean;
   /** The person pressed Esc while this message was streaming; the text is what arrived. */
@@ -68,6 +87,8 @@ export interface ToolResult {
 export interface ToolCallEntry extends TimelineEntryBase {
   kind: 'tool-call';
   messageId: string;
+  /** The message's token use, when its transcript line reported a valid one. */
+  usage?: MessageUsage;
   toolUseId: string;
   name: string;
   /** One readable line: the command, the file, the pattern... */
@@ -81,6 +102,8 @@ export interface ToolCallEntry extends TimelineEntryBase {
 export interface ThinkingEntry extends TimelineEntryBase {
   kind: 'thinking';
   messageId: string;
+  /** The message's token use, when its transcript line reported a valid one. */
+  usage?: MessageUsage;
   /** Length of the thinking text (0 when the API redacted or omitted it). */
   length: number;
   firstLine: string;
@@ -248,6 +271,15 @@ export const TIMELINE_FIRST_PAGE = 200;
 
 const entryBase = { id: z.string(), at: z.string(), offset: z.number(), seq: z.number() };
 
+const tokenCount = z.int().check(z.minimum(0), z.maximum(TIMELINE_LIMITS.tokens));
+
+export const MessageUsage = z.object({
+  inputTokens: tokenCount,
+  outputTokens: tokenCount,
+  cacheReadTokens: tokenCount,
+  cacheCreationTokens: tokenCount,
+}) satisfies z.ZodMiniType<MessageUsage>;
+
 export const PromptEntry = z.object({
   ...entryBase,
   kind: z.literal('prompt'),
@@ -259,6 +291,7 @@ export const AssistantTextEntry = z.object({
   ...entryBase,
   kind: z.literal('assistant-text'),
   messageId: z.string(),
+  usage: z.optional(MessageUsage),
   text: z.string(),
   truncated: z.boolean(),
   aborted: z.boolean(),
@@ -276,6 +309,7 @@ export const ToolCallEntry = z.object({
   ...entryBase,
   kind: z.literal('tool-call'),
   messageId: z.string(),
+  usage: z.optional(MessageUsage),
   toolUseId: z.string(),
   name: z.string(),
   summary: z.string(),
@@ -287,6 +321,7 @@ export const ThinkingEntry = z.object({
   ...entryBase,
   kind: z.literal('thinking'),
   messageId: z.string(),
+  usage: z.optional(MessageUsage),
   length: z.number(),
   firstLine: z.string(),
   redacted: z.boolean(),

@@ -12,6 +12,7 @@ import {
   clipText,
   clipToolInput,
   firstLine,
+  type MessageUsage,
   summarizeToolInput,
   TIMELINE_LIMITS,
 } from '../../protocol/timeline.js';
@@ -50,6 +51,11 @@ interface AssistantRecordBase extends RecordBase {
   model: string | undefined;
   /** Index of the block within this line's content (one block a line in 2.1.x). */
   blockIndex: number;
+  /**
+   * The message's `usage`, repeated on every line of the message: undefined when the line
+   * has none or a malformed one, which costs the count, never the line.
+   */
+  usage: MessageUsage | undefined;
 }
 
 export interface AssistantTextRecord extends AssistantRecordBase {
@@ -133,8 +139,31 @@ const AssistantLine = z.looseObject({
     id: z.string().min(1),
     model: z.string().optional(),
     content: z.array(Block),
+    usage: z.unknown().optional(),
   }),
 });
+
+const TokenCount = z.number().int().min(0).max(TIMELINE_LIMITS.tokens);
+
+const Usage = z.looseObject({
+  input_tokens: TokenCount,
+  output_tokens: TokenCount,
+  cache_read_input_tokens: TokenCount.nullish(),
+  cache_creation_input_tokens: TokenCount.nullish(),
+});
+
+/** A message's token use, or undefined when the line reports none or one that makes no sense. */
+function messageUsage(value: unknown): MessageUsage | undefined {
+  const parsed = Usage.safeParse(value);
+  if (!parsed.success) return undefined;
+  const u = parsed.data;
+  return {
+    inputTokens: u.input_tokens,
+    outputTokens: u.output_tokens,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
 
 const SystemLine = z.looseObject({
   ...LineCommon,
@@ -265,9 +294,13 @@ function parseUserLine(json: unknown): ParsedLine {
   return kept(records);
 }
 
-/** `/name args` from the `<command-name>` form Claude Code logs slash commands in. */
+/**
+ * `/name args` from the `<command-name>` form Claude Code logs slash commands in. A built-in
+ * command's line starts with its name; a custom command's (`.claude/commands/*.md`) starts with
+ * a `<command-message>`, and its expanded body follows in a meta line.
+ */
 function slashCommand(content: string): string | undefined {
-  const name = /^<command-name>([^<]*)<\/command-name>/.exec(content)?.[1]?.trim();
+  const name = /^(?:<command-message>[^<]*<\/command-message>\s*)?<command-name>([^<]*)<\/command-name>/.exec(content)?.[1]?.trim();
   if (!name) return undefined;
   const args = /<command-args>([^<]*)<\/command-args>/.exec(content)?.[1]?.trim();
   const command = name.startsWith('/') ? name : `/${name}`;
@@ -311,6 +344,7 @@ function parseAssistantLine(json: unknown): ParsedLine {
     timestamp: line.timestamp,
     messageId: message.id,
     model: message.model,
+    usage: messageUsage(message.usage),
   };
   const records: TranscriptRecord[] = [];
   for (const [i, block] of message.content.entries()) {

@@ -214,13 +214,29 @@ export class Composer extends LitElement {
         font-family: var(--pm-mono);
         font-size: 13px;
       }
+      /*
+       * Time, tokens, context and cost take more than a phone's line once the counts grow:
+       * they wrap between parts, never inside one. Each part's dot hangs in the gap before it,
+       * so the one starting a line falls outside the box and is clipped away.
+       */
       .doing .meta {
+        display: flex;
+        flex-wrap: wrap;
+        column-gap: 1.1em;
+        overflow: hidden;
         color: var(--pm-muted);
         font-size: 12px;
         font-variant-numeric: tabular-nums;
+      }
+      .doing .meta > span {
         white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
+      }
+      .doing .meta > span::before {
+        content: '·';
+        display: inline-block;
+        width: 1.1em;
+        margin-left: -1.1em;
+        text-align: center;
       }
       .spinner {
         width: 18px;
@@ -371,6 +387,8 @@ export class Composer extends LitElement {
   @property({ attribute: false }) blocked: string | null = null;
   /** The tool call Claude runs now, from the timeline. */
   @property({ attribute: false }) tool: ToolCallEntry | null = null;
+  /** The tokens Claude wrote this turn, from the timeline; null before any message reported them. */
+  @property({ attribute: false }) tokens: number | null = null;
 
   @state() private value = '';
   @state() private pending: 'send' | 'stop' | null = null;
@@ -804,13 +822,13 @@ export class Composer extends LitElement {
   }
 
   private renderDoing(canStop: boolean) {
-    const d = doingNow(this.status, this.tool, this.turnStart, this.now);
+    const d = doingNow(this.status, this.tool, this.turnStart, this.now, this.tokens);
     if (!d) return nothing;
     return html`<div class="doing" role="group" aria-label=${`Claude is working: ${doingNowText(d)}`}>
       <span class="spin" aria-hidden="true"></span>
       <span class="what" aria-hidden="true">
         <span class=${d.tool ? 'now tool' : 'now'}>${d.what}</span>
-        <span class="meta">${[d.elapsed, d.usage].filter(Boolean).join(' · ')}</span>
+        <span class="meta">${[d.elapsed, d.tokens && `↓ ${d.tokens}`, ...d.usage].filter(Boolean).map((part) => html`<span>${part}</span>`)}</span>
       </span>
       ${canStop
         ? html`<button class="stop" aria-label="Stop Claude" ?disabled=${this.pending === 'stop'} @click=${() => this.stop()}>${stopIcon()}Stop</button>`

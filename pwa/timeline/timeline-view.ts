@@ -21,7 +21,7 @@ import type { ConnectionState } from '../shared/reconnecting-socket.js';
 import { shortTime } from '../shared/time.js';
 import './composer.js';
 import { inputBlock } from './composer-target.js';
-import { currentTool } from './doing-now.js';
+import { currentTool, turnOutputTokens } from './doing-now.js';
 import { HostSessionFeed } from './host-session.js';
 import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
@@ -673,6 +673,7 @@ export class TimelineView extends LitElement {
             .status=${this.status}
             .blocked=${blocked}
             .tool=${currentTool(t.entries)}
+            .tokens=${turnOutputTokens(t.entries)}
             @pm-prompt-sent=${this.onPromptSent}
           ></pm-composer>`}
     `;

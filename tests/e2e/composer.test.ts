@@ -2,10 +2,11 @@
  * The phone conversation in real Chromium, against a real agent running the real Claude Code
  * CLI in a Claude tab (against the stand-in API): a prompt written in the timeline's composer
  * reaches Claude and its Markdown answer shows; Stop interrupts a turn; a prompt written while
- * Claude works waits and goes when the turn ends; `/` offers Claude's commands; an attached
- * image lands in the tab's directory and its `@path` in the prompt.
+ * Claude works waits and goes when the turn ends; `/` offers Claude's commands, and a project's
+ * own command reaches the CLI, which expands it; an attached image lands in the tab's directory
+ * and its `@path` in the prompt.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { ARTIFACTS, DESKTOP } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
-import { type FakeAnthropic, type RecordedRequest, slow, text } from '../support/fake-anthropic.js';
+import { type FakeAnthropic, type RecordedRequest, slow, text, toolUse } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
@@ -33,6 +34,10 @@ let status: StatusClient;
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A project command, and words of its body that only reach the API if the CLI expanded it. */
+const COMMAND = 'lighthouse-notes';
+const COMMAND_BODY_MARK = 'in the voice of a lighthouse keeper, signed QX-4417';
 
 const ANSWER = [
   'Here is the plan:',
@@ -69,9 +74,13 @@ async function expectNoSidewaysScroll(p: Page): Promise<void> {
   expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
-/** Whether any request to the stand-in carried `text` in its last user message. */
+/**
+ * Whether any request to the stand-in carried `text` in its last user message. The CLI may put
+ * a message of its own after it (the environment, at the start of a session).
+ */
 function sawInLastMessage(r: RecordedRequest, needle: string): boolean {
-  return !r.sideCall && JSON.stringify(r.body?.messages?.at(-1) ?? '').includes(needle);
+  const lastUser = [...(r.body?.messages ?? [])].reverse().find((m) => m.role === 'user');
+  return !r.sideCall && JSON.stringify(lastUser ?? '').includes(needle);
 }
 
 async function expectTappable(target: Locator): Promise<void> {
@@ -83,6 +92,13 @@ async function expectTappable(target: Locator): Promise<void> {
 
 beforeAll(async () => {
   ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
+  // Claude Code reads a project's commands when it starts, so the file is there before the tab.
+  mkdirSync(join(project, '.claude', 'commands'), { recursive: true });
+  writeFileSync(
+    join(project, '.claude', 'commands', `${COMMAND}.md`),
+    `---\ndescription: Release notes from the lighthouse\n---\nWrite the release notes ${COMMAND_BODY_MARK}.\n`,
+  );
+  writeFileSync(join(project, 'CHANGES.txt'), 'Fixed the lamp.\n');
   // The desktop in the dark theme, the phone in the light one: both are drawn from the theme's colours.
   desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark', permissions: ['clipboard-read', 'clipboard-write'] });
   await desktop.addCookies(await phone.cookies());
@@ -178,6 +194,55 @@ describe('the composer under the timeline, with the real Claude Code CLI', () =>
     await field(wide).fill('');
     // Nothing was sent.
     expect(fake.mainRequests().some((r) => r.prompt?.startsWith('/comp'))).toBe(false);
+  }, 120_000);
+
+  it("sends a project's own command: the CLI expands it, and the tokens Claude writes show while it works", async () => {
+    // The command's turn reads a file (no permission asked), then streams an answer held back
+    // until the test has looked at the line above the composer.
+    const reply = slow('Notes from the lighthouse:\n', '- Fixed the lamp.');
+    fake.enqueue(toolUse('Read', { file_path: join(project, 'CHANGES.txt') }, { preamble: 'Reading the changes.' }), reply);
+    await openTimeline(page);
+    await field(page).fill('');
+    await field(page).pressSequentially('/lig');
+    const menu = composer(page).getByRole('listbox', { name: 'Slash commands' });
+    const option = menu.getByRole('option', { name: new RegExp(`/${COMMAND}`) });
+    await option.waitFor({ timeout: 15_000 });
+    expect(await option.textContent()).toContain('Release notes from the lighthouse');
+    expect(await option.textContent()).toContain('project');
+    await option.tap();
+    expect(await field(page).inputValue()).toBe(`/${COMMAND} `);
+    await composer(page).getByRole('button', { name: 'Send' }).tap();
+
+    // The CLI sent the command's body, not its name, to the model.
+    const request = await fake.waitForRequest((r) => sawInLastMessage(r, COMMAND_BODY_MARK), 30_000).catch(async (e) => {
+      throw new Error(`${e}\n${await pane.screen()}`);
+    });
+    expect(request.hasToolResult).toBe(false);
+    // The timeline shows the command as typed, not the wrapper Claude Code logs it in.
+    await timeline(page).locator('.prompt').filter({ hasText: `/${COMMAND}` }).waitFor({ timeout: 15_000 });
+    expect(await timeline(page).locator('.prompt').filter({ hasText: '<command-' }).count()).toBe(0);
+
+    // While the answer streams, the line counts the tokens of the turn's finished message.
+    await reply.started;
+    await status.waitState(tab.id, 'busy');
+    const doing = composer(page).getByRole('group', { name: /^Claude is working: / });
+    const tokens = await eventually(
+      async () => /· (\d+) tokens\b/.exec((await doing.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '')?.[1] ?? null,
+      15_000,
+      'a token count in the line above the composer',
+    );
+    expect(Number(tokens)).toBeGreaterThanOrEqual(20);
+    const meta = doing.locator('.meta');
+    expect(await meta.textContent()).toMatch(/↓ \d+ tokens/);
+    // On a phone the line stays whole: nothing in it is cut off.
+    expect(await meta.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-composer-tokens-phone.png') });
+
+    reply.release();
+    await timeline(page).locator('.md').filter({ hasText: 'Fixed the lamp.' }).waitFor({ timeout: 30_000 });
+    await status.waitState(tab.id, 'ready-for-review');
+    await doing.waitFor({ state: 'detached' });
   }, 120_000);
 
   it('shows what Claude is doing while it works; Stop interrupts the turn, and a queued prompt goes back to the field', async () => {

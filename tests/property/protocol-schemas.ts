@@ -14,6 +14,7 @@ import { DECISION_LIMITS } from '../../protocol/approvals.js';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
 import { unsafeTextProblem } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES } from '../../protocol/status.js';
+import { TIMELINE_LIMITS } from '../../protocol/timeline.js';
 import { parseServerMessage } from '../../pwa/shared/server-message.js';
 import { anyJson, mutatedFrom, RUNS } from './hostile.js';
 
@@ -80,9 +81,10 @@ const tabStatus = {
 const hookEvent = { tabId: 'tab-1', event: 'PreToolUse', seq: 7, at: 10, detail: 'Bash' };
 const base = { id: 'u-1', at: '2026-01-01T00:00:00.000Z', offset: 120, seq: 3 };
 const toolResult = { status: 'ok', text: 'ok', truncated: false, at: '2026-01-01T00:00:01.000Z', offset: 400 };
+const messageUsage = { inputTokens: 12, outputTokens: 340, cacheReadTokens: 18_000, cacheCreationTokens: 0 };
 const entries = {
   PromptEntry: { ...base, kind: 'prompt', text: 'fix the build', truncated: false },
-  AssistantTextEntry: { ...base, kind: 'assistant-text', messageId: 'msg_1', text: 'On it.', truncated: false, aborted: false },
+  AssistantTextEntry: { ...base, kind: 'assistant-text', messageId: 'msg_1', usage: messageUsage, text: 'On it.', truncated: false, aborted: false },
   ToolCallEntry: {
     ...base,
     kind: 'tool-call',
@@ -204,6 +206,7 @@ export const EXAMPLES: Record<string, unknown> = {
   SyncServerMessageSchema: { type: 'sync:snapshot', version: 3, workspaces: [workspaceView], outside: [outsideView] },
   // timeline.ts
   ...entries,
+  MessageUsage: messageUsage,
   ToolResult: toolResult,
   TimelineEntry: entries.ToolCallEntry,
   TimelineServerMessage: { type: 'timeline:page', tabId: 'tab-1', entries: Object.values(entries), sessionId: 's-1' },
@@ -410,6 +413,14 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     else expect(m.type).toBe('status:presence');
   },
   SyncClientMessage: (d) => expect(d).toEqual({ type: 'sync:request' }),
+  MessageUsage: (d) => {
+    expectKeys(d, ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCreationTokens']);
+    for (const count of Object.values(d as object)) {
+      expect(Number.isInteger(count)).toBe(true);
+      expect(count).toBeGreaterThanOrEqual(0);
+      expect(count).toBeLessThanOrEqual(TIMELINE_LIMITS.tokens);
+    }
+  },
   PushActionSchema: expectPushAction,
   PushPayloadSchema: (d) => {
     const p = d as { kind: string; tag: string; url?: string; actions?: unknown[] };

@@ -69,6 +69,13 @@ function checkRecord(record: TranscriptRecord): void {
       break;
   }
   if ('messageId' in record) expect(record.messageId.length).toBeGreaterThan(0);
+  if ('usage' in record && record.usage !== undefined) {
+    for (const count of Object.values(record.usage)) {
+      expect(Number.isInteger(count)).toBe(true);
+      expect(count).toBeGreaterThanOrEqual(0);
+      expect(count).toBeLessThanOrEqual(TIMELINE_LIMITS.tokens);
+    }
+  }
 }
 
 function checkParsed(parsed: ParsedLine): void {
@@ -127,6 +134,20 @@ const block = fc.oneof(
     content: fc.oneof(text, fc.array(fc.oneof(fc.record({ type: fc.constant('text'), text }), fc.record({ type: fc.constant('image') })), { maxLength: 4 })),
   }),
 );
+/** A token count as a transcript may hold it: sound, at the bound, past it, negative, fractional. */
+const tokens = fc.oneof(
+  { weight: 4, arbitrary: fc.nat() },
+  fc.constantFrom(TIMELINE_LIMITS.tokens, TIMELINE_LIMITS.tokens + 1, -1, 2.5),
+  fc.double(),
+  fc.string({ maxLength: 4 }),
+);
+const usage = fc.oneof(
+  fc.record(
+    { input_tokens: tokens, output_tokens: tokens, cache_read_input_tokens: fc.option(tokens), cache_creation_input_tokens: tokens },
+    { requiredKeys: ['input_tokens', 'output_tokens'] },
+  ),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 const head = { uuid: fc.uuid(), timestamp: fc.constant('2026-11-29T13:46:28.147Z'), isSidechain: fc.boolean() };
 const line = fc.oneof(
   fc.record({
@@ -145,7 +166,10 @@ const line = fc.oneof(
     ...head,
     type: fc.constant('assistant'),
     isAbortedMidStream: fc.boolean(),
-    message: fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), model: fc.string(), content: fc.array(block, { maxLength: 4 }) }),
+    message: fc.record(
+      { id: fc.string({ minLength: 1, maxLength: 8 }), model: fc.string(), content: fc.array(block, { maxLength: 4 }), usage },
+      { requiredKeys: ['id', 'model', 'content'] },
+    ),
   }),
   fc.record({ ...head, type: fc.constant('system'), subtype: fc.string(), level: fc.constantFrom('info', 'warning', 'error', 'debug'), content: fc.oneof(text, fc.jsonValue()) }),
 );

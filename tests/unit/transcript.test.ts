@@ -9,7 +9,7 @@ import {
   clipToolInput,
   summarizeToolInput,
   TIMELINE_LIMITS,
-  type TimelineEntry,
+  TimelineEntry,
   type ToolCallEntry,
 } from '../../protocol/timeline.js';
 
@@ -72,7 +72,7 @@ function userLine(uuid: string, content: unknown, extra: Record<string, unknown>
   });
 }
 
-function assistantLine(uuid: string, messageId: string, block: unknown, usage?: Record<string, number>): string {
+function assistantLine(uuid: string, messageId: string, block: unknown, usage?: unknown): string {
   return JSON.stringify({
     parentUuid: null,
     isSidechain: false,
@@ -176,6 +176,19 @@ describe('transcript line parser', () => {
         userLine('s', '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>'),
       ),
     ).toMatchObject([{ kind: 'prompt', text: '/model opus' }]);
+    // A project's own command: its message comes first, and the expanded body is a meta line.
+    expect(records(userLine('c', '<command-message>release-notes</command-message>\n<command-name>/release-notes</command-name>'))).toMatchObject([
+      { kind: 'prompt', text: '/release-notes' },
+    ]);
+    expect(
+      records(
+        userLine(
+          'c2',
+          '<command-message>frontend:review</command-message>\n<command-name>/frontend:review</command-name>\n<command-args>src/app.ts</command-args>',
+        ),
+      ),
+    ).toMatchObject([{ kind: 'prompt', text: '/frontend:review src/app.ts' }]);
+    expect(records(userLine('c3', [{ type: 'text', text: 'Write the release notes.' }], { isMeta: true }))).toEqual([]);
   });
 
   it('bounds a huge tool result to an excerpt', () => {
@@ -185,7 +198,7 @@ describe('transcript line parser', () => {
     expect((result as { text: string }).text.length).toBe(TIMELINE_LIMITS.toolResult);
   });
 
-  it('reads assistant text, tool use and thinking with the message id and model, and passes over usage', () => {
+  it('reads assistant text, tool use and thinking with the message id, model and usage', () => {
     const usage = { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 3 };
     const thinking = { type: 'thinking', thinking: '\nFirst I look.\nThen I act.', signature: 'x' };
     expect(records(assistantLine('u1', 'msg_a', thinking, usage))).toEqual([
@@ -195,6 +208,7 @@ describe('transcript line parser', () => {
         timestamp: '2026-11-29T14:00:01.000Z',
         messageId: 'msg_a',
         model: 'claude-test',
+        usage: { inputTokens: 5, outputTokens: 7, cacheReadTokens: 100, cacheCreationTokens: 3 },
         blockIndex: 0,
         length: 26,
         firstLine: 'First I look.…',
@@ -219,6 +233,43 @@ describe('transcript line parser', () => {
     // Server tool blocks and future block types are ignored, not errors.
     const serverTool = { type: 'server_tool_use', id: 's', name: 'web_search', input: {} };
     expect(records(assistantLine('u4', 'msg_b', serverTool))).toEqual([]);
+  });
+
+  it("reads a message's usage, with the fields Claude Code leaves out as zero", () => {
+    const said = { type: 'text', text: 'hi' };
+    const usageOf = (usage: unknown) => (records(assistantLine('u', 'msg', said, usage))[0] as { usage?: unknown }).usage;
+    // As 2.1.332 writes it, with nested details the timeline does not need.
+    const full = JSON.parse(fixtureLines.find((l) => l.includes('"type":"assistant"')) ?? '{}').message.usage;
+    expect(usageOf(full)).toEqual({ inputTokens: 10, outputTokens: 20, cacheReadTokens: 0, cacheCreationTokens: 0 });
+    // An aborted message reports only what message_start said.
+    expect(usageOf({ input_tokens: 10, output_tokens: 1 })).toEqual({ inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 });
+    expect(usageOf({ input_tokens: 3, output_tokens: 4, cache_read_input_tokens: null })).toMatchObject({ cacheReadTokens: 0 });
+    expect(usageOf(undefined)).toBeUndefined();
+  });
+
+  it('keeps the line and leaves out a usage that is malformed or out of bounds', () => {
+    const said = { type: 'text', text: 'still here' };
+    const malformed: unknown[] = [
+      null,
+      42,
+      'lots',
+      [],
+      {},
+      { input_tokens: 10 },
+      { input_tokens: 10, output_tokens: '20' },
+      { input_tokens: 10, output_tokens: -1 },
+      { input_tokens: 10, output_tokens: 2.5 },
+      { input_tokens: 10, output_tokens: TIMELINE_LIMITS.tokens + 1 },
+      { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: -3 },
+    ];
+    for (const usage of malformed) {
+      const [record] = records(assistantLine('u', 'msg', said, usage));
+      expect(record, JSON.stringify(usage)).toMatchObject({ kind: 'assistant-text', text: 'still here', usage: undefined });
+    }
+    // JSON reads a number too large for a double as Infinity: not a count either.
+    const huge = assistantLine('u', 'msg', said).replace('"content":', '"usage":{"input_tokens":1,"output_tokens":1e400},"content":');
+    expect(huge).toContain('"output_tokens":1e400');
+    expect(records(huge)[0]).toMatchObject({ text: 'still here', usage: undefined });
   });
 
   it('reports garbage as an error value instead of throwing', () => {
@@ -372,6 +423,37 @@ describe('transcript reader on the captured session', () => {
     expect(reader.entries(0)).toEqual([]);
     // The summary does not depend on what the timeline kept.
     expect(reader.summary().lastPromptAt).toBe('2026-11-29T13:46:46.654Z');
+  });
+});
+
+describe('transcript reader and token use', () => {
+  it("carries each line's usage on its entries, so a message split over lines repeats the latest usage", async () => {
+    const lines = [
+      userLine('p', 'count the tokens'),
+      assistantLine('a1', 'msg_a', { type: 'thinking', thinking: 'Let me see.' }, { input_tokens: 10, output_tokens: 1 }),
+      assistantLine('a2', 'msg_a', { type: 'text', text: 'Running it.' }, { input_tokens: 10, output_tokens: 180 }),
+      assistantLine('a3', 'msg_a', { type: 'tool_use', id: 'toolu_t', name: 'Bash', input: { command: 'ls' } }, { input_tokens: 10, output_tokens: 180 }),
+      userLine('r', [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'a.txt' }]),
+      assistantLine('b1', 'msg_b', { type: 'text', text: 'Done.' }, { input_tokens: 10, output_tokens: 'many' }),
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const reader = new TranscriptReader(file);
+    await reader.poll();
+    const entries = reader.entries();
+    const usageOf = (id: string) => entries.find((e) => e.id === id && 'messageId' in e) as { usage?: { outputTokens: number } } | undefined;
+    expect(usageOf('a1')?.usage?.outputTokens).toBe(1);
+    expect(usageOf('a2')?.usage?.outputTokens).toBe(180);
+    // The tool call keeps its usage when its result arrives and the entry is replaced.
+    const call = ofKind(entries, 'tool-call')[0];
+    expect(call?.result?.text).toBe('a.txt');
+    expect(call?.usage).toEqual({ inputTokens: 10, outputTokens: 180, cacheReadTokens: 0, cacheCreationTokens: 0 });
+    // A malformed usage costs the count, not the entry, and no key is sent for it.
+    expect(usageOf('b1')).toBeDefined();
+    expect(usageOf('b1')).not.toHaveProperty('usage');
+    // What the agent sends passes the schema the PWA reads it with, usage included.
+    for (const e of entries) expect(TimelineEntry.parse(e)).toEqual(e);
+    const bad = { ...call, usage: { inputTokens: 10, outputTokens: -5, cacheReadTokens: 0, cacheCreationTokens: 0 } };
+    expect(TimelineEntry.safeParse(bad).success).toBe(false);
   });
 });
 
