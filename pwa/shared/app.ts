@@ -116,6 +116,9 @@ export class App extends LitElement {
       if (inbox && !inbox.hidden) {
         inbox.tabIndex = -1;
         inbox.focus();
+      } else {
+        // An empty inbox takes no room; the bell, which says nothing waits, answers the key instead.
+        this.querySelector('pm-inbox-bell')?.shadowRoot?.querySelector('button')?.focus();
       }
       return;
     }

@@ -95,6 +95,12 @@ export class TerminalView extends LitElement {
           display: none;
         }
       }
+      /* A quarter of a laptop's split would cut even a shell's name to a letter: the tools give way there too. */
+      @container (max-width: 280px) {
+        .tools {
+          display: none;
+        }
+      }
 
       :host {
         position: fixed;

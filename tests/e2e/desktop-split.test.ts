@@ -2,7 +2,9 @@
  * The desktop split in real Chromium against a real agent and tmux: the list as a sidebar, two
  * live terminals side by side (each typed into, each its own tmux window at its own size), a
  * divider dragged, the layout remembered across a reload, stacked panes, the app's keyboard
- * shortcuts (next tab, tab N, the sidebar, the help sheet) never reaching the shell.
+ * shortcuts (next tab, tab N, the sidebar, the help sheet) never reaching the shell. Then four
+ * terminals at once (a fifth refused), a Claude-like tab's timeline beside a terminal, and the
+ * inbox's key beside a plain Ctrl+H that stays the shell's.
  */
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -12,6 +14,8 @@ import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, PHONE, pairPage, sessionOf, useAgentAndBrowser } from '../support/browser.js';
 import { api, createTab, eventually, type Session } from '../support/client.js';
+import { outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
+import { paneEnv } from '../support/status.js';
 
 const env = useAgentAndBrowser();
 
@@ -280,5 +284,219 @@ describe('the desktop split', () => {
     await small.keyboard.press('Control+Shift+BracketRight');
     await small.waitForURL(new RegExp(`/t/${second.id}$`));
     await phone.close();
+  }, 30_000);
+});
+
+describe('four panes, a timeline beside a terminal, and the inbox key', () => {
+  let third: TabView;
+  let fourth: TabView;
+  /** A shell tab whose hooks named a transcript: it has a timeline, and a review card in the inbox. */
+  let reviewed: TabView;
+
+  beforeAll(async () => {
+    third = await createTab(session);
+    fourth = await createTab(session);
+    reviewed = await createTab(session);
+    for (const [tab, name] of [
+      [third, 'gamma'],
+      [fourth, 'delta'],
+      [reviewed, 'omega'],
+    ] as const) {
+      const res = await api(session, 'PATCH', `/api/tabs/${tab.id}`, { name });
+      expect(res.status).toBeLessThan(300);
+    }
+    // The hooks Claude would send from omega's pane, through the agent's installed script: a turn
+    // that ended, with the captured transcript where Claude keeps it.
+    const conversation = outsideFixture(env.agent.home, 'omega-project');
+    const inPane = await paneEnv(env.agent, reviewed);
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'Stop']) {
+      const run = await runHookScript(env.agent.dataDir, event, outsidePayload(conversation, event), inPane);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+    }
+  }, 30_000);
+
+  /** Opens `tab` beside `from` through the pane's own menu, and waits for its pane to take the focus. */
+  async function openBeside(from: TabView, tab: TabView, name: string): Promise<void> {
+    await pane(from).getByRole('button', { name: 'Open another tab beside' }).click();
+    await page
+      .getByRole('dialog', { name: 'Open another tab beside' })
+      .getByRole('button', { name: new RegExp(`^${name}`) })
+      .click();
+    await pane(tab).waitFor();
+    await page.waitForURL(new RegExp(`/t/${tab.id}$`));
+  }
+
+  /** The boxes of the panes of `tabs`, in that order. */
+  async function paneBoxes(tabs: TabView[]) {
+    const boxes = [];
+    for (const tab of tabs) {
+      const box = await pane(tab).boundingBox();
+      if (!box) throw new Error(`the pane of ${tab.id} is not laid out`);
+      boxes.push(box);
+    }
+    return boxes;
+  }
+
+  /** The four panes stand side by side without overlapping, and with the dividers fill the main area. */
+  async function expectFourAcross(tabs: TabView[]): Promise<void> {
+    const main = await page.locator('pm-workbench').boundingBox();
+    const sidebar = await page.locator('pm-session-list').boundingBox();
+    const window = page.viewportSize();
+    if (!main || !sidebar || !window) throw new Error('the split is not laid out');
+    // The main area is all of the window right of the sidebar.
+    expect(Math.abs(main.x - (sidebar.x + sidebar.width))).toBeLessThan(1);
+    expect(Math.abs(main.x + main.width - window.width)).toBeLessThan(1);
+    const boxes = await paneBoxes(tabs);
+    for (const [i, box] of boxes.entries()) {
+      expect(Math.abs(box.y - main.y)).toBeLessThan(1);
+      expect(Math.abs(box.height - main.height)).toBeLessThan(1);
+      const next = boxes[i + 1];
+      if (next) expect(next.x).toBeGreaterThanOrEqual(box.x + box.width - 0.5);
+    }
+    const first = boxes[0];
+    const last = boxes[boxes.length - 1];
+    if (!first || !last) throw new Error('no panes');
+    expect(Math.abs(first.x - main.x)).toBeLessThan(1);
+    expect(Math.abs(last.x + last.width - (main.x + main.width))).toBeLessThan(1);
+    // What the panes leave between them is only the three hairline dividers.
+    const covered = boxes.reduce((sum, b) => sum + b.width, 0);
+    expect(main.width - covered).toBeGreaterThanOrEqual(0);
+    expect(main.width - covered).toBeLessThan(4);
+  }
+
+  it('opens four live terminals side by side, refuses a fifth visibly, and brings the four back after a reload', async () => {
+    const four = [first, second, third, fourth];
+    await page.goto(new URL(`/t/${first.id}`, env.agent.url).href);
+    await pane(first).locator('.xterm-screen').waitFor();
+    await openBeside(first, second, 'beta');
+    await openBeside(second, third, 'gamma');
+    await openBeside(third, fourth, 'delta');
+    for (const tab of four) await pane(tab).locator('.xterm-screen').waitFor();
+    expect(await page.locator('pm-workbench pm-terminal-view').evaluateAll((views) => views.map((v) => v.getAttribute('data-tab-id')))).toEqual(
+      four.map((t) => t.id),
+    );
+    await expectFourAcross(four);
+
+    // Enter on a divider shares the room equally among all four.
+    await page.getByRole('separator', { name: 'Resize alpha and beta' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => {
+        const widths = (await paneBoxes(four)).map((b) => b.width);
+        return Math.max(...widths) - Math.min(...widths);
+      })
+      .toBeLessThan(2);
+    await expectFourAcross(four);
+
+    // Typed from the keyboard into each pane in turn: each command runs in its own tmux pane only.
+    for (const [i, tab] of four.entries()) await typeInto(tab, `echo quad-$((${i + 1}0+${i + 1}))`);
+    const outputs = four.map((_, i) => `quad-${(i + 1) * 11}`);
+    for (const [i, tab] of four.entries()) {
+      await eventually(async () => (await capture(tab)).includes(outputs[i] as string), 10_000, `pane ${i + 1} to run what was typed`);
+    }
+    for (const [i, tab] of four.entries()) {
+      const screen = await capture(tab);
+      for (const [j, output] of outputs.entries()) if (j !== i) expect(screen).not.toContain(output);
+    }
+    // Each terminal told tmux its own quarter of the main area.
+    const widths = await Promise.all(four.map((t) => windowWidth(t)));
+    expect(Math.max(...widths) - Math.min(...widths)).toBeLessThanOrEqual(2);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-split-four-desktop.png') });
+    // A quarter of the main area still names its tab in full: the header's tools give way first.
+    for (const tab of four) {
+      const name = pane(tab).locator('header .primary-text');
+      expect(await name.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    }
+
+    // A fifth is not offered: every pane's button is off and says why, though omega could open.
+    for (const tab of four) {
+      const split = pane(tab).getByRole('button', { name: 'Open another tab beside' });
+      expect(await split.isDisabled()).toBe(true);
+      expect(await split.getAttribute('title')).toBe('4 panes at most: close one first');
+    }
+    await page.locator(`pm-tab-row[data-tab-id="${reviewed.id}"]`).waitFor();
+    expect(await pane(reviewed).count()).toBe(0);
+
+    // Remembered on this device: after a reload the same four panes, in the same order and sizes.
+    await page.reload();
+    for (const tab of four) await pane(tab).locator('.xterm-screen').waitFor();
+    expect(await page.getByRole('separator').count()).toBe(3);
+    await expectFourAcross(four);
+    const after = (await paneBoxes(four)).map((b) => b.width);
+    expect(Math.max(...after) - Math.min(...after)).toBeLessThan(2);
+    expect(page.url()).toMatch(new RegExp(`/t/${fourth.id}$`));
+    await expect.poll(() => activeTab()).toBe(fourth.id);
+  }, 90_000);
+
+  it('opens the inbox with Ctrl+Shift+H, while a plain Ctrl+H typed in a terminal reaches the shell', async () => {
+    await typeInto(fourth, 'clear');
+    await eventually(async () => !(await capture(fourth)).includes('clear'), 10_000, 'the screen to clear');
+    // od shows each byte the terminal sends it, so a stray one would show.
+    await typeInto(fourth, 'od -c');
+    await page.keyboard.press('Control+Shift+KeyH');
+    // The sidebar's inbox, with omega's finished turn, takes the keyboard.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName.toLowerCase())).toBe('pm-inbox');
+    const card = page.locator(`pm-inbox pm-review-card[data-tab-id="${reviewed.id}"]`);
+    await card.waitFor();
+    const box = await card.boundingBox();
+    const sidebar = await page.locator('pm-session-list').boundingBox();
+    if (!box || !sidebar) throw new Error('the inbox is not laid out');
+    expect(box.y + box.height).toBeLessThanOrEqual(sidebar.y + sidebar.height);
+    expect(box.y).toBeGreaterThanOrEqual(sidebar.y);
+
+    // Back in the terminal, Ctrl+H is the terminal's: a backspace byte for od.
+    await pane(fourth).locator('.xterm-screen').click();
+    await expect.poll(() => activeTab()).toBe(fourth.id);
+    await page.keyboard.press('Control+KeyH');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+KeyD');
+    const screen = await eventually(
+      async () => {
+        const text = await capture(fourth);
+        return /^0000002$/m.test(text) ? text : null;
+      },
+      10_000,
+      'od to print what it read',
+    );
+    expect(screen).toMatch(/^0000000\s+\\b\s+\\n$/m);
+  }, 30_000);
+
+  it("shows a Claude-like tab's timeline beside a terminal, and the terminal still takes typing", async () => {
+    // Two panes closed, two left, then omega beside alpha.
+    await pane(fourth).getByRole('button', { name: 'Close the pane of delta' }).click();
+    await pane(third).getByRole('button', { name: 'Close the pane of gamma' }).click();
+    await pane(third).waitFor({ state: 'detached' });
+    await openBeside(first, reviewed, 'omega');
+    // A shell tab whose hooks named a transcript offers its timeline in the pane's header.
+    await pane(reviewed).getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Timeline' }).click();
+    await page.waitForURL(new RegExp(`/t/${reviewed.id}/timeline$`));
+    const timeline = pane(reviewed).locator('pm-timeline-view');
+    await timeline.getByText('All done: the command ran.').first().waitFor({ timeout: 20_000 });
+    expect(await timeline.locator('.prompt .text').allTextContents()).toEqual([
+      'You: please run it',
+      'You: please run it again',
+      'You: do it slowly',
+    ]);
+    expect(await page.locator('pm-workbench pm-terminal-view').evaluateAll((views) => views.map((v) => v.getAttribute('data-tab-id')))).toEqual([
+      first.id,
+      reviewed.id,
+      second.id,
+    ]);
+
+    // The terminal beside it takes the keyboard and runs what is typed; the timeline stays.
+    await typeInto(first, 'echo beside-$((30+3))');
+    await eventually(async () => (await capture(first)).includes('beside-33'), 10_000, 'the terminal beside the timeline to run what was typed');
+    await page.waitForURL(new RegExp(`/t/${first.id}$`));
+    expect(await timeline.getByText('All done: the command ran.').first().isVisible()).toBe(true);
+    expect(await capture(reviewed)).not.toContain('beside-33');
+  }, 60_000);
+
+  it('with nothing waiting, Ctrl+Shift+H moves to the bell, which says so', async () => {
+    // Omega's finished turn was seen when its timeline opened: the inbox is empty and takes no room.
+    await page.locator('pm-inbox').waitFor({ state: 'hidden' });
+    await pane(first).locator('.xterm-screen').click();
+    await page.keyboard.press('Control+Shift+KeyH');
+    const bell = page.locator('pm-session-list pm-inbox-bell').getByRole('button', { name: 'Inbox, nothing waits for you' });
+    await expect.poll(() => bell.evaluate((el) => el.matches(':focus'))).toBe(true);
   }, 30_000);
 });
