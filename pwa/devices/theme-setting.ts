@@ -57,7 +57,7 @@ export class ThemeSetting extends LitElement {
         flex: 1 1 0;
         display: grid;
         place-items: center;
-        min-height: 40px;
+        min-height: var(--pm-tap);
         padding: 0 10px;
         border-radius: 9px;
         color: var(--pm-muted);

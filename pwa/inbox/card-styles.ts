@@ -188,7 +188,7 @@ export const cardStyles = [
     margin: 0 -8px;
   }
   .links button {
-    min-height: 40px;
+    min-height: var(--pm-tap);
     padding: 0 8px;
     font-size: 14px;
     border-color: transparent;

@@ -106,6 +106,16 @@ export class FindBar extends LitElement {
           padding: 0 2px;
         }
       }
+      /* A finger needs 44 px; a mouse does with the smaller bar. */
+      @media (pointer: coarse) {
+        input,
+        button {
+          min-height: var(--pm-tap);
+        }
+        button {
+          min-width: var(--pm-tap);
+        }
+      }
     `,
   ];
 

@@ -26,13 +26,15 @@ export class KeyBar extends LitElement {
         border-top: 1px solid var(--pm-border);
         padding: 6px calc(6px + var(--pm-safe-right)) calc(6px + var(--pm-safe-bottom)) calc(6px + var(--pm-safe-left));
       }
+      /* Eight keys of a finger's width fit a 390 px phone; a narrower one wraps them rather than shrink them. */
       .keys {
         display: flex;
-        gap: 5px;
+        flex-wrap: wrap;
+        gap: 3px;
       }
       .keys button {
         flex: 1 1 0;
-        min-width: 0;
+        min-width: var(--pm-tap);
         padding: 0;
         font-size: 14px;
         font-weight: 600;

@@ -376,6 +376,16 @@ export class TerminalView extends LitElement {
       .size-panel button.icon {
         padding: 0;
       }
+      /* A finger needs 44 px; a mouse does with the smaller switch and panel. */
+      @media (pointer: coarse) {
+        .switch button,
+        .size-panel button {
+          min-height: var(--pm-tap);
+        }
+        .size-panel button {
+          min-width: var(--pm-tap);
+        }
+      }
       .loading {
         position: absolute;
         inset: 0;
