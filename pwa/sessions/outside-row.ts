@@ -38,6 +38,11 @@ export class OutsideRow extends LitElement {
         align-self: center;
         color: var(--pm-muted);
       }
+      /* Holds the adopt button's place while a turn runs, so the buttons beside it stay put. */
+      .adopt-slot {
+        flex: none;
+        width: var(--pm-tap);
+      }
       .adopt[aria-expanded='true'] {
         background: var(--pm-surface-2);
         color: var(--pm-text);
@@ -113,7 +118,9 @@ export class OutsideRow extends LitElement {
             >
               ${adoptIcon()}
             </button>`
-          : nothing}
+          : this.offline
+            ? nothing
+            : html`<span class="adopt-slot"></span>`}
       </div>
       ${this.adoption.confirming ? html`<div class="panel">${this.adoption.renderPanel(s)}</div>` : nothing}
     `;

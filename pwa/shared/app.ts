@@ -247,8 +247,19 @@ export class App extends LitElement {
     const sync = this.sync.state.kind;
     const status = this.status.state.kind;
     if (sync !== 'open') return sync;
-    // The list was drawn already; the status channel coming up late is not a first connect.
-    return status === 'connecting' ? 'reconnecting' : status;
+    // Once the list was drawn, the status channel coming up late is not a first connect.
+    if (status === 'connecting') return this.status.loaded ? 'reconnecting' : 'connecting';
+    return status;
+  }
+
+  /**
+   * Whether the list can be drawn: its sessions and the inbox above them have both arrived.
+   * Drawn on the sessions alone, the inbox would push them down when it came. A status
+   * channel that failed does not hold the list back: it says so in the header.
+   */
+  private get listLoaded(): boolean {
+    const status = this.status.state.kind;
+    return this.sync.loaded && (this.status.loaded || (status !== 'connecting' && status !== 'open'));
   }
 
   private inbox(): Inbox {
@@ -378,7 +389,7 @@ export class App extends LitElement {
             .onScreen=${split ? this.paneTabs : EMPTY_SET}
             .workspaces=${this.sync.workspaces}
             .outside=${this.sync.outside}
-            ?loaded=${this.sync.loaded}
+            ?loaded=${this.listLoaded}
             .connection=${this.connectionState()}
             .statuses=${this.status.statuses}
           >
