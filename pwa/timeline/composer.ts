@@ -850,7 +850,11 @@ export class Composer extends LitElement {
     const c = this.commands;
     const options = this.slashOptions();
     const active = Math.min(this.active, options.length - 1);
-    return html`<div class="menu" @mousedown=${(e: Event) => e.preventDefault()}>
+    // The prompt field keeps the keyboard and points at the chosen command (aria-activedescendant),
+    // scrolled into view as ↑ and ↓ move. The list can take the focus too (Shift+Tab from the
+    // field), to be scrolled and read with the keys like any scrolling region; a tap never moves
+    // the focus there (mousedown).
+    return html`<div class="menu" tabindex="0" @mousedown=${(e: Event) => e.preventDefault()}>
       ${c.kind === 'loading' || c.kind === 'not-asked' ? html`<div class="menu-note" role="status">Loading Claude's commands…</div>` : nothing}
       ${c.kind === 'failed' ? html`<div class="menu-note error" role="alert">Claude's commands could not be listed: ${agentText(c.message)}</div>` : nothing}
       ${c.kind === 'ready' && options.length === 0 ? html`<div class="menu-note" role="status">No command matches.</div>` : nothing}
