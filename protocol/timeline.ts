@@ -271,7 +271,9 @@ export const TIMELINE_FIRST_PAGE = 200;
 
 const entryBase = { id: z.string(), at: z.string(), offset: z.number(), seq: z.number() };
 
-const tokenCount = z.int().check(z.minimum(0), z.maximum(TIMELINE_LIMITS.tokens));
+// A refinement rather than zod's int/minimum/maximum checks, which no other schema of the
+// first screen uses: they would add to the JavaScript it loads.
+const tokenCount = z.number().check(z.refine((n) => Number.isInteger(n) && n >= 0 && n <= TIMELINE_LIMITS.tokens, 'a whole number of tokens'));
 
 export const MessageUsage = z.object({
   inputTokens: tokenCount,
