@@ -82,24 +82,21 @@ export const rowStyles = css`
     white-space: nowrap;
   }
   /*
-   * The state is what the row is for: the path gives way first. The state does not shrink
-   * with it (even a fraction of a pixel would cut its last letter); only a state too long
-   * for the row on its own is cut, leaving the path its least.
+   * The state is what the row is for: the path gives way first, all of it if need be. The
+   * state does not shrink with it (even a fraction of a pixel would cut its last letter);
+   * only a state too long for the row on its own is cut. A fixed share kept for the path cut
+   * "Ready for review" short beside a path of one character in a desktop's sidebar.
    */
   .secondary-text .state {
     flex: none;
-    max-width: calc(100% - 3em);
+    max-width: 100%;
     min-width: 0;
     font-family: var(--pm-font);
     overflow: hidden;
     text-overflow: ellipsis;
   }
-  .secondary-text .state:last-child {
-    max-width: 100%;
-  }
-  .secondary-text .state ~ .path {
-    flex-shrink: 1000;
-    min-width: 1.5em;
+  .secondary-text:has(.state) {
+    overflow: hidden;
   }
   .state.needs-input {
     color: var(--pm-attention);

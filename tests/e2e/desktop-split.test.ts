@@ -407,6 +407,10 @@ describe('four panes, a timeline beside a terminal, and the inbox key', () => {
       const name = pane(tab).locator('header .primary-text');
       expect(await name.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     }
+    // The sidebar's rows say a state in full while their path has room to give.
+    const reviewState = page.locator(`pm-tab-row[data-tab-id="${reviewed.id}"] .state`);
+    expect(await reviewState.textContent()).toBe('Ready for review');
+    expect(await reviewState.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 
     // A fifth is not offered: every pane's button is off and says why, though omega could open.
     for (const tab of four) {
