@@ -1,44 +1,19 @@
-import { css, html, LitElement, nothing } from 'lit';
+import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import type { CreateWorkspaceBody } from '../../protocol/api.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
-import { sessionActions } from './session-actions.js';
 import { plusIcon } from '../shared/icons.js';
-import { controls, fieldLabel } from '../shared/shared-styles.js';
+import { controls } from '../shared/shared-styles.js';
 
-/** "Add workspace": a directory on the agent's machine, and an optional name. */
+/**
+ * "Add workspace" at the foot of the list. Its form (add-workspace-form.ts) loads when the
+ * button is pressed: most visits never open it, and the first screen stays within its budget.
+ */
 @customElement('pm-add-workspace')
 export class AddWorkspace extends LitElement {
   static override styles = [
     controls,
-    fieldLabel,
     css`
       :host {
         display: block;
-      }
-      form {
-        display: flex;
-        flex-direction: column;
-        gap: 12px;
-        padding: 14px 16px 16px;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-      }
-      h2 {
-        margin: 0;
-        font-size: 17px;
-      }
-      input {
-        color: var(--pm-text);
-      }
-      #dir {
-        font-family: var(--pm-mono);
-      }
-      .buttons {
-        display: flex;
-        justify-content: flex-end;
-        gap: 8px;
       }
       .open {
         width: 100%;
@@ -56,60 +31,15 @@ export class AddWorkspace extends LitElement {
   ];
 
   @state() private open = false;
-  private readonly adding = new PendingActionController(this);
-
-  private async submit(e: SubmitEvent): Promise<void> {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
-    const dir = String(data.get('dir') ?? '').trim();
-    const name = String(data.get('name') ?? '').trim();
-    if (!dir) {
-      this.adding.fail('Enter a directory on the machine running pocketmux, like ~/code/project.');
-      return;
-    }
-    const body: CreateWorkspaceBody = name ? { dir, name } : { dir };
-    if (!(await this.adding.run(() => sessionActions.request(this, 'pm-workspace-create', body)))) return;
-    form.reset();
-    this.open = false;
-  }
 
   private async show(): Promise<void> {
+    await import('./add-workspace-form.js');
     this.open = true;
-    this.adding.clearError();
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('#dir')?.focus();
   }
 
   override render() {
-    if (!this.open) {
-      return html`<button class="open" @click=${this.show}>${plusIcon()} Add workspace</button>`;
-    }
-    return html`<form @submit=${this.submit} novalidate>
-      <h2>Add workspace</h2>
-      <label>
-        Directory on the agent's machine
-        <input
-          id="dir"
-          name="dir"
-          placeholder="~/code/project"
-          autocomplete="off"
-          autocapitalize="off"
-          spellcheck="false"
-          enterkeyhint="next"
-          ?disabled=${this.adding.busy}
-        />
-      </label>
-      <label>
-        Name (optional)
-        <input name="name" placeholder="the folder's name" maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.adding.busy} />
-      </label>
-      ${this.adding.error ? html`<div class="error" role="alert">${this.adding.error}</div>` : nothing}
-      <div class="buttons">
-        <button type="button" @click=${() => (this.open = false)}>Cancel</button>
-        <button class="primary" type="submit" ?disabled=${this.adding.busy}>Add</button>
-      </div>
-    </form>`;
+    if (!this.open) return html`<button class="open" @click=${this.show}>${plusIcon()} Add workspace</button>`;
+    return html`<pm-add-workspace-form @close=${() => (this.open = false)}></pm-add-workspace-form>`;
   }
 }
 
