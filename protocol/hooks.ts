@@ -4,6 +4,7 @@
  * agent reads is required only where an event means nothing without it.
  */
 import { z } from 'zod';
+import { safeParse } from './safe-parse.js';
 
 const Common = z.looseObject({
   session_id: z.string().min(1).max(256),
@@ -60,7 +61,7 @@ export function isHookEventName(name: string): name is HookEventName {
  */
 export function parseHookPayload(event: string, body: unknown): HookParseResult {
   if (!isHookEventName(event)) return { ok: false, error: `unknown hook event "${event}"` };
-  const parsed = HOOK_SCHEMAS[event].safeParse(body);
+  const parsed = safeParse(HOOK_SCHEMAS[event], body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
     return { ok: false, error: `invalid ${event} payload: ${issues}` };

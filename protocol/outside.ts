@@ -5,6 +5,7 @@
  * of it; its status, approvals and timeline go by that key like a tab's by its id.
  */
 import { z } from 'zod/mini';
+import { safeParse } from './safe-parse.js';
 
 /**
  * Where an outside session's terminal is: `tmux`, a pane on a tmux server this agent can attach
@@ -53,7 +54,7 @@ export const SyncedOutsideSessions = z._default(
     z.array(z.unknown()),
     z.transform((items) =>
       items.flatMap((item) => {
-        const parsed = OutsideSessionViewSchema.safeParse(item);
+        const parsed = safeParse(OutsideSessionViewSchema, item);
         return parsed.success ? [parsed.data] : [];
       }),
     ),

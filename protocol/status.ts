@@ -1,6 +1,7 @@
 /** What each Claude tab is doing, as `/api/status` reports it. */
 import { z } from 'zod/mini';
 import { type Approval, ApprovalSchema, ApprovalServerMessage } from './approvals.js';
+import { safeParse } from './safe-parse.js';
 
 export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
 export type ClaudeState = (typeof CLAUDE_STATES)[number];
@@ -128,7 +129,7 @@ const SyncedTabs = z.pipe(
   z.transform((tabs) => {
     const readable: Record<string, TabStatus> = {};
     for (const [key, value] of Object.entries(tabs)) {
-      const parsed = TabStatus.safeParse(value);
+      const parsed = safeParse(TabStatus, value);
       if (parsed.success) readable[key] = parsed.data;
     }
     return readable;
@@ -140,7 +141,7 @@ const SyncedApprovals = z._default(
   z.pipe(
     z.array(z.unknown()),
     z.transform((items) => items.flatMap((item) => {
-      const parsed = ApprovalSchema.safeParse(item);
+      const parsed = safeParse(ApprovalSchema, item);
       return parsed.success ? [parsed.data] : [];
     })),
   ),

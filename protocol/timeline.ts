@@ -4,6 +4,7 @@
  * whatever the session did (a 5 MB tool output or a huge file write arrives as an excerpt).
  */
 import { z } from 'zod/mini';
+import { safeParse } from './safe-parse.js';
 
 /** Size bounds, in UTF-16 code units, applied by the agent before an entry leaves it. */
 export const TIMELINE_LIMITS = {
@@ -360,7 +361,7 @@ const ReadableEntries = z.pipe(
   z.array(z.unknown()),
   z.transform((items) =>
     items.flatMap((item) => {
-      const parsed = TimelineEntry.safeParse(item);
+      const parsed = safeParse(TimelineEntry, item);
       return parsed.success ? [parsed.data] : [];
     }),
   ),

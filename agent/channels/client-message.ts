@@ -1,5 +1,6 @@
 import type { RawData } from 'ws';
 import type { z } from 'zod';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /**
  * A client's message through its channel's schema from protocol/: the parsed message, or
@@ -14,6 +15,6 @@ export function parseClientMessage<S extends z.ZodType>(schema: S, data: RawData
   } catch {
     return null;
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = safeParse(schema, raw);
   return parsed.success ? parsed.data : null;
 }

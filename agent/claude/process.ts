@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** `~/.claude/sessions/<pid>.json`: undocumented, so read loosely and used as a hint only. */
 const SessionFile = z.looseObject({
@@ -184,7 +185,7 @@ export function descendants(table: Map<number, { ppid: number }>, root: number):
 
 export function readSessionFile(configDir: string, pid: number): ClaudeSessionFile | null {
   try {
-    const parsed = SessionFile.safeParse(JSON.parse(readFileSync(join(configDir, 'sessions', `${pid}.json`), 'utf8')));
+    const parsed = safeParse(SessionFile, JSON.parse(readFileSync(join(configDir, 'sessions', `${pid}.json`), 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -16,6 +16,7 @@ import {
   summarizeToolInput,
   TIMELINE_LIMITS,
 } from '../../protocol/timeline.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** How Claude Code marks a turn the person cut short; the rest of the text varies by version. */
 export const INTERRUPT_PREFIX = '[Request interrupted by user';
@@ -154,7 +155,7 @@ const Usage = z.looseObject({
 
 /** A message's token use, or undefined when the line reports none or one that makes no sense. */
 function messageUsage(value: unknown): MessageUsage | undefined {
-  const parsed = Usage.safeParse(value);
+  const parsed = safeParse(Usage, value);
   if (!parsed.success) return undefined;
   const u = parsed.data;
   return {
@@ -206,7 +207,7 @@ function parseBlock<S extends z.ZodType>(
   block: unknown,
   where: string,
 ): { ok: true; value: z.infer<S> } | { ok: false; reason: string } {
-  const parsed = schema.safeParse(block);
+  const parsed = safeParse(schema, block);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reason: describeIssues(parsed.error, where) };
 }
 
@@ -218,7 +219,7 @@ export function parseTranscriptLine(line: string): ParsedLine {
   } catch (err) {
     return fail(`not valid JSON: ${(err as Error).message}`);
   }
-  const head = LineHead.safeParse(json);
+  const head = safeParse(LineHead, json);
   if (!head.success) return fail('not a transcript line: expected an object with a string "type"');
   switch (head.data.type) {
     case 'user':
@@ -241,7 +242,7 @@ function interruptRecord(base: RecordBase, text: string): InterruptRecord {
 }
 
 function parseUserLine(json: unknown): ParsedLine {
-  const parsed = UserLine.safeParse(json);
+  const parsed = safeParse(UserLine, json);
   if (!parsed.success) return fail(describeIssues(parsed.error, ''));
   const line = parsed.data;
   const base: RecordBase = { uuid: line.uuid, timestamp: line.timestamp };
@@ -335,7 +336,7 @@ function toolResultText(content: string | z.infer<typeof Block>[] | null | undef
 }
 
 function parseAssistantLine(json: unknown): ParsedLine {
-  const parsed = AssistantLine.safeParse(json);
+  const parsed = safeParse(AssistantLine, json);
   if (!parsed.success) return fail(describeIssues(parsed.error, ''));
   const line = parsed.data;
   const message = line.message;
@@ -403,7 +404,7 @@ function parseAssistantLine(json: unknown): ParsedLine {
 }
 
 function parseSystemLine(json: unknown): ParsedLine {
-  const parsed = SystemLine.safeParse(json);
+  const parsed = safeParse(SystemLine, json);
   if (!parsed.success) return fail(describeIssues(parsed.error, ''));
   const line = parsed.data;
   const level = line.level === 'error' ? 'error' : line.level === 'warning' ? 'warning' : 'info';

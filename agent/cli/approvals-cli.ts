@@ -11,6 +11,7 @@ import { StatusServerMessage } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { commandName } from '../config/command-name.js';
 import { CliError, type Connection, call, connect, EXIT } from './remote.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 export const APPROVAL_COMMANDS: ReadonlySet<string> = new Set(['approvals', 'approve', 'deny', 'answer']);
 
@@ -292,7 +293,7 @@ function watchStatus(conn: Connection, deadline: number): Promise<Approval[] | '
         return;
       }
       if (!APPROVAL_MESSAGES.has((raw as { type?: unknown } | null)?.type as string)) return;
-      const parsed = StatusServerMessage.safeParse(raw);
+      const parsed = safeParse(StatusServerMessage, raw);
       if (!parsed.success) return;
       const msg = parsed.data;
       if (msg.type === 'status:sync') {

@@ -13,6 +13,7 @@ import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** Hook payloads carry tool inputs (a whole file for Write); anything past this is not a hook. */
 export const HOOK_BODY_LIMIT = '2mb';
@@ -118,7 +119,7 @@ export function hookRouter(deps: HookRouteDeps): Router {
   };
 
   router.post(`/${STATUSLINE_HOOK}`, async (req: Request, res: Response) => {
-    const parsed = StatusLineReport.safeParse(req.body);
+    const parsed = safeParse(StatusLineReport, req.body);
     if (!parsed.success) {
       return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { z } from 'zod';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees either the old file or the new
@@ -75,7 +76,7 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S): Read
   }
   let reason: string;
   try {
-    const parsed = schema.safeParse(JSON.parse(text));
+    const parsed = safeParse(schema, JSON.parse(text));
     if (parsed.success) return { status: 'ok', value: parsed.data };
     reason = parsed.error.issues
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)

@@ -5,6 +5,7 @@
 import { UserHooksViewSchema, type UserHooksView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import { shortPath } from '../sessions/labels.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** A run of plain text, or a command to set in code type. */
 export type TextPart = { text: string } | { code: string };
@@ -46,7 +47,7 @@ export function userHooksMessage(view: UserHooksView): UserHooksMessage {
 
 /** The agent's answer read as a `UserHooksView`; one that does not parse (a newer agent) cannot tell. */
 export function parseUserHooks(body: unknown): UserHooksMessage {
-  const parsed = UserHooksViewSchema.safeParse(body);
+  const parsed = safeParse(UserHooksViewSchema, body);
   if (parsed.success) return userHooksMessage(parsed.data);
   return { tone: 'unknown', parts: [{ text: `${cannotTell}: the agent answered in a form this app does not know.` }] };
 }

@@ -12,6 +12,7 @@ import { type OutsideSessionView, OutsideSessionViewSchema } from '../../protoco
 import { TabStatus } from '../../protocol/status.js';
 import { WorkspaceViewSchema } from '../../protocol/sync-server.js';
 import { TIMELINE_FIRST_PAGE, TimelineEntry } from '../../protocol/timeline.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** The shape of every record below; a record of any other version is dropped when read. */
 export const SNAPSHOT_VERSION = 1;
@@ -89,13 +90,13 @@ export function snapshotRecord(lists: SessionLists, now: number): SessionsSnapsh
 
 /** A stored snapshot, or null for anything that is not one of this version. */
 export function parseSnapshot(value: unknown): SessionsSnapshot | null {
-  const parsed = SessionsSnapshotSchema.safeParse(value);
+  const parsed = safeParse(SessionsSnapshotSchema, value);
   return parsed.success ? (parsed.data as SessionsSnapshot) : null;
 }
 
 /** A stored timeline for `key`, or null for anything that is not one of this version (or of another key). */
 export function parseSavedTimeline(value: unknown, key: string): SavedTimeline | null {
-  const parsed = SavedTimelineSchema.safeParse(value);
+  const parsed = safeParse(SavedTimelineSchema, value);
   return parsed.success && parsed.data.key === key ? (parsed.data as SavedTimeline) : null;
 }
 

@@ -4,6 +4,7 @@
  */
 import { APPROVAL_OUTCOMES, type ApprovalOutcome } from '../../protocol/approvals.js';
 import { type PushAction, type PushPayload, PushPayloadSchema } from '../../protocol/push.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 /** Kept on the notification, for its click handler. */
 export interface NotificationData {
@@ -18,7 +19,7 @@ export interface NotificationData {
 export function readPush(text: string | null | undefined): PushPayload | null {
   if (!text) return null;
   try {
-    const parsed = PushPayloadSchema.safeParse(JSON.parse(text));
+    const parsed = safeParse(PushPayloadSchema, JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -1,3 +1,5 @@
+import { safeParse } from '../../protocol/safe-parse.js';
+
 /** A schema from `protocol/`, as far as parsing needs it. */
 export interface MessageSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { message: string } };
@@ -24,7 +26,7 @@ export function parseServerMessage<T>(schema: MessageSchema<T>, data: unknown, c
   } catch {
     return reject(channel, 'not JSON');
   }
-  const parsed = schema.safeParse(value);
+  const parsed = safeParse(schema, value);
   return parsed.success ? parsed.data : reject(channel, parsed.error.message);
 }
 

@@ -14,6 +14,7 @@ import { openLink } from './links.js';
 import { type Finder, type FindOptions, TerminalFinder } from './terminal-finder.js';
 import { matchShortcut, onMac, type TerminalAction } from './terminal-shortcuts.js';
 import { findDecorations, terminalTheme } from './terminal-theme.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 
 const MAC = onMac();
 
@@ -81,7 +82,7 @@ export class HistorySnapshot implements Finder, Disposable {
 
   private async load(): Promise<void> {
     try {
-      const parsed = PaneHistorySchema.safeParse(await paneHistory(this.opts.tabId, isUnmanagedKey(this.opts.tabId), this.abort.signal));
+      const parsed = safeParse(PaneHistorySchema, await paneHistory(this.opts.tabId, isUnmanagedKey(this.opts.tabId), this.abort.signal));
       if (this.store.isDisposed) return;
       if (!parsed.success) throw new Error('the agent answered in a form this app does not know');
       const finder = await this.show(parsed.data.text);

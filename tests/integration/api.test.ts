@@ -95,6 +95,8 @@ describe('workspaces and tabs', () => {
       ['PATCH', `/api/workspaces/${wsId}`, { name: '' }, 400, /must not be empty/],
       ['PATCH', `/api/workspaces/${wsId}`, { name: 'a\u0007b' }, 400, /control characters/],
       ['PATCH', `/api/workspaces/${wsId}`, { name: 'x'.repeat(81) }, 400, /at most 80/],
+      // A `length` no number can be made of: zod's length check threw on it rather than failing.
+      ['PATCH', `/api/workspaces/${wsId}`, { name: { length: { toString: 1, valueOf: 1 } } }, 400, /name/],
       ['PATCH', '/api/workspaces/NOT_AN_ID', { name: 'x' }, 400, /workspace id/],
       ['PATCH', '/api/workspaces/ws-missing', { name: 'x' }, 404, /no workspace/],
       ['POST', '/api/tabs', { workspaceId: 'ws-missing' }, 404, /no workspace/],

@@ -205,6 +205,8 @@ describe('Claude hooks', () => {
       ['malformed JSON', post('/hooks/Stop', '{"session_id": '), 400, /JSON/],
       ['wrong types', post('/hooks/UserPromptSubmit', JSON.stringify({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 42 })), 400, /prompt/],
       ['missing required field', post('/hooks/Stop', JSON.stringify({ hook_event_name: 'Stop' })), 400, /session_id/],
+      // zod's length check threw on a `length` no number can be made of, rather than failing.
+      ['a length that is no number', post('/hooks/Stop', JSON.stringify({ ...JSON.parse(stop), session_id: { length: { toString: 1, valueOf: 1 } } })), 400, /session_id|cannot be checked/],
       ['unknown event', post('/hooks/Bogus', stop), 400, /unknown hook event/],
       ['event mismatch', post('/hooks/SessionEnd', stop), 400, /posted to SessionEnd/],
       ['a body one byte past 2 MB', post('/hooks/Stop', sizedStop(stop, HOOK_BODY_BYTES + 1)), 413, /too large/],

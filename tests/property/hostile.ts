@@ -85,9 +85,19 @@ export const edgeNumber = fc.oneof(
   fc.integer(),
 );
 
+/**
+ * Objects a length check takes for strings or arrays: a `length` that is no number, or one
+ * that no number comes of (own `toString` and `valueOf` that are not functions, as JSON can
+ * write them), which made zod throw rather than fail. Parsed from JSON, as input arrives.
+ */
+export const lengthLike = fc
+  .constantFrom('{"toString":1,"valueOf":1}', '[{"toString":1,"valueOf":1}]', '"9"', '1e400', '-1', '{}', '[]', 'null')
+  .map((length) => JSON.parse(`{"length":${length}}`) as unknown);
+
 /** Any JSON value (what `JSON.parse` can hand a schema), shallow enough to stay fast. */
 export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
+  lengthLike,
   fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },

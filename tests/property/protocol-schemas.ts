@@ -16,6 +16,7 @@ import { unsafeTextProblem } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES } from '../../protocol/status.js';
 import { TIMELINE_LIMITS } from '../../protocol/timeline.js';
 import { parseServerMessage } from '../../pwa/shared/server-message.js';
+import { safeParse } from '../../protocol/safe-parse.js';
 import { anyJson, mutatedFrom, RUNS } from './hostile.js';
 
 export interface Schema {
@@ -258,7 +259,8 @@ export function parseAtBoundary(name: string, schema: Schema, value: unknown): O
     if (!result.ok) expect(typeof result.error).toBe('string');
     return result.ok ? { accepted: true, data: result.payload } : { accepted: false };
   }
-  const parsed = schema.safeParse(value);
+  // Every other schema is read at the edge through safeParse, as the agent and the app do.
+  const parsed = safeParse(schema, value);
   return parsed.success ? { accepted: true, data: parsed.data } : { accepted: false };
 }
 

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import type { ApiError } from '../../../protocol/api.js';
 import type { DeviceRecord } from '../../auth/device-store.js';
+import { safeParse } from '../../../protocol/safe-parse.js';
 
 /** Thrown inside handlers; turned into a JSON error with its status. */
 export class HttpError extends Error {
@@ -16,7 +17,7 @@ export class HttpError extends Error {
 
 /** A value from the request through its schema, or a 400 naming each field that is wrong. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   throw new HttpError(400, `invalid ${what}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues);
