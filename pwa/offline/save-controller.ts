@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { deviceStorage, HISTORY_STORAGE_KEY } from '../shared/device-storage.js';
 import type { SessionLists } from './snapshot.js';
 
 /**
@@ -63,13 +64,14 @@ export class OfflineSaveController implements ReactiveController {
 
   /**
    * This browser lost its access: nothing waiting is written, and everything saved is
-   * deleted, the database with it.
+   * deleted, the database with it, and the prompts its composer kept to send again.
    */
   clear(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.pending = null;
     this.last = null;
+    deviceStorage()?.removeItem(HISTORY_STORAGE_KEY);
     void store()
       .then((s) => s.clearOfflineData())
       .catch(() => undefined);

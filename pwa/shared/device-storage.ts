@@ -9,3 +9,9 @@ export function deviceStorage(): Storage | null {
     return null;
   }
 }
+
+/**
+ * Where the composer keeps the prompts sent from this device (timeline/composer-history.ts):
+ * named here, where losing access can delete it without loading the composer.
+ */
+export const HISTORY_STORAGE_KEY = 'pm-composer-history';

@@ -3,14 +3,16 @@
  * person can bring back with ↑ (or the history button on a touch screen) and send again.
  */
 
+import { HISTORY_STORAGE_KEY } from '../shared/device-storage.js';
+
+export { HISTORY_STORAGE_KEY };
+
 /** Prompts kept per session, the newest last. */
 export const HISTORY_MAX_ENTRIES = 50;
 /** A prompt larger than this (UTF-8) is sent but not kept: a cut prompt recalled would be another one. */
 export const HISTORY_MAX_BYTES = 4 * 1024;
 /** Sessions whose history is kept; the one used longest ago goes first. */
 export const HISTORY_MAX_SESSIONS = 20;
-
-export const HISTORY_STORAGE_KEY = 'pm-composer-history';
 
 export type HistoryStorage = Pick<Storage, 'getItem' | 'setItem'>;
 

@@ -22,6 +22,7 @@ import { api, createTab, eventually, pairAnother, type Session } from '../suppor
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { claudeStandIn } from '../support/own-tmux.js';
 import { paneEnv } from '../support/status.js';
+import { HISTORY_STORAGE_KEY } from '../../pwa/timeline/composer-history.js';
 
 const DB_NAME = 'pocketmux-offline';
 /** A line of the captured transcript: the first prompt of the saved conversation. */
@@ -301,12 +302,16 @@ describe('the offline view', () => {
   it('deletes everything saved when the device is revoked: a reload offline shows nothing of the sessions', async () => {
     await page.reload();
     await liveListSaved(page);
+    // What the composer keeps of the prompts sent from here, as it writes it.
+    const history = JSON.stringify({ v: 1, sessions: { "s-1": { at: Date.now(), entries: ['deploy with the staging token'] } } });
+    await page.evaluate(([key, value]) => localStorage.setItem(key as string, value as string), [HISTORY_STORAGE_KEY, history]);
     const me = (await api<SessionResponse>(session, 'GET', '/api/session')).body.deviceId;
     laptop = await pairAnother(agent, session, 'Laptop');
     expect((await api(laptop, 'DELETE', `/api/devices/${me}`)).status).toBe(204);
 
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 10_000 });
     await expect.poll(() => saved(page), { timeout: 10_000 }).toBeNull();
+    expect(await page.evaluate((key) => localStorage.getItem(key), HISTORY_STORAGE_KEY)).toBeNull();
     await phone.setOffline(true);
     await page.reload();
     await page.getByRole('heading', { name: "Can't reach pocketmux" }).waitFor({ timeout: 15_000 });
