@@ -23,6 +23,7 @@ import { pageTitle, SCREEN_NAME_EVENT } from '../terminal/page-title.js';
 import './unreachable-screen.js';
 import { offlineOr } from '../offline/offline-access.js';
 import { OfflineSaveController } from '../offline/save-controller.js';
+import { isAppShortcutKey } from '../workbench/shortcut-keys.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
 
@@ -72,7 +73,8 @@ export class App extends LitElement {
    * the inbox. It loads when a tab is opened, or once the list has shown and the page is idle.
    */
   @state() private terminalLoadError = '';
-  private terminalRequested = false;
+  /** The tab screen's code (with the shortcuts) once asked for; null again after it failed. */
+  private terminalView: Promise<void> | null = null;
   /** The tabs the desktop split shows (its `pm-panes` event): their cards need no way there. */
   @state() private paneTabs: ReadonlySet<string> = new Set();
   private stopShortcuts: (() => void) | null = null;
@@ -152,6 +154,7 @@ export class App extends LitElement {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('keydown', this.onEarlyShortcut, true);
     this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.addEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
     this.addEventListener(SCREEN_NAME_EVENT, this.onScreenName);
@@ -165,6 +168,7 @@ export class App extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('keydown', this.onEarlyShortcut, true);
     this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.removeEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
     this.removeEventListener(SCREEN_NAME_EVENT, this.onScreenName);
@@ -204,10 +208,8 @@ export class App extends LitElement {
     }
   }
 
-  private loadTerminalView(): void {
-    if (this.terminalRequested) return;
-    this.terminalRequested = true;
-    import('../workbench/tab-screen.js').then(
+  private loadTerminalView(): Promise<void> {
+    this.terminalView ??= import('../workbench/tab-screen.js').then(
       (mod) => {
         this.stopShortcuts ??= mod.installAppShortcuts({
           active: () => this.access.kind === 'granted',
@@ -220,15 +222,31 @@ export class App extends LitElement {
         });
       },
       (err: unknown) => {
-        this.terminalRequested = false;
+        this.terminalView = null;
         this.terminalLoadError = errorText(err);
       },
     );
+    return this.terminalView;
   }
+
+  /**
+   * A shortcut pressed before the tab screen's code, which holds the shortcuts, has come (it
+   * is fetched once the list is idle): the key is kept from the page, the code fetched, and
+   * the same key pressed again for the shortcuts it installed.
+   */
+  private readonly onEarlyShortcut = (e: KeyboardEvent) => {
+    if (this.stopShortcuts || e.isComposing || this.access.kind !== 'granted' || !isAppShortcutKey(e)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const again: KeyboardEventInit = { key: e.key, code: e.code, ctrlKey: true, shiftKey: true, bubbles: true, cancelable: true };
+    void this.loadTerminalView().then(() => {
+      if (this.stopShortcuts) window.dispatchEvent(new KeyboardEvent('keydown', again));
+    });
+  };
 
   /** After the list is on screen: the tab screen is fetched while nothing else happens. */
   private prefetchTerminalView(): void {
-    if (this.terminalRequested) return;
+    if (this.terminalView) return;
     const idle = (cb: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(cb, { timeout: 5_000 }) : setTimeout(cb, 2_000));
     idle(() => this.loadTerminalView());
   }
@@ -288,7 +306,7 @@ export class App extends LitElement {
     // Leaving the list: remember where it was, before it is hidden.
     if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
     if (granted && route.name === 'devices') this.loadDevicesView();
-    if (granted && route.name === 'terminal') this.loadTerminalView();
+    if (granted && route.name === 'terminal') void this.loadTerminalView();
     this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
 

@@ -5,6 +5,7 @@
  * the browser's own: ⌘⇧[ and ⌘⇧] switch browser tabs, ⌘1 to ⌘9 pick one).
  */
 import type { KeyLike } from '../terminal/terminal-shortcuts.js';
+import { isAppShortcutKey } from './shortcut-keys.js';
 
 export type AppAction = 'next-tab' | 'previous-tab' | 'tab' | 'inbox' | 'sidebar' | 'help';
 
@@ -35,7 +36,7 @@ const CODES: Record<string, AppShortcut> = {
 
 /** The app action a key press asks for, or null for one that belongs to the page or the terminal. */
 export function matchAppShortcut(e: KeyLike): AppShortcut | null {
-  if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return null;
+  if (!isAppShortcutKey(e)) return null;
   const digit = /^Digit([1-9])$/.exec(e.code);
   if (digit) return { action: 'tab', n: Number(digit[1]) };
   return CODES[e.code] ?? null;

@@ -83,8 +83,16 @@ describe('the desktop split', () => {
   it('opens a tab beside the list, then a second one beside it, and both take typing at once', async () => {
     await page.goto(new URL(`/t/${first.id}`, env.agent.url).href);
     await pane(first).locator('.xterm-screen').waitFor();
-    // The whole main area's width, in columns, before it is shared.
-    const whole = await eventually(async () => ((await windowWidth(first)) > 0 ? windowWidth(first) : null), 10_000, 'tmux to learn the width');
+    // The whole main area's width, in columns, before it is shared: about 110 at this size,
+    // once the terminal has told tmux (the window is made 80 wide and keeps that until then).
+    const whole = await eventually(
+      async () => {
+        const width = await windowWidth(first);
+        return width > 80 ? width : null;
+      },
+      10_000,
+      'tmux to learn the width',
+    );
     // The list stands beside the tab as a sidebar, with its inbox bell.
     const sidebar = page.locator('pm-session-list');
     await sidebar.getByRole('button', { name: /^Open beta/ }).waitFor();
@@ -494,6 +502,32 @@ describe('four panes, a timeline beside a terminal, and the inbox key', () => {
     expect(await timeline.getByText('All done: the command ran.').first().isVisible()).toBe(true);
     expect(await capture(reviewed)).not.toContain('beside-33');
   }, 60_000);
+
+  it('takes a shortcut pressed on the list before the code of the shortcuts has come', async () => {
+    // A browser of its own (no service worker to serve the code from its cache), whose tab
+    // screen, which holds the shortcuts, is held back until the key has been pressed: the
+    // list fetches it only when idle, up to 5 s after it shows.
+    const fresh = await env.browser.newContext({ ...DESKTOP, serviceWorkers: 'block' });
+    await fresh.addCookies(await context.cookies());
+    const early = await fresh.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let asked = false;
+    await early.route(/\/assets\/tab-screen-[^/]*\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await early.goto(env.agent.url);
+    await early.locator(`pm-tab-row[data-tab-id="${first.id}"]`).waitFor();
+    await early.keyboard.press('Control+Shift+Slash');
+    await expect.poll(() => asked).toBe(true);
+    release();
+    await early.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await fresh.close();
+  }, 30_000);
 
   it('with nothing waiting, Ctrl+Shift+H moves to the bell, which says so', async () => {
     // Omega's finished turn was seen when its timeline opened: the inbox is empty and takes no room.
