@@ -83,12 +83,19 @@ describe('the desktop split', () => {
   it('opens a tab beside the list, then a second one beside it, and both take typing at once', async () => {
     await page.goto(new URL(`/t/${first.id}`, env.agent.url).href);
     await pane(first).locator('.xterm-screen').waitFor();
-    // The whole main area's width, in columns, before it is shared: about 110 at this size,
-    // once the terminal has told tmux (the window is made 80 wide and keeps that until then).
+    // The whole main area's width, in columns, before it is shared: once the window follows
+    // the terminal's client and stays so (the window is made 80 wide, and the terminal may
+    // attach before it has measured its room).
+    let last = -1;
     const whole = await eventually(
       async () => {
+        const name = `=${sessionNameFor(first.workspaceId, first.id)}`;
+        const clients = (await tmux(env.agent.tmuxSocket, 'list-clients', '-t', name, '-F', '#{client_width}')).split('\n').filter(Boolean);
         const width = await windowWidth(first);
-        return width > 80 ? width : null;
+        const steady = clients.length === 1 && Number(clients[0]) === width && width === last;
+        last = width;
+        if (!steady) await new Promise((r) => setTimeout(r, 250));
+        return steady ? width : null;
       },
       10_000,
       'tmux to learn the width',
