@@ -10,18 +10,17 @@
  * until its transcript is shown. The cards come without Claude, as in themes-a11y.test.ts:
  * the agent's installed hook script reports Claude sessions started outside pocketmux.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceView } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
-import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
-import { api, createTab, eventually, type Session } from '../support/client.js';
-import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairedPhone } from '../support/browser.js';
+import { api, createTab, type Session } from '../support/client.js';
+import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
+import { OutsideClaudes } from '../support/outside-claudes.js';
+import { OwnTmux } from '../support/own-tmux.js';
 
 /**
  * The most layout shift a view may have while its data arrives. Web Vitals calls a page
@@ -65,41 +64,14 @@ let session: Session;
 let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
 let workspaces: WorkspaceView[] = [];
 const own = new OwnTmux();
-/** The approval hooks, held open while the list is measured; stopped at the end. */
-const held: ChildProcess[] = [];
-let paneEnv: Record<string, string>;
+/** The Claudes outside pocketmux whose cards and rows are measured. */
+let claudes: OutsideClaudes;
 /** The hook environment in the pane of the session whose status changes. */
 let workingEnv: Record<string, string>;
 
 let reviewed: OutsideFixture;
 let asking: OutsideFixture;
 let working: OutsideFixture;
-
-async function hook(who: OutsideFixture, event: string, env: Record<string, string>, fields: Record<string, unknown> = {}): Promise<void> {
-  const run = await runHookScript(agent.dataDir, `--global ${event}`, outsidePayload(who, event, fields), env);
-  expect(run).toMatchObject({ code: 0, stderr: '' });
-}
-
-/** A permission request from a Claude outside tmux, left waiting for its answer: an approval card. */
-async function askApproval(who: OutsideFixture, command: string): Promise<void> {
-  await hook(who, 'SessionStart', {});
-  await hook(who, 'UserPromptSubmit', {});
-  const request = outsidePayload(who, 'PermissionRequest', { tool_input: { command, description: 'Run the checks' } });
-  void runHookScript(agent.dataDir, '--global PermissionRequest', request, {}, (child) => {
-    held.push(child);
-  });
-  await eventually(async () => {
-    const r = await api<{ approvals: Approval[] }>(session, 'GET', '/api/approvals');
-    return r.body.approvals.some((a) => a.tabId === who.key);
-  }, 10_000, 'the approval');
-}
-
-/** A claude stand-in in a pane of the person's own tmux, in `who`'s folder: the hook's environment there. */
-async function standIn(who: OutsideFixture, claude: string): Promise<Record<string, string>> {
-  const pane = await own.open(who.cwd, `exec '${claude}'`, paneEnv);
-  await eventually(async () => (await tmux(own.socket, 'display', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'claude', 10_000, 'the claude stand-in');
-  return { TMUX: await own.tmuxEnv(), TMUX_PANE: pane };
-}
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -109,12 +81,8 @@ beforeAll(async () => {
   working = outsideFixture(env.home, 'docs-site');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
 
-  const context = await browser.newContext(PHONE);
-  const page = await context.newPage();
-  await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(context, agent);
-  cookies = await context.cookies();
-  await context.close();
+  ({ session, cookies } = await pairedPhone(browser, agent));
+  claudes = new OutsideClaudes(agent, session, own);
 
   // Several workspaces, each with a couple of shell tabs.
   for (const name of ['frontend', 'backend']) {
@@ -129,22 +97,20 @@ beforeAll(async () => {
     await createTab(session, ws.id);
   }
 
-  paneEnv = Object.fromEntries(Object.entries(agentEnv(env)).filter((e): e is [string, string] => e[1] !== undefined));
-  const claude = claudeStandIn(env.root);
   // A claude that finished its turn: a review card.
-  const inPane = await standIn(reviewed, claude);
-  await hook(reviewed, 'SessionStart', inPane);
-  await hook(reviewed, 'UserPromptSubmit', inPane);
-  await hook(reviewed, 'Stop', inPane, { last_assistant_message: 'The API server is refactored: **3 files** changed, tests pass.' });
+  const inPane = await claudes.standIn(reviewed);
+  await claudes.hook(reviewed, 'SessionStart', inPane);
+  await claudes.hook(reviewed, 'UserPromptSubmit', inPane);
+  await claudes.hook(reviewed, 'Stop', inPane, { last_assistant_message: 'The API server is refactored: **3 files** changed, tests pass.' });
   // A claude that has just started, whose status changes while the list is open.
-  workingEnv = await standIn(working, claude);
-  await hook(working, 'SessionStart', workingEnv);
+  workingEnv = await claudes.standIn(working);
+  await claudes.hook(working, 'SessionStart', workingEnv);
   // A claude asking to run a command: an approval card.
-  await askApproval(asking, 'npm run check-web');
+  await claudes.askApproval(asking, 'npm run check-web');
 }, 90_000);
 
 afterAll(async () => {
-  for (const child of held) if (child.exitCode === null && child.signalCode === null) child.kill();
+  claudes?.stop();
   await browser?.close();
   await cleanupAgents();
   await own.close();
@@ -277,7 +243,7 @@ describe.each(['phone', 'desktop'] as const)('on a %s', (size) => {
     // A new approval card, at the top of the inbox.
     let before = await seen();
     const who = outsideFixture(agent.home, `late-${size}`);
-    await askApproval(who, `npm run late-${size}`);
+    await claudes.askApproval(who, `npm run late-${size}`);
     const card = page.locator('pm-inbox pm-approval-card').filter({ hasText: `npm run late-${size}` });
     await card.waitFor();
     await waitUntilStill(page);
@@ -290,7 +256,7 @@ describe.each(['phone', 'desktop'] as const)('on a %s', (size) => {
     // Shifts are only counted on screen, so what is watched is brought there first.
     const row = page.locator(`pm-outside-row[data-key="${working.key}"]`);
     await row.scrollIntoViewIfNeeded();
-    await hook(working, 'UserPromptSubmit', workingEnv);
+    await claudes.hook(working, 'UserPromptSubmit', workingEnv);
     await row.locator('pm-status-dot[state="busy"]').waitFor();
     await waitUntilStill(page);
     const statusShifts = (await shiftsOf(page)).slice(before);

@@ -16,20 +16,19 @@
  * a reply field); one, in no tmux, asks to run a command (an approval card, held open); the
  * third, a stand-in in that tmux too, has just started and takes prompts (a live composer).
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type axe from 'axe-core';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
-import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, typeCommand, waitForLine } from '../support/browser.js';
-import { api, createTab, eventually, type Session } from '../support/client.js';
-import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairedPhone, typeCommand, waitForLine } from '../support/browser.js';
+import { createTab, type Session } from '../support/client.js';
+import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
+import { OutsideClaudes } from '../support/outside-claudes.js';
+import { OwnTmux } from '../support/own-tmux.js';
 import { describeSmallTargets, smallTapTargets, TAP_MIN } from '../support/tap-targets.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -46,19 +45,12 @@ let session: Session;
 let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
 let tab: TabView;
 const own = new OwnTmux();
-/** The approval hook, held open while the views are scanned; stopped at the end. */
-let held: ChildProcess | null = null;
+/** The Claudes outside pocketmux whose cards, rows and timelines are scanned. */
+let claudes: OutsideClaudes;
 
-type Outside = OutsideFixture;
-let reviewed: Outside;
-let asking: Outside;
-let composing: Outside;
-
-
-async function hook(who: Outside, event: string, env: Record<string, string>, fields: Record<string, unknown> = {}): Promise<void> {
-  const run = await runHookScript(agent.dataDir, `--global ${event}`, outsidePayload(who, event, fields), env);
-  expect(run).toMatchObject({ code: 0, stderr: '' });
-}
+let reviewed: OutsideFixture;
+let asking: OutsideFixture;
+let composing: OutsideFixture;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -67,46 +59,25 @@ beforeAll(async () => {
   asking = outsideFixture(env.home, 'web-app');
   composing = outsideFixture(env.home, 'docs-site');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
-
-  const context = await browser.newContext(PHONE);
-  const page = await context.newPage();
-  await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(context, agent);
-  cookies = await context.cookies();
-  await context.close();
+  ({ session, cookies } = await pairedPhone(browser, agent));
+  claudes = new OutsideClaudes(agent, session, own);
   tab = await createTab(session);
 
   // A claude (a stand-in) in a tmux of the person's own, that finished its turn: a review card with a reply field.
-  const paneEnv = Object.fromEntries(Object.entries(agentEnv(env)).filter((e): e is [string, string] => e[1] !== undefined));
-  const claude = claudeStandIn(env.root);
-  const standIn = async (who: Outside) => {
-    const pane = await own.open(who.cwd, `exec '${claude}'`, paneEnv);
-    await eventually(async () => (await tmux(own.socket, 'display', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'claude', 10_000, 'the claude stand-in');
-    return { TMUX: await own.tmuxEnv(), TMUX_PANE: pane };
-  };
-  const inPane = await standIn(reviewed);
-  await hook(reviewed, 'SessionStart', inPane);
-  await hook(reviewed, 'UserPromptSubmit', inPane);
-  await hook(reviewed, 'Stop', inPane, { last_assistant_message: 'The API server is refactored: **3 files** changed, tests pass.' });
+  const inPane = await claudes.standIn(reviewed);
+  await claudes.hook(reviewed, 'SessionStart', inPane);
+  await claudes.hook(reviewed, 'UserPromptSubmit', inPane);
+  await claudes.hook(reviewed, 'Stop', inPane, { last_assistant_message: 'The API server is refactored: **3 files** changed, tests pass.' });
 
   // Another, just started, whose composer is scanned: opening the first one's timeline would take its review card off the list.
-  await hook(composing, 'SessionStart', await standIn(composing));
+  await claudes.hook(composing, 'SessionStart', await claudes.standIn(composing));
 
   // A claude in no tmux asking to run a command: an approval card, open while the hook waits.
-  await hook(asking, 'SessionStart', {});
-  await hook(asking, 'UserPromptSubmit', {});
-  const request = outsidePayload(asking, 'PermissionRequest', { tool_input: { command: 'npm run check-web', description: 'Run the checks' } });
-  void runHookScript(agent.dataDir, '--global PermissionRequest', request, {}, (child) => {
-    held = child;
-  });
-  await eventually(async () => {
-    const r = await api<{ approvals: Approval[] }>(session, 'GET', '/api/approvals');
-    return r.body.approvals.some((a) => a.tabId === asking.key);
-  }, 10_000, 'the approval');
+  await claudes.askApproval(asking, 'npm run check-web');
 }, 90_000);
 
 afterAll(async () => {
-  if (held && held.exitCode === null && held.signalCode === null) held.kill();
+  claudes?.stop();
   await browser?.close();
   await cleanupAgents();
   await own.close();

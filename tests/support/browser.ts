@@ -238,6 +238,20 @@ export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle
   return { agent, cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
 }
 
+/**
+ * Pairs a phone once through the agent's link and gives its credential, and its cookies for
+ * the browsers a test opens later already paired.
+ */
+export async function pairedPhone(browser: Browser, agent: AgentHandle, deviceName = 'Pixel 8'): Promise<{ session: Session; cookies: Awaited<ReturnType<BrowserContext['cookies']>> }> {
+  const context = await browser.newContext(PHONE);
+  try {
+    await pairPage(await context.newPage(), { link: agent.link }, deviceName);
+    return { session: await sessionOf(context, agent), cookies: await context.cookies() };
+  } finally {
+    await context.close();
+  }
+}
+
 /** Waits until a row of the terminal on the page reads `line` (or matches it). */
 export async function waitForLine(page: Page, line: string | RegExp): Promise<void> {
   await expect
