@@ -59,6 +59,7 @@ import { tmuxAtLeast } from './tmux/commands.js';
 import { Tmux } from './tmux/tmux.js';
 import { DisposableStore, toDisposable } from './util/disposable.js';
 import { createLogger, type Logger } from './util/log.js';
+import { removeLeftoverTempFiles } from './store/atomic-file.js';
 
 export interface RunningAgent {
   port: number;
@@ -82,6 +83,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
   const agent = new DisposableStore();
   const lock = InstanceLock.acquire(paths.lock);
   agent.register(toDisposable(() => lock.release()));
+  // The data dir is this agent's now: what a killed one left half-way through a write goes.
+  removeLeftoverTempFiles(paths.dataDir);
+  removeLeftoverTempFiles(join(paths.dataDir, 'hooks'));
   const log = opts.log ?? createLogger({ file: paths.log, level: config.logLevel, stderr: !config.service });
   agent.register(toDisposable(() => log.flush()));
   let started = false;

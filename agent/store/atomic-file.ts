@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { z } from 'zod';
 import { safeParse } from '../../protocol/safe-parse.js';
@@ -30,6 +31,35 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     }
   }
   renameSync(tmp, path);
+}
+
+/** `<file>.<pid>.<8 hex>.tmp`: a temp file the writers above make beside the file they replace. */
+const TEMP_FILE = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Deletes the temp files an earlier agent left in `dir` when it was killed between writing one
+ * and renaming it over its file; the file itself is whole (old or new). Run once the instance
+ * lock is held, so no other agent writes there; this process's own are left alone.
+ */
+export function removeLeftoverTempFiles(dir: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = TEMP_FILE.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      // Gone already, or not ours to delete: left as it is.
+    }
+  }
+  return removed;
 }
 
 export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): void {

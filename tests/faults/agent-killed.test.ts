@@ -69,7 +69,7 @@ async function seen() {
 }
 
 function expectWholeDataDir(): void {
-  expect(checkDataDir(agent.dataDir)).toEqual({ unparsable: [], corrupt: [], temp: [] });
+  expect(checkDataDir(agent.dataDir, agent.pid)).toEqual({ unparsable: [], corrupt: [], temp: [] });
 }
 
 async function openApprovals(): Promise<Approval[]> {

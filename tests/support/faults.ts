@@ -45,7 +45,8 @@ export interface DataDirCheck {
 }
 
 /** Every file under the data dir: which JSON ones do not parse, what was set aside, what is left over. */
-export function checkDataDir(dataDir: string): DataDirCheck {
+/** `livePid`: the running agent's own temp files are writes under way, not leftovers. */
+export function checkDataDir(dataDir: string, livePid?: number): DataDirCheck {
   const out: DataDirCheck = { unparsable: [], corrupt: [], temp: [] };
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
@@ -55,7 +56,7 @@ export function checkDataDir(dataDir: string): DataDirCheck {
         continue;
       }
       if (name.includes('.corrupt-')) out.corrupt.push(path);
-      if (name.endsWith('.tmp')) out.temp.push(path);
+      if (name.endsWith('.tmp') && !(livePid !== undefined && name.includes(`.${livePid}.`))) out.temp.push(path);
       if (name.endsWith('.json')) {
         try {
           JSON.parse(readFileSync(path, 'utf8'));
