@@ -32,7 +32,7 @@ import type { AgentConfig } from './config/config.js';
 import { loginEnvironment, noProxyWithLoopback } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
 import { AgentAddress, PLAIN_HTTP_WARNING } from './http/address.js';
-import { hookRouter } from './http/hook-routes.js';
+import { hookIntake } from './http/hook-routes.js';
 import { apiRouter } from './http/routes/api-router.js';
 import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
@@ -237,7 +237,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           userHooks: () => userHooksView(config),
           adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
         }),
-        hooks: hookRouter({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, log }),
+        hooks: hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, log }),
         channels,
         access,
         refusals,

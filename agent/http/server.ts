@@ -1,12 +1,12 @@
-import { HOOK_PATH_PREFIX } from '../../protocol/hook-contract.js';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
 import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
 import type { Disposable } from '../util/disposable.js';
+import { type HookIntake, isHookUrl } from './hook-routes.js';
 import { closeServer, listen } from './listen.js';
 import type { TlsMaterial } from './tls.js';
 
@@ -17,8 +17,8 @@ export interface ServerDeps extends UpgradeDeps {
   localTwin: boolean;
   /** The REST API, mounted at `/api`. */
   api: Router;
-  /** The hook intake, mounted at `/hooks`. */
-  hooks: Router;
+  /** The hook intake: every request under `/hooks/`, before the app sees it. */
+  hooks: HookIntake;
   /** Built PWA (vite output); served as static files. */
   pwaDir: string;
 }
@@ -31,6 +31,7 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
 };
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 /**
  * How long an idle kept-alive connection stays open. A hook posted on a connection just as
@@ -74,15 +75,6 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((req, res, next) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    if (!deps.hostGuard.allows(req.headers.host)) {
-      res.status(421).json({ error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
-      return;
-    }
-    next();
-  });
-  app.use(HOOK_PATH_PREFIX, deps.hooks);
   app.use('/api', deps.api);
 
   if (existsSync(join(deps.pwaDir, 'index.html'))) {
@@ -106,9 +98,20 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
     });
   }
 
-  const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, app) : createServer(app);
+  // Every request: the same headers, the host checked, then hooks to their intake and the rest to the app.
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    for (const [k, v] of SECURITY_HEADER_ENTRIES) res.setHeader(k, v);
+    if (!deps.hostGuard.allows(req.headers.host)) {
+      const text = JSON.stringify({ error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
+      res.writeHead(421, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+      return;
+    }
+    if (isHookUrl(req.url)) deps.hooks(req, res);
+    else app(req, res);
+  };
+  const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, handle) : createServer(handle);
   server.on('upgrade', channelUpgradeHandler(deps));
-  const local = deps.localTwin ? createServer(app) : null;
+  const local = deps.localTwin ? createServer(handle) : null;
   for (const s of [server, local]) if (s) s.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new AgentServers(server, local, deps.channels);
 }

@@ -166,6 +166,11 @@ async function main(): Promise<void> {
       process.stdout.write(`\n${approvalRows(await approvalBench(agent, session, progress))}\n`);
       return;
     }
+    if (process.argv.includes('--hooks-only')) {
+      const hooks = await hookBench(agent, session, progress);
+      process.stdout.write(`\n${JSON.stringify(hooks, null, 2)}\n`);
+      return;
+    }
     if (process.argv.includes('--input-only')) {
       process.stdout.write(`\n${inputTable(await inputBench(session, progress))}\n`);
       return;
@@ -250,15 +255,13 @@ agent-only row replaces the script with an HTTP POST (node:http, keep-alive) fro
 process. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
 sequence numbers on the client: none missing, none out of order. The agent's RSS is read half
-a second after it and again after 20 s idle: V8 keeps the heap a burst grew (its young
-generation at the 32 MiB it may reach, and old space holding garbage not yet collected) until
-it sees the process idle, and gives it back then (when V8's memory reducer runs, which may be
-later than 20 s); the agent's live heap after that load, after a full collection, is about
-17 MiB, a heap snapshot taken in the middle of the load finds 17.5 MiB live, and three such
-loads in a row leave the same RSS. A smaller young generation (node's
-\`--max-semi-space-size\`) lowers the first reading only where node's command line carries it
-(set at run time it changes nothing): 8 MiB gave 111 and 121 MiB, 4 MiB about 100, for 5 to 10%
-more CPU during the load. The Claude-tab rows start
+a second after it and again after 20 s idle. It used to read 120 to 155 MiB half a second
+after: behind Express's router and body parser each event allocated about twice as much, and
+some of it lived long enough for V8 to grow its young generation to 32 MiB and move a few MiB
+a second into old space, garbage held until V8's memory reducer ran, often later than 20 s.
+The hook intake is plain Node now (\`agent/http/hook-routes.ts\`): during the same load the
+young generation no longer grows and nothing is moved to old space, as
+\`--trace-gc\` shows; the agent's live heap is about 17 MiB throughout. The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
 API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
 settle for 3 s, and read VmRSS from \`/proc\`. The agent-down row runs no agent: two real

@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabStatus } from '../../protocol/status.js';
-import { HOOK_BODY_LIMIT } from '../../agent/http/hook-routes.js';
+import { HOOK_BODY_BYTES } from '../../agent/http/hook-routes.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, } from '../support/agent.js';
 import { api, claim, createTab, eventually, type Session } from '../support/client.js';
 import { runHookScript } from '../support/hook-script.js';
@@ -24,8 +27,6 @@ beforeAll(async () => {
 });
 afterAll(cleanupAgents);
 
-/** The hook intake's body cap, `HOOK_BODY_LIMIT` ('2mb'), in bytes as body-parser reads it. */
-const HOOK_BODY_BYTES = 2 * 1024 * 1024;
 
 /** A Stop payload padded, in Claude's last message, to exactly `bytes` of JSON. */
 function sizedStop(stop: string, bytes: number): string {
@@ -194,13 +195,27 @@ describe('Claude hooks', () => {
     const env = await tabPaneEnv(tab.id, tab.workspaceId);
     const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
     const before = JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null);
-    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    const send = (method: string, path: string, body: string | ReadableStream | undefined, headers: Record<string, string> = {}) =>
       fetch(new URL(path, agent.url), {
-        method: 'POST',
+        method,
         headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE as string, 'x-pocketmux-tmux': env.TMUX as string, ...headers },
         body,
-      });
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit);
+    const post = (path: string, body: string, headers: Record<string, string> = {}) => send('POST', path, body, headers);
     const stop = JSON.stringify(captured.find((p) => p.hook_event_name === 'Stop'));
+    // Sent in pieces with no length declared: the cap holds while the body is read.
+    const streamed = (text: string) => {
+      const bytes = Buffer.from(text);
+      let at = 0;
+      return new ReadableStream({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.subarray(at, at + 256 * 1024));
+          at += 256 * 1024;
+        },
+      });
+    };
     const cases: [string, Promise<Response>, number, RegExp][] = [
       ['malformed JSON', post('/hooks/Stop', '{"session_id": '), 400, /JSON/],
       ['wrong types', post('/hooks/UserPromptSubmit', JSON.stringify({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 42 })), 400, /prompt/],
@@ -210,6 +225,13 @@ describe('Claude hooks', () => {
       ['unknown event', post('/hooks/Bogus', stop), 400, /unknown hook event/],
       ['event mismatch', post('/hooks/SessionEnd', stop), 400, /posted to SessionEnd/],
       ['a body one byte past 2 MB', post('/hooks/Stop', sizedStop(stop, HOOK_BODY_BYTES + 1)), 413, /too large/],
+      ['the same, streamed with no length', send('POST', '/hooks/Stop', streamed(sizedStop(stop, HOOK_BODY_BYTES + 1))), 413, /too large/],
+      ['no body', post('/hooks/Stop', ''), 400, /no body/],
+      ['JSON that is no object', post('/hooks/Stop', '"Stop"'), 400, /JSON object/],
+      ['a compressed body', post('/hooks/Stop', stop, { 'content-encoding': 'gzip' }), 415, /compressed/],
+      ['a GET', send('GET', '/hooks/Stop', undefined), 405, /POST/],
+      ['a path below an event', post('/hooks/Stop/again', stop), 404, /hooks\/<event>/],
+      ['a GET without the token', send('GET', '/hooks/Stop', undefined, { 'x-pocketmux-token': '' }), 401, /hook token/],
       ['no token', post('/hooks/Stop', stop, { 'x-pocketmux-token': '' }), 401, /hook token/],
       ['a wrong token', post('/hooks/Stop', stop, { 'x-pocketmux-token': 'A'.repeat(token.length) }), 401, /hook token/],
       ['a browser Origin', post('/hooks/Stop', stop, { origin: agent.url.slice(0, -1) }), 403, /browser/],
@@ -219,6 +241,30 @@ describe('Claude hooks', () => {
       expect(res.status, name).toBe(status);
       expect(((await res.json()) as { error: string }).error, name).toMatch(message);
     }
+    // fetch will not send another Host: node:http does. A rebound name is refused here too.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(new URL('/hooks/Stop', agent.url), { method: 'POST', headers: { host: `rebind.example:${agent.port}`, 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE as string, 'x-pocketmux-tmux': env.TMUX as string } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end(stop);
+    });
+    expect(rebound.status).toBe(421);
+    expect(rebound.body).toMatch(/does not answer to the host/);
+    // A client gone halfway through its body: nothing is taken, and the intake still answers.
+    const half = connect(agent.port, '127.0.0.1');
+    await once(half, 'connect');
+    half.write(
+      `POST /hooks/Stop HTTP/1.1\r\nHost: 127.0.0.1:${agent.port}\r\nX-Pocketmux-Token: ${token}\r\nX-Pocketmux-Pane: ${env.TMUX_PANE}\r\n` +
+        `X-Pocketmux-Tmux: ${env.TMUX}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(stop)}\r\n\r\n${stop.slice(0, 40)}`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    half.destroy();
+    expect((await post('/hooks/Stop', '{')).status).toBe(400);
     expect(JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null)).toBe(before);
   });
 
@@ -227,7 +273,7 @@ describe('Claude hooks', () => {
     const env = await tabPaneEnv(tab.id, tab.workspaceId);
     const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
     const stop = JSON.stringify({ ...captured.find((p) => p.hook_event_name === 'Stop'), session_id: 'two-megabytes' });
-    expect(HOOK_BODY_LIMIT).toBe('2mb');
+    expect(HOOK_BODY_BYTES).toBe(2 * 1024 * 1024);
     const body = sizedStop(stop, HOOK_BODY_BYTES);
     expect(Buffer.byteLength(body)).toBe(HOOK_BODY_BYTES);
     const res = await fetch(new URL('/hooks/Stop', agent.url), {
