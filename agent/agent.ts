@@ -33,6 +33,7 @@ import { loginEnvironment, noProxyWithLoopback } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
 import { AgentAddress, PLAIN_HTTP_WARNING } from './http/address.js';
 import { hookIntake } from './http/hook-routes.js';
+import { startMemoryTrim } from './util/memory-trim.js';
 import { apiRouter } from './http/routes/api-router.js';
 import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
@@ -150,6 +151,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const outsideSweep = setInterval(() => void outside.sweep().catch((err: Error) => log.warn('outside sessions check failed', { error: err.message })), config.outsidePollMs);
     outsideSweep.unref();
     agent.register(toDisposable(() => clearInterval(outsideSweep)));
+    const memoryTrim = startMemoryTrim(log);
+    agent.register(toDisposable(memoryTrim.stop));
 
     const openTranscript = transcriptOpener(config.claudeConfigDir, log);
     // A transcript the status monitor follows for Esc while a timeline shows it is read once.

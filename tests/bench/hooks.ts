@@ -29,7 +29,8 @@ export interface HookBenchResult {
   loadSeconds: number;
   lost: number;
   reordered: number;
-  /** The agent's RSS half a second after the load, and 20 s later. */
+  /** The agent's RSS as the load starts, half a second after it, and 20 s later. */
+  rssBeforeKiB: number;
   rssKiB: number;
   rssSettledKiB: number;
 }
@@ -168,6 +169,8 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
   while (tabs.length < 20) tabs.push(await createTab(session));
   const envs = await Promise.all(tabs.map((t) => paneEnv(agent, t)));
   const before = new Map(tabs.map((t) => [t.id, watcher.seqs.get(t.id)?.length ?? 0]));
+  const rss = () => procMemory(agent.pid, 'VmRSS') / 1024;
+  const rssBeforeKiB = rss();
   const rate = 1000;
   const seconds = 10;
   let sent = 0;
@@ -192,7 +195,6 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     lost += rate * seconds / tabs.length - list.length;
     for (let i = 1; i < list.length; i++) if ((list[i] as number) <= (list[i - 1] as number)) reordered++;
   }
-  const rss = () => procMemory(agent.pid, 'VmRSS') / 1024;
   const rssKiB = rss();
   // V8 keeps the heap a burst grew (the young generation at its largest) until it sees the
   // process idle; what the agent holds shows once it has given that back.
@@ -212,6 +214,7 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     loadSeconds,
     lost,
     reordered,
+    rssBeforeKiB,
     rssKiB,
     rssSettledKiB,
   };

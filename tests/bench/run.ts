@@ -207,7 +207,7 @@ async function main(): Promise<void> {
       `| floor: sh + one curl posting to a bare HTTP server, p50 / p99, alternating with the row above | ${f2(hooks.floorP50)} / ${f2(hooks.floorP99)} ms | |`,
       `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
       `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
-      `| agent RSS after that load, ${hooks.loadTabs} shell tabs: half a second after / 20 s later | ${(hooks.rssKiB / 1024).toFixed(0)} / **${(hooks.rssSettledKiB / 1024).toFixed(0)} MiB** | ≤ 110 MiB |`,
+      `| agent RSS after that load, ${hooks.loadTabs} shell tabs: half a second after / 20 s later (as it started) | ${(hooks.rssKiB / 1024).toFixed(0)} / **${(hooks.rssSettledKiB / 1024).toFixed(0)} MiB** (${(hooks.rssBeforeKiB / 1024).toFixed(0)} MiB) | ≤ 110 MiB |`,
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
       `| for scale: the ${claudeTabs.tabs} claude processes themselves | ${(claudeTabs.claudeRssKiB / 1024).toFixed(0)} MiB | |`,
       approvalRows(approvals),
@@ -254,14 +254,18 @@ and Stop alternate, so each one changes the state). 50 warm-up events are not co
 agent-only row replaces the script with an HTTP POST (node:http, keep-alive) from the bench
 process. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
-sequence numbers on the client: none missing, none out of order. The agent's RSS is read half
-a second after it and again after 20 s idle. It used to read 120 to 155 MiB half a second
-after: behind Express's router and body parser each event allocated about twice as much, and
-some of it lived long enough for V8 to grow its young generation to 32 MiB and move a few MiB
-a second into old space, garbage held until V8's memory reducer ran, often later than 20 s.
-The hook intake is plain Node now (\`agent/http/hook-routes.ts\`): during the same load the
-young generation no longer grows and nothing is moved to old space, as
-\`--trace-gc\` shows; the agent's live heap is about 17 MiB throughout. The Claude-tab rows start
+sequence numbers on the client: none missing, none out of order. The agent's RSS is read as
+the load starts, half a second after it and again after 20 s idle; the agent is the one the
+terminal and input parts ran in. It used to read 120 to 155 MiB half a second after, for two
+reasons. Behind Express's router and body parser each event allocated about twice as much,
+and some of it lived long enough for V8 to grow its young generation to 32 MiB and move a few
+MiB a second into old space, garbage held until V8's memory reducer ran, often later than
+20 s; the hook intake is plain Node now (\`agent/http/hook-routes.ts\`), and during the same
+load the young generation no longer grows and nothing is moved to old space, as
+\`--trace-gc\` shows; the agent's live heap is about 17 MiB throughout. And the terminal
+part's floods had grown the young generation to 32 MiB, which V8 keeps while the agent waits
+(105 MiB for a minute of idling after that part, 80 MiB at start): the agent now gives it
+back once it goes quiet after a burst (\`agent/util/memory-trim.ts\`, one full collection). The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
 API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
 settle for 3 s, and read VmRSS from \`/proc\`. The agent-down row runs no agent: two real
