@@ -5,8 +5,11 @@ import type { Logger } from './log.js';
 
 /** How often the agent looks whether it has gone quiet after a burst. */
 export const TRIM_CHECK_MS = 5_000;
-/** Below this share of the last check's time spent working, the agent is quiet. */
-export const QUIET_UTILIZATION = 0.02;
+/**
+ * Below this share of the last check's time spent working, the agent is quiet; a flood or the
+ * hook load keeps it far above (the load: 30% of a core).
+ */
+export const QUIET_UTILIZATION = 0.1;
 /** Heap V8 holds beyond what is in use, past which a quiet agent gives it back. */
 export const TRIM_SLACK_BYTES = 16 * 1024 * 1024;
 
