@@ -37,8 +37,8 @@ export function hookSender(userAgent: string | undefined): HookSender {
 /** Hook payloads carry tool inputs (a whole file for Write); anything past this (2 MiB) is not a hook. */
 export const HOOK_BODY_BYTES = 2 * 1024 * 1024;
 
-/** A JSON reply: the only kind the intake sends, besides empty ones. */
-function replyJson(res: ServerResponse, status: number, body: unknown): void {
+/** A JSON reply: the only kind the intake (and the server's Host refusal) sends, besides empty ones. */
+export function replyJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
@@ -70,9 +70,10 @@ export function readJsonBody(req: IncomingMessage, limit = HOOK_BODY_BYTES): Pro
       reject(new HookRequestError(415, 'a compressed body (Content-Encoding) is not taken: send the JSON as it is'));
       return;
     }
+    const tooLarge = () => new HookRequestError(413, `request entity too large: over ${limit} bytes`);
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
-      reject(new HookRequestError(413, `request entity too large: over ${limit} bytes`));
+      reject(tooLarge());
       return;
     }
     const chunks: Buffer[] = [];
@@ -82,7 +83,7 @@ export function readJsonBody(req: IncomingMessage, limit = HOOK_BODY_BYTES): Pro
       if (size > limit) {
         req.off('data', onData);
         chunks.length = 0;
-        reject(new HookRequestError(413, `request entity too large: over ${limit} bytes`));
+        reject(tooLarge());
         return;
       }
       chunks.push(chunk);

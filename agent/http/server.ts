@@ -6,7 +6,7 @@ import express, { type Router } from 'express';
 import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
 import type { Disposable } from '../util/disposable.js';
-import { type HookIntake, isHookUrl } from './hook-routes.js';
+import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
 import { closeServer, listen } from './listen.js';
 import type { TlsMaterial } from './tls.js';
 
@@ -102,8 +102,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     for (const [k, v] of SECURITY_HEADER_ENTRIES) res.setHeader(k, v);
     if (!deps.hostGuard.allows(req.headers.host)) {
-      const text = JSON.stringify({ error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
-      res.writeHead(421, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+      replyJson(res, 421, { error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
       return;
     }
     if (isHookUrl(req.url)) deps.hooks(req, res);
