@@ -6,6 +6,7 @@ import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import { connectionToDrop } from '../channels/connection-limits.js';
 import type { Logger } from '../util/log.js';
+import { PtyInput, ptyMaster } from './pty-input.js';
 
 /** Pause reading the pty when this much is queued on the socket… */
 export const HIGH_WATER_BYTES = 1024 * 1024;
@@ -83,6 +84,12 @@ export interface BridgeOptions {
 export const PAUSE_INPUT_BACKLOG_BYTES = 256 * 1024;
 /** …and, should frames already read still pile up, past this the socket is closed. */
 export const MAX_INPUT_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * Input the pty has not taken yet (the program behind it does not read) counts toward the
+ * same pause; past this, which a paused socket cannot reach (one more frame of at most 1 MB
+ * may still arrive after the pause), the socket is closed.
+ */
+export const MAX_PTY_PENDING_BYTES = 4 * 1024 * 1024;
 /** What a queued frame costs beside its payload, so empty frames are not free. */
 const FRAME_OVERHEAD_BYTES = 64;
 
@@ -110,6 +117,7 @@ export type TerminalStats = TerminalConnectionView;
 
 class TerminalConnection {
   private readonly term: pty.IPty;
+  private readonly input: PtyInput;
   private paused = false;
   /** A stdout frame handed to the socket whose write callback has not come back. */
   private sending = false;
@@ -164,6 +172,14 @@ class TerminalConnection {
       env: { ...opts.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
       encoding: null,
     });
+    const master = ptyMaster(this.term);
+    this.input = new PtyInput(master.fd, {
+      onDrained: () => this.maybeResumeInput(),
+      onError: (err) => opts.log.debug('pty write after exit ignored', { tab: target.id, error: err.message }),
+    });
+    // node-pty closes the master on the read error a pty gives once its client exited; no
+    // write may follow, as the descriptor's number can be reused.
+    master.onClose(() => this.input.dispose());
     this.term.onData((data) => this.sendOutput(data as unknown as Buffer));
     this.term.onExit(() => void this.onPtyExit());
 
@@ -397,21 +413,38 @@ class TerminalConnection {
       }
     }
     this.draining = false;
-    if (this.inputPaused && !this.closed) {
+    this.maybeResumeInput();
+  }
+
+  /** Reading the socket goes on once nothing waits behind tmux and the pty took all input. */
+  private maybeResumeInput(): void {
+    if (this.inputPaused && !this.closed && !this.draining && this.input.pendingBytes === 0) {
       this.inputPaused = false;
       this.ws.resume();
     }
   }
 
+  /** Into the pty, in order; past PAUSE_INPUT_BACKLOG_BYTES it has not taken, the socket waits for it. */
+  private writeInput(data: Buffer): void {
+    this.input.write(data);
+    const pending = this.input.pendingBytes;
+    if (pending > MAX_PTY_PENDING_BYTES) {
+      this.close(CloseCode.InputOverflow, 'too much input the terminal does not take');
+    } else if (!this.inputPaused && pending > PAUSE_INPUT_BACKLOG_BYTES) {
+      this.inputPaused = true;
+      this.ws.pause();
+    }
+  }
+
   /**
-   * Writes to or resizes the pty. Its tmux client may have exited a moment ago (the exit
-   * is handled on its own); a failing call then must not take the agent down.
+   * Resizes the pty. Its tmux client may have exited a moment ago (the exit is handled on
+   * its own); a failing call then must not take the agent down.
    */
-  private toPty(action: () => void): void {
+  private resize(cols: number, rows: number): void {
     try {
-      action();
+      this.term.resize(cols, rows);
     } catch (err) {
-      this.opts.log.debug('pty call after exit ignored', { tab: this.target.id, error: (err as Error).message });
+      this.opts.log.debug('pty resize after exit ignored', { tab: this.target.id, error: (err as Error).message });
     }
   }
 
@@ -425,7 +458,7 @@ class TerminalConnection {
       if (pending.length === 0 || this.closed) return;
       const data = Buffer.concat(pending);
       pending = [];
-      this.toPty(() => this.term.write(data));
+      this.writeInput(data);
     };
     for (const f of frames) {
       if (f.type === FrameType.WebStdin) pending.push(Buffer.from(f.text, 'utf8'));
@@ -443,10 +476,10 @@ class TerminalConnection {
     if (this.closed) return;
     switch (frame.type) {
       case FrameType.Stdin:
-        this.toPty(() => this.term.write(Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength)));
+        this.writeInput(Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength));
         return;
       case FrameType.Resize:
-        this.toPty(() => this.term.resize(frame.cols, frame.rows));
+        this.resize(frame.cols, frame.rows);
         return;
       default:
         return;
@@ -497,6 +530,7 @@ class TerminalConnection {
     this.holdTimer = null;
     if (this.redrawTimer) clearTimeout(this.redrawTimer);
     this.redrawTimer = null;
+    this.input.dispose();
     try {
       // Ends only our `tmux attach` client; the session and its shell live on.
       this.term.kill();
