@@ -264,8 +264,11 @@ MiB a second into old space, garbage held until V8's memory reducer ran, often l
 load the young generation no longer grows and nothing is moved to old space, as
 \`--trace-gc\` shows; the agent's live heap is about 17 MiB throughout. And the terminal
 part's floods had grown the young generation to 32 MiB, which V8 keeps while the agent waits
-(105 MiB for a minute of idling after that part, 80 MiB at start): the agent now gives it
-back once it goes quiet after a burst (\`agent/util/memory-trim.ts\`, one full collection). The Claude-tab rows start
+(105 MiB for a minute of idling after that part, 80 MiB at start), and so do the input part's
+10,000 typed frames (RSS 115 MiB after them, 62 MiB of heap of which 32 young generation, 5
+MiB of that in use): the agent now gives it back once it is quiet with its heap grown 16 MiB
+past what it held after its last trim (\`agent/util/memory-trim.ts\`, one full collection;
+that brought the same heap to 20 MiB and RSS to 74). The Claude-tab rows start
 20 Claude tabs on a fresh agent, each running the real Claude Code CLI against the stand-in
 API in \`tests/\`, wait until every one has reported SessionStart, let statusLine reports
 settle for 3 s, and read VmRSS from \`/proc\`. The agent-down row runs no agent: two real
