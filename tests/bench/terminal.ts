@@ -17,7 +17,7 @@ import { createTab, type Session, TerminalClient } from '../support/client.js';
 import { median, quantile } from '../support/stats.js';
 
 /** BYTES is the file's size, its lines of 76 base64 characters and their line feeds. */
-export const CAT = { COLS: 200, ROWS: 50, BYTES: 20_000_000, ROUNDS: 21 } as const;
+export const CAT = { COLS: 200, ROWS: 50, BYTES: 20_000_000, ROUNDS: 31 } as const;
 export const FLOOD = { COLS: 250, ROWS: 80, LINES: 220_000, ROUNDS: 11 } as const;
 const FLOOD_WIDTH = FLOOD.COLS - 2;
 export const FLOOD_BYTES = FLOOD.LINES * (FLOOD_WIDTH + 1);
