@@ -173,12 +173,12 @@ class TerminalConnection {
       encoding: null,
     });
     const master = ptyMaster(this.term);
-    this.input = new PtyInput(master.fd, {
+    this.input = new PtyInput(master, {
       onDrained: () => this.maybeResumeInput(),
       onError: (err) => opts.log.debug('pty write after exit ignored', { tab: target.id, error: err.message }),
     });
-    // node-pty closes the master on the read error a pty gives once its client exited; no
-    // write may follow, as the descriptor's number can be reused.
+    // No write may follow node-pty's closing of the master, as the descriptor's number can be
+    // reused: PtyInput looks before every write, and stops here for good.
     master.onClose(() => this.input.dispose());
     this.term.onData((data) => this.sendOutput(data as unknown as Buffer));
     this.term.onExit(() => void this.onPtyExit());
@@ -418,7 +418,7 @@ class TerminalConnection {
 
   /** Reading the socket goes on once nothing waits behind tmux and the pty took all input. */
   private maybeResumeInput(): void {
-    if (this.inputPaused && !this.closed && !this.draining && this.input.pendingBytes === 0) {
+    if (this.inputPaused && !this.closed && !this.draining && this.input.pendingWrites === 0) {
       this.inputPaused = false;
       this.ws.resume();
     }
@@ -427,7 +427,7 @@ class TerminalConnection {
   /** Into the pty, in order; past PAUSE_INPUT_BACKLOG_BYTES it has not taken, the socket waits for it. */
   private writeInput(data: Buffer): void {
     this.input.write(data);
-    const pending = this.input.pendingBytes;
+    const pending = this.input.pendingBytes + this.input.pendingWrites * FRAME_OVERHEAD_BYTES;
     if (pending > MAX_PTY_PENDING_BYTES) {
       this.close(CloseCode.InputOverflow, 'too much input the terminal does not take');
     } else if (!this.inputPaused && pending > PAUSE_INPUT_BACKLOG_BYTES) {

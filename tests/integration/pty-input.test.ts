@@ -36,7 +36,7 @@ async function reader(out: string, delay: number): Promise<pty.IPty> {
 function input(p: pty.IPty, drained: () => void = () => undefined): { input: PtyInput; errors: Error[] } {
   const errors: Error[] = [];
   const master = ptyMaster(p);
-  const result = new PtyInput(master.fd, { onDrained: drained, onError: (e) => errors.push(e) });
+  const result = new PtyInput(master, { onDrained: drained, onError: (e) => errors.push(e) });
   master.onClose(() => result.dispose());
   return { input: result, errors };
 }
@@ -72,10 +72,12 @@ describe('PtyInput on a real pty', () => {
       paste.write(Buffer.from(text.slice(at, at + 32 * 1024), 'latin1'));
       mostPending = Math.max(mostPending, paste.pendingBytes);
     }
-    // The kernel holds some tens of kilobytes for a pty; the rest waits here.
+    // The kernel holds some tens of kilobytes for a pty; the rest waits here, in pieces as written.
     expect(mostPending).toBeGreaterThan(text.length - 256 * 1024);
+    expect(paste.pendingWrites).toBeGreaterThan(Math.floor(mostPending / (32 * 1024)) - 1);
     await eventually(() => drained === 1, 20_000, 'the held input taken');
     expect(paste.pendingBytes).toBe(0);
+    expect(paste.pendingWrites).toBe(0);
     await eventually(() => size(out) === text.length, 20_000, 'every byte copied');
     expect(readFileSync(out, 'latin1') === text).toBe(true);
     expect(errors).toEqual([]);
@@ -96,13 +98,37 @@ describe('PtyInput on a real pty', () => {
     expect(errors).toEqual([]);
   });
 
+  it('writes nothing into the descriptor once node-pty destroyed its stream, though the number is reused at once', async () => {
+    const out = join(dir, 'reused.txt');
+    const p = await reader(out, 60);
+    const { input: keys, errors } = input(p);
+    keys.write(Buffer.from('before'));
+    expect(keys.pendingBytes).toBe(0);
+    // What node-pty's exit timer does to a paused pty: the stream goes, its descriptor closed
+    // there and then; node-pty's close event comes a loop phase later, and a key can come
+    // in between (a WebSocket message in the poll phase) while another file takes the number.
+    (p as unknown as { _socket: { destroy(): void } })._socket.destroy();
+    const victim = join(dir, 'victim.txt');
+    const fd = openSync(victim, 'w');
+    try {
+      expect(fd).toBe(ptyMaster(p).fd);
+      keys.write(Buffer.from('after'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(readFileSync(victim, 'latin1')).toBe('');
+      expect(keys.pendingBytes).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('reports a write error once, drops what waits and writes nothing more', () => {
     const file = join(dir, 'read-only.txt');
     writeFileSync(file, 'kept');
     const fd = openSync(file, 'r');
     try {
       const errors: Error[] = [];
-      const broken = new PtyInput(fd, { onDrained: () => undefined, onError: (e) => errors.push(e) });
+      const broken = new PtyInput({ fd, isOpen: () => true }, { onDrained: () => undefined, onError: (e) => errors.push(e) });
       broken.write(Buffer.from('one'));
       broken.write(Buffer.from('two'));
       expect(errors).toHaveLength(1);
