@@ -12,8 +12,8 @@ export const TRIM_CHECK_MS = 5_000;
 export const QUIET_UTILIZATION = 0.1;
 /** Growth of the heap V8 holds, past its floor, at which a quiet agent gives memory back. */
 export const TRIM_SLACK_BYTES = 16 * 1024 * 1024;
-/** The longest wait, in checks, between tries V8 gives nothing back from (a minute). */
-export const MAX_RETRY_CHECKS = 12;
+/** Collections in a row V8 may keep the memory from before the trim waits for the next burst. */
+export const MAX_KEPT_TRIES = 5;
 
 export interface HeapFigures {
   /** What V8 holds for the heap. */
@@ -52,15 +52,17 @@ export interface MemoryTrimDeps {
  * So what V8 holds after the collection decides. Less than TRIM_SLACK_BYTES beyond what is
  * in use: V8 gave back what it could, the rest is live, and that is the new floor (a heap
  * grown with live data is trimmed once, not at every check). More: V8 kept it, and a later
- * quiet check tries again, after 1, 2, 4 up to MAX_RETRY_CHECKS checks; a busy check clears
- * the wait, since the burst's end is when trying pays.
+ * quiet check tries again, after 1, 2, 4 and 8 checks; after MAX_KEPT_TRIES such tries (about
+ * 80 s) the trim waits for the next busy check, so a heap V8 will not give back (allocation
+ * that never stops, fragments) costs five collections, not one a minute for good. A busy
+ * check clears the wait and the count, since the burst's end is when trying pays.
  */
 export class MemoryTrim {
   private floor: number;
   private trims = 0;
-  /** Quiet checks to let pass before trying again, after a collection V8 gave nothing from. */
+  /** Quiet checks to let pass before trying again, after a collection V8 kept the memory from. */
   private wait = 0;
-  private retryAfter = 1;
+  private keptInARow = 0;
 
   constructor(private readonly deps: MemoryTrimDeps) {
     this.floor = deps.heap().total;
@@ -71,13 +73,14 @@ export class MemoryTrim {
     if (this.deps.collect === null) return;
     if (this.deps.utilization() >= QUIET_UTILIZATION) {
       this.wait = 0;
-      this.retryAfter = 1;
+      this.keptInARow = 0;
       return;
     }
     if (this.wait > 0) {
       this.wait--;
       return;
     }
+    if (this.keptInARow >= MAX_KEPT_TRIES) return;
     const before = this.deps.heap();
     if (before.total < this.floor) this.floor = before.total;
     if (before.total - this.floor < TRIM_SLACK_BYTES) return;
@@ -87,11 +90,11 @@ export class MemoryTrim {
     const after = this.deps.heap();
     const kept = after.total - after.used >= TRIM_SLACK_BYTES;
     if (kept) {
-      this.wait = this.retryAfter;
-      this.retryAfter = Math.min(this.retryAfter * 2, MAX_RETRY_CHECKS);
+      this.wait = 2 ** this.keptInARow;
+      this.keptInARow++;
     } else {
       this.floor = after.total;
-      this.retryAfter = 1;
+      this.keptInARow = 0;
     }
     this.deps.log.debug(kept ? 'asked V8 for memory back after a burst, it kept it' : 'gave memory back after a burst', {
       heapMiB: [before.total, after.total].map((b) => Math.round(b / 1048576)),

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type HeapFigures, MAX_RETRY_CHECKS, MemoryTrim, QUIET_UTILIZATION, TRIM_SLACK_BYTES } from '../../agent/util/memory-trim.js';
+import { type HeapFigures, MAX_KEPT_TRIES, MemoryTrim, QUIET_UTILIZATION, TRIM_SLACK_BYTES } from '../../agent/util/memory-trim.js';
 import { createLogger } from '../../agent/util/log.js';
 import { REPO_ROOT } from '../support/agent.js';
 
@@ -63,7 +63,7 @@ describe('giving memory back after a burst', () => {
     expect(state.collections).toBe(1);
   });
 
-  it('tries again, waiting longer each time, while V8 keeps what it holds; a burst clears the wait', () => {
+  it('tries again, waiting longer each time, while V8 keeps what it holds, then waits for a burst', () => {
     const { trim, state } = trimWith(true);
     // V8 measured allocation as the collection ran and kept the young generation: 62 MiB, 17 live.
     state.heap = { total: 62 * MiB, used: 20 * MiB };
@@ -74,16 +74,18 @@ describe('giving memory back after a burst', () => {
       return state.collections - start;
     };
     expect(collectionsOver(1)).toBe(1);
-    // Then after 1, 2, 4 quiet checks: collections at checks 2, 5 and 10 of the next 10.
+    // Then again after 1, 2, 4 and 8 quiet checks.
     expect(collectionsOver(1)).toBe(0);
     expect(collectionsOver(1)).toBe(1);
     expect(collectionsOver(2)).toBe(0);
     expect(collectionsOver(1)).toBe(1);
     expect(collectionsOver(4)).toBe(0);
     expect(collectionsOver(1)).toBe(1);
-    // The wait stops growing at MAX_RETRY_CHECKS.
-    expect(collectionsOver(200)).toBeLessThanOrEqual(Math.ceil(200 / MAX_RETRY_CHECKS) + 1);
-    expect(collectionsOver(MAX_RETRY_CHECKS + 1)).toBe(1);
+    expect(collectionsOver(8)).toBe(0);
+    expect(collectionsOver(1)).toBe(1);
+    // MAX_KEPT_TRIES in a row: no more until the next burst, however long the agent idles.
+    expect(MAX_KEPT_TRIES).toBe(5);
+    expect(collectionsOver(1000)).toBe(0);
     // A busy check: the next quiet one tries at once, and V8 gives it back this time.
     state.utilization = 0.5;
     trim.check();
