@@ -40,22 +40,22 @@ export interface MemoryTrimDeps {
  * RSS 115 MiB; one full collection brought them to 20 and 74 MiB.
  *
  * The rule: the floor is the heap V8 held after the last trim (at first, the heap as the
- * agent started), lowered whenever a quiet check finds less. A check that finds the agent quiet and
- * the heap grown TRIM_SLACK_BYTES past the floor asks V8 for one full collection (10 to 25 ms,
- * with nothing else to do). How much of the heap is in use does not enter: right after a
- * burst the young generation is full of garbage that counts as used.
+ * agent started), lowered whenever a quiet check finds less. A check that finds the agent
+ * quiet and the heap grown TRIM_SLACK_BYTES past the floor asks V8 for one full collection
+ * (10 to 25 ms, with nothing else to do). How much of the heap is in use does not enter:
+ * right after a burst the young generation is full of garbage that counts as used.
  *
  * V8 shrinks the young generation in that collection only if the agent allocated little in
  * the last seconds (under 1 MB a second, V8's own measure), which a quiet event loop does not
- * promise: measured, a trim during a run of hook.sh posts, the loop under 10% busy, left the young
- * generation at 32 MiB.
- * So what V8 holds after the collection decides. Less than TRIM_SLACK_BYTES beyond what is
- * in use: V8 gave back what it could, the rest is live, and that is the new floor (a heap
- * grown with live data is trimmed once, not at every check). More: V8 kept it, and a later
- * quiet check tries again, after 1, 2, 4 and 8 checks; after MAX_KEPT_TRIES such tries (about
- * 80 s) the trim waits for the next busy check, so a heap V8 will not give back (allocation
- * that never stops, fragments) costs five collections, not one a minute for good. A busy
- * check clears the wait and the count, since the burst's end is when trying pays.
+ * promise: measured, a trim during a run of hook.sh posts, the loop under 10% busy, left the
+ * young generation at 32 MiB. So what V8 holds after the collection decides. Less than
+ * TRIM_SLACK_BYTES beyond what is in use: V8 gave back what it could, the rest is live, and
+ * that is the new floor (a heap grown with live data is trimmed once, not at every check).
+ * More: V8 kept it, and a later quiet check tries again, after 1, 2, 4 and 8 checks; after
+ * MAX_KEPT_TRIES such tries (about 80 s) the trim waits for the next busy check, so a heap V8
+ * will not give back (allocation that never stops, fragments) costs five collections, not
+ * one a minute for good. A busy check clears the wait and the count, since the burst's end
+ * is when trying pays.
  */
 export class MemoryTrim {
   private floor: number;
