@@ -114,6 +114,13 @@ export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 const MAX_GROWN_UNITS = 70_000;
 const MAX_GROWN_ITEMS = 400;
 const MAX_GROWN_NODES = 20_000;
+/**
+ * Text over the whole tree, counted at every place a shared subtree appears, as its JSON
+ * writes it: twice the largest body any boundary reads (a hook's 2 MiB). Without it, a string
+ * grown to 70 K units and then copied into thousands of places made a value whose JSON is
+ * longer than a JavaScript string can be, which no request can carry.
+ */
+const MAX_GROWN_TEXT = 4 * 1024 * 1024;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
@@ -147,6 +154,24 @@ function paths(value: Json, prefix: Path = [], out: Path[] = []): Path[] {
     for (const [i, v] of value.entries()) paths(v, [...prefix, i], out);
   } else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
   return out;
+}
+
+/** The units of every string and key of the tree, shared subtrees at each place; stops past `max`. */
+function textUnits(value: Json, max: number): number {
+  let total = 0;
+  const walk = (node: Json): void => {
+    if (total > max) return;
+    if (typeof node === 'string') total += node.length;
+    else if (Array.isArray(node)) for (const item of node) walk(item);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        total += key.length;
+        walk(item);
+      }
+    }
+  };
+  walk(value);
+  return total;
 }
 
 function get(root: Json, path: Path): Json {
@@ -196,6 +221,8 @@ export function mutate(example: unknown, mutations: readonly Mutation[]): unknow
         else if (Array.isArray(value)) value.push(m.json as Json);
         break;
       case 'grow': {
+        // A grow that takes the tree's text past MAX_GROWN_TEXT is not made: the tree as it was comes back.
+        const before = structuredClone(box.root);
         // Copies share their subtree, so each grow multiplies the paths of the tree: bounded by
         // the tree's size, or three grows in a row could make millions of them.
         const times = Math.min(m.times, Math.floor(MAX_GROWN_NODES / all.length));
@@ -207,6 +234,7 @@ export function mutate(example: unknown, mutations: readonly Mutation[]): unknow
           const first = Object.values(value)[0] ?? null;
           for (let i = 0; i < times; i++) setOwn(value, `${m.key}${i}`, first);
         }
+        if (textUnits(box.root, MAX_GROWN_TEXT) > MAX_GROWN_TEXT) box.root = before;
         break;
       }
     }

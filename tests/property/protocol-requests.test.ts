@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseClientMessage } from '../../agent/channels/client-message.js';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
-import { anyJson, hostileString, mutatedFrom, RUNS } from './hostile.js';
+import { anyJson, hostileString, type Mutation, mutate, mutatedFrom, RUNS } from './hostile.js';
 import {
   checkSchemaByProperty,
   EXAMPLES,
@@ -51,6 +51,22 @@ describe('protocol schemas the agent receives, by property', () => {
     expect(accepts('DecisionBody', { decision: 'deny', message: '😀'.repeat(1000) })).toBe(true);
     expect(accepts('DecisionBody', { decision: 'deny', message: '😀'.repeat(1001) })).toBe(false);
     expect(accepts('DecisionBody', { decision: 'answer', answers: { q: '😀'.repeat(1001) } })).toBe(false);
+  });
+
+  // Found in CI: one value in about half a million grew past what a string can hold, and the
+  // suite failed on JSON.stringify rather than on anything the agent does.
+  it('grows stop at 4 MiB of text, past any body the agent reads, however the copies share it', () => {
+    const example = { list: [{ type: 'addRules' }] };
+    const grow = (at: number, times = 300): Mutation => ({ at, op: 'grow', key: 'k', text: '', times });
+    // The string to 70 K units, its object to 301 copies of it (21 M), the list to 65 of those (1.4 G).
+    const grown = mutate(example, [grow(3), grow(3), grow(2), grow(1)]) as { list: Record<string, string>[] };
+    expect(grown.list).toHaveLength(1);
+    expect(grown.list[0]?.type).toHaveLength(70_000);
+    expect(Object.keys(grown.list[0] ?? {})).toEqual(['type']);
+    expect(example).toEqual({ list: [{ type: 'addRules' }] });
+    // Within the bound a grow is made: 50 copies of the 70 K string are 3.5 M units.
+    const within = mutate(example, [grow(3), grow(3), grow(2, 49)]) as { list: Record<string, string>[] };
+    expect(Object.keys(within.list[0] ?? {})).toHaveLength(50);
   });
 
   it('channel messages: any bytes, text or binary, are a message of the schema or null', () => {
