@@ -357,17 +357,17 @@ function parsePaneRecord(record: string, nonce: string): PaneInfo | null {
   const parts = record.split(fieldSeparator(nonce));
   if (parts.length !== PANE_FIELDS.length) return null;
   const [session, paneId, pid, command, path, width, height] = parts as [string, string, string, string, string, string, string];
-  const panePid = Number.parseInt(pid, 10);
-  if (!session || !/^%\d+$/.test(paneId) || !Number.isInteger(panePid)) return null;
-  return {
-    session,
-    paneId,
-    panePid,
-    command,
-    path,
-    width: Number.parseInt(width, 10) || 0,
-    height: Number.parseInt(height, 10) || 0,
-  };
+  const panePid = parseCount(pid);
+  if (!session || !/^%\d+$/.test(paneId) || panePid === null) return null;
+  return { session, paneId, panePid, command, path, width: parseCount(width) ?? 0, height: parseCount(height) ?? 0 };
+}
+
+/**
+ * A pid or size as tmux prints it: decimal digits only, ten at most, so a garbled field is
+ * never half read (`12abc`) nor a number past what tmux can print (Infinity of 400 digits).
+ */
+function parseCount(text: string): number | null {
+  return /^\d{1,10}$/.test(text) ? Number(text) : null;
 }
 
 /** Parses `tmux -V` output (`tmux 3.3a`, `tmux next-3.5`, `tmux 3.4-rc`). */

@@ -107,6 +107,11 @@ describe('tmux command builder', () => {
     expect(parsePaneListing(`pm_a_b${FS}%1${FS}not-a-pid${FS}bash${FS}/${FS}80${FS}24${END}`, nonce)).toEqual([]);
     expect(parsePaneListing(`pm_a_b${FS}12${FS}1${FS}bash${FS}/${FS}80${FS}24${END}`, nonce)).toEqual([]);
     expect(parsePaneListing(`pm_a_b${FS}%1${FS}1${FS}bash${END}`, nonce)).toEqual([]);
+    expect(parsePaneListing(`pm_a_b${FS}%1${FS}12abc${FS}bash${FS}/${FS}80${FS}24${END}`, nonce)).toEqual([]);
+    // A garbled size reads as 0 (unknown), never as a part of it or as Infinity (found by property).
+    const sizes = (width: string, height: string) => parsePaneListing(`pm_a_b${FS}%1${FS}7${FS}bash${FS}/${FS}${width}${FS}${height}${END}`, nonce)[0];
+    expect(sizes('1'.repeat(400), '24x')).toMatchObject({ width: 0, height: 0 });
+    expect(sizes('', '-3')).toMatchObject({ width: 0, height: 0 });
     // A listing made with another nonce is not read as fields.
     expect(parsePaneListing(output, 'ffffffffffffffff')).toEqual([]);
   });
