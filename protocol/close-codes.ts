@@ -22,7 +22,10 @@ export const CloseCode = {
    * behind too long). Reconnecting starts it over from a fresh snapshot.
    */
   TooSlow: 4008,
-  /** The client sent input faster than it can be typed into tmux (over 1 MB waiting). */
+  /**
+   * The client sent input faster than it can be typed into tmux: over 1 MB of frames waiting
+   * for tmux, 4 MB the pty has not taken, or input held for the whole heartbeat timeout.
+   */
   InputOverflow: 4009,
   /** This device was revoked: pair again. */
   DeviceRevoked: 4401,

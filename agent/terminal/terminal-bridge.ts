@@ -186,7 +186,7 @@ class TerminalConnection {
     this.heartbeat = setInterval(() => {
       if (ws.readyState === ws.OPEN) ws.send(HEARTBEAT_FRAME);
     }, opts.heartbeatIntervalMs);
-    this.silence = setTimeout(() => this.close(CloseCode.HeartbeatTimeout, 'no heartbeat from client'), opts.heartbeatTimeoutMs);
+    this.silence = setTimeout(() => this.onSilence(), opts.heartbeatTimeoutMs);
 
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.dispose());
@@ -342,6 +342,16 @@ class TerminalConnection {
       // A burst's hold lets the pty go itself when it ends.
       if (!this.holdTimer) this.term.resume();
     }
+  }
+
+  /**
+   * Nothing read from the client for the heartbeat timeout. A socket paused for input is not
+   * read, so its heartbeats go unheard: what stopped then is tmux taking the input, and the
+   * close says so rather than blaming the client.
+   */
+  private onSilence(): void {
+    if (this.inputPaused) this.close(CloseCode.InputOverflow, 'input not taken by tmux within the heartbeat timeout');
+    else this.close(CloseCode.HeartbeatTimeout, 'no heartbeat from client');
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {

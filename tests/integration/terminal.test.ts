@@ -59,6 +59,33 @@ describe('terminal over WebSocket', () => {
     }
   });
 
+  it('closes a socket paused for input tmux does not take as input not taken, not as a silent client', async () => {
+    const quick = await startAgent({ env: { POCKETMUX_HEARTBEAT_INTERVAL_MS: '200', POCKETMUX_HEARTBEAT_TIMEOUT_MS: '1000' } });
+    const quickSession = await claim(quick);
+    const tab = await createTab(quickSession);
+    const term = new TerminalClient(quickSession, tab.id);
+    await term.opened;
+    // The client beats throughout; read, its beats keep the socket open past the timeout.
+    const beat = setInterval(() => term.send({ type: FrameType.Heartbeat }), 200);
+    const serverPid = Number((await tmux(quick.tmuxSocket, 'display-message', '-p', '#{pid}')).trim());
+    try {
+      term.type('echo beating-$((40+2))\r');
+      await term.waitForLine(/^beating-42$/);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(term.ws.readyState).toBe(term.ws.OPEN);
+      // tmux's server stopped: it reads no key, the pty fills, the agent holds the rest and
+      // stops reading the socket, so the beats go unheard from here on.
+      process.kill(serverPid, 'SIGSTOP');
+      term.send({ type: FrameType.Stdin, data: Buffer.alloc(600 * 1024, 'a') });
+      const closed = await term.closed;
+      expect(closed.code).toBe(CloseCode.InputOverflow);
+      expect(closed.reason).toBe('input not taken by tmux within the heartbeat timeout');
+    } finally {
+      clearInterval(beat);
+      process.kill(serverPid, 'SIGCONT');
+    }
+  });
+
   it('closes only the socket that sends a malformed frame', async () => {
     const tab = await createTab(session);
     const bad = new TerminalClient(session, tab.id);
