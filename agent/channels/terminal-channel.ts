@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
-import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
+import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { ForeignTmux } from '../outside/foreign-tmux.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -46,10 +46,7 @@ export class TerminalChannel implements Channel {
       ws.close(CloseCode.AttachFailed, `no terminal: ${(err as Error).message}`.slice(0, 120));
       return;
     }
-    this.terminals.attach(ws, target, device.id, {
-      cols: dimension(url.searchParams.get('cols'), 80),
-      rows: dimension(url.searchParams.get('rows'), 24),
-    });
+    this.terminals.attach(ws, target, device.id, fitTerminalSize(dimension(url.searchParams.get('cols'), 80), dimension(url.searchParams.get('rows'), 24)));
   }
 
   /** The target for an id, or why there is none. */
