@@ -342,7 +342,7 @@ describe('adopting a Claude session started outside the tabs', () => {
     await eventually(
       async () => {
         screen = await runTmux('capture-pane', '-p', '-J', '-t', `=${tab.tmuxSession}:`);
-        return screen.split('\n').some((l) => l.startsWith('fake-claude ') && l.includes(`--resume ${sessionId}`));
+        return screen.split('\n').some((l) => l.startsWith('fake-claude ') && l.includes(`--resume=${sessionId}`));
       },
       10_000,
       'claude --resume in the tab',
