@@ -103,8 +103,12 @@ async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promis
   // Everything that can refuse is asked before its claude is ended.
   deps.store.assertRoomForTab();
   deps.tabs.assertClaudeAvailable();
-  // Asked again just before the signal: the pid must still be this session's claude.
+  // Asked again just before the signal: the pid must still be this session's claude, proven
+  // by its start time and what it runs, not only named by a file.
   if (!deps.outside.isItsClaude(session, pid)) throw new AdoptError(409, 'its claude is no longer running');
+  if (!(await deps.outside.isProvenClaude(session, pid))) {
+    throw new AdoptError(409, 'its process cannot be proven to be its claude (no start time in its session file, or another program): end it in its terminal');
+  }
 
   const alive = deps.alive ?? processAlive;
   const signal = deps.signal ?? ((target, sig) => process.kill(target, sig));

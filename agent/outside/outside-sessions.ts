@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
-import { isClaudeOfSession, readSessionFile } from '../claude/process.js';
+import { isClaudeOfSession, isProvenClaudeOfSession, type ProcessInspector, processLister, readSessionFile } from '../claude/process.js';
 import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
@@ -90,6 +90,8 @@ export interface OutsideSessionsOptions {
   processAlive?: (pid: number) => boolean;
   /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
   claudeInPane?: (pane: ForeignPane) => Promise<boolean>;
+  /** What a process is, before it is signalled; by default this system's own (/proc, else `ps`). */
+  processes?: ProcessInspector;
 }
 
 export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
@@ -218,6 +220,14 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
   /** Whether `pid` is this session's claude, now. */
   isItsClaude(session: OutsideSession, pid: number): boolean {
     return isClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processAlive ?? processAlive);
+  }
+
+  /**
+   * Whether `pid` is proven to be this session's claude, as a signal to it needs: its session
+   * file's start time is the process's, and the process runs claude (isProvenClaudeOfSession).
+   */
+  isProvenClaude(session: OutsideSession, pid: number): Promise<boolean> {
+    return isProvenClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processes ?? processLister());
   }
 
   /**
