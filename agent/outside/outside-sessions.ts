@@ -39,6 +39,16 @@ export interface OutsideReport {
 
 export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped' | 'adopted';
 
+/** Why nothing may reach an outside session's pane: it has none, or its claude no longer runs there. */
+export class OutsidePaneError extends Error {
+  constructor(
+    readonly reason: 'no-tmux' | 'claude-gone',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * The longest session id kept: what a hook payload allows (protocol/hooks.ts). A statusLine
  * report's is not bounded there; a longer one is no Claude's and is not kept, since one entry
@@ -215,6 +225,21 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     if (session.pid !== null) return this.isItsClaude(session, session.pid);
     if (!session.tmux) return true;
     return this.opts.claudeInPane ? this.opts.claudeInPane(session.tmux) : this.opts.paneExists(session.tmux);
+  }
+
+  /**
+   * Its pane, while its claude still runs there: the one rule for everything that reaches the
+   * pane, a browser terminal as much as typed text and keys, since a pane often outlives its
+   * claude (the shell it ran from) and what is typed there would run as a command. A session
+   * whose claude is gone is forgotten. Throws OutsidePaneError.
+   */
+  async paneToDrive(session: OutsideSession): Promise<ForeignPane> {
+    if (!session.tmux) throw new OutsidePaneError('no-tmux', 'no terminal: started outside tmux');
+    if (!(await this.stillRunning(session))) {
+      this.forget(session.key, 'process-gone');
+      throw new OutsidePaneError('claude-gone', 'its claude is no longer running in that pane');
+    }
+    return session.tmux;
   }
 
   /** Whether `pid` is this session's claude, now. */
