@@ -65,8 +65,19 @@ export type RenameBody = z.infer<typeof RenameBody>;
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
-/** A Claude session id (a UUID in practice). */
-export const ClaudeSessionId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'not a Claude session id');
+/**
+ * Claude's session ids are UUIDs (its transcripts are named by them). Only such an id ever
+ * reaches claude's command line: a hook's `session_id` is any text, and one like
+ * `--dangerously-skip-permissions` would otherwise be read as an option of its own.
+ */
+const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isClaudeSessionId(value: string): boolean {
+  return CLAUDE_SESSION_ID.test(value);
+}
+
+/** A Claude session id to resume: a UUID. */
+export const ClaudeSessionId = z.string().regex(CLAUDE_SESSION_ID, 'not a Claude session id (a UUID)');
 
 export const CreateTabBody = z.strictObject({
   workspaceId: WorkspaceId,

@@ -16,6 +16,33 @@ export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 /** Largest terminal dimension accepted in a resize frame (tmux's own limit is 10000). */
 export const MAX_TERMINAL_DIMENSION = 10_000;
 
+/**
+ * The largest terminal tmux is given, in cells. tmux keeps a cell for every column of every
+ * row it draws: a window of 10,000 × 10,000 cleared three times with a background colour took
+ * its server from 4 MB to 490 MB. A million cells is about an 8K screen with a 4 × 8 pixel
+ * font; at 2,000 × 500 the same clears cost tmux 9 MB.
+ */
+export const MAX_TERMINAL_CELLS = 1_000_000;
+
+/**
+ * The widest and tallest terminal tmux is given. Each line of a pane's history is as wide as
+ * the lines it kept: 50,000 lines of 2,000 coloured columns hold 500 MB in tmux.
+ */
+export const MAX_TERMINAL_COLUMNS = 2_000;
+export const MAX_TERMINAL_ROWS = 1_000;
+
+/**
+ * The size a terminal asked for, made to fit the bounds above: each side at most its bound,
+ * then rows cut until the cells fit (the width is kept, so lines wrap where the browser
+ * wraps them). A browser that asks for more gets the top of a smaller terminal, not a
+ * closed socket.
+ */
+export function fitTerminalSize(cols: number, rows: number): { cols: number; rows: number } {
+  const fitCols = Math.max(1, Math.min(Math.floor(cols), MAX_TERMINAL_COLUMNS));
+  const fitRows = Math.max(1, Math.min(Math.floor(rows), MAX_TERMINAL_ROWS, Math.floor(MAX_TERMINAL_CELLS / fitCols)));
+  return { cols: fitCols, rows: fitRows };
+}
+
 export type TerminalFrame =
   | { type: typeof FrameType.Stdin; data: Uint8Array }
   | { type: typeof FrameType.Stdout; data: Uint8Array }

@@ -119,17 +119,27 @@ export class AttemptLimiter {
 }
 
 /**
- * Wrong attempts one proxy peer may pass on in a minute, all forwarded clients together:
- * six clients' worth. A client through the proxy is stopped at five on its own, so only many
- * clients failing at once (or a program on this machine writing X-Forwarded-For) reach it.
+ * Wrong attempts one proxy peer may pass on in a minute, all forwarded clients together,
+ * before no code it passes on is checked until its minute is over. A client through the proxy
+ * is stopped at five on its own, so it takes 200 client addresses failing at once (or a
+ * program on this machine writing X-Forwarded-For) to get here: a share of six clients' worth
+ * let anyone who reached the proxy keep the right code out for everyone. What the bound gives
+ * such an attacker: 1,000 guesses a minute, 10,000 over a code's ten minutes, against at most
+ * 8 live codes of 31^8: under one chance in ten million.
  */
-export const MAX_PROXIED_FAILURES = 30;
+export const MAX_PROXIED_FAILURES = 1_000;
+
+/** What an attempt gives: a code a person types, or the secret of a pairing link. */
+export type AttemptKind = 'code' | 'secret';
 
 /**
  * Wrong pairing attempts per client (see attemptSource for who that is): five a minute.
  * Behind a proxy each forwarded client has its own five, so one person's typos do not hold
- * up everyone else; and all forwarded attempts also count against the proxy's own address,
- * up to MAX_PROXIED_FAILURES, so a forged X-Forwarded-For never buys unlimited guesses.
+ * up everyone else; and all forwarded wrong attempts also count against the proxy's own
+ * address, up to MAX_PROXIED_FAILURES, past which it passes on no code, so a forged
+ * X-Forwarded-For never buys unlimited guesses. A link's secret (32 random bytes) is still
+ * checked past that: no number of wrong ones brings a guess closer, so the link pairs while
+ * codes wait.
  */
 export class PairingAttempts {
   private readonly perClient: AttemptLimiter;
@@ -152,10 +162,10 @@ export class PairingAttempts {
     return attemptSource(req, this.behindProxy);
   }
 
-  /** Seconds the source must wait, or 0 when it may try. */
-  retryAfter(source: AttemptSource, now = this.now()): number {
+  /** Seconds the source must wait before an attempt of this kind is checked, or 0 when it may try. */
+  retryAfter(source: AttemptSource, kind: AttemptKind, now = this.now()): number {
     const own = this.perClient.retryAfter(source.client, now);
-    return source.via === null ? own : Math.max(own, this.perProxy.retryAfter(source.via, now));
+    return source.via === null || kind === 'secret' ? own : Math.max(own, this.perProxy.retryAfter(source.via, now));
   }
 
   fail(source: AttemptSource, now = this.now()): void {

@@ -1,9 +1,9 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
-import { MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
+import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import type { ForeignTmux } from '../outside/foreign-tmux.js';
-import type { OutsideSessions } from '../outside/outside-sessions.js';
+import { OutsidePaneError, type OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { TerminalBridge, TerminalTarget } from '../terminal/terminal-bridge.js';
 import { outsideTerminal, tabTerminal } from '../terminal/terminal-targets.js';
@@ -20,8 +20,9 @@ function dimension(raw: string | null, fallback: number): number {
 /**
  * `/api/terminal?tab=<id>&cols=<c>&rows=<r>`: one tab's terminal, in the binary frames of
  * protocol/terminal-frame.ts; `tab` may also be an outside session's key, whose pane is
- * reached through its own tmux server. The bridge runs it and holds its own caps per device
- * and in all, which is why terminals do not count against the JSON channels' caps.
+ * reached through its own tmux server while its claude runs there. The bridge runs it and
+ * holds its own caps per device and in all, which is why terminals do not count against the
+ * JSON channels' caps.
  */
 export class TerminalChannel implements Channel {
   constructor(
@@ -34,33 +35,46 @@ export class TerminalChannel implements Channel {
 
   accept(ws: WebSocket, { device, url }: ChannelContext): void {
     const id = url.searchParams.get('tab') ?? '';
+    const size = fitTerminalSize(dimension(url.searchParams.get('cols'), 80), dimension(url.searchParams.get('rows'), 24));
+    const tab = this.tabs.tab(id);
+    if (tab) {
+      this.attach(ws, device.id, size, () => tabTerminal(tab, this.tmux, this.tabs));
+      return;
+    }
+    const session = isUnmanagedKey(id) ? this.outside.get(id) : undefined;
+    if (!session) {
+      ws.close(CloseCode.TabNotFound, isUnmanagedKey(id) ? 'no such session' : 'no such tab');
+      return;
+    }
+    // Its frames wait, unread, while its claude is looked for: none is lost, and none reaches
+    // the pane before the look says it may.
+    ws.pause();
+    this.outside.paneToDrive(session).then(
+      (pane) => {
+        if (ws.readyState !== ws.OPEN) return;
+        this.attach(ws, device.id, size, () => outsideTerminal(id, pane, this.foreign));
+        ws.resume();
+      },
+      (err: unknown) => {
+        // Read again, with no one listening to frames, so the client's reply to the close is read.
+        ws.resume();
+        // Both are final: a session started outside tmux has no terminal, and one whose claude is gone is forgotten.
+        if (err instanceof OutsidePaneError) ws.close(CloseCode.TabNotFound, err.message);
+        else ws.close(CloseCode.AttachFailed, `no terminal: ${(err as Error).message}`.slice(0, 120));
+      },
+    );
+  }
+
+  /** Attaches the target `make` gives, or closes the socket saying why it could not. */
+  private attach(ws: WebSocket, device: string, size: { cols: number; rows: number }, make: () => TerminalTarget): void {
     let target: TerminalTarget;
     try {
-      const found = this.target(id);
-      if (typeof found === 'string') {
-        ws.close(CloseCode.TabNotFound, found);
-        return;
-      }
-      target = found;
+      target = make();
     } catch (err) {
       ws.close(CloseCode.AttachFailed, `no terminal: ${(err as Error).message}`.slice(0, 120));
       return;
     }
-    this.terminals.attach(ws, target, device.id, {
-      cols: dimension(url.searchParams.get('cols'), 80),
-      rows: dimension(url.searchParams.get('rows'), 24),
-    });
-  }
-
-  /** The target for an id, or why there is none. */
-  private target(id: string): TerminalTarget | string {
-    const tab = this.tabs.tab(id);
-    if (tab) return tabTerminal(tab, this.tmux, this.tabs);
-    if (!isUnmanagedKey(id)) return 'no such tab';
-    const session = this.outside.get(id);
-    if (!session) return 'no such session';
-    if (!session.tmux) return 'no terminal: started outside tmux';
-    return outsideTerminal(id, session.tmux, this.foreign);
+    this.terminals.attach(ws, target, device, size);
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { isClaudeSessionId } from '../../protocol/api.js';
 import { TAB_HOOKS_ENV } from './hook-files.js';
 
 export interface ClaudeLaunchConfig {
@@ -30,7 +31,12 @@ function quote(value: string): string {
  */
 export function claudeShellCommand(config: ClaudeLaunchConfig, launch: ClaudeLaunch): string {
   const args = [config.bin, '--settings', config.settingsPath];
-  if (launch.resume) args.push('--resume', launch.resume);
+  if (launch.resume) {
+    // Callers check the id where it comes in; a caller that did not is a bug, not a fresh claude.
+    if (!isClaudeSessionId(launch.resume)) throw new RangeError('a Claude session to resume is named by a UUID');
+    // One argument: even an id that began with `-` could not be read as an option.
+    args.push(`--resume=${launch.resume}`);
+  }
   if (launch.permissionMode) args.push('--permission-mode', launch.permissionMode);
   args.push(...config.extraArgs);
   return `env ${TAB_HOOKS_ENV}=1 ${args.map(quote).join(' ')}; exec ${quote(config.shell)} -l`;

@@ -40,6 +40,24 @@ export interface ProcessLister {
   list(): Promise<ProcessTable>;
 }
 
+/** One running process as the system tells of it, to prove what it is before it is signalled. */
+export interface ProcessIdentity {
+  /**
+   * When it started, as Claude writes `procStart` in its session file on this system: field
+   * 22 of /proc/<pid>/stat on Linux, `ps -o lstart=` in the C locale and UTC elsewhere.
+   */
+  start: string;
+  /** Its command name (a name, never a path). */
+  comm: string;
+  /** Its command line; from `ps`, split at spaces, so a path holding one is cut there. */
+  argv: string[];
+}
+
+/** The same two sources, asked about one process. */
+export interface ProcessInspector {
+  identity(pid: number): Promise<ProcessIdentity | null>;
+}
+
 /** Parent pid of every process, from /proc/<pid>/stat (the field after the `(comm)`). */
 export function readProcessTable(proc = '/proc'): ProcessTable {
   const table: ProcessTable = new Map();
@@ -80,6 +98,61 @@ export function procStartTime(pid: number, proc = '/proc'): string | null {
   }
 }
 
+/** A process's start time, command name and command line from /proc; null once it is gone. */
+export function procIdentity(pid: number, proc = '/proc'): ProcessIdentity | null {
+  try {
+    const stat = readFileSync(join(proc, String(pid), 'stat'), 'utf8');
+    const entry = parseStat(stat);
+    const start = procStartTime(pid, proc);
+    if (!entry || start === null) return null;
+    const argv = readFileSync(join(proc, String(pid), 'cmdline'), 'utf8').split('\0').filter((a) => a !== '');
+    return { start, comm: entry.comm, argv };
+  } catch {
+    return null;
+  }
+}
+
+/** `ps -o lstart=` as the C locale writes it (`Tue Dec  1 22:09:00 2026`), then the command line. */
+const PS_IDENTITY = /^\s*([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}) +(\S.*)$/;
+
+/** Arguments for `ps` that print one process's start time and command line, on procps and BSD ps alike. */
+export function psIdentityArgs(pid: number): string[] {
+  return ['-ww', '-o', 'lstart=', '-o', 'args=', '-p', String(pid)];
+}
+
+/** The line `ps` prints for psIdentityArgs; null for anything else. */
+export function parsePsIdentity(output: string): ProcessIdentity | null {
+  const m = PS_IDENTITY.exec(output.split('\n')[0] ?? '');
+  if (!m) return null;
+  const argv = (m[2] as string).trimEnd().split(/ +/);
+  return { start: m[1] as string, comm: commandName(argv[0] ?? ''), argv };
+}
+
+/**
+ * Whether a process is a claude: its command name is (as in findClaude), or its program is
+ * (`~/.local/bin/claude`, the npm package's `claude.exe`), or node or bun runs the npm
+ * package's script.
+ */
+export function isClaudeCommand(identity: Pick<ProcessIdentity, 'comm' | 'argv'>): boolean {
+  const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  const [program = '', script = ''] = identity.argv;
+  if (/^claude/.test(identity.comm) || /^claude/.test(name(program))) return true;
+  return /^(node|nodejs|bun)$/.test(name(program)) && script.includes('/@anthropic-ai/claude-code/');
+}
+
+/**
+ * Whether `pid` is proven to be the claude of `sessionId`, as a signal needs: its session file
+ * names that session and gives a start time (`procStart`), the process started then, and it
+ * runs claude. A file without a start time proves nothing: a file left by a claude that was
+ * killed would lend its pid to whatever took that number later.
+ */
+export async function isProvenClaudeOfSession(configDir: string, pid: number, sessionId: string, processes: ProcessInspector): Promise<boolean> {
+  const file = readSessionFile(configDir, pid);
+  if (!file || file.sessionId !== sessionId || !file.procStart) return false;
+  const running = await processes.identity(pid);
+  return running !== null && running.start === file.procStart && isClaudeCommand(running);
+}
+
 /**
  * Whether `pid` is the claude of `sessionId` now: its session file is there and names that
  * session, and, where both sides tell (Linux), the file's start time is the process's, so a
@@ -94,11 +167,14 @@ export function isClaudeOfSession(configDir: string, pid: number, sessionId: str
 }
 
 /** Linux: the kernel's own table, read without starting a process. */
-export class ProcLister implements ProcessLister {
+export class ProcLister implements ProcessLister, ProcessInspector {
   readonly kind = 'proc';
   constructor(private readonly root = '/proc') {}
   async list(): Promise<ProcessTable> {
     return readProcessTable(this.root);
+  }
+  async identity(pid: number): Promise<ProcessIdentity | null> {
+    return procIdentity(pid, this.root);
   }
 }
 
@@ -136,7 +212,7 @@ export function parsePs(output: string): ProcessTable {
 }
 
 /** macOS (and any system without /proc): one `ps` run per look, bounded by a timeout. */
-export class PsLister implements ProcessLister {
+export class PsLister implements ProcessLister, ProcessInspector {
   readonly kind = 'ps';
   constructor(
     private readonly bin = 'ps',
@@ -150,17 +226,27 @@ export class PsLister implements ProcessLister {
       });
     });
   }
+  /** Claude reads its own start time this way, in the C locale and UTC, and so must we to compare. */
+  identity(pid: number): Promise<ProcessIdentity | null> {
+    return new Promise((resolve) => {
+      const env = { ...process.env, LC_ALL: 'C', TZ: 'UTC' };
+      execFile(this.bin, psIdentityArgs(pid), { env, timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 }, (err, stdout) => {
+        // ps exits 1 for a pid that is not there.
+        resolve(err ? null : parsePsIdentity(stdout));
+      });
+    });
+  }
 }
 
 /** /proc when this system has one for us (Linux), else `ps` (macOS). */
-export function platformProcessLister(proc = '/proc'): ProcessLister {
+export function platformProcessLister(proc = '/proc'): ProcessLister & ProcessInspector {
   return existsSync(join(proc, 'self')) ? new ProcLister(proc) : new PsLister();
 }
 
-let chosen: ProcessLister | null = null;
+let chosen: (ProcessLister & ProcessInspector) | null = null;
 
 /** The lister for this machine, chosen once, at first use. */
-export function processLister(): ProcessLister {
+export function processLister(): ProcessLister & ProcessInspector {
   chosen ??= platformProcessLister();
   return chosen;
 }

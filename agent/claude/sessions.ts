@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ClaudeSessionSummary } from '../../protocol/api.js';
+import { type ClaudeSessionSummary, isClaudeSessionId } from '../../protocol/api.js';
 import { firstLine } from '../../protocol/timeline.js';
 import { openTranscript, projectsDir } from './transcript-file.js';
 import { parseTranscriptLine } from './transcript-parser.js';
@@ -46,8 +46,9 @@ export async function listClaudeSessions(configDir: string, dir: string, limit =
   }
   const found: { id: string; path: string; mtime: number; size: number }[] = [];
   for (const name of names) {
-    const m = /^([A-Za-z0-9-]{8,64})\.jsonl$/.exec(name);
-    if (!m) continue;
+    const m = /^(.+)\.jsonl$/.exec(name);
+    // Only sessions claude can resume: named by their UUID.
+    if (!m || !isClaudeSessionId(m[1] as string)) continue;
     try {
       const info = await stat(join(folder, name));
       if (info.isFile()) found.push({ id: m[1] as string, path: join(folder, name), mtime: info.mtimeMs, size: info.size });

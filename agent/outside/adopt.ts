@@ -2,13 +2,13 @@
  * "Adopt": a Claude started outside pocketmux becomes a Claude tab of its own. A running
  * process cannot move between tmux servers (or out of a terminal window), so the conversation
  * moves: its claude is asked to end (SIGTERM, as closing its terminal would), and once it has,
- * a Claude tab resumes the same session (`claude --resume <id>`) in the workspace of its
+ * a Claude tab resumes the same session (`claude --resume=<id>`) in the workspace of its
  * directory. Only between turns: a claude that works or waits on a question is left alone.
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { displayNameFrom } from '../../protocol/api.js';
+import { displayNameFrom, isClaudeSessionId } from '../../protocol/api.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabRecord, WorkspaceRecord, WorkspaceStore } from '../store/workspace-store.js';
@@ -81,6 +81,8 @@ async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promis
   if (state === 'busy' || state === 'needs-input' || deps.approvals.forTab(key).length > 0) {
     throw new AdoptError(409, 'Claude is working or waiting on an answer: adopt it when its turn has ended');
   }
+  // Its id came in a hook and goes on claude's command line: only an id claude resumes.
+  if (!isClaudeSessionId(session.sessionId)) throw new AdoptError(409, 'its session id is not one Claude gives (a UUID), so no tab can resume it');
   const pid = session.pid;
   if (pid === null) throw new AdoptError(409, 'its claude process is not known yet (no session file of it found); try again in a moment');
   let workspace: WorkspaceRecord | null = null;
@@ -101,8 +103,12 @@ async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promis
   // Everything that can refuse is asked before its claude is ended.
   deps.store.assertRoomForTab();
   deps.tabs.assertClaudeAvailable();
-  // Asked again just before the signal: the pid must still be this session's claude.
+  // Asked again just before the signal: the pid must still be this session's claude, proven
+  // by its start time and what it runs, not only named by a file.
   if (!deps.outside.isItsClaude(session, pid)) throw new AdoptError(409, 'its claude is no longer running');
+  if (!(await deps.outside.isProvenClaude(session, pid))) {
+    throw new AdoptError(409, 'its process cannot be proven to be its claude (no start time in its session file, or another program): end it in its terminal');
+  }
 
   const alive = deps.alive ?? processAlive;
   const signal = deps.signal ?? ((target, sig) => process.kill(target, sig));
@@ -117,7 +123,7 @@ async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
   deps.outside.forget(key, 'adopted');
-  const resume = `claude --resume ${session.sessionId}`;
+  const resume = `claude --resume=${session.sessionId}`;
   try {
     workspace ??= deps.store.addWorkspace(displayNameFrom(basename(newWorkspaceDir as string) || (newWorkspaceDir as string), 'Workspace'), newWorkspaceDir as string);
     const tab = await deps.tabs.createTab(workspace.id, null, { kind: 'claude', resume: session.sessionId });

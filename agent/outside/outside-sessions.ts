@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
-import { isClaudeOfSession, readSessionFile } from '../claude/process.js';
+import { isClaudeOfSession, isProvenClaudeOfSession, type ProcessInspector, processLister, readSessionFile } from '../claude/process.js';
 import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
@@ -38,6 +38,16 @@ export interface OutsideReport {
 }
 
 export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped' | 'adopted';
+
+/** Why nothing may reach an outside session's pane: it has none, or its claude no longer runs there. */
+export class OutsidePaneError extends Error {
+  constructor(
+    readonly reason: 'no-tmux' | 'claude-gone',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The longest session id kept: what a hook payload allows (protocol/hooks.ts). A statusLine
@@ -90,6 +100,8 @@ export interface OutsideSessionsOptions {
   processAlive?: (pid: number) => boolean;
   /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
   claudeInPane?: (pane: ForeignPane) => Promise<boolean>;
+  /** What a process is, before it is signalled; by default this system's own (/proc, else `ps`). */
+  processes?: ProcessInspector;
 }
 
 export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
@@ -215,9 +227,32 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     return this.opts.claudeInPane ? this.opts.claudeInPane(session.tmux) : this.opts.paneExists(session.tmux);
   }
 
+  /**
+   * Its pane, while its claude still runs there: the one rule for everything that reaches the
+   * pane, a browser terminal as much as typed text and keys, since a pane often outlives its
+   * claude (the shell it ran from) and what is typed there would run as a command. A session
+   * whose claude is gone is forgotten. Throws OutsidePaneError.
+   */
+  async paneToDrive(session: OutsideSession): Promise<ForeignPane> {
+    if (!session.tmux) throw new OutsidePaneError('no-tmux', 'no terminal: started outside tmux');
+    if (!(await this.stillRunning(session))) {
+      this.forget(session.key, 'process-gone');
+      throw new OutsidePaneError('claude-gone', 'its claude is no longer running in that pane');
+    }
+    return session.tmux;
+  }
+
   /** Whether `pid` is this session's claude, now. */
   isItsClaude(session: OutsideSession, pid: number): boolean {
     return isClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processAlive ?? processAlive);
+  }
+
+  /**
+   * Whether `pid` is proven to be this session's claude, as a signal to it needs: its session
+   * file's start time is the process's, and the process runs claude (isProvenClaudeOfSession).
+   */
+  isProvenClaude(session: OutsideSession, pid: number): Promise<boolean> {
+    return isProvenClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processes ?? processLister());
   }
 
   /**

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
-import { displayNameFrom, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
+import { displayNameFrom, isClaudeSessionId, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
 import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
 import { type ClaudeVersions, settingsFileFor } from '../claude/claude-version.js';
 import type { HookSettingsFiles } from '../claude/hook-files.js';
@@ -123,7 +123,8 @@ export class TabService extends EventEmitter<{ change: [] }> {
         continue;
       }
       const cwd = this.startDirectory(tab);
-      const resume = this.claude.resumeAfterReboot ? tab.claudeSessionId : null;
+      // A session id kept by an older agent was taken from a hook unchecked: only a UUID is resumed.
+      const resume = this.claude.resumeAfterReboot && tab.claudeSessionId !== null && isClaudeSessionId(tab.claudeSessionId) ? tab.claudeSessionId : null;
       try {
         await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id), command: await this.commandFor(tab, resume) });
         this.alive.add(tab.id);
@@ -317,9 +318,13 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return this.panePids.get(tabId);
   }
 
-  /** A hook named the Claude session a tab runs; remembered for `--resume` after a reboot. */
+  /**
+   * A hook named the Claude session a tab runs; remembered for `--resume` after a reboot, when
+   * it is a session id claude can resume (a UUID). Any other text a hook sends is no id of
+   * Claude's, and is never put on claude's command line; the hook still counts for the status.
+   */
   noteClaudeSession(tabId: string, sessionId: string): void {
-    this.store.setClaudeSession(tabId, sessionId);
+    if (isClaudeSessionId(sessionId)) this.store.setClaudeSession(tabId, sessionId);
   }
 
   /** The tab a pane belongs to; looks again at tmux once when the pane is new to us. */

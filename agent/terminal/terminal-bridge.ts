@@ -3,7 +3,7 @@ import * as pty from 'node-pty';
 import type { WebSocket } from 'ws';
 import type { TerminalConnectionView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { decodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
+import { decodeFrame, FrameType, fitTerminalSize, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import { connectionToDrop } from '../channels/connection-limits.js';
 import type { Logger } from '../util/log.js';
 import { PtyInput, ptyMaster } from './pty-input.js';
@@ -488,9 +488,11 @@ class TerminalConnection {
       case FrameType.Stdin:
         this.writeInput(Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength));
         return;
-      case FrameType.Resize:
-        this.resize(frame.cols, frame.rows);
+      case FrameType.Resize: {
+        const size = fitTerminalSize(frame.cols, frame.rows);
+        this.resize(size.cols, size.rows);
         return;
+      }
       default:
         return;
     }

@@ -3,7 +3,7 @@
  * agent's own hook script (`--global`, as Claude's user settings run it) from a pane of a
  * SEPARATE tmux server the test starts (the person's own tmux) and from no tmux at all; then
  * listed, synced, given a status, a terminal and typed input, and forgotten when they end.
- * Typed input goes only where a claude runs: the panes' "claude" is a copy of cat, so what it
+ * A terminal opens and typed input goes only where a claude runs: the panes' "claude" is a copy of cat, so what it
  * is sent shows twice (the terminal's echo, then cat's), and a shell left alone never runs it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -224,38 +224,59 @@ describe('Claude sessions outside the tabs', () => {
     late.ws.close();
   });
 
-  it('(b) opens a terminal on the pane through its own tmux server: output, typed input, and a kill frame that kills nothing', async () => {
-    // Only a shell runs in the pane yet: a terminal is the person's own view of it, open whatever runs there.
+  it('(b) opens no terminal on a pane where only a shell runs, as REST types nothing there: nothing typed reaches it', async () => {
+    // Its claude exited and left the shell it ran from: what is typed there would run as a command.
     expect(await server.foreground(pane)).toBe('sh');
+    const marker = `never-run-${randomBytes(3).toString('hex')}`;
+    const term = new TerminalClient(session, tmuxKey);
+    await term.opened;
+    // Sent at once, before the agent has looked for its claude.
+    term.type(`echo ${marker}-$((2+3))\r`);
+    const closed = await term.closed;
+    expect(closed).toEqual({ code: CloseCode.TabNotFound, reason: 'its claude is no longer running in that pane' });
+    // The same rule as typed input, from the same check: the session is forgotten.
+    await waitGone(session, tmuxKey);
+    const input = await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: `echo ${marker}` });
+    expect(input.status).toBe(404);
+    expect(await server.paneExists(pane)).toBe(true);
+    expect((await server.capture(pane)).some((l) => l.includes(marker))).toBe(false);
+  });
+
+  it('(b) opens a terminal on the pane through its own tmux server where its claude runs: output, typed input, and a kill frame that kills nothing', async () => {
+    await server.startClaude(pane, claudeBin);
+    // Its claude reports again, as a claude started in that pane does.
+    await report(agent, 'SessionStart', startPayload(inTmux.id, inTmux.cwd), server.env(pane));
+    await waitListed(session, tmuxKey);
     const marker = `shown-${randomBytes(3).toString('hex')}`;
-    await server.run('send-keys', '-t', pane, `echo ${marker}-$((2+3))`, 'Enter');
-    await server.waitForLine(pane, `${marker}-5`);
+    await server.run('send-keys', '-t', pane, '-l', marker);
+    await server.run('send-keys', '-t', pane, 'Enter');
+    await server.waitForEcho(pane, marker);
 
     const term = new TerminalClient(session, tmuxKey);
     await term.opened;
     // What the pane shows arrives in output frames.
-    await term.waitForLine(new RegExp(`^${marker}-5$`));
+    await term.waitForLine(new RegExp(`^${marker}$`));
 
     const typed = `typed-${randomBytes(3).toString('hex')}`;
-    term.type(`echo ${typed}-$((6*7))\r`);
-    await server.waitForLine(pane, `${typed}-42`);
-    await term.waitForLine(new RegExp(`^${typed}-42$`));
+    term.type(`${typed}\r`);
+    await server.waitForEcho(pane, typed);
+    await term.waitForLine(new RegExp(`^${typed}$`));
 
     term.send({ type: FrameType.Kill });
     // Frames are handled in order: input sent after the kill still reaches the pane.
     const after = `after-kill-${randomBytes(3).toString('hex')}`;
-    term.type(`echo ${after}-$((1+1))\r`);
-    await server.waitForLine(pane, `${after}-2`);
+    term.type(`${after}\r`);
+    await server.waitForEcho(pane, after);
     expect(await server.paneExists(pane)).toBe(true);
     expect((await outsideList(session)).some((v) => v.key === tmuxKey)).toBe(true);
     term.close();
     // Closing the browser's terminal detaches its tmux client only.
     await term.closed;
     expect(await server.paneExists(pane)).toBe(true);
+    expect(await server.foreground(pane)).toBe('claude');
   });
 
   it('(c) types a reply into the pane over REST where its claude runs; refuses one with no tmux, an unknown key and a bad one', async () => {
-    await server.startClaude(pane, claudeBin);
     const posted = `posted-${randomBytes(3).toString('hex')}`;
     const res = await api(session, 'POST', `/api/outside/${tmuxKey}/input`, { text: posted });
     expect(res.status).toBe(204);
@@ -405,11 +426,6 @@ describe('Claude sessions outside the tabs', () => {
     await report(agent, 'SessionStart', startPayload(odd.id, odd.cwd), { TMUX: `${file},4242,0`, TMUX_PANE: '%0' });
     expect(await waitListed(session, key)).toMatchObject({ terminal: 'tmux', pane: '%0', cwd: odd.cwd });
 
-    const term = new TerminalClient(session, key);
-    await term.opened;
-    const closed = await term.closed;
-    expect(closed.code).toBe(CloseCode.AttachFailed);
-    expect(closed.reason).toMatch(/^no terminal: .*not a socket/);
     // No claude can be found in a pane that cannot be reached: nothing is typed, and the session goes.
     const input = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text: 'echo nope' });
     expect(input.status).toBe(409);
@@ -418,6 +434,13 @@ describe('Claude sessions outside the tabs', () => {
     const after = new TerminalClient(session, key);
     await after.opened;
     expect((await after.closed).code).toBe(CloseCode.TabNotFound);
+    // Heard of again, its terminal is refused by the same look, before anything is spawned.
+    await report(agent, 'SessionStart', startPayload(odd.id, odd.cwd), { TMUX: `${file},4242,0`, TMUX_PANE: '%0' });
+    await waitListed(session, key);
+    const term = new TerminalClient(session, key);
+    await term.opened;
+    expect(await term.closed).toEqual({ code: CloseCode.TabNotFound, reason: 'its claude is no longer running in that pane' });
+    await waitGone(session, key);
 
     // A server that is gone (its socket removed) is refused the same way.
     const goneId = newSessionId();
@@ -426,9 +449,9 @@ describe('Claude sessions outside the tabs', () => {
     await waitListed(session, goneKey);
     const goneTerm = new TerminalClient(session, goneKey);
     await goneTerm.opened;
-    expect(await goneTerm.closed).toMatchObject({ code: CloseCode.AttachFailed, reason: expect.stringMatching(/gone/) });
-    expect((await api(session, 'POST', `/api/outside/${goneKey}/input`, { text: 'x' })).status).toBe(409);
+    expect(await goneTerm.closed).toMatchObject({ code: CloseCode.TabNotFound, reason: expect.stringMatching(/no longer running/) });
     await waitGone(session, goneKey);
+    expect((await api(session, 'POST', `/api/outside/${goneKey}/input`, { text: 'x' })).status).toBe(404);
 
     // The agent is up and the real pane still answers.
     expect((await api(session, 'GET', '/api/session')).status).toBe(200);
@@ -533,6 +556,8 @@ describe('an agent restart', () => {
     const first = await startAgent({ reuse: env, env: { POCKETMUX_OUTSIDE_POLL_MS: '3600000' } });
     const firstSession = await claim(first);
     const { server, pane } = await foreignServer(env.home);
+    // Its claude runs in the pane: a terminal opens only there.
+    await server.startClaude(pane, claudeStandIn(env.root));
     const inTmux = newSessionId();
     const plain = newSessionId();
     await report(first, 'SessionStart', startPayload(inTmux, '/restart/tmux'), server.env(pane));
@@ -562,8 +587,8 @@ describe('an agent restart', () => {
     const marker = `restarted-${randomBytes(3).toString('hex')}`;
     const term = new TerminalClient(session, unmanagedKey(inTmux));
     await term.opened;
-    term.type(`echo ${marker}-$((3*3))\r`);
-    await server.waitForLine(pane, `${marker}-9`);
+    term.type(`${marker}\r`);
+    await server.waitForEcho(pane, marker);
     term.close();
 
     // Hooks keep coming to the new agent (its script was rewritten at start): SessionEnd forgets.

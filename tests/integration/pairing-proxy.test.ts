@@ -115,13 +115,41 @@ describe('a program on this machine writing X-Forwarded-For', () => {
     // the limit on everything the proxy passes on.
     const proxied = await startAgent({ args: ['--public-url', PUBLIC_URL] });
     const base = `http://127.0.0.1:${listeningPort(proxied)}/`;
+    const forged = (i: number) => `${198 + Math.floor(i / 65_536)}.${Math.floor(i / 256) % 256}.${i % 256}.7`;
     const statuses: number[] = [];
-    for (let i = 0; i < MAX_PROXIED_FAILURES + 2; i++) statuses.push(await pairAt(base, WRONG, { 'x-forwarded-for': `203.0.113.${i}` }));
+    for (let i = 0; i < MAX_PROXIED_FAILURES + 2; i++) statuses.push(await pairAt(base, WRONG, { 'x-forwarded-for': forged(i) }));
     expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_PROXIED_FAILURES);
     expect(statuses.slice(-2)).toEqual([429, 429]);
-    // It cannot go on as yet another address, nor can it claim to be the owner's.
+    // It cannot go on guessing codes as yet another address, the right code included: none is checked.
     expect(await pairAt(base, { code: proxied.pairCode }, { 'x-forwarded-for': '198.51.100.99' })).toBe(429);
-    // Without the header it is 127.0.0.1, which it never failed as: the owner pairing on this machine still can.
-    expect(await pairAt(base, { code: proxied.pairCode })).toBe(201);
+    // The link's secret, which no count of guesses brings closer, still pairs: the pairing was not spent.
+    expect(await pairAt(base, { secret: proxied.token }, { 'x-forwarded-for': '198.51.100.99' })).toBe(201);
+  });
+});
+
+describe('many clients behind the proxy sending wrong codes', () => {
+  let agent: AgentHandle;
+  let proxy: { server: Server; port: number };
+  const viaProxy = (client: string, body: unknown) => pairAt(`http://127.0.0.1:${proxy.port}/`, body, { 'x-test-client': client });
+
+  beforeAll(async () => {
+    agent = await startAgent({ args: ['--public-url', PUBLIC_URL] });
+    proxy = await startProxy(listeningPort(agent));
+  });
+  afterAll(async () => {
+    proxy.server.close();
+    await cleanupAgents();
+  });
+
+  it('keep no one out: 40 wrong codes in a minute from eight clients, then the right code from another pairs', async () => {
+    const statuses: number[] = [];
+    for (let client = 0; client < 8; client++) {
+      for (let i = 0; i < 5; i++) statuses.push(await viaProxy(`198.51.100.${client + 20}`, WRONG));
+    }
+    // Each client's five are its own to spend; none of them holds up the next.
+    expect(statuses).toEqual(Array(40).fill(401));
+    // Each is still limited on its own.
+    expect(await viaProxy('198.51.100.20', WRONG)).toBe(429);
+    expect(await viaProxy('198.51.100.50', { code: agent.pairCode, deviceName: 'the owner' })).toBe(201);
   });
 });

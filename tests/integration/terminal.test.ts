@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { FrameType } from '../../protocol/terminal-frame.js';
+import { FrameType, MAX_TERMINAL_CELLS, MAX_TERMINAL_COLUMNS, MAX_TERMINAL_DIMENSION, MAX_TERMINAL_ROWS } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
 import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
 
@@ -34,6 +34,33 @@ describe('terminal over WebSocket', () => {
     await eventually(async () => (await width()).trim() === '100x30', 5000, 'initial size 100x30');
     term.resize(132, 43);
     await eventually(async () => (await width()).trim() === '132x43', 5000, 'resized to 132x43');
+    term.close();
+  });
+
+  it('gives tmux no terminal past the cell bound: the upgrade\'s size and a resize are cut to fit, the socket kept', async () => {
+    const tab = await createTab(session);
+    const size = () => tmux(agent.tmuxSocket, 'display', '-p', '-t', `=pm_${tab.workspaceId}_${tab.id}:`, '#{window_width}x#{window_height}');
+    // Asked for at the upgrade: the widest allowed, and as many rows as the cells leave.
+    const term = new TerminalClient(session, tab.id, { asked: { cols: MAX_TERMINAL_DIMENSION, rows: MAX_TERMINAL_DIMENSION } });
+    await term.opened;
+    const widest = `${MAX_TERMINAL_COLUMNS}x${MAX_TERMINAL_CELLS / MAX_TERMINAL_COLUMNS}`;
+    await eventually(async () => (await size()).trim() === widest, 5000, `the first size cut to ${widest}`);
+
+    term.send({ type: FrameType.Resize, cols: 132, rows: 43 });
+    await eventually(async () => (await size()).trim() === '132x43', 5000, 'resized to 132x43');
+    // The documented side limit on both sides: 100 million cells asked, a million given.
+    term.send({ type: FrameType.Resize, cols: MAX_TERMINAL_DIMENSION, rows: MAX_TERMINAL_DIMENSION });
+    await eventually(async () => (await size()).trim() === widest, 5000, `resized to ${widest}`);
+    // Tall and narrow: the rows are cut to their own bound.
+    term.send({ type: FrameType.Resize, cols: 100, rows: MAX_TERMINAL_DIMENSION });
+    await eventually(async () => (await size()).trim() === `100x${MAX_TERMINAL_ROWS}`, 5000, `resized to 100x${MAX_TERMINAL_ROWS}`);
+
+    // Still open and working at a sane size.
+    term.send({ type: FrameType.Resize, cols: 80, rows: 24 });
+    await eventually(async () => (await size()).trim() === '80x24', 5000, 'back to 80x24');
+    term.type('echo fits-$((40+2))\r');
+    await term.waitForLine(/^fits-42$/);
+    expect(term.ws.readyState).toBe(term.ws.OPEN);
     term.close();
   });
 

@@ -136,7 +136,7 @@ export const EXAMPLES: Record<string, unknown> = {
   OutsideKey: 'unmanaged-3f1c2a9e',
   CreateWorkspaceBody: { name: 'App', dir: '~/src/app' },
   RenameBody: { name: 'Renamed' },
-  CreateTabBody: { workspaceId: 'ws-1', name: 'Claude', kind: 'claude', claude: { resume: '3f1c2a9e-0000', permissionMode: 'plan' } },
+  CreateTabBody: { workspaceId: 'ws-1', name: 'Claude', kind: 'claude', claude: { resume: '3f1c2a9e-0000-4000-8000-00000000beef', permissionMode: 'plan' } },
   AdoptBody: { workspaceId: 'ws-1' },
   TabInputBody: { text: 'npm test', enter: true },
   PairBody: { code: 'ABCD-EFGH', deviceName: 'Phone' },

@@ -91,12 +91,16 @@ export class TerminalClient {
   /** A real terminal emulator fed with the output, to read the screen as a person sees it. */
   private readonly screenTerm: InstanceType<typeof xtermHeadless.Terminal>;
 
-  constructor(session: Session, tabId: string, opts: { cols?: number; rows?: number; origin?: string } = {}) {
+  /**
+   * `asked`: the size the upgrade asks for, where it is not the screen kept here (a size
+   * past the agent's bound would make the headless terminal hold every cell of it).
+   */
+  constructor(session: Session, tabId: string, opts: { cols?: number; rows?: number; origin?: string; asked?: { cols: number; rows: number } } = {}) {
     this.screenTerm = new xtermHeadless.Terminal({ cols: opts.cols ?? 80, rows: opts.rows ?? 24, allowProposedApi: true });
     const url = new URL('/api/terminal', session.agent.url.replace(/^http/, 'ws'));
     url.searchParams.set('tab', tabId);
-    url.searchParams.set('cols', String(opts.cols ?? 80));
-    url.searchParams.set('rows', String(opts.rows ?? 24));
+    url.searchParams.set('cols', String(opts.asked?.cols ?? opts.cols ?? 80));
+    url.searchParams.set('rows', String(opts.asked?.rows ?? opts.rows ?? 24));
     this.ws = new WebSocket(url, { headers: { cookie: session.cookie, origin: opts.origin ?? session.agent.url.replace(/\/$/, '') } });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());

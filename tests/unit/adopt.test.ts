@@ -7,7 +7,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { ApprovalStore } from '../../agent/approvals/approval-store.js';
 import { ClaudeVersions } from '../../agent/claude/claude-version.js';
 import { hookSettingsPaths } from '../../agent/claude/hook-files.js';
 import { procStartTime } from '../../agent/claude/process.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 import { type AdoptDeps, AdoptError, adoptOutside } from '../../agent/outside/adopt.js';
 import { type ForgetReason, type OutsideSession, OutsideSessions } from '../../agent/outside/outside-sessions.js';
 import { StatusManager } from '../../agent/status/status-manager.js';
@@ -129,21 +130,41 @@ function world(limits = { workspaces: 5, tabs: 5 }): World {
   return { deps, outside, status, approvals, store, signals, forgotten, alive };
 }
 
+/** A copy of sleep named claude: a claude by what it runs, as the agent tells one. */
+function claudeLike(): string {
+  const bin = join(dir, 'claude-like', 'claude');
+  mkdirSync(join(dir, 'claude-like'), { recursive: true });
+  // One copy for the test: a running program's file cannot be written over.
+  if (!existsSync(bin)) {
+    copyFileSync('/bin/sleep', bin);
+    chmodSync(bin, 0o755);
+  }
+  return bin;
+}
+
+interface ClaudeOptions {
+  /** The program that runs: a claude-like one by default. */
+  bin?: string;
+  /** Whether its session file gives its start time, as Claude writes it. */
+  procStart?: boolean;
+}
+
 /** A sleeping process standing for the session's claude, named in its session file as Claude writes it. */
-async function claudeOf(sessionId: string): Promise<number> {
-  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+async function claudeOf(sessionId: string, opts: ClaudeOptions = {}): Promise<number> {
+  const child = spawn(opts.bin ?? claudeLike(), ['600'], { stdio: 'ignore' });
   children.push(child);
   await once(child, 'spawn');
   const pid = child.pid as number;
-  writeFileSync(join(configDir, 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId, cwd: project, procStart: procStartTime(pid) ?? undefined }));
+  const procStart = opts.procStart === false ? undefined : (procStartTime(pid) ?? undefined);
+  writeFileSync(join(configDir, 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId, cwd: project, procStart }));
   return pid;
 }
 
 /** A session outside the tabs, heard of by its hook, with its claude found when there is one. */
-async function outsideSession(w: World, opts: { cwd?: string; withClaude?: boolean } = {}): Promise<{ key: string; sessionId: string; pid: number | null }> {
+async function outsideSession(w: World, opts: { cwd?: string; withClaude?: boolean; claude?: ClaudeOptions } = {}): Promise<{ key: string; sessionId: string; pid: number | null }> {
   const sessionId = `${randomBytes(4).toString('hex')}-0000-4000-8000-${randomBytes(6).toString('hex')}`;
   const key = unmanagedKey(sessionId);
-  const pid = opts.withClaude === false ? null : await claudeOf(sessionId);
+  const pid = opts.withClaude === false ? null : await claudeOf(sessionId, opts.claude);
   w.outside.report(key, { sessionId, cwd: opts.cwd ?? project, tmuxEnv: undefined, pane: undefined });
   w.status.applyHook(key, hook('SessionStart', sessionId));
   if (pid !== null) await eventually(() => w.outside.get(key)?.pid === pid, 10_000, 'its claude to be found');
@@ -259,6 +280,43 @@ describe('adopting a Claude session started outside the tabs', () => {
     expect(w.store.workspaces()).toEqual([]);
   });
 
+  it('signals no process its session file does not prove to be its claude: a sleep, or a file without a start time', async () => {
+    const w = world();
+    // Signals are real here: what is not proven must still be running at the end.
+    delete w.deps.signal;
+    delete w.deps.alive;
+    const sleeping = await outsideSession(w, { claude: { bin: '/bin/sleep' } });
+    const noStart = await outsideSession(w, { claude: { procStart: false } });
+    for (const { key, pid } of [sleeping, noStart]) {
+      // Found by its file, as a claude not yet proven.
+      expect(w.outside.get(key)?.pid).toBe(pid);
+      const err = await refused(adoptOutside(w.deps, key));
+      expect(err.status).toBe(409);
+      expect(err.message).toMatch(/cannot be proven to be its claude/);
+    }
+    for (const { pid } of [sleeping, noStart]) {
+      const child = children.find((c) => c.pid === pid) as ChildProcess;
+      expect(child.exitCode).toBeNull();
+      expect(child.signalCode).toBeNull();
+      expect(processAlive(pid as number)).toBe(true);
+    }
+    expect(w.store.tabs()).toEqual([]);
+    expect(w.forgotten).toEqual([]);
+  });
+
+  it('ends a claude proven to be its own with a real SIGTERM, then resumes the session in a tab', async () => {
+    const w = world();
+    delete w.deps.signal;
+    delete w.deps.alive;
+    const { key, sessionId, pid } = await outsideSession(w);
+    const child = children.find((c) => c.pid === pid) as ChildProcess;
+    const exited = once(child, 'exit');
+    const tab = await adoptOutside(w.deps, key);
+    expect(await exited).toEqual([null, 'SIGTERM']);
+    expect(tab).toMatchObject({ kind: 'claude', claudeSessionId: sessionId });
+    expect(w.forgotten).toEqual([[key, 'adopted']]);
+  });
+
   it('asks every limit before signalling: the tab cap, the workspace cap, a workspace or directory that is not there', async () => {
     const noTabs = world({ workspaces: 5, tabs: 0 });
     const a = await outsideSession(noTabs);
@@ -342,7 +400,7 @@ describe('adopting a Claude session started outside the tabs', () => {
     await eventually(
       async () => {
         screen = await runTmux('capture-pane', '-p', '-J', '-t', `=${tab.tmuxSession}:`);
-        return screen.split('\n').some((l) => l.startsWith('fake-claude ') && l.includes(`--resume ${sessionId}`));
+        return screen.split('\n').some((l) => l.startsWith('fake-claude ') && l.includes(`--resume=${sessionId}`));
       },
       10_000,
       'claude --resume in the tab',

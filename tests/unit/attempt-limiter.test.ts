@@ -51,16 +51,27 @@ describe('who a pairing attempt counts against', () => {
     const a = { client: '198.51.100.1', via: '127.0.0.1' };
     const b = { client: '198.51.100.2', via: '127.0.0.1' };
     for (let i = 0; i < 5; i++) attempts.fail(a, 1_000);
-    expect(attempts.retryAfter(a, 1_000)).toBe(60);
-    expect(attempts.retryAfter(b, 1_000)).toBe(0);
-    // A forged address per attempt still runs into the proxy's count.
-    for (let i = 5; i < MAX_PROXIED_FAILURES; i++) attempts.fail({ client: `203.0.113.${i}`, via: '127.0.0.1' }, 1_000);
-    expect(attempts.retryAfter(b, 1_000)).toBe(60);
-    expect(attempts.retryAfter({ client: '127.0.0.1', via: null }, 1_000)).toBe(0);
-    expect(attempts.retryAfter(b, 61_000)).toBe(0);
+    expect(attempts.retryAfter(a, 'code', 1_000)).toBe(60);
+    expect(attempts.retryAfter(a, 'secret', 1_000)).toBe(60);
+    expect(attempts.retryAfter(b, 'code', 1_000)).toBe(0);
+    // A forged address per attempt still runs into the proxy's count, for codes.
+    for (let i = 5; i < MAX_PROXIED_FAILURES; i++) attempts.fail({ client: `203.0.${Math.floor(i / 256)}.${i % 256}`, via: '127.0.0.1' }, 1_000);
+    expect(attempts.retryAfter(b, 'code', 1_000)).toBe(60);
+    // A link's secret is still checked for a client that has not failed itself.
+    expect(attempts.retryAfter(b, 'secret', 1_000)).toBe(0);
+    expect(attempts.retryAfter({ client: '127.0.0.1', via: null }, 'code', 1_000)).toBe(0);
+    expect(attempts.retryAfter(b, 'code', 61_000)).toBe(0);
     // Pairing clears the client's own count only.
     attempts.succeed(a);
-    expect(attempts.retryAfter(a, 2_000)).toBe(59);
+    expect(attempts.retryAfter(a, 'code', 2_000)).toBe(59);
+  });
+
+  it('lets many clients through a proxy each fail five times a minute without holding up the right code', () => {
+    const attempts = new PairingAttempts({ behindProxy: true });
+    // Forty wrong codes from eight clients: what kept everyone out when the proxy's share was 30.
+    for (let client = 0; client < 8; client++) for (let i = 0; i < 5; i++) attempts.fail({ client: `198.51.100.${client}`, via: '127.0.0.1' }, 1_000);
+    expect(attempts.retryAfter({ client: '198.51.100.99', via: '127.0.0.1' }, 'code', 1_000)).toBe(0);
+    expect(attempts.retryAfter({ client: '198.51.100.0', via: '127.0.0.1' }, 'code', 1_000)).toBe(60);
   });
 
   it('finds the source from the request with the configured rule', () => {

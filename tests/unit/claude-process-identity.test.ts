@@ -5,11 +5,11 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isClaudeOfSession, procStartTime } from '../../agent/claude/process.js';
+import { isClaudeCommand, isClaudeOfSession, isProvenClaudeOfSession, parsePsIdentity, ProcLister, PsLister, procStartTime } from '../../agent/claude/process.js';
 import { processAlive } from '../../agent/util/process-alive.js';
 
 const onLinux = existsSync('/proc/self/stat');
@@ -28,8 +28,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function sleeper(): Promise<ChildProcess> {
-  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+async function sleeper(bin = 'sleep'): Promise<ChildProcess> {
+  const child = spawn(bin, ['600'], { stdio: 'ignore' });
   children.push(child);
   await once(child, 'spawn');
   return child;
@@ -142,4 +142,87 @@ describe('isClaudeOfSession', () => {
     // No stat for 302 (no /proc, as on macOS): nothing to compare.
     expect(isClaudeOfSession(configDir, 302, 's-6', alive, proc)).toBe(true);
   });
+});
+
+/** A copy of sleep named claude: a claude by what it runs. */
+function claudeLike(): string {
+  const bin = join(dir, 'bin', 'claude');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  // One copy for the test: a running program's file cannot be written over.
+  if (!existsSync(bin)) {
+    copyFileSync('/bin/sleep', bin);
+    chmodSync(bin, 0o755);
+  }
+  return bin;
+}
+
+/** Its start time as Claude writes it where there is no /proc: `ps -o lstart=` in the C locale and UTC. */
+function psStart(pid: number): string {
+  return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } }).trim();
+}
+
+describe('what runs claude', () => {
+  it('goes by the command name, the program, or node or bun running the npm package', () => {
+    expect(isClaudeCommand({ comm: 'claude', argv: ['claude', '--resume=x'] })).toBe(true);
+    expect(isClaudeCommand({ comm: 'claude.exe', argv: ['/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe'] })).toBe(true);
+    // A native install runs a file named by its version, through a link named claude.
+    expect(isClaudeCommand({ comm: '2.1.332', argv: ['/home/me/.local/bin/claude'] })).toBe(true);
+    expect(isClaudeCommand({ comm: 'node', argv: ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'] })).toBe(true);
+    expect(isClaudeCommand({ comm: 'sleep', argv: ['sleep', '600'] })).toBe(false);
+    expect(isClaudeCommand({ comm: 'vim', argv: ['vim', 'claude.md'] })).toBe(false);
+    expect(isClaudeCommand({ comm: 'node', argv: ['node', 'server.js', '/srv/@anthropic-ai/claude-code/'] })).toBe(false);
+    expect(isClaudeCommand({ comm: 'bash', argv: [] })).toBe(false);
+  });
+
+  it('reads ps\'s start time and command line, and nothing else', () => {
+    expect(parsePsIdentity('Tue Dec  1 22:09:00 2026 /Users/me/.local/bin/claude --resume=x\n')).toEqual({
+      start: 'Tue Dec  1 22:09:00 2026',
+      comm: 'claude',
+      argv: ['/Users/me/.local/bin/claude', '--resume=x'],
+    });
+    expect(parsePsIdentity('Mon Nov 30 08:00:59 2026 sleep 600')).toMatchObject({ start: 'Mon Nov 30 08:00:59 2026', comm: 'sleep' });
+    expect(parsePsIdentity('')).toBeNull();
+    expect(parsePsIdentity('  PID COMMAND')).toBeNull();
+    expect(parsePsIdentity('Tue Dec  1 22:09:00 2026')).toBeNull();
+  });
+});
+
+describe('isProvenClaudeOfSession', () => {
+  const seams = [
+    ['/proc', new ProcLister(), (pid: number) => procStartTime(pid) as string],
+    ['ps', new PsLister(), psStart],
+  ] as const;
+
+  for (const [name, seam, claudeStart] of seams) {
+    it.runIf(onLinux || name === 'ps')(`proves a claude by its start time, as Claude writes it, and its program (${name})`, async () => {
+      const claude = (await sleeper(claudeLike())).pid as number;
+      writeSessionFile(claude, { sessionId: 's-7', procStart: claudeStart(claude) });
+      expect(await isProvenClaudeOfSession(configDir, claude, 's-7', seam)).toBe(true);
+      expect(await isProvenClaudeOfSession(configDir, claude, 'another', seam)).toBe(false);
+      // Another start time: the file was left by another process under that number.
+      writeSessionFile(claude, { sessionId: 's-7', procStart: `${claudeStart(claude)}0` });
+      expect(await isProvenClaudeOfSession(configDir, claude, 's-7', seam)).toBe(false);
+      // No start time: nothing proves it, though the file alone would have named it.
+      writeSessionFile(claude, { sessionId: 's-7' });
+      expect(isClaudeOfSession(configDir, claude, 's-7', processAlive)).toBe(true);
+      expect(await isProvenClaudeOfSession(configDir, claude, 's-7', seam)).toBe(false);
+    });
+
+    it.runIf(onLinux || name === 'ps')(`proves no other program, whatever its file says (${name})`, async () => {
+      const sleeping = (await sleeper()).pid as number;
+      writeSessionFile(sleeping, { sessionId: 's-8', procStart: claudeStart(sleeping) });
+      expect(await isProvenClaudeOfSession(configDir, sleeping, 's-8', seam)).toBe(false);
+    });
+
+    it(`proves nothing of a process that is gone (${name})`, async () => {
+      const child = await sleeper(claudeLike());
+      const pid = child.pid as number;
+      const start = name === 'ps' ? psStart(pid) : procStartTime(pid);
+      writeSessionFile(pid, { sessionId: 's-9', procStart: start });
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect(await seam.identity(pid)).toBeNull();
+      expect(await isProvenClaudeOfSession(configDir, pid, 's-9', seam)).toBe(false);
+    });
+  }
 });

@@ -195,9 +195,16 @@ describe('launching claude', () => {
     );
   });
 
-  it('adds --resume and --permission-mode when asked', () => {
-    const cmd = claudeShellCommand(config, { resume: 'f00d-1234-beef', permissionMode: 'plan' });
-    expect(cmd).toContain(`'--resume' 'f00d-1234-beef' '--permission-mode' 'plan'`);
+  it('adds --resume and --permission-mode when asked, the session id in the same argument as its option', () => {
+    const cmd = claudeShellCommand(config, { resume: '9cc33040-84d7-4e14-8db7-8fcffd47527d', permissionMode: 'plan' });
+    expect(cmd).toContain(`'--resume=9cc33040-84d7-4e14-8db7-8fcffd47527d' '--permission-mode' 'plan'`);
+  });
+
+  it('puts no session id but a UUID on the command line: one that reads as an option is refused', () => {
+    for (const resume of ['--dangerously-skip-permissions', '-p', 'f00d-1234-beef', '9cc33040-84d7-4e14-8db7-8fcffd47527d --x', '9cc33040-84d7-4e14-8db7-8fcffd47527']) {
+      expect(() => claudeShellCommand(config, { resume }), resume).toThrow(RangeError);
+    }
+    expect(claudeShellCommand(config, { resume: null })).not.toContain('--resume');
   });
 
   it('finds executables on a PATH, or by path', () => {
@@ -246,6 +253,8 @@ describe('past Claude sessions', () => {
     writeFileSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), fixture);
     writeFileSync(join(folder, '22222222-aaaa-bbbb-cccc-000000000002.jsonl'), '{"garbage": ');
     writeFileSync(join(folder, 'notes.txt'), 'x');
+    // Named like an option: no session claude would resume, so none to offer.
+    writeFileSync(join(folder, '--dangerously-skip-permissions.jsonl'), fixture);
     utimesSync(join(folder, '11111111-aaaa-bbbb-cccc-000000000001.jsonl'), new Date('2026-01-01'), new Date('2026-01-01'));
     const sessions = await listClaudeSessions(dir, '/srv/app');
     expect(sessions.map((s) => [s.id, s.firstPrompt])).toEqual([

@@ -3,8 +3,12 @@ import {
   decodeFrame,
   encodeFrame,
   FrameType,
+  fitTerminalSize,
   isClientFrame,
+  MAX_TERMINAL_CELLS,
+  MAX_TERMINAL_COLUMNS,
   MAX_TERMINAL_DIMENSION,
+  MAX_TERMINAL_ROWS,
   type TerminalFrame,
 } from '../../protocol/terminal-frame.js';
 
@@ -110,5 +114,33 @@ describe('terminal frame codec', () => {
       const result = decodeFrame(input);
       expect(typeof result.ok).toBe('boolean');
     }
+  });
+});
+
+describe('fitTerminalSize', () => {
+  it('keeps a size within the bounds as it is', () => {
+    expect(fitTerminalSize(80, 24)).toEqual({ cols: 80, rows: 24 });
+    expect(fitTerminalSize(1, 1)).toEqual({ cols: 1, rows: 1 });
+    expect(fitTerminalSize(MAX_TERMINAL_COLUMNS, MAX_TERMINAL_CELLS / MAX_TERMINAL_COLUMNS)).toEqual({ cols: MAX_TERMINAL_COLUMNS, rows: MAX_TERMINAL_CELLS / MAX_TERMINAL_COLUMNS });
+  });
+
+  it('cuts each side to its bound, then the rows until the cells fit, keeping the width', () => {
+    expect(fitTerminalSize(MAX_TERMINAL_DIMENSION, MAX_TERMINAL_DIMENSION)).toEqual({ cols: MAX_TERMINAL_COLUMNS, rows: MAX_TERMINAL_CELLS / MAX_TERMINAL_COLUMNS });
+    expect(fitTerminalSize(100, MAX_TERMINAL_DIMENSION)).toEqual({ cols: 100, rows: MAX_TERMINAL_ROWS });
+    expect(fitTerminalSize(1920, 540)).toEqual({ cols: 1920, rows: 520 });
+    expect(fitTerminalSize(MAX_TERMINAL_DIMENSION, 3)).toEqual({ cols: MAX_TERMINAL_COLUMNS, rows: 3 });
+  });
+
+  it('never gives more cells than the bound, nor a side below 1', () => {
+    for (const cols of [1, 7, 999, 1000, 1001, 1999, 2000, 2001, 10_000, 65_535]) {
+      for (const rows of [1, 3, 499, 500, 501, 999, 1000, 1001, 10_000, 65_535]) {
+        const fit = fitTerminalSize(cols, rows);
+        expect(fit.cols * fit.rows).toBeLessThanOrEqual(MAX_TERMINAL_CELLS);
+        expect(fit.cols).toBeGreaterThanOrEqual(1);
+        expect(fit.rows).toBeGreaterThanOrEqual(1);
+        expect(fit.cols).toBe(Math.min(cols, MAX_TERMINAL_COLUMNS));
+      }
+    }
+    expect(fitTerminalSize(0, 0)).toEqual({ cols: 1, rows: 1 });
   });
 });

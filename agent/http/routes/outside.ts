@@ -6,8 +6,8 @@ import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../outside/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
-import { type ForeignTmux, PaneUnreachableError } from '../../outside/foreign-tmux.js';
-import type { OutsideSession, OutsideSessions } from '../../outside/outside-sessions.js';
+import { type ForeignPane, type ForeignTmux, PaneUnreachableError } from '../../outside/foreign-tmux.js';
+import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
 import { TmuxError } from '../../tmux/client.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
@@ -43,16 +43,18 @@ async function sessionDirOf(session: OutsideSession): Promise<string | null> {
 }
 
 /**
- * Its pane, while its claude still runs there: where typed text and keys may go. `409` when
- * it has no tmux, or its claude is gone (the session is then forgotten).
+ * Its pane, while its claude still runs there (OutsideSessions.paneToDrive, the terminal's
+ * rule too): where typed text and keys may go. `409` when it has no tmux, or its claude is
+ * gone (the session is then forgotten).
  */
-async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideSession, what: string) {
-  if (!session.tmux) throw new HttpError(409, 'no terminal: this Claude was started outside tmux; answer it in its terminal on the machine');
-  if (!(await deps.outside.stillRunning(session))) {
-    deps.outside.forget(session.key, 'process-gone');
+async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideSession, what: string): Promise<ForeignPane> {
+  try {
+    return await deps.outside.paneToDrive(session);
+  } catch (err) {
+    if (!(err instanceof OutsidePaneError)) throw err;
+    if (err.reason === 'no-tmux') throw new HttpError(409, 'no terminal: this Claude was started outside tmux; answer it in its terminal on the machine');
     throw new HttpError(409, `its claude is no longer running in that pane: nothing was ${what}`);
   }
-  return session.tmux;
 }
 
 /** tmux failures reaching a foreign pane, as `409`s. */
@@ -85,19 +87,11 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     handler(async (req, res) => {
       const key = parse(OutsideKey, req.params.key, 'outside session key');
       const body = parse(TabInputBody, req.body, 'input');
-      const session = deps.outside.get(key);
-      if (!session) throw new HttpError(404, `no Claude session ${key} outside the tabs`);
-      if (!session.tmux) throw new HttpError(409, 'no terminal: this Claude was started outside tmux; answer it in its terminal on the machine');
-      if (!(await deps.outside.stillRunning(session))) {
-        deps.outside.forget(key, 'process-gone');
-        throw new HttpError(409, 'its claude is no longer running in that pane: nothing was typed');
-      }
+      const pane = await paneOf(deps, sessionOf(deps, key), 'typed');
       try {
-        await deps.foreign.type(session.tmux, body.text, body.enter);
+        await deps.foreign.type(pane, body.text, body.enter);
       } catch (err) {
-        if (err instanceof PaneUnreachableError) throw new HttpError(409, `cannot reach its pane: ${err.message}`);
-        if (err instanceof TmuxError) throw new HttpError(409, `could not type into its pane (${err.message})`);
-        throw err;
+        throw paneFailure(err, 'type into');
       }
       res.status(204).end();
     }),
@@ -133,8 +127,8 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
       const pane = session.tmux;
-      // Only read, so its claude need not still run there: as with its terminal, the pane is
-      // the person's to look at whatever runs in it.
+      // Only read, so its claude need not still run there: what the pane showed is the
+      // person's to look back on. A terminal could also type, and opens only while it runs.
       if (!pane) throw new HttpError(409, 'no terminal: this Claude was started outside tmux, so there is no history to read');
       await sendHistory(res, async () => {
         try {

@@ -36,13 +36,13 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
     express.json({ limit: '4kb', strict: true }),
     handler((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
+      const body = parse(PairBody, req.body, 'pairing');
       const source = deps.attempts.sourceOf(req);
-      const wait = deps.attempts.retryAfter(source);
+      const wait = deps.attempts.retryAfter(source, body.secret !== undefined ? 'secret' : 'code');
       if (wait > 0) {
         res.setHeader('Retry-After', String(wait));
         throw new HttpError(429, `too many wrong pairing attempts; try again in ${wait} s`);
       }
-      const body = parse(PairBody, req.body, 'pairing');
       const ua = req.headers['user-agent'];
       // A device that cannot be saved (a full disk: 507) leaves the pairing unspent.
       const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () => deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua)));
