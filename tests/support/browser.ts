@@ -25,7 +25,7 @@ import { createBrotliDecompress } from 'node:zlib';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type LaunchOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
-import type { Session } from './client.js';
+import { localDevice, localPairing, type Session } from './client.js';
 
 /** Debian's chromium package: the real binary, then its wrapper script. */
 const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -231,22 +231,31 @@ export async function pairPage(page: Page, how: { link: string } | { url: string
   await page.getByRole('button', { name: 'Devices' }).waitFor();
 }
 
-/** The device credential a browser got by pairing, for REST calls beside it. */
-export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'port'>): Promise<Session> {
-  const cookies = await context.cookies(agent.url);
-  if (cookies.length === 0) throw new Error('the browser holds no credential for the agent');
-  return { agent, cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
+/**
+ * Pairs a browser context as a device of its own, through the app with a fresh pairing link
+ * (made with the local token, as `pocketmux pair` does). A device's key never leaves its
+ * browser, so another context cannot borrow a paired one's cookies: it pairs, as a person's
+ * second browser would.
+ */
+export async function pairBrowser(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'dataDir'>, deviceName?: string): Promise<void> {
+  const pairing = await localPairing(agent);
+  const page = await context.newPage();
+  try {
+    await pairPage(page, { link: pairing.url }, deviceName);
+  } finally {
+    await page.close();
+  }
 }
 
 /**
- * Pairs a phone once through the agent's link and gives its credential, and its cookies for
- * the browsers a test opens later already paired.
+ * Pairs a phone once through the agent's link, and gives a device for REST calls beside the
+ * browsers a test opens later (each of which pairs with `pairBrowser`).
  */
-export async function pairedPhone(browser: Browser, agent: AgentHandle, deviceName = 'Pixel 8'): Promise<{ session: Session; cookies: Awaited<ReturnType<BrowserContext['cookies']>> }> {
+export async function pairedPhone(browser: Browser, agent: AgentHandle, deviceName = 'Pixel 8'): Promise<{ session: Session }> {
   const context = await browser.newContext(PHONE);
   try {
     await pairPage(await context.newPage(), { link: agent.link }, deviceName);
-    return { session: await sessionOf(context, agent), cookies: await context.cookies() };
+    return { session: await localDevice(agent) };
   } finally {
     await context.close();
   }
