@@ -4,7 +4,6 @@
  */
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';

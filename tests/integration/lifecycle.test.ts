@@ -172,7 +172,6 @@ describe('agent lifecycle', () => {
     const agent = await startAgent({ env: { POCKETMUX_TITLE_POLL_MS: '200' } });
     const s = await claim(agent);
     const tab = await createTab(s, await firstWorkspaceId(s));
-    const WebSocket = (await import('ws')).default;
     const sync = deviceSocket(s, '/api/sync');
     const titles: string[] = [];
     sync.on('message', (data) => {

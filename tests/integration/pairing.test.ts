@@ -129,7 +129,7 @@ describe('pairing', () => {
     const fresh = (await made.json()) as PairingResponse;
     expect(Date.parse(fresh.expiresAt) - Date.now()).toBeLessThanOrEqual(10);
     await eventually(() => Date.now() > Date.parse(fresh.expiresAt), 5_000, 'the pairing to expire');
-    const late = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh.code }) });
+    const late = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh.code, publicKey: newDeviceKey().publicKey }) });
     expect(late.status).toBe(401);
     await own.stop();
   });
@@ -145,7 +145,7 @@ describe('pairing', () => {
     const own = await startAgent();
     const tries: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'ZZZZ-ZZZZ' }) });
+      const res = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'ZZZZ-ZZZZ', publicKey: newDeviceKey().publicKey }) });
       tries.push(res.status);
       if (res.status === 429) {
         const wait = Number(res.headers.get('retry-after'));

@@ -71,7 +71,7 @@ describe('every route refuses', () => {
         expect(await send(method, path, { origin }), `${name} without credential`).toBe(401);
         expect(await send(method, path, { origin, ...deviceHeaders(revoked, method, path) }), `${name} revoked`).toBe(401);
         expect(await send(method, path, { origin, cookie: owner.cookie }), `${name} cookie alone`).toBe(401);
-        const elsewhere = deviceHeaders(owner, method, '/api/session');
+        const elsewhere = deviceHeaders(owner, method, '/api/elsewhere');
         expect(await send(method, path, { origin, ...elsewhere }), `${name} proof of another request`).toBe(401);
       }
       expect(await send(method, path, { origin: 'http://evil.example', cookie: owner.cookie }), `${name} foreign origin`).toBe(403);
