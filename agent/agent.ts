@@ -11,6 +11,7 @@ import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
 import { PushSubscriptions } from './push/push-subscriptions.js';
 import { loadVapidKeys } from './push/vapid.js';
+import { DeviceProofs } from './auth/device-proof.js';
 import { AccessControl } from './auth/access.js';
 import { DeviceSockets } from './auth/device-sockets.js';
 import { DeviceStore } from './auth/device-store.js';
@@ -198,7 +199,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const publicUrl = tailscale ? await tailscale.publicUrl() : config.publicUrl;
     const address = new AgentAddress({ host: config.host, tls: tls !== null, publicUrl });
     const hostGuard = new HostGuard({ host: config.host, publicUrl });
-    const access = new AccessControl(devices, credentialCookieName(loadIdentity(paths.identity, log)), hookToken);
+    const proofs = new DeviceProofs();
+    const access = new AccessControl(devices, credentialCookieName(loadIdentity(paths.identity, log)), hookToken, proofs);
     const sockets = new DeviceSockets();
     const pairing = new PairingService(config.pairingTtlMs);
     const version = agentVersion();
@@ -215,6 +217,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           // Behind a proxy on loopback, attempts count per forwarded client.
           attempts: new PairingAttempts({ behindProxy: config.tailscaleBin !== null || config.publicUrl !== null }),
           revoked: (id) => {
+            proofs.forget(id);
             subscriptions.forget(id);
             sockets.revoke(id);
           },

@@ -112,11 +112,24 @@ export const TabInputBody = z.strictObject({
 export type TabInputBody = z.infer<typeof TabInputBody>;
 
 /** `POST /api/pair`: the secret from a scanned `#pair=` URL, or a typed short code. */
+/** The public half of the key a device proves its requests with (see `device-proof.ts`). */
+export const DevicePublicKeyBody = z.strictObject({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a P-256 coordinate: 43 base64url characters'),
+  y: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a P-256 coordinate: 43 base64url characters'),
+});
+
 export const PairBody = z
   .strictObject({
     secret: z.string().min(1).max(256).optional(),
     code: z.string().min(1).max(32).optional(),
     deviceName: DisplayName.optional(),
+    /**
+     * Every browser with WebCrypto (any secure context: HTTPS, or this machine's own address)
+     * sends one; only a page on a plain-HTTP LAN address has none to send.
+     */
+    publicKey: DevicePublicKeyBody.optional(),
   })
   .refine((b) => (b.secret === undefined) !== (b.code === undefined), 'give either secret or code, not both');
 export type PairBody = z.infer<typeof PairBody>;
@@ -139,7 +152,15 @@ export interface DeviceView {
   lastSeenAt: string | null;
   /** The device making the request. */
   current: boolean;
+  /**
+   * How its requests are proven: `key`, by a key that never leaves its browser; `cookie`, by
+   * its cookie alone (paired on a plain-HTTP LAN address, where a browser has no WebCrypto);
+   * `pair-again`, paired before devices had keys: refused until it pairs again.
+   */
+  binding: DeviceBinding;
 }
+
+export type DeviceBinding = 'key' | 'cookie' | 'pair-again';
 
 export interface DevicesResponse {
   devices: DeviceView[];
@@ -191,6 +212,8 @@ export interface ApiError {
   error: string;
   /** Per-field details when a body failed its schema. */
   issues?: { path: string; message: string }[];
+  /** `proof-time` (PROOF_TIME_ERROR): the request's proof was signed at a time the agent's clock does not share. */
+  code?: string;
 }
 
 /** One open terminal connection, as `GET /api/terminals` reports it. */

@@ -13,3 +13,4 @@ export * from './approvals.js';
 export * from './push.js';
 export * from './outside.js';
 export * from './pane-history.js';
+export * from './device-proof.js';

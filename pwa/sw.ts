@@ -1,6 +1,8 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR } from '../protocol/device-proof.js';
 import { type NotificationData, notificationFor, outcomeLine, readPush } from './push/worker-push.js';
+import { learnAgentTime, requestTarget, signProof } from './shared/device-key.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -44,17 +46,12 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(decision && data.approvalId ? answer(notification.tag, data, data.approvalId, decision) : openApp(data.url));
 });
 
-/** A button: the decision goes straight to the agent with this device's credential, and the notification says how it went. */
+/** A button: the decision goes straight to the agent with this device's credential and proof, and the notification says how it went. */
 async function answer(tag: string, data: NotificationData, approvalId: string, decision: NotificationData['decisions'][string]): Promise<void> {
   let status = 0;
   let body: unknown = null;
   try {
-    const res = await fetch(`/api/approvals/${encodeURIComponent(approvalId)}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(decision),
-    });
+    const res = await provenPost(`/api/approvals/${encodeURIComponent(approvalId)}`, JSON.stringify(decision));
     status = res.status;
     body = await res.json().catch(() => null);
   } catch {
@@ -67,6 +64,26 @@ async function answer(tag: string, data: NotificationData, approvalId: string, d
     silent: true,
     data: { url: data.url, approvalId: null, title: data.title, decisions: {} } satisfies NotificationData,
   });
+}
+
+/**
+ * A POST with this device's proof, signed with the key the app kept in IndexedDB (the app
+ * may be closed). A worker woken by a push has not heard the agent's clock yet: if the agent
+ * says the proof's time is off, its answer carried its clock, and the POST goes once more.
+ */
+async function provenPost(path: string, body: string): Promise<Response> {
+  const send = async (): Promise<Response> => {
+    const proof = await signProof('POST', requestTarget(path, self.location.origin));
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (proof !== null) headers[PROOF_HEADER] = proof;
+    const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers, body });
+    learnAgentTime(res.headers.get(AGENT_TIME_HEADER));
+    return res;
+  };
+  const res = await send();
+  if (res.status !== 401) return res;
+  const refusal = (await res.clone().json().catch(() => null)) as { code?: unknown } | null;
+  return refusal?.code === PROOF_TIME_ERROR ? send() : res;
 }
 
 /** A tap on the body (iOS shows no buttons): the app, at what the notification is about. */

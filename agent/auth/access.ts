@@ -1,6 +1,8 @@
 import { HOOK_HEADERS, receivedHeader } from '../../protocol/hook-contract.js';
 import type { IncomingMessage } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
+import { type DevicePublicKey, PROOF_HEADER, splitTargetProof } from '../../protocol/device-proof.js';
+import type { DeviceProofs } from './device-proof.js';
 import type { DeviceRecord, DeviceStore } from './device-store.js';
 
 export function isLoopback(address: string | undefined): boolean {
@@ -17,7 +19,9 @@ export function tokenMatches(presented: string | undefined, expected: string): b
 
 export type AccessDecision =
   | { ok: true; device: DeviceRecord }
-  | { ok: false; status: 401 | 403; reason: string };
+  | { ok: false; status: 401 | 403; reason: string; /** The proof's time was off: the client signs again with the agent's. */ clock?: boolean };
+
+const PROOF_HEADER_RECEIVED = PROOF_HEADER.toLowerCase();
 
 /** Reads one cookie from a Cookie header without a dependency; values are base64url. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -47,7 +51,6 @@ export function originAllowed(req: IncomingMessage): boolean {
   }
 }
 
-/** The single check every REST route and WebSocket upgrade goes through. */
 /** Who the `pocketmux` CLI is when it talks to the agent: it holds no device credential. */
 export const CLI_DEVICE: DeviceRecord = {
   id: 'cli',
@@ -56,6 +59,8 @@ export const CLI_DEVICE: DeviceRecord = {
   credentialHash: '0'.repeat(64),
   pairedAt: new Date(0).toISOString(),
   lastSeenAt: null,
+  publicKey: null,
+  pairAgain: false,
 };
 
 /** The CLI authenticates with the hook token, in the hooks' own header. */
@@ -67,9 +72,14 @@ export class AccessControl {
     readonly cookieName: string,
     /** The hook token; with it, scripts on this machine (the CLI) may use the API. */
     private readonly localToken: string,
+    private readonly proofs: DeviceProofs,
   ) {}
 
-  check(req: IncomingMessage): AccessDecision {
+  /**
+   * The single check every REST route and WebSocket upgrade goes through. `target` is the
+   * request target as the client sent it (Express rewrites `req.url` under a mount).
+   */
+  check(req: IncomingMessage, target: string): AccessDecision {
     if (!originAllowed(req)) return { ok: false, status: 403, reason: 'foreign origin' };
     const token = req.headers[CLI_TOKEN_HEADER];
     if (typeof token === 'string' && req.headers.origin === undefined) {
@@ -81,7 +91,22 @@ export class AccessControl {
     if (!credential) return { ok: false, status: 401, reason: 'no device credential' };
     const device = this.devices.verify(credential);
     if (!device) return { ok: false, status: 401, reason: 'unknown device credential' };
+    if (device.pairAgain) return { ok: false, status: 401, reason: 'this device was paired before devices had keys: pair it again' };
+    if (device.publicKey) {
+      const proven = this.proveRequest(req, target, device, device.publicKey);
+      if (!proven.ok) return proven;
+    }
     this.devices.touch(device);
     return { ok: true, device };
+  }
+
+  /** The cookie only names the device: the request must also carry a proof signed by its key. */
+  private proveRequest(req: IncomingMessage, target: string, device: DeviceRecord, publicKey: DevicePublicKey): AccessDecision {
+    const header = req.headers[PROOF_HEADER_RECEIVED];
+    const inQuery = typeof header === 'string' ? null : splitTargetProof(target);
+    const signed = inQuery ? inQuery.signed : target;
+    const proof = typeof header === 'string' ? header : inQuery?.proof;
+    const checked = this.proofs.check(device.id, publicKey, req.method ?? 'GET', signed, proof);
+    return checked.ok ? { ok: true, device } : { ok: false, status: 401, reason: checked.reason, clock: checked.clock };
   }
 }

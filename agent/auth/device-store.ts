@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { type DeviceBinding, DevicePublicKeyBody } from '../../protocol/api.js';
+import type { DevicePublicKey } from '../../protocol/device-proof.js';
 import { readJsonFile, writeJsonAtomic } from '../store/atomic-file.js';
 import { newId, newSecret } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
 
-const DeviceRecord = z.object({
+const DeviceRecordV1 = z.object({
   id: z.string(),
   name: z.string(),
   /** SHA-256 of the credential, hex. The credential itself is never stored. */
@@ -13,9 +15,27 @@ const DeviceRecord = z.object({
   pairedAt: z.string(),
   lastSeenAt: z.string().nullable(),
 });
+
+const DeviceRecord = DeviceRecordV1.extend({
+  /**
+   * The public key its requests are proven with, or null for a device paired where its
+   * browser had no WebCrypto (see `DeviceBinding`).
+   */
+  publicKey: DevicePublicKeyBody.nullable(),
+  /** Paired before devices had keys (a version 1 file): kept listed, refused until paired again. */
+  pairAgain: z.boolean().default(false),
+});
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
-const DevicesFile = z.object({ version: z.literal(1), devices: z.array(DeviceRecord) });
+const DevicesFile = z.discriminatedUnion('version', [
+  z.object({ version: z.literal(1), devices: z.array(DeviceRecordV1) }),
+  z.object({ version: z.literal(2), devices: z.array(DeviceRecord) }),
+]);
+
+export function deviceBinding(device: DeviceRecord): DeviceBinding {
+  if (device.pairAgain) return 'pair-again';
+  return device.publicKey ? 'key' : 'cookie';
+}
 
 function hashCredential(credential: string): Buffer {
   return createHash('sha256').update(credential, 'utf8').digest();
@@ -33,7 +53,13 @@ export class DeviceStore {
 
   load(): void {
     const result = readJsonFile(this.path, DevicesFile);
-    if (result.status === 'ok') this.devices = result.value.devices;
+    if (result.status === 'ok') {
+      const file = result.value;
+      this.devices = file.version === 2 ? file.devices : file.devices.map((d) => ({ ...d, publicKey: null, pairAgain: true }));
+      if (file.version === 1 && this.devices.length > 0) {
+        this.log.warn('devices paired before devices had keys must pair again', { devices: this.devices.length });
+      }
+    }
     if (result.status === 'corrupt') {
       this.log.error('devices file is corrupt; every device must be linked again', {
         reason: result.reason,
@@ -43,7 +69,7 @@ export class DeviceStore {
   }
 
   private save(): void {
-    writeJsonAtomic(this.path, { version: 1, devices: this.devices });
+    writeJsonAtomic(this.path, { version: 2, devices: this.devices });
   }
 
   list(): readonly DeviceRecord[] {
@@ -51,7 +77,7 @@ export class DeviceStore {
   }
 
   /** Creates a device and returns its credential: the only time it exists in clear. */
-  add(name: string, platform = ''): { device: DeviceRecord; credential: string } {
+  add(name: string, platform: string, publicKey: DevicePublicKey | null): { device: DeviceRecord; credential: string } {
     const credential = newSecret();
     const device: DeviceRecord = {
       id: newId('dv'),
@@ -60,6 +86,8 @@ export class DeviceStore {
       credentialHash: hashCredential(credential).toString('hex'),
       pairedAt: new Date().toISOString(),
       lastSeenAt: null,
+      publicKey: publicKey && { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x, y: publicKey.y },
+      pairAgain: false,
     };
     this.devices.push(device);
     try {

@@ -43,7 +43,7 @@ export function channelUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage,
     const entry = deps.channels.get(url.pathname);
     if (!entry) return refuseUpgrade(socket, 404, 'Not Found');
     if (!deps.hostGuard.allows(req.headers.host)) return refuseUpgrade(socket, 421, 'Misdirected Request');
-    const decision = deps.access.check(req);
+    const decision = deps.access.check(req, req.url ?? '/');
     if (!decision.ok) {
       deps.refusals.refused(req.socket.remoteAddress ?? 'unknown', 'refused a WebSocket', { path: url.pathname, reason: decision.reason });
       return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');

@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { DeviceView, PairingResponse } from '../../protocol/api.js';
+import type { DeviceBinding, DeviceView, PairingResponse } from '../../protocol/api.js';
 import { agentText } from '../shared/agent-text.js';
 import '../shared/confirm-bar.js';
 import { backIcon, plusIcon } from '../shared/icons.js';
@@ -45,6 +45,13 @@ function pairedDate(iso: string): string {
 }
 
 /** The devices that may use this agent: pair a new one, see when each was last seen, revoke one. */
+/** What a device's binding means for the person, where it is not the usual key. */
+const BINDING_NOTES: Record<DeviceBinding, string> = {
+  key: '',
+  cookie: 'Paired over plain HTTP: its cookie alone signs it in. Pair it over HTTPS to bind it to its browser.',
+  'pair-again': 'Paired by an older version: pair it again to use it.',
+};
+
 @customElement('pm-devices-view')
 export class DevicesView extends LitElement {
   static override styles = [
@@ -332,6 +339,7 @@ export class DevicesView extends LitElement {
         <div class="info">
           <div class="name"><span><bdi>${d.name}</bdi></span>${d.current ? html`<span class="badge">This device</span>` : nothing}</div>
           <div class="meta">${meta}</div>
+          ${BINDING_NOTES[d.binding] ? html`<div class="meta binding">${BINDING_NOTES[d.binding]}</div>` : nothing}
         </div>
         ${this.confirming === d.id
           ? nothing

@@ -1,6 +1,7 @@
 import type { PairBody, SessionResponse } from '../../protocol/api.js';
 import * as api from './api.js';
 import { ApiRequestError, errorText } from './api-request.js';
+import { keepDeviceKey, makeDeviceKey } from './device-key.js';
 import { setHomeDirectory } from '../sessions/labels.js';
 import type { SessionsSnapshot } from '../offline/snapshot.js';
 
@@ -57,10 +58,21 @@ export async function resolveAccess(secret: string | null, lost = false): Promis
 
 /**
  * Trades a pairing secret or a typed short code for a device credential (an HttpOnly
- * cookie). The code goes as typed; the agent ignores case and the dash.
+ * cookie) bound to a key made here. The code goes as typed; the agent ignores case and the dash.
  */
 export async function pair(body: PairBody): Promise<Access> {
-  return granted(await api.pair(body, { unauthorizedMeansLost: false }));
+  // Made for this pairing; kept only once the agent has taken its public half, so a wrong code
+  // leaves the key of a device this browser already is untouched.
+  const key = await makeDeviceKey();
+  const session = await api.pair(key ? { ...body, publicKey: key.publicKey } : body, { unauthorizedMeansLost: false });
+  if (key) {
+    try {
+      await keepDeviceKey(key.pair);
+    } catch (err) {
+      throw new Error(`Paired, but this browser would not keep the device key (${errorText(err)}). Allow site storage and pair again.`);
+    }
+  }
+  return granted(session);
 }
 
 let checking: Promise<void> | null = null;

@@ -1,5 +1,7 @@
 import type { ApiError } from '../../protocol/api.js';
+import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR } from '../../protocol/device-proof.js';
 import { reportAccessLost } from './access-lost.js';
+import { learnAgentTime, requestTarget, signProof } from './device-key.js';
 
 /** A failed API call, carrying the agent's own `{error}` text so the UI can show it as is. */
 export class ApiRequestError extends Error {
@@ -41,29 +43,16 @@ function retryAfterSeconds(header: string | null): number | null {
 
 /**
  * Calls the agent's REST API on this origin and keeps the response headers. The device
- * credential is an HttpOnly cookie the browser adds by itself; this code never sees it.
+ * credential is an HttpOnly cookie the browser adds by itself (this code never sees it); each
+ * request also carries a proof signed with this device's key (`device-key.ts`).
  */
 export async function apiResponse<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<ApiResponse<T>> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: options.signal,
-    });
-  } catch {
-    throw new ApiRequestError(0, UNREACHABLE);
+  let answer = await provenFetch(method, path, body, options);
+  // Signed by a clock the agent does not share: the answer carried the agent's; once more with it.
+  if (answer.res.status === 401 && (answer.parsed as Partial<ApiError> | undefined)?.code === PROOF_TIME_ERROR) {
+    answer = await provenFetch(method, path, body, options);
   }
-  const text = await res.text().catch(() => '');
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
+  const { res, parsed } = answer;
   if (!res.ok) {
     if (res.status === 401 && options.unauthorizedMeansLost !== false) reportAccessLost();
     const message = (parsed as Partial<ApiError> | undefined)?.error;
@@ -74,6 +63,34 @@ export async function apiResponse<T>(method: string, path: string, body?: unknow
     );
   }
   return { body: parsed as T, headers: res.headers };
+}
+
+/** One request with this device's proof, its answer read, and the agent's clock noted from it. */
+async function provenFetch(method: string, path: string, body: unknown, options: ApiOptions): Promise<{ res: Response; parsed: unknown }> {
+  let res: Response;
+  try {
+    const proof = await signProof(method, requestTarget(path, location.origin));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (proof !== null) headers[PROOF_HEADER] = proof;
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch {
+    throw new ApiRequestError(0, UNREACHABLE);
+  }
+  learnAgentTime(res.headers.get(AGENT_TIME_HEADER));
+  const text = await res.text().catch(() => '');
+  try {
+    return { res, parsed: text ? JSON.parse(text) : undefined };
+  } catch {
+    return { res, parsed: undefined };
+  }
 }
 
 export function errorText(err: unknown): string {

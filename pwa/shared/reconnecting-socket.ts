@@ -1,8 +1,8 @@
 import { CloseCode, FINAL_CLOSE_CODES } from '../../protocol/close-codes.js';
 import { checkAccess } from './access.js';
 import { reportAccessLost } from './access-lost.js';
-import { websocketUrl } from './api-request.js';
 import { Backoff } from './backoff.js';
+import { ProvenSocket } from './proven-socket.js';
 
 /** Where a live channel's socket stands. Every channel speaks it; views map it to words. */
 export type ConnectionState =
@@ -57,7 +57,7 @@ export interface SocketEnvironment {
 }
 
 export const browserEnvironment: SocketEnvironment = {
-  open: (path) => new WebSocket(websocketUrl(path)),
+  open: (path) => new ProvenSocket(path),
   watchWake(wake) {
     let hiddenAt = document.visibilityState === 'hidden' ? Date.now() : null;
     const onVisibility = () => {

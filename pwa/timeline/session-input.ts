@@ -4,10 +4,12 @@
  * (pwa/inbox/inbox-actions.ts).
  */
 import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
+import { PROOF_HEADER } from '../../protocol/device-proof.js';
 import { isUnmanagedKey } from '../../protocol/hook-contract.js';
 import { reportAccessLost } from '../shared/access-lost.js';
 import { ApiRequestError } from '../shared/api-request.js';
 import * as api from '../shared/api.js';
+import { requestTarget, signProof } from '../shared/device-key.js';
 import { readableCommands } from './slash-commands.js';
 
 /**
@@ -73,8 +75,16 @@ export function uploadFile(key: string, file: Blob, name: string, onProgress: (s
   if (file.size > UPLOAD_MAX_BYTES) return { done: Promise.reject(new FileTooLargeError(name, file.size)), abort: () => {} };
   const route = isUnmanagedKey(key) ? api.API_ROUTES.outsideUpload : api.API_ROUTES.tabUpload;
   const xhr = new XMLHttpRequest();
-  const done = new Promise<UploadResponse>((resolve, reject) => {
-    xhr.open(route.method, api.routePath(route, key));
+  const path = api.routePath(route, key);
+  let cancelled = false;
+  // The proof is signed before the request opens: an upload cancelled meanwhile never starts.
+  const done = signProof(route.method, requestTarget(path, location.origin)).then((proof) => new Promise<UploadResponse>((resolve, reject) => {
+    if (cancelled) {
+      reject(new ApiRequestError(0, 'The upload was cancelled.'));
+      return;
+    }
+    xhr.open(route.method, path);
+    if (proof !== null) xhr.setRequestHeader(PROOF_HEADER, proof);
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('content-type', 'application/octet-stream');
     xhr.setRequestHeader(UPLOAD_FILENAME_HEADER, encodeURIComponent(name));
@@ -100,8 +110,14 @@ export function uploadFile(key: string, file: Blob, name: string, onProgress: (s
       reject(new ApiRequestError(xhr.status, typeof message === 'string' && message ? message : `The agent answered ${xhr.status} ${xhr.statusText}`.trim()));
     };
     xhr.send(file);
-  });
-  return { done, abort: () => xhr.abort() };
+  }));
+  return {
+    done,
+    abort: () => {
+      cancelled = true;
+      xhr.abort();
+    },
+  };
 }
 
 /**

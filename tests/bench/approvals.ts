@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT } from '../support/agent.js';
-import { createTab, type Session } from '../support/client.js';
+import { createTab, type Session, deviceSocket, deviceHeaders } from '../support/client.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { paneEnv } from '../support/status.js';
 import { quantile } from '../support/stats.js';
@@ -47,7 +47,7 @@ class Waiter {
   readonly opened: Promise<void>;
 
   constructor(session: Session) {
-    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    this.ws = deviceSocket(session, '/api/status');
     this.opened = new Promise((r) => this.ws.once('open', () => r()));
     this.ws.on('message', (data) => {
       const at = performance.now();
@@ -110,7 +110,7 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
 
     // A device's decision: until Claude's held request has its answer.
     const a0 = performance.now();
-    const decided = send(`/api/approvals/${msg.approval.id}`, { cookie: session.cookie }, { decision: 'allow' });
+    const decided = send(`/api/approvals/${msg.approval.id}`, deviceHeaders(session, 'POST', `/api/approvals/${msg.approval.id}`), { decision: 'allow' });
     const a1 = await hookAnswered;
     await decided;
     return { peer: p1 - p0, opened: o1 - o0, answered: a1 - a0, id: msg.approval.id, sentAt: o0 };
@@ -134,7 +134,7 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
   const pushes = await PushEndpoint.start();
   const subscribed = await fetch(new URL('/api/push/subscription', agent.url), {
     method: 'POST',
-    headers: { cookie: session.cookie, 'content-type': 'application/json' },
+    headers: { ...deviceHeaders(session, 'POST', '/api/push/subscription'), 'content-type': 'application/json' },
     body: JSON.stringify(pushes.subscribe().json),
   });
   if (subscribed.status !== 201) throw new Error(`push subscription refused: ${subscribed.status} ${await subscribed.text()}`);

@@ -4,13 +4,12 @@
  */
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { procMemory } from '../support/channels.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { api, claim, eventually } from '../support/client.js';
+import { api, claim, eventually, deviceSocket } from '../support/client.js';
 import { FakeAnthropic } from '../support/fake-anthropic.js';
 
 export interface ClaudeTabsResult {
@@ -33,7 +32,7 @@ export async function claudeTabsBench(count = 20, progress: (line: string) => vo
     const session = await claim(agent, 'bench');
     const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
     const statuses = new Map<string, TabStatus>();
-    const socket = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    const socket = deviceSocket(session, '/api/status');
     socket.on('message', (d) => {
       const m = JSON.parse(String(d)) as StatusServerMessage;
       if (m.type === 'status:update') statuses.set(m.tabId, m.status);

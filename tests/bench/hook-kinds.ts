@@ -7,14 +7,14 @@
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { hookSettingsPaths } from '../../agent/claude/hook-files.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { ClaudeState, StatusServerMessage } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, prepareClaudeEnv, shellQuote } from '../support/claude-env.js';
 import { ClaudePane, EMPTY_INPUT } from '../support/claude-pane.js';
-import { api, claim, createTab, type Session } from '../support/client.js';
+import { api, claim, createTab, type Session, deviceSocket } from '../support/client.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { AttachedTerminal, within } from './claude-cli.js';
 import { quantile } from '../support/stats.js';
@@ -54,7 +54,7 @@ class StatusTimer {
   private readonly runningWaiters = new Map<string, () => void>();
 
   constructor(session: Session) {
-    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    this.ws = deviceSocket(session, '/api/status');
     this.opened = new Promise((resolve) => this.ws.once('open', () => resolve()));
     this.ws.on('message', (data) => {
       const at = performance.now();

@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT, } from '../support/agent.js';
 import { procMemory } from '../support/channels.js';
-import { createTab, type Session } from '../support/client.js';
+import { createTab, type Session, deviceSocket } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
 import { quantile } from '../support/stats.js';
 
@@ -54,7 +54,7 @@ class StatusWatcher {
   readonly opened: Promise<void>;
 
   constructor(session: Session) {
-    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    this.ws = deviceSocket(session, '/api/status');
     this.opened = new Promise((r) => this.ws.once('open', () => r()));
     this.ws.on('message', (data) => {
       const msg = JSON.parse(String(data)) as StatusServerMessage;

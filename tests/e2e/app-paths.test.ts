@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, sessionOf, typeCommand, waitForLine } from '../support/browser.js';
-import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, screenLines, typeCommand, waitForLine } from '../support/browser.js';
+import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
 
 let agent: AgentHandle;
 let browser: Browser;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   phone = await browser.newContext(PHONE);
   page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  session = await localDevice(agent);
 }, 60_000);
 
 afterAll(async () => {
@@ -69,12 +69,6 @@ function tabIdOf(p: Page): string {
   const m = /\/t\/([a-z0-9-]+)$/.exec(new URL(p.url()).pathname);
   if (!m) throw new Error(`not a terminal URL: ${p.url()}`);
   return m[1] as string;
-}
-
-/** A paired device's credential as a browser cookie: another window of that same device. */
-function credentialCookie(s: Session): { name: string; value: string; url: string } {
-  const at = s.cookie.indexOf('=');
-  return { name: s.cookie.slice(0, at), value: s.cookie.slice(at + 1), url: s.agent.url };
 }
 
 /** The page's terminal rows joined: a line the phone's narrow screen wrapped reads whole again. */
@@ -146,7 +140,7 @@ describe('the same menus on a desktop, in the list beside a terminal', () => {
   it('fits the rename form and the confirmation in the narrow sidebar', async () => {
     const tab = await createTab(session);
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Laptop');
     const wide = await desktop.newPage();
     await wide.goto(new URL(`/t/${tab.id}`, agent.url).toString());
     await waitForLine(wide, /[$#]$/);
@@ -329,7 +323,6 @@ describe('the update toast', () => {
     }
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
     const copy = await startAgent({ reuse: env, bin: join(pkg, 'bin', 'pocketmux.js') });
-    const owner = await claim(copy, 'owner');
 
     const pages: { p: Page; size: string }[] = [];
     for (const [options, size] of [
@@ -337,7 +330,7 @@ describe('the update toast', () => {
       [DESKTOP, 'desktop'],
     ] as const) {
       const context = await browser.newContext(options);
-      await context.addCookies([credentialCookie(owner)]);
+      await pairBrowser(context, copy, `Updating ${size}`);
       const p = await context.newPage();
       await p.goto(copy.url);
       await workspaceCard(p, 'Home').waitFor();
@@ -395,11 +388,11 @@ describe('the unreachable screen', () => {
   it('shows when the agent stops before a fresh device saved anything, and gives way to the app when it is back', async () => {
     const env = newTestEnvironment();
     let down = await startAgent({ reuse: env });
-    const owner = await claim(down, 'owner');
     const port = down.port;
 
-    // The agent stops while the first page of each device is on its way: the check of the
-    // device's access is held until then, so nothing of the sessions was ever seen or saved.
+    // The agent stops while the next page of each device is on its way: the check of the
+    // device's access is held until then. Pairing showed each device the lists, and it kept
+    // them for the offline view; that is deleted first, so nothing of the sessions is saved.
     let release!: () => void;
     const released = new Promise<void>((r) => {
       release = r;
@@ -414,12 +407,21 @@ describe('the unreachable screen', () => {
       [DESKTOP, 'desktop'],
     ] as const) {
       const context = await browser.newContext(options);
-      await context.addCookies([credentialCookie(owner)]);
+      await pairBrowser(context, down, `Fresh ${size}`);
       await context.route('**/api/session', hold);
       const p = await context.newPage();
       const asked = p.waitForRequest('**/api/session');
       await p.goto(down.url);
       await asked;
+      await p.evaluate(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const deleting = indexedDB.deleteDatabase('pocketmux-offline');
+            deleting.onsuccess = () => resolve();
+            deleting.onerror = () => reject(deleting.error);
+          }),
+      );
+      expect(await p.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).not.toContain('pocketmux-offline');
       pages.push({ p, size });
     }
     expect(await down.stop()).toBe(0);

@@ -10,8 +10,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, xtermAssets } from '../support/browser.js';
-import { api, createTab, type Session } from '../support/client.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, xtermAssets } from '../support/browser.js';
+import { api, createTab, localDevice, type Session } from '../support/client.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
 
@@ -124,7 +124,7 @@ describe('Claude status in Chromium', () => {
     await pairPage(page, { link: agent.link });
     await page.getByRole('heading', { name: 'Home' }).waitFor();
     expect(await page.title()).toBe('pocketmux');
-    session = await sessionOf(phone, agent);
+    session = await localDevice(agent);
 
     waiting = await createTab(session);
     working = await createTab(session);
@@ -166,7 +166,7 @@ describe('Claude status in Chromium', () => {
 
   it('shows the states on a desktop, and in the header of an open tab', async () => {
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const dpage = await desktop.newPage();
     await dpage.goto(agent.url);
     await dpage.getByRole('heading', { name: 'Home' }).waitFor();

@@ -7,11 +7,11 @@
  * Screenshots: test-artifacts/e2e-claude-tab-<state>-<size>.png.
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import type { AgentHandle } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, screenLines } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, pairBrowser, screenLines } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
@@ -21,7 +21,6 @@ import { StatusClient } from '../support/status.js';
 let fake: FakeAnthropic;
 let agent: AgentHandle;
 let browser: Browser;
-let phone: BrowserContext;
 let page: Page;
 let session: Session;
 let status: StatusClient;
@@ -32,7 +31,7 @@ const ANSWER = 'It is a pelican, 42.';
 
 beforeAll(async () => {
   let project: string;
-  ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
+  ({ fake, agent, browser, page, session, project } = await startClaudePage());
   workspace = (await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' })).body;
   status = new StatusClient(session);
   await status.opened;
@@ -132,7 +131,7 @@ describe('a Claude tab started from the list, with the real Claude Code CLI', ()
 
     // The same words on a desktop, beside the list.
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const wide = await desktop.newPage();
     await wide.goto(new URL(`/t/${tabId}`, agent.url).toString());
     await wide.locator('pm-terminal-view header').getByText('Claude not running', { exact: true }).waitFor({ timeout: 15_000 });

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TabView, UPLOAD_MAX_BYTES, type WorkspaceView } from '../../protocol/api.js';
 import type { AgentHandle } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
 import { api, eventually, type Session } from '../support/client.js';
@@ -22,7 +22,6 @@ import { StatusClient } from '../support/status.js';
 let fake: FakeAnthropic;
 let agent: AgentHandle;
 let browser: Browser;
-let phone: BrowserContext;
 let desktop: BrowserContext;
 let page: Page;
 let wide: Page;
@@ -91,7 +90,7 @@ async function expectTappable(target: Locator): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ fake, agent, browser, phone, page, session, project } = await startClaudePage());
+  ({ fake, agent, browser, page, session, project } = await startClaudePage());
   // Claude Code reads a project's commands when it starts, so the file is there before the tab.
   mkdirSync(join(project, '.claude', 'commands'), { recursive: true });
   writeFileSync(
@@ -101,7 +100,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'CHANGES.txt'), 'Fixed the lamp.\n');
   // The desktop in the dark theme, the phone in the light one: both are drawn from the theme's colours.
   desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark', permissions: ['clipboard-read', 'clipboard-write'] });
-  await desktop.addCookies(await phone.cookies());
+  await pairBrowser(desktop, agent, 'Desktop');
   wide = await desktop.newPage();
   const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'project' });
   const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, PHONE, pairPage, sessionOf, useAgentAndBrowser } from '../support/browser.js';
-import { api, createTab, eventually, type Session } from '../support/client.js';
+import { ARTIFACTS, DESKTOP, PHONE, pairBrowser, pairPage, useAgentAndBrowser } from '../support/browser.js';
+import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
 import { outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv } from '../support/status.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   context = await env.browser.newContext(DESKTOP);
   page = await context.newPage();
   await pairPage(page, { link: env.agent.link });
-  session = await sessionOf(context, env.agent);
+  session = await localDevice(env.agent);
   first = await createTab(session);
   second = await createTab(session);
   // Named, so the sidebar, the split menu and the shortcuts can be told apart by name.
@@ -288,7 +288,7 @@ describe('the desktop split', () => {
 
   it('on a narrow window and on a phone, a tab fills the screen with a way back, as before', async () => {
     const phone = await env.browser.newContext(PHONE);
-    await phone.addCookies(await context.cookies());
+    await pairBrowser(phone, env.agent, 'Phone');
     const small = await phone.newPage();
     await small.goto(new URL(`/t/${first.id}`, env.agent.url).href);
     await small.locator('.pm-term-host .xterm-screen').waitFor();
@@ -515,7 +515,7 @@ describe('four panes, a timeline beside a terminal, and the inbox key', () => {
     // screen, which holds the shortcuts, is held back until the key has been pressed: the
     // list fetches it only when idle, up to 5 s after it shows.
     const fresh = await env.browser.newContext({ ...DESKTOP, serviceWorkers: 'block' });
-    await fresh.addCookies(await context.cookies());
+    await pairBrowser(fresh, env.agent, 'Fresh desktop');
     const early = await fresh.newPage();
     let release: () => void = () => undefined;
     const held = new Promise<void>((r) => {

@@ -7,8 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceView } from '../../protocol/api.js';
-import { ARTIFACTS, DESKTOP, PHONE, pairPage, sessionOf, useAgentAndBrowser } from '../support/browser.js';
-import { api, createTab } from '../support/client.js';
+import { ARTIFACTS, DESKTOP, PHONE, pairBrowser, pairPage, useAgentAndBrowser } from '../support/browser.js';
+import { api, createTab, localDevice } from '../support/client.js';
 
 const SPOOF = 'report\u202etxt.exe';
 const ESCAPES = 'esc\x1b]0;owned\x07';
@@ -21,7 +21,7 @@ describe('hostile names in the app', () => {
     const phone = await browser.newContext(PHONE);
     const page = await phone.newPage();
     await pairPage(page, { link: agent.link }, 'Phone');
-    const session = await sessionOf(phone, agent);
+    const session = await localDevice(agent);
     for (const name of [SPOOF, ESCAPES]) {
       const dir = join(agent.home, name);
       mkdirSync(dir);
@@ -44,7 +44,7 @@ describe('hostile names in the app', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-hostile-names-phone.png'), fullPage: true });
 
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const wide = await desktop.newPage();
     await wide.goto(agent.url);
     await wide.locator('h2', { hasText: 'report\\u202etxt.exe' }).waitFor();

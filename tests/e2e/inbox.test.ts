@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { AgentHandle } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
 import { api, eventually, pairAnother, type Session } from '../support/client.js';
@@ -277,7 +277,7 @@ describe('the inbox with the real Claude Code CLI', () => {
 
   it('keeps the inbox beside the open terminal on a wide screen, in the sidebar', async () => {
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const dpage = await desktop.newPage();
     await dpage.goto(new URL(`/t/${tab.id}`, agent.url).toString());
     await dpage.locator('.xterm-rows').waitFor();
@@ -305,7 +305,7 @@ describe('the inbox with the real Claude Code CLI', () => {
     await card.waitFor({ state: 'detached', timeout: 10_000 });
     // Settled on one device, gone from every screen.
     await inboxCard(page, approval).waitFor({ state: 'detached', timeout: 10_000 });
-    expect((await status.waitResolution(approval.id, 10_000)).by).toEqual({ kind: 'device', name: 'Pixel 8' });
+    expect((await status.waitResolution(approval.id, 10_000)).by).toEqual({ kind: 'device', name: 'Desktop' });
     await eventually(() => existsSync(file), 20_000, 'the tool to run');
     await desktop.close();
   }, 120_000);

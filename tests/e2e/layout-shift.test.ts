@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairedPhone } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairedPhone } from '../support/browser.js';
 import { api, createTab, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
@@ -61,7 +61,6 @@ interface ShiftWindow {
 let agent: AgentHandle;
 let browser: Browser;
 let session: Session;
-let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
 let workspaces: WorkspaceView[] = [];
 const own = new OwnTmux();
 /** The Claudes outside pocketmux whose cards and rows are measured. */
@@ -81,7 +80,7 @@ beforeAll(async () => {
   working = outsideFixture(env.home, 'docs-site');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
 
-  ({ session, cookies } = await pairedPhone(browser, agent));
+  ({ session } = await pairedPhone(browser, agent));
   claudes = new OutsideClaudes(agent, session, own);
 
   // Several workspaces, each with a couple of shell tabs.
@@ -123,7 +122,7 @@ afterAll(async () => {
  */
 async function measuredContext(size: Size): Promise<BrowserContext> {
   const context = await browser.newContext(SIZES[size]);
-  await context.addCookies(cookies);
+  await pairBrowser(context, agent, `Measured ${size}`);
   await context.addInitScript(() => {
     const w = window as unknown as ShiftWindow;
     w.shifts = [];

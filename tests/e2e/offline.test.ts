@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse, TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
-import { api, createTab, eventually, pairAnother, type Session } from '../support/client.js';
+import { ARTIFACTS, browserApi, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
+import { api, createTab, eventually, localDevice, pairAnother, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { claudeStandIn } from '../support/own-tmux.js';
 import { paneEnv } from '../support/status.js';
@@ -161,7 +161,7 @@ beforeAll(async () => {
   phone = await browser.newContext({ ...PHONE, colorScheme: 'dark' });
   page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  session = await localDevice(agent);
 
   const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project.cwd, name: 'web-app' });
   const claude = async (name?: string) => (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', ...(name ? { name } : {}) })).body;
@@ -280,7 +280,7 @@ describe('the offline view', () => {
 
   it('looks right on a desktop too, in both themes', async () => {
     const desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark' });
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const p = await desktop.newPage();
     await p.goto(agent.url);
     // Another card to read: the restarted agent forgot the first.
@@ -305,7 +305,7 @@ describe('the offline view', () => {
     // What the composer keeps of the prompts sent from here, as it writes it.
     const history = JSON.stringify({ v: 1, sessions: { "s-1": { at: Date.now(), entries: ['deploy with the staging token'] } } });
     await page.evaluate(([key, value]) => localStorage.setItem(key as string, value as string), [HISTORY_STORAGE_KEY, history]);
-    const me = (await api<SessionResponse>(session, 'GET', '/api/session')).body.deviceId;
+    const me = (await browserApi<SessionResponse>(page, 'GET', '/api/session')).body.deviceId;
     laptop = await pairAnother(agent, session, 'Laptop');
     expect((await api(laptop, 'DELETE', `/api/devices/${me}`)).status).toBe(204);
 
@@ -328,9 +328,8 @@ describe('the offline view', () => {
     // Paired through a code, as another phone would.
     const pairing = await api<{ code: string }>(laptop, 'POST', '/api/pairings');
     await pairPage(p, { url: agent.url, code: pairing.body.code }, 'Tablet');
-    const tabletSession = await sessionOf(tablet, agent);
     await expect.poll(async () => ((await saved(p))?.tabs ?? []).length, { timeout: 10_000 }).toBeGreaterThan(0);
-    const id = (await api<SessionResponse>(tabletSession, 'GET', '/api/session')).body.deviceId;
+    const id = (await browserApi<SessionResponse>(p, 'GET', '/api/session')).body.deviceId;
     await p.close();
     expect((await api(laptop, 'DELETE', `/api/devices/${id}`)).status).toBe(204);
 

@@ -17,10 +17,10 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, waitForLine } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, waitForLine } from '../support/browser.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, eventually, type Session } from '../support/client.js';
+import { api, eventually, localDevice, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { OwnTmux } from '../support/own-tmux.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
@@ -118,9 +118,9 @@ beforeAll(async () => {
   phone = await browser.newContext(PHONE);
   page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  session = await localDevice(agent);
   desktop = await browser.newContext(DESKTOP);
-  await desktop.addCookies(await phone.cookies());
+  await pairBrowser(desktop, agent, 'Desktop');
   status = new StatusClient(session);
   await status.opened;
 

@@ -14,9 +14,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeStandIn } from '../support/own-tmux.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, sessionOf, typeCommand, waitForLine } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { api, eventually, type Session } from '../support/client.js';
+import { api, eventually, localDevice, type Session } from '../support/client.js';
 import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 
 const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
@@ -101,9 +101,9 @@ beforeAll(async () => {
   phone = await browser.newContext(PHONE);
   page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  session = await localDevice(agent);
   desktop = await browser.newContext(DESKTOP);
-  await desktop.addCookies(await phone.cookies());
+  await pairBrowser(desktop, agent, 'Desktop');
 
   // One Claude in tmux that finished its turn; one in a plain terminal still at work.
   await hook(inTmux, 'SessionStart', paneEnv);

@@ -9,10 +9,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevicesResponse } from '../../protocol/api.js';
+import type { DevicesResponse, SessionResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, sessionOf } from '../support/browser.js';
-import { api } from '../support/client.js';
+import { ARTIFACTS, browserApi, DESKTOP, launchBrowser, PHONE, pairBrowser } from '../support/browser.js';
 
 // jsqr is CommonJS with a default export its typings do not map under NodeNext.
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
@@ -125,8 +124,9 @@ describe('pairing in Chromium', () => {
     expect(page.url()).toBe(agent.url);
     expect(page.url()).not.toContain(agent.token);
 
-    const { body } = await api<DevicesResponse>(await sessionOf(phone, agent), 'GET', '/api/devices');
-    expect(body.devices.map((d) => [d.name, d.current])).toContainEqual(['Test phone', true]);
+    // Asked by this very browser, with its own key.
+    const { body } = await browserApi<DevicesResponse>(page, 'GET', '/api/devices');
+    expect(body.devices.map((d) => [d.name, d.current, d.binding])).toContainEqual(['Test phone', true, 'key']);
   });
 
   it('pairs a second browser with the short code from the Devices page', async () => {
@@ -167,15 +167,20 @@ describe('pairing in Chromium', () => {
     expect(await page.locator('pm-pairing-panel').count()).toBe(0);
     await rows.filter({ hasText: 'Test iPhone' }).waitFor();
 
+    // A desktop browser is a device of its own: it pairs, and leaves again once seen.
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Test desktop');
     const wide = await desktop.newPage();
     await wide.goto(new URL('/devices', agent.url).toString());
     await wide.locator('pm-devices-view li').filter({ hasText: 'Test iPhone' }).waitFor();
+    await wide.locator('pm-devices-view li').filter({ hasText: 'Test desktop' }).getByText('This device').waitFor();
     await wide.getByRole('button', { name: 'Pair a new device' }).click();
     await wide.locator('pm-pairing-panel .code').waitFor();
     await wide.screenshot({ path: join(ARTIFACTS, 'e2e-devices-desktop.png') });
+    const me = (await browserApi<SessionResponse>(wide, 'GET', '/api/session')).body.deviceId;
+    expect((await browserApi(wide, 'DELETE', `/api/devices/${me}`)).status).toBe(204);
     await desktop.close();
+    await expect.poll(() => rows.filter({ hasText: 'Test desktop' }).count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('refuses a wrong code with the agent’s words', async () => {
@@ -193,7 +198,6 @@ describe('pairing in Chromium', () => {
     await expect
       .poll(async () => (await socketsOf(other)).filter((s) => s.code === null).map((s) => s.path).sort(), { timeout: 10_000 })
       .toEqual(['/api/status', '/api/sync']);
-    const secondSession = await sessionOf(second, agent);
 
     const row = page.locator('pm-devices-view li').filter({ hasText: 'Test iPhone' });
     await row.getByRole('button', { name: 'Revoke Test iPhone' }).click();
@@ -209,7 +213,8 @@ describe('pairing in Chromium', () => {
     // No reconnecting behind the pair screen.
     await other.waitForTimeout(3_000);
     expect((await socketsOf(other)).length).toBe(closed.length);
-    expect((await api(secondSession, 'GET', '/api/session')).status).toBe(401);
+    // Its cookie, with a proof signed by its own key, no longer gets in.
+    expect((await browserApi(other, 'GET', '/api/session')).status).toBe(401);
 
     await expect.poll(() => row.count()).toBe(0);
     expect(await page.locator('pm-devices-view li').count()).toBe(1);

@@ -15,8 +15,8 @@ import type { Approval } from '../../protocol/approvals.js';
 import type { PushPayload, PushState } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { ARTIFACTS, browserShowsNotifications, DESKTOP, launchBrowser, pairPage, PHONE, sessionOf } from '../support/browser.js';
-import { api, createTab, eventually, pairAnother, type Session } from '../support/client.js';
+import { ARTIFACTS, browserApi, browserShowsNotifications, DESKTOP, launchBrowser, pairBrowser, pairPage, PHONE } from '../support/browser.js';
+import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { capturedHook, paneEnv } from '../support/status.js';
 
@@ -109,13 +109,18 @@ const held: Promise<Response>[] = [];
 const settings = (p: Page) => p.locator('pm-notifications-settings');
 const shows = (id: string) => endpoint.of(id).filter((p): p is Extract<PushPayload, { kind: 'show' }> => p.kind === 'show');
 
-/** A context paired as a device of its own, by a code the phone asked for. */
+/** A context paired as a device of its own, through the app. */
 async function pairedContext(options: BrowserContextOptions, name: string): Promise<BrowserContext> {
   const context = await browser.newContext(options);
-  const device = await pairAnother(agent, session, name);
-  const at = device.cookie.indexOf('=');
-  await context.addCookies([{ name: device.cookie.slice(0, at), value: device.cookie.slice(at + 1), url: agent.url }]);
+  await pairBrowser(context, agent, name);
   return context;
+}
+
+/** What the agent holds of the phone's own push subscription: asked by the phone's browser, with its key. */
+async function phonePush(): Promise<PushState> {
+  const res = await browserApi<PushState>(page, 'GET', '/api/push');
+  expect(res.status).toBe(200);
+  return res.body;
 }
 
 async function openDevices(p: Page): Promise<void> {
@@ -174,7 +179,7 @@ beforeAll(async () => {
   await phone.addInitScript(fakePush, { json: subscription.json, deny: false } satisfies FakePushOptions);
   page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  session = await sessionOf(phone, agent);
+  session = await localDevice(agent);
   endpoint.agentKey = (await api<{ publicKey: string }>(session, 'GET', '/api/push/key')).body.publicKey;
 }, 60_000);
 
@@ -202,8 +207,7 @@ describe('the Notifications section', () => {
     await enable.tap();
     await section.getByRole('switch', { name: 'Ready for review' }).waitFor();
     await section.getByText('On for this browser').waitFor();
-    const state = await api<PushState>(session, 'GET', '/api/push');
-    expect(state.body).toEqual({ publicKey: endpoint.agentKey, subscribed: true, settings: { approvals: true, needsInput: true, review: true } });
+    expect(await phonePush()).toEqual({ publicKey: endpoint.agentKey, subscribed: true, settings: { approvals: true, needsInput: true, review: true } });
     // The app subscribed with the agent's key, as bytes.
     expect(await page.evaluate(() => localStorage.getItem('pm-test-push-key'))).toBe(endpoint.agentKey);
     for (const name of ['Approvals and questions', 'Waiting in the terminal', 'Ready for review']) {
@@ -223,8 +227,8 @@ describe('the Notifications section', () => {
     const section = settings(page);
     const review = section.getByRole('switch', { name: 'Ready for review' });
     await review.tap();
-    await eventually(async () => (await api<PushState>(session, 'GET', '/api/push')).body.settings.review === false, 10_000, 'the PUT');
-    expect((await api<PushState>(session, 'GET', '/api/push')).body.settings).toEqual({ approvals: true, needsInput: true, review: false });
+    await eventually(async () => (await phonePush()).settings.review === false, 10_000, 'the PUT');
+    expect((await phonePush()).settings).toEqual({ approvals: true, needsInput: true, review: false });
     await page.reload();
     await settings(page).getByRole('switch', { name: 'Ready for review' }).waitFor();
     expect(await settings(page).getByRole('switch', { name: 'Ready for review' }).isChecked()).toBe(false);
@@ -233,11 +237,11 @@ describe('the Notifications section', () => {
   });
 
   withNotifications('hands the agent again, quietly, a subscription this browser has and the agent lost', async () => {
-    expect((await api(session, 'DELETE', '/api/push/subscription')).status).toBe(204);
-    expect((await api<PushState>(session, 'GET', '/api/push')).body.subscribed).toBe(false);
+    expect((await browserApi(page, 'DELETE', '/api/push/subscription')).status).toBe(204);
+    expect((await phonePush()).subscribed).toBe(false);
     await openDevices(page);
     await settings(page).getByText('On for this browser').waitFor();
-    expect((await api<PushState>(session, 'GET', '/api/push')).body.subscribed).toBe(true);
+    expect((await phonePush()).subscribed).toBe(true);
     expect(await settings(page).locator('[role="alert"]').count()).toBe(0);
   });
 
@@ -276,11 +280,11 @@ describe('the Notifications section', () => {
     const section = settings(page);
     await section.getByRole('button', { name: 'Turn off' }).tap();
     await section.getByRole('button', { name: 'Enable notifications' }).waitFor();
-    expect((await api<PushState>(session, 'GET', '/api/push')).body.subscribed).toBe(false);
+    expect((await phonePush()).subscribed).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem('pm-test-push-key'))).toBeNull();
     // Its choices stay for the next time.
-    expect((await api<PushState>(session, 'GET', '/api/push')).body.settings.review).toBe(false);
-    expect((await api(session, 'POST', '/api/push/test')).status).toBe(409);
+    expect((await phonePush()).settings.review).toBe(false);
+    expect((await browserApi(page, 'POST', '/api/push/test')).status).toBe(409);
   });
 
   it('explains a denied permission, and how to allow it again', async () => {

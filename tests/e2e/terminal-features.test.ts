@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, screenLines, sessionOf, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
-import { api, createTab, eventually, type Session } from '../support/client.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, screenLines, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
+import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
 import { findDecorations } from '../../pwa/terminal/terminal-theme.js';
 
 const env = useAgentAndBrowser();
@@ -22,21 +22,15 @@ const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
 const DARK_DESKTOP: BrowserContextOptions = { ...DESKTOP, colorScheme: 'dark' };
 
 let session: Session;
-/** The paired browser's credential, for the other contexts. */
-let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
 
 beforeAll(async () => {
-  const context = await env.browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  await pairPage(page, { link: env.agent.link });
-  cookies = await context.cookies();
-  session = await sessionOf(context, env.agent);
-  await context.close();
+  session = await localDevice(env.agent);
 });
 
+/** A browser paired as a device of its own, allowed the clipboard. */
 async function context(browser: Browser, options: BrowserContextOptions): Promise<BrowserContext> {
   const c = await browser.newContext(options);
-  await c.addCookies(cookies);
+  await pairBrowser(c, env.agent);
   await c.grantPermissions(CLIPBOARD, { origin: env.agent.url });
   return c;
 }

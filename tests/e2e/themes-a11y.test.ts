@@ -24,7 +24,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairedPhone, typeCommand, waitForLine } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairedPhone, typeCommand, waitForLine } from '../support/browser.js';
 import { createTab, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
@@ -42,7 +42,6 @@ const SIZES: Record<Size, BrowserContextOptions> = { phone: PHONE, desktop: DESK
 let agent: AgentHandle;
 let browser: Browser;
 let session: Session;
-let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
 let tab: TabView;
 const own = new OwnTmux();
 /** The Claudes outside pocketmux whose cards, rows and timelines are scanned. */
@@ -59,7 +58,7 @@ beforeAll(async () => {
   asking = outsideFixture(env.home, 'web-app');
   composing = outsideFixture(env.home, 'docs-site');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
-  ({ session, cookies } = await pairedPhone(browser, agent));
+  ({ session } = await pairedPhone(browser, agent));
   claudes = new OutsideClaudes(agent, session, own);
   tab = await createTab(session);
 
@@ -95,7 +94,7 @@ async function shownTheme(page: Page): Promise<{ theme: string | undefined; bar:
 describe('the theme', () => {
   it('follows the system, live, until Light or Dark is chosen in the settings; on the page before its first paint', async () => {
     const context = await browser.newContext({ ...PHONE, colorScheme: 'dark' });
-    await context.addCookies(cookies);
+    await pairBrowser(context, agent, 'Themed phone');
     // Each document records the theme <html> had when the body was not parsed yet: before any paint.
     await context.addInitScript(() => {
       const w = window as unknown as { firstTheme?: string | null };
@@ -154,7 +153,7 @@ describe('the theme', () => {
 describe('the status marks', () => {
   it('tell needs-input and ready-for-review apart by shape, with motion reduced too', async () => {
     const context = await browser.newContext({ ...PHONE, reducedMotion: 'reduce' });
-    await context.addCookies(cookies);
+    await pairBrowser(context, agent, 'Calm phone');
     const page = await context.newPage();
     await page.goto(agent.url);
     const mark = (key: string) => page.locator(`pm-outside-row[data-key="${key}"] pm-status-dot`);
@@ -447,7 +446,7 @@ async function themedPage(size: Size, theme: Theme, paired: boolean): Promise<{ 
   const context = await browser.newContext({ ...SIZES[size], colorScheme: theme === 'light' ? 'dark' : 'light', bypassCSP: true });
   const page = await context.newPage();
   if (paired) {
-    await context.addCookies(cookies);
+    await pairBrowser(context, agent, `${theme} ${size}`);
     await page.goto(new URL('/devices', agent.url).href);
     await page.locator('pm-theme-setting').getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' }).check();
   } else {

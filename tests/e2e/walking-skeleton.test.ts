@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairPage, typeCommand, waitForLine, xtermAssets } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine, xtermAssets } from '../support/browser.js';
 import { eventually } from '../support/client.js';
 
 let agent: AgentHandle;
@@ -115,9 +115,9 @@ describe('walking skeleton in Chromium', () => {
     await page.getByRole('heading', { name: 'Home' }).waitFor();
   });
 
-  it('shows the same device on a desktop-sized window, without the key bar', async () => {
+  it('shows the same shell in a desktop browser, paired as a device of its own, without the key bar', async () => {
     const desktop = await browser.newContext(DESKTOP);
-    await desktop.addCookies(await phone.cookies());
+    await pairBrowser(desktop, agent, 'Desktop');
     const page = await desktop.newPage();
     await page.goto(agent.url);
     await page.getByRole('button', { name: /^Open bash/ }).waitFor();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { api, claim, createTab, eventually, type Session, newDeviceKey } from '../support/client.js';
 import { checkDataDir, faultSwitch, onDisk, readDataFile, standInClaudeBin } from '../support/faults.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv, StatusClient } from '../support/status.js';
@@ -101,7 +101,7 @@ describe('the disk of the data dir full', () => {
 
     const pairing = await api<{ code: string }>(phone, 'POST', '/api/pairings');
     expect(pairing.status).toBe(201);
-    const paired = await fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: pairing.body.code, deviceName: 'Tablet' }) });
+    const paired = await fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: pairing.body.code, deviceName: 'Tablet', publicKey: newDeviceKey().publicKey }) });
     expect({ status: paired.status, body: await paired.json(), cookie: paired.headers.get('set-cookie') }).toEqual({ status: 507, body: NOT_SAVED, cookie: null });
     // No device the file does not hold.
     const listed = await api<{ devices: { id: string }[] }>(phone, 'GET', '/api/devices');
@@ -110,7 +110,7 @@ describe('the disk of the data dir full', () => {
 
     faults.disarm();
     // The refused pairing was not spent: the same code pairs the tablet once the disk has room.
-    const again = await fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: pairing.body.code, deviceName: 'Tablet' }) });
+    const again = await fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: pairing.body.code, deviceName: 'Tablet', publicKey: newDeviceKey().publicKey }) });
     expect(again.status).toBe(201);
     expect(again.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     await onDisk<{ devices: { name: string }[] }>(agent, 'devices.json', (f) => f.devices.some((d) => d.name === 'Tablet'), 'the tablet');

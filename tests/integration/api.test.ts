@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, firstWorkspaceId, type Session } from '../support/client.js';
+import { api, claim, createTab, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
 
 let agent: AgentHandle;
 let session: Session;
@@ -22,7 +22,7 @@ describe('access', () => {
 
 
   it('refuses a forged credential (401)', async () => {
-    const forged: Session = { agent, cookie: `${session.cookie.split('=')[0]}=${'A'.repeat(43)}` };
+    const forged: Session = { ...session, cookie: `${session.cookie.split('=')[0]}=${'A'.repeat(43)}` };
     expect((await api(forged, 'GET', '/api/workspaces')).status).toBe(401);
   });
 
@@ -111,7 +111,7 @@ describe('workspaces and tabs', () => {
     }
     // Malformed JSON and an oversized body, sent raw.
     const raw = async (body: string) =>
-      fetch(new URL('/api/workspaces', agent.url), { method: 'POST', headers: { cookie: session.cookie, 'content-type': 'application/json' }, body });
+      fetch(new URL('/api/workspaces', agent.url), { method: 'POST', headers: { ...deviceHeaders(session, 'POST', '/api/workspaces'), 'content-type': 'application/json' }, body });
     const malformed = await raw('{"dir": ');
     expect(malformed.status).toBe(400);
     const huge = await raw(JSON.stringify({ dir: 'x'.repeat(600_000) }));

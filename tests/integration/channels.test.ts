@@ -12,7 +12,7 @@ import type { StatusServerMessage } from '../../protocol/status.js';
 import type { TimelineServerMessage } from '../../protocol/timeline.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { RawChannel, procBytesRead, procMemory, unreadByAgent } from '../support/channels.js';
-import { api, claim, eventually, firstWorkspaceId, type Session } from '../support/client.js';
+import { api, claim, eventually, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
 
 const MB = 1024 * 1024;
 
@@ -34,7 +34,7 @@ async function postHook(target: AgentHandle, event: string, payload: Record<stri
 /** Waits until the agent has read everything a client sent, then until it answers REST. */
 async function agentHasRead(channel: RawChannel): Promise<void> {
   await eventually(() => unreadByAgent(agent.port, channel.localPort) === 0, 60_000, 'the agent to read the flood');
-  const res = await fetch(new URL('/api/workspaces', agent.url), { headers: { cookie: session.cookie }, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(new URL('/api/workspaces', agent.url), { headers: deviceHeaders(session, 'GET', '/api/workspaces'), signal: AbortSignal.timeout(30_000) });
   expect(res.status).toBe(200);
 }
 
@@ -178,7 +178,7 @@ describe('transcripts named by hooks', () => {
     // Still answering, file system work included (it shares the thread pool a blocked open would hold).
     const workspaceId = await firstWorkspaceId(s);
     const res = await fetch(new URL(`/api/workspaces/${workspaceId}/claude-sessions`, reader.url), {
-      headers: { cookie: s.cookie },
+      headers: deviceHeaders(s, 'GET', `/api/workspaces/${workspaceId}/claude-sessions`),
       signal: AbortSignal.timeout(10_000),
     });
     expect(res.status).toBe(200);

@@ -4,14 +4,14 @@
  */
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaudeSessionsResponse, TabView, WorkspaceView } from '../../protocol/api.js';
 import type { TimelineEntry, TimelineServerMessage } from '../../protocol/timeline.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, eventually, type Session, deviceSocket } from '../support/client.js';
 import { bash, FakeAnthropic, slow, text } from '../support/fake-anthropic.js';
 import { paneEnv, StatusClient } from '../support/status.js';
 
@@ -21,7 +21,7 @@ class TimelineClient {
   readonly messages: TimelineServerMessage[] = [];
   readonly ws: WebSocket;
   constructor(s: Session, tabId: string) {
-    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/timeline?tab=${tabId}`, { headers: { cookie: s.cookie } });
+    this.ws = deviceSocket(s, `/api/timeline?tab=${tabId}`);
     this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as TimelineServerMessage));
   }
   /** Everything shown so far: the page, with appends replacing entries by id. */

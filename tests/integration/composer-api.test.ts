@@ -22,7 +22,7 @@ import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane } from '../support/claude-tab.js';
-import { api, claim, createTab, eventually, recordTypedText, type Session } from '../support/client.js';
+import { api, claim, createTab, eventually, recordTypedText, type Session, deviceHeaders } from '../support/client.js';
 import { FakeAnthropic, slow } from '../support/fake-anthropic.js';
 import { runHookScript } from '../support/hook-script.js';
 import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';
@@ -65,10 +65,10 @@ async function shellTabIn(name: string): Promise<{ tab: TabView; dir: string }> 
 async function upload(
   path: string,
   body: BodyInit,
-  opts: { name?: string | null; rawName?: string; cookie?: string | null; type?: string } = {},
+  opts: { name?: string | null; rawName?: string; device?: Session | null; type?: string } = {},
 ): Promise<{ status: number; body: UploadResponse & ApiError }> {
   const headers: Record<string, string> = { 'content-type': opts.type ?? 'application/octet-stream' };
-  if (opts.cookie !== null) headers.cookie = opts.cookie ?? phone.cookie;
+  if (opts.device !== null) Object.assign(headers, deviceHeaders(opts.device ?? phone, 'POST', path));
   if (opts.rawName !== undefined) headers[UPLOAD_FILENAME_HEADER] = opts.rawName;
   else if (opts.name !== null) headers[UPLOAD_FILENAME_HEADER] = encodeURIComponent(opts.name ?? 'file.bin');
   const res = await fetch(new URL(path, agent.url), { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
@@ -242,7 +242,7 @@ describe('uploads', () => {
     expect((await upload('/api/tabs/tb-nope/uploads', Buffer.from('x'))).status).toBe(404);
     expect((await upload('/api/outside/unmanaged-nope/uploads', Buffer.from('x'))).status).toBe(404);
     const before = listUploads(dir);
-    expect((await upload(`/api/tabs/${tab.id}/uploads`, Buffer.from('x'), { cookie: null })).status).toBe(401);
+    expect((await upload(`/api/tabs/${tab.id}/uploads`, Buffer.from('x'), { device: null })).status).toBe(401);
     expect(listUploads(dir)).toEqual(before);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DisplayName, type PairingResponse, type TabView, type WorkspacesResponse, type WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, eventually, type Session, newDeviceKey } from '../support/client.js';
 
 // A directory name that retitles the terminal and clears the screen when printed raw,
 // then a C1 control (NEL) and a right-to-left override.
@@ -121,7 +121,7 @@ describe('names with control or bidi characters are refused and change nothing',
     const secret = new URL(pairing.body.url).hash.replace('#pair=', '');
     const devicesBefore = readFileSync(join(agent.dataDir, 'devices.json'), 'utf8');
     const pair = (deviceName: string) =>
-      fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret, deviceName }) });
+      fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret, deviceName, publicKey: newDeviceKey().publicKey }) });
     const refused = await pair('phone\u202e');
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toMatch(/bidirectional formatting characters \(found U\+202E\)/);

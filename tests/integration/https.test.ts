@@ -4,22 +4,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
+import { deviceHeaders, deviceSocket, newDeviceKey, type Session } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
 
 let agent: AgentHandle;
 let cert: Buffer;
 const env = newTestEnvironment();
 
-function httpsJson<T>(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}): Promise<{ status: number; body: T; setCookie: string | undefined }> {
+function httpsJson<T>(path: string, init: { method?: string; body?: unknown; device?: Session } = {}): Promise<{ status: number; body: T; setCookie: string | undefined }> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     const req = request(
       new URL(path, agent.url),
-      { method: init.method ?? 'GET', ca: cert, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.cookie ? { cookie: init.cookie } : {}) } },
+      {
+        method: init.method ?? 'GET',
+        ca: cert,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.device ? deviceHeaders(init.device, init.method ?? 'GET', path) : {}) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -49,13 +53,13 @@ describe('HTTPS', () => {
     const page = await httpsJson<string>('/');
     expect(page.status).toBe(200);
     expect(page.body).toMatch(/<html/i);
-    const paired = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { secret: agent.token, deviceName: 'tls phone' } });
+    const paired = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { secret: agent.token, deviceName: 'tls phone', publicKey: newDeviceKey().publicKey } });
     expect(paired.status).toBe(201);
     expect(paired.setCookie).toMatch(/; Secure/);
   });
 
   it('carries the terminal and status over wss, and hooks still reach it from this machine', async () => {
-    const pairing = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code: 'WRONG-CODE' } });
+    const pairing = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code: 'WRONG-CODE', publicKey: newDeviceKey().publicKey } });
     expect(pairing.status).toBe(401);
     // A session for the client helpers, paired with a fresh code from the CLI.
     const cli = spawn(process.execPath, [AGENT_BIN, 'pair', '--json', '--data-dir', agent.dataDir], { env: agentEnv(agent) });
@@ -65,17 +69,18 @@ describe('HTTPS', () => {
     });
     await once(cli, 'exit');
     const { code } = JSON.parse(out) as { code: string };
-    const res = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code } });
-    const session = { agent, cookie: (res.setCookie ?? '').split(';')[0] as string };
+    const key = newDeviceKey();
+    const res = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { code, publicKey: key.publicKey } });
+    const session: Session = { agent, cookie: (res.setCookie ?? '').split(';')[0] as string, key: key.privateKey };
 
-    const workspaces = await httpsJson<{ workspaces: { id: string }[] }>('/api/workspaces', { cookie: session.cookie });
+    const workspaces = await httpsJson<{ workspaces: { id: string }[] }>('/api/workspaces', { device: session });
     const created = await httpsJson<{ id: string; workspaceId: string }>('/api/tabs', {
       method: 'POST',
-      cookie: session.cookie,
+      device: session,
       body: { workspaceId: workspaces.body.workspaces[0]?.id },
     });
     const tab = created.body;
-    const wss = new WebSocket(`${agent.url.replace(/^https/, 'wss')}api/status`, { headers: { cookie: session.cookie }, ca: cert });
+    const wss = deviceSocket(session, '/api/status', { ca: cert });
     const messages: string[] = [];
     wss.on('message', (d) => messages.push(String(d)));
     await once(wss, 'open');

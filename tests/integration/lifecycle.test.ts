@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { AGENT_BIN, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, firstWorkspaceId, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, eventually, firstWorkspaceId, TerminalClient, deviceSocket } from '../support/client.js';
 
 afterAll(cleanupAgents);
 
@@ -172,8 +172,7 @@ describe('agent lifecycle', () => {
     const agent = await startAgent({ env: { POCKETMUX_TITLE_POLL_MS: '200' } });
     const s = await claim(agent);
     const tab = await createTab(s, await firstWorkspaceId(s));
-    const WebSocket = (await import('ws')).default;
-    const sync = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/sync`, { headers: { cookie: s.cookie } });
+    const sync = deviceSocket(s, '/api/sync');
     const titles: string[] = [];
     sync.on('message', (data) => {
       const msg = JSON.parse(String(data)) as { workspaces: { tabs: TabView[] }[] };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PROXIED_FAILURES } from '../../agent/auth/pairing.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
+import { newDeviceKey } from '../support/client.js';
 
 const PUBLIC_URL = 'https://box.example.ts.net/';
 const PUBLIC_HOST = new URL(PUBLIC_URL).host;
@@ -52,8 +53,9 @@ async function startProxy(agentPort: number): Promise<{ server: Server; port: nu
   return { server, port: (server.address() as { port: number }).port };
 }
 
-async function pairAt(base: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(new URL('/api/pair', base), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function pairAt(base: string, body: object, headers: Record<string, string> = {}): Promise<number> {
+  const withKey = { ...body, publicKey: newDeviceKey().publicKey };
+  const res = await fetch(new URL('/api/pair', base), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(withKey) });
   await res.arrayBuffer();
   return res.status;
 }

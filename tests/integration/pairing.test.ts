@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, deviceHeaders, deviceSocket, eventually, newDeviceKey, pairDevice, type Session, TerminalClient } from '../support/client.js';
 
 // jsqr is CommonJS with a default export its typings do not map under NodeNext.
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
@@ -23,13 +23,10 @@ beforeAll(async () => {
 });
 afterAll(cleanupAgents);
 
-function pair(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-}
-
-async function cookieOf(res: Response): Promise<Session> {
-  expect(res.status).toBe(201);
-  return { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+/** A raw pairing request, with a new device key unless the body says otherwise (`publicKey: undefined` sends none). */
+function pair(body: object, headers: Record<string, string> = {}): Promise<Response> {
+  const withKey = 'publicKey' in body ? body : { ...body, publicKey: newDeviceKey().publicKey };
+  return fetch(new URL('/api/pair', agent.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(withKey) });
 }
 
 /**
@@ -107,7 +104,7 @@ describe('pairing', () => {
     const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
     expect(fresh.status).toBe(201);
     const secret = new URL(fresh.body.url).hash.replace('#pair=', '');
-    const first = await cookieOf(await pair({ secret, deviceName: 'phone' }));
+    const first = await pairDevice(agent, { secret }, 'phone');
     expect((await api<SessionResponse>(first, 'GET', '/api/session')).body.deviceName).toBe('phone');
     const again = await pair({ secret });
     expect(again.status).toBe(401);
@@ -118,7 +115,7 @@ describe('pairing', () => {
     const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
     expect(fresh.body.qrSvg).toMatch(/^<svg/);
     const typed = ` ${fresh.body.code.toLowerCase()} `;
-    await cookieOf(await pair({ code: typed }));
+    await pairDevice(agent, { code: typed });
     expect((await pair({ code: fresh.body.code })).status).toBe(401);
   });
 
@@ -132,7 +129,7 @@ describe('pairing', () => {
     const fresh = (await made.json()) as PairingResponse;
     expect(Date.parse(fresh.expiresAt) - Date.now()).toBeLessThanOrEqual(10);
     await eventually(() => Date.now() > Date.parse(fresh.expiresAt), 5_000, 'the pairing to expire');
-    const late = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh.code }) });
+    const late = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh.code, publicKey: newDeviceKey().publicKey }) });
     expect(late.status).toBe(401);
     await own.stop();
   });
@@ -148,7 +145,7 @@ describe('pairing', () => {
     const own = await startAgent();
     const tries: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'ZZZZ-ZZZZ' }) });
+      const res = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'ZZZZ-ZZZZ', publicKey: newDeviceKey().publicKey }) });
       tries.push(res.status);
       if (res.status === 429) {
         const wait = Number(res.headers.get('retry-after'));
@@ -167,13 +164,13 @@ describe('pairing', () => {
 describe('devices', () => {
   it('lists devices and revokes one: its requests fail and its sockets close within a second', async () => {
     const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
-    const phone = await cookieOf(await pair({ code: fresh.body.code, deviceName: 'doomed phone' }));
+    const phone = await pairDevice(agent, { code: fresh.body.code }, 'doomed phone');
     const list = await api<DevicesResponse>(owner, 'GET', '/api/devices');
     const doomed = list.body.devices.find((d) => d.name === 'doomed phone');
     expect(doomed).toBeDefined();
     expect(list.body.devices.find((d) => d.current)?.name).toBe('owner laptop');
 
-    const socket = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: phone.cookie } });
+    const socket = deviceSocket(phone, '/api/status');
     await once(socket, 'open');
     const closed = once(socket, 'close') as Promise<[number, Buffer]>;
     expect((await api(owner, 'DELETE', `/api/devices/${doomed?.id}`)).status).toBe(204);
@@ -187,9 +184,9 @@ describe('devices', () => {
 
   it('closes a revoked device’s terminal and timeline sockets too (4401), and no other device’s', async () => {
     const fresh = await api<PairingResponse>(owner, 'POST', '/api/pairings');
-    const tablet = await cookieOf(await pair({ code: fresh.body.code, deviceName: 'doomed tablet' }));
+    const tablet = await pairDevice(agent, { code: fresh.body.code }, 'doomed tablet');
     const tab = await createTab(owner);
-    const timeline = (s: Session) => new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/timeline?tab=${tab.id}`, { headers: { cookie: s.cookie } });
+    const timeline = (s: Session) => deviceSocket(s, `/api/timeline?tab=${tab.id}`);
     const term = new TerminalClient(tablet, tab.id);
     const feed = timeline(tablet);
     const ownersTerm = new TerminalClient(owner, tab.id);
@@ -228,7 +225,7 @@ describe('devices', () => {
     const url = decodeTerminalQr(paired.out);
     expect(url).toMatch(/#pair=/);
     const code = /enter the code: ([A-Z0-9-]{9})/.exec(paired.out)?.[1];
-    const tablet = await cookieOf(await pair({ code, deviceName: 'tablet' }));
+    const tablet = await pairDevice(agent, { code: code as string }, 'tablet');
     const listed = JSON.parse((await run('devices', '--json')).out) as { id: string; name: string }[];
     const id = listed.find((d) => d.name === 'tablet')?.id as string;
     expect((await run('devices', 'revoke', id)).code).toBe(0);
@@ -240,7 +237,7 @@ describe('DNS rebinding', () => {
   it('refuses requests and upgrades for a Host it does not serve', async () => {
     // fetch will not send a forged Host; node:http will, as a rebinding page's browser does.
     const rebound = await new Promise<number>((resolve, reject) => {
-      const req = request(new URL('/api/session', agent.url), { headers: { cookie: owner.cookie, host: `evil.example:${agent.port}` } }, (res) => {
+      const req = request(new URL('/api/session', agent.url), { headers: { ...deviceHeaders(owner, 'GET', '/api/session'), host: `evil.example:${agent.port}` } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -249,12 +246,12 @@ describe('DNS rebinding', () => {
     });
     expect(rebound).toBe(421);
     const upgrade = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`${agent.url.replace(/^http/, 'ws')}api/sync`, { headers: { cookie: owner.cookie, host: 'evil.example' } });
+      const ws = deviceSocket(owner, '/api/sync', { headers: { host: 'evil.example' } });
       ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.once('open', () => resolve(101));
     });
     expect(upgrade).toBe(421);
-    expect((await fetch(new URL('/api/session', agent.url.replace('127.0.0.1', 'localhost')), { headers: { cookie: owner.cookie } })).status).toBe(200);
+    expect((await api({ ...owner, agent: { ...agent, url: agent.url.replace('127.0.0.1', 'localhost') } }, 'GET', '/api/session')).status).toBe(200);
   });
 
   it('never logs a pairing secret, code or credential', () => {

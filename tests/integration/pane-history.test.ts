@@ -15,7 +15,7 @@ import { unmanagedKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { PANE_HISTORY_MAX_BYTES, type PaneHistory, PaneHistorySchema } from '../../protocol/pane-history.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { api, claim, createTab, eventually, type Session, deviceHeaders } from '../support/client.js';
 import { runHookScript } from '../support/hook-script.js';
 import { OwnTmux } from '../support/own-tmux.js';
 import { capturedHook } from '../support/status.js';
@@ -118,7 +118,7 @@ describe("a tab's pane", () => {
 
     // Asked for many times at once: a few are captured, the rest told to come back.
     const all = await Promise.all(
-      Array.from({ length: 12 }, () => fetch(new URL(`/api/tabs/${big.id}/history`, agent.url), { headers: { cookie: phone.cookie } })),
+      Array.from({ length: 12 }, () => fetch(new URL(`/api/tabs/${big.id}/history`, agent.url), { headers: deviceHeaders(phone, 'GET', `/api/tabs/${big.id}/history`) })),
     );
     const statuses = all.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 503), statuses.join()).toBe(true);

@@ -6,11 +6,11 @@
 import { request } from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevicesResponse, PairingResponse } from '../../protocol/api.js';
+import type { DevicesResponse } from '../../protocol/api.js';
 import { WEBSOCKET_PATHS } from '../../agent/channels/channel-table.js';
 import { apiRouter, listRoutes, type RouteDeps } from '../../agent/http/routes/api-router.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, createTab, type Session } from '../support/client.js';
+import { api, claim, createTab, deviceHeaders, deviceSocketUrl, pairAnother, type Session } from '../support/client.js';
 
 /** Reading the route table only: building the router registers routes and calls no dependency. */
 const ROUTES = listRoutes(apiRouter({} as RouteDeps)).map(({ method, path }) => [method, `/api${path.replace(/:id/g, 'x-1')}`] as const);
@@ -25,13 +25,7 @@ let tabId: string;
 beforeAll(async () => {
   agent = await startAgent();
   owner = await claim(agent, 'owner');
-  const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');
-  const res = await fetch(new URL('/api/pair', agent.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code: pairing.body.code, deviceName: 'revoked' }),
-  });
-  revoked = { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+  revoked = await pairAnother(agent, owner, 'revoked');
   const devices = await api<DevicesResponse>(owner, 'GET', '/api/devices');
   await api(owner, 'DELETE', `/api/devices/${devices.body.devices.find((d) => d.name === 'revoked')?.id}`);
   tabId = (await createTab(owner)).id;
@@ -50,9 +44,10 @@ function send(method: string, path: string, headers: Record<string, string>): Pr
   });
 }
 
-function upgrade(path: string, headers: Record<string, string>): Promise<number> {
+function upgrade(path: string, headers: Record<string, string>, proofOf?: Session): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${agent.url.replace(/^http/, 'ws')}${path.slice(1)}`, { headers });
+    const url = proofOf ? deviceSocketUrl(proofOf, path) : `${agent.url.replace(/^http/, 'ws')}${path.slice(1)}`;
+    const ws = new WebSocket(url, { headers });
     ws.once('open', () => {
       ws.close();
       resolve(101);
@@ -68,13 +63,16 @@ describe('every route refuses', () => {
     expect(ROUTES.map(([m, p]) => `${m} ${p}`)).toContain('POST /api/pair');
   });
 
-  it('without a credential (401), with a revoked one (401), from a foreign Origin (403), under another Host (421)', async () => {
+  it('without a credential (401), with a revoked one (401), with the cookie but no proof of its key (401), from a foreign Origin (403), under another Host (421)', async () => {
     const origin = agent.url.slice(0, -1);
     for (const [method, path] of ROUTES) {
       const name = `${method} ${path}`;
       if (!PUBLIC.has(name)) {
         expect(await send(method, path, { origin }), `${name} without credential`).toBe(401);
-        expect(await send(method, path, { origin, cookie: revoked.cookie }), `${name} revoked`).toBe(401);
+        expect(await send(method, path, { origin, ...deviceHeaders(revoked, method, path) }), `${name} revoked`).toBe(401);
+        expect(await send(method, path, { origin, cookie: owner.cookie }), `${name} cookie alone`).toBe(401);
+        const elsewhere = deviceHeaders(owner, method, '/api/elsewhere');
+        expect(await send(method, path, { origin, ...elsewhere }), `${name} proof of another request`).toBe(401);
       }
       expect(await send(method, path, { origin: 'http://evil.example', cookie: owner.cookie }), `${name} foreign origin`).toBe(403);
       expect(await send(method, path, { cookie: owner.cookie, host: `rebind.example:${agent.port}` }), `${name} rebinding`).toBe(421);
@@ -86,10 +84,13 @@ describe('every route refuses', () => {
     for (const base of WEBSOCKET_PATHS) {
       const path = `${base}?tab=${tabId}`;
       expect(await upgrade(path, { origin }), `${base} without credential`).toBe(401);
-      expect(await upgrade(path, { origin, cookie: revoked.cookie }), `${base} revoked`).toBe(401);
+      expect(await upgrade(path, { origin, cookie: revoked.cookie }, revoked), `${base} revoked`).toBe(401);
+      expect(await upgrade(path, { origin, cookie: owner.cookie }), `${base} cookie alone`).toBe(401);
+      const proofForAnother = new URL(deviceSocketUrl(owner, `${base}?tab=another`)).searchParams.get('proof');
+      expect(await upgrade(`${path}&proof=${proofForAnother}`, { origin, cookie: owner.cookie }), `${base} proof of another target`).toBe(401);
       expect(await upgrade(path, { origin: 'http://evil.example', cookie: owner.cookie }), `${base} foreign origin`).toBe(403);
       expect(await upgrade(path, { cookie: owner.cookie, host: 'rebind.example' }), `${base} rebinding`).toBe(421);
-      expect(await upgrade(path, { origin, cookie: owner.cookie }), `${base} with a credential`).toBe(101);
+      expect(await upgrade(path, { origin, cookie: owner.cookie }, owner), `${base} with a credential and its proof`).toBe(101);
     }
     expect(await upgrade('/api/elsewhere', { cookie: owner.cookie })).toBe(404);
   });

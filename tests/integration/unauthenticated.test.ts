@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, deviceHeaders, eventually, newDeviceKey, type Session } from '../support/client.js';
 
 let agent: AgentHandle;
 let session: Session;
@@ -72,7 +72,7 @@ describe('a client without a credential', () => {
     // With a credential the same body still gets the parser's clear 400.
     const authed = await fetch(new URL('/api/workspaces', agent.url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: session.cookie },
+      headers: { 'content-type': 'application/json', ...deviceHeaders(session, 'POST', '/api/workspaces') },
       body: '{"dir": ',
     });
     expect(authed.status).toBe(400);
@@ -82,7 +82,7 @@ describe('a client without a credential', () => {
     const res = await fetch(new URL('/api/pair', agent.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code: 'AAAA-AAAA', deviceName: 'x' }),
+      body: JSON.stringify({ code: 'AAAA-AAAA', deviceName: 'x', publicKey: newDeviceKey().publicKey }),
     });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: string }).error).toMatch(/pairing link or code is wrong/);

@@ -27,8 +27,8 @@ import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/
 import type { Approval } from '../../protocol/approvals.js';
 import { unmanagedKey } from '../../protocol/hook-contract.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent } from '../support/agent.js';
-import { DESKTOP, launchBrowser, PHONE, pairPage, sessionOf } from '../support/browser.js';
-import { api, eventually, type Session } from '../support/client.js';
+import { DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
+import { api, eventually, localDevice, type Session } from '../support/client.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { claudeStandIn } from '../support/own-tmux.js';
 import { paneEnv } from '../support/status.js';
@@ -322,7 +322,7 @@ async function shoot(
   const phone = await browser.newContext({ ...PHONE, colorScheme: 'dark' });
   const page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  const session = await sessionOf(phone, agent);
+  const session = await localDevice(agent);
 
   step('making workspaces and tabs');
   const { tabs, claudeTab } = await makeTabs(session, projects);
@@ -363,7 +363,7 @@ async function shoot(
 
   step(`taking ${SHOTS.desktop}`);
   const desktop = await browser.newContext({ ...DESKTOP, colorScheme: 'dark' });
-  await desktop.addCookies(await phone.cookies());
+  await pairBrowser(desktop, agent, 'Desktop');
   await phone.close();
   const desktopPath = join(outDir, SHOTS.desktop);
   await desktopShot(await desktop.newPage(), agent, session, tabs, desktopPath);

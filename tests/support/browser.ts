@@ -14,6 +14,7 @@
  * `showNotification` fails. The tests of notifications need the system's Chromium.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -24,8 +25,9 @@ import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type LaunchOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-proof.js';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
-import type { Session } from './client.js';
+import { localDevice, localPairing, type Session } from './client.js';
 
 /** Debian's chromium package: the real binary, then its wrapper script. */
 const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -231,22 +233,85 @@ export async function pairPage(page: Page, how: { link: string } | { url: string
   await page.getByRole('button', { name: 'Devices' }).waitFor();
 }
 
-/** The device credential a browser got by pairing, for REST calls beside it. */
-export async function sessionOf(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'port'>): Promise<Session> {
-  const cookies = await context.cookies(agent.url);
-  if (cookies.length === 0) throw new Error('the browser holds no credential for the agent');
-  return { agent, cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
+/**
+ * Pairs a browser context as a device of its own, through the app with a fresh pairing link
+ * (made with the local token, as `pocketmux pair` does). A device's key never leaves its
+ * browser, so another context cannot borrow a paired one's cookies: it pairs, as a person's
+ * second browser would.
+ */
+export async function pairBrowser(context: BrowserContext, agent: Pick<AgentHandle, 'url' | 'dataDir'>, deviceName?: string): Promise<void> {
+  const pairing = await localPairing(agent);
+  const page = await context.newPage();
+  try {
+    await pairPage(page, { link: pairing.url }, deviceName);
+  } finally {
+    await page.close();
+  }
 }
 
 /**
- * Pairs a phone once through the agent's link and gives its credential, and its cookies for
- * the browsers a test opens later already paired.
+ * A REST call made by the device a page's browser is, from inside that page: signed there with
+ * the key the app kept in IndexedDB (`pwa/shared/device-key.ts`), which no one can take out of
+ * the browser. For what belongs to one device (its push subscription, "This device"); the page
+ * must show the app's origin. The time is this machine's, the agent's too.
  */
-export async function pairedPhone(browser: Browser, agent: AgentHandle, deviceName = 'Pixel 8'): Promise<{ session: Session; cookies: Awaited<ReturnType<BrowserContext['cookies']>> }> {
+export async function browserApi<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const url = new URL(path, page.url());
+  const target = `${url.pathname}${url.search}`;
+  const time = Date.now();
+  const nonce = randomBytes(16).toString('base64url');
+  const signature = await page.evaluate(
+    async (message) => {
+      const pair = await new Promise<CryptoKeyPair | undefined>((resolve, reject) => {
+        const open = indexedDB.open('pocketmux-device');
+        // Never make the app's database here: a browser that never paired has none.
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => reject(new Error('this browser holds no device key'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction('keys', 'readonly').objectStore('keys').get('device');
+          get.onsuccess = () => {
+            db.close();
+            resolve(get.result as CryptoKeyPair | undefined);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      });
+      if (!pair) throw new Error('this browser holds no device key');
+      const signed = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, new TextEncoder().encode(message)));
+      const signature = btoa(String.fromCharCode(...signed)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+      return signature;
+    },
+    proofMessage(method, target, time, nonce),
+  );
+  const proof = formatProof({ time, nonce, signature });
+  return page.evaluate(
+    async ({ method, target, proof, header, json }) => {
+      const headers: Record<string, string> = { accept: 'application/json', [header]: proof };
+      if (json !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(target, { method, credentials: 'same-origin', cache: 'no-store', headers, body: json });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: the text as it came.
+      }
+      return { status: res.status, body: parsed as T };
+    },
+    { method, target, proof, header: PROOF_HEADER, json: body === undefined ? undefined : JSON.stringify(body) },
+  );
+}
+
+/**
+ * Pairs a phone once through the agent's link, and gives a device for REST calls beside the
+ * browsers a test opens later (each of which pairs with `pairBrowser`).
+ */
+export async function pairedPhone(browser: Browser, agent: AgentHandle, deviceName = 'Pixel 8'): Promise<{ session: Session }> {
   const context = await browser.newContext(PHONE);
   try {
     await pairPage(await context.newPage(), { link: agent.link }, deviceName);
-    return { session: await sessionOf(context, agent), cookies: await context.cookies() };
+    return { session: await localDevice(agent) };
   } finally {
     await context.close();
   }

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import WebSocket, { type ClientOptions } from 'ws';
-import { type Session, eventually } from './client.js';
+import type WebSocket from 'ws';
+import type { ClientOptions } from 'ws';
+import { deviceSocket, type Session, eventually } from './client.js';
 
 /** A channel client that keeps every JSON message and can stop reading, like a stalled phone. */
 export class RawChannel {
@@ -15,10 +16,7 @@ export class RawChannel {
   readonly closed: Promise<{ code: number; reason: string }>;
 
   constructor(session: Session, path: string, options: ClientOptions = {}) {
-    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}${path.replace(/^\//, '')}`, {
-      ...options,
-      headers: { cookie: session.cookie },
-    });
+    this.ws = deviceSocket(session, path, options);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);

@@ -1,16 +1,17 @@
 /**
  * What the browser tests with the real Claude Code CLI start from: an agent running the pinned
  * CLI against the stand-in API, with a `project` folder the CLI trusts, and Chromium with a
- * phone-sized page paired to that agent as the device "Pixel 8". The caller closes the browser
+ * phone-sized page paired to that agent as the device "Pixel 8", and a device of its own for
+ * the test's REST calls and sockets (`session`). The caller closes the browser
  * and the stand-in API and runs `cleanupAgents`.
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from './agent.js';
-import { ARTIFACTS, launchBrowser, PHONE, pairPage, sessionOf } from './browser.js';
+import { ARTIFACTS, launchBrowser, PHONE, pairPage } from './browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from './claude-env.js';
-import type { Session } from './client.js';
+import { localDevice, type Session } from './client.js';
 import { FakeAnthropic } from './fake-anthropic.js';
 
 export interface ClaudePage {
@@ -35,7 +36,7 @@ export async function startClaudePage(): Promise<ClaudePage> {
   const phone = await browser.newContext(PHONE);
   const page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
-  const session = await sessionOf(phone, agent);
+  const session = await localDevice(agent);
   return { fake, agent, browser, phone, page, session, project };
 }
 

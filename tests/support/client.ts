@@ -2,41 +2,101 @@
  * A test client for a running agent: claims the printed link for a device credential, then
  * speaks REST and the terminal protocol the way the PWA does.
  */
-import { existsSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import xtermHeadless from '@xterm/headless';
-import WebSocket from 'ws';
+import WebSocket, { type ClientOptions } from 'ws';
 import type { PairingResponse, TabView, WorkspacesResponse } from '../../protocol/api.js';
+import { type DevicePublicKey, formatProof, PROOF_HEADER, proofMessage, withTargetProof } from '../../protocol/device-proof.js';
+import { HOOK_HEADERS } from '../../protocol/hook-contract.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { AgentHandle } from './agent.js';
 
 export interface Session {
   agent: Pick<AgentHandle, 'url' | 'port'>;
   cookie: string;
+  /**
+   * The device's private key: every request carries a proof signed with it, as the app's
+   * requests do (`protocol/device-proof.ts`). Null for a device paired with its cookie alone.
+   */
+  key: KeyObject | null;
 }
 
-export async function claim(agent: Pick<AgentHandle, 'url' | 'port' | 'token'>, deviceName = 'test device'): Promise<Session> {
+/** A device key pair as the app makes one (ECDSA P-256): the private half, and the public one as pairing sends it. */
+export function newDeviceKey(): { privateKey: KeyObject; publicKey: DevicePublicKey } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  return { privateKey, publicKey: { kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string } };
+}
+
+/** A proof for one request by the device holding `key`, made now (the agent runs on this machine's clock). */
+export function signProof(key: KeyObject, method: string, target: string, time = Date.now()): string {
+  const nonce = randomBytes(16).toString('base64url');
+  const signature = sign('sha256', Buffer.from(proofMessage(method, target, time, nonce)), { key, dsaEncoding: 'ieee-p1363' });
+  return formatProof({ time, nonce, signature: signature.toString('base64url') });
+}
+
+/** The headers a device's request carries: its cookie and, when it has a key, the proof for this method and path. */
+export function deviceHeaders(session: Session, method: string, url: string | URL): Record<string, string> {
+  const target = new URL(url, session.agent.url);
+  const headers: Record<string, string> = { cookie: session.cookie };
+  if (session.key) headers[PROOF_HEADER] = signProof(session.key, method, `${target.pathname}${target.search}`);
+  return headers;
+}
+
+/** A WebSocket URL (`ws:`/`wss:`) for an agent path with the device's proof as its last parameter, as the app opens one. */
+export function deviceSocketUrl(session: Session, path: string | URL): string {
+  const url = new URL(path, session.agent.url.replace(/^http/, 'ws'));
+  const target = `${url.pathname}${url.search}`;
+  const proven = session.key ? withTargetProof(target, signProof(session.key, 'GET', target)) : target;
+  return new URL(proven, url).toString();
+}
+
+/** Opens a device's WebSocket to an agent path, proven as the app's are. */
+export function deviceSocket(session: Session, path: string | URL, options: ClientOptions = {}): WebSocket {
+  return new WebSocket(deviceSocketUrl(session, path), { ...options, headers: { cookie: session.cookie, ...options.headers } });
+}
+
+/** Pairs with a secret or code as a browser with WebCrypto does: with a new device key. */
+export async function pairDevice(agent: Pick<AgentHandle, 'url' | 'port'>, body: { secret: string } | { code: string }, deviceName = 'test device'): Promise<Session> {
+  const key = newDeviceKey();
   const res = await fetch(new URL('/api/pair', agent.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ secret: agent.token, deviceName }),
+    body: JSON.stringify({ ...body, deviceName, publicKey: key.publicKey }),
   });
   if (res.status !== 201) throw new Error(`pairing failed: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.get('set-cookie') ?? '';
   const cookie = setCookie.split(';')[0] ?? '';
   if (!cookie.includes('=')) throw new Error(`no cookie in ${setCookie}`);
-  return { agent, cookie };
+  return { agent, cookie, key: key.privateKey };
+}
+
+export function claim(agent: Pick<AgentHandle, 'url' | 'port' | 'token'>, deviceName = 'test device'): Promise<Session> {
+  return pairDevice(agent, { secret: agent.token }, deviceName);
 }
 
 /** Pairs one more device with a code a paired device asked for, as a second phone would. */
 export async function pairAnother(agent: Pick<AgentHandle, 'url' | 'port'>, owner: Session, deviceName: string): Promise<Session> {
   const pairing = await api<PairingResponse>(owner, 'POST', '/api/pairings');
-  const res = await fetch(new URL('/api/pair', agent.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code: pairing.body.code, deviceName }),
-  });
-  if (res.status !== 201) throw new Error(`pairing failed: ${res.status} ${await res.text()}`);
-  return { agent, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string };
+  return pairDevice(agent, { code: pairing.body.code }, deviceName);
+}
+
+/**
+ * A device for requests beside a test's browsers, paired through the CLI's way in (the hook
+ * token, from this machine): a browser's own key cannot be taken out of it.
+ */
+export async function localDevice(agent: Pick<AgentHandle, 'url' | 'port' | 'dataDir'>, deviceName = 'test device'): Promise<Session> {
+  return pairDevice(agent, { code: (await localPairing(agent)).code }, deviceName);
+}
+
+/** A new pairing (link and code), asked for with the local token as `pocketmux pair` does. */
+export async function localPairing(agent: Pick<AgentHandle, 'url' | 'dataDir'>): Promise<PairingResponse> {
+  const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+  const res = await fetch(new URL('/api/pairings', agent.url), { method: 'POST', headers: { [HOOK_HEADERS.token]: token } });
+  if (res.status !== 201) throw new Error(`a pairing through the local token failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as PairingResponse;
 }
 
 export async function api<T = unknown>(
@@ -45,9 +105,10 @@ export async function api<T = unknown>(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const res = await fetch(new URL(path, session.agent.url), {
+  const url = new URL(path, session.agent.url);
+  const res = await fetch(url, {
     method,
-    headers: { cookie: session.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...deviceHeaders(session, method, url), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -101,7 +162,7 @@ export class TerminalClient {
     url.searchParams.set('tab', tabId);
     url.searchParams.set('cols', String(opts.asked?.cols ?? opts.cols ?? 80));
     url.searchParams.set('rows', String(opts.asked?.rows ?? opts.rows ?? 24));
-    this.ws = new WebSocket(url, { headers: { cookie: session.cookie, origin: opts.origin ?? session.agent.url.replace(/\/$/, '') } });
+    this.ws = deviceSocket(session, url, { headers: { origin: opts.origin ?? session.agent.url.replace(/\/$/, '') } });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));

@@ -13,14 +13,14 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { Agent, type ClientRequest, request } from 'node:http';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { ClaudeState, StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, newTestEnvironment, REPO_ROOT, startAgent, tmux } from './agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from './claude-env.js';
 import { procMemory } from './channels.js';
 import { ClaudeTabPane } from './claude-tab.js';
-import { api, claim, createTab, eventually, pairAnother, type Session } from './client.js';
+import { api, claim, createTab, eventually, pairAnother, type Session, deviceSocket } from './client.js';
 import { FakeAnthropic, text } from './fake-anthropic.js';
 import { quantileOfSorted } from './stats.js';
 import { paneEnv } from './status.js';
@@ -299,7 +299,7 @@ class LoadClient {
     session: Session,
     private readonly follow: Set<string>,
   ) {
-    this.ws = new WebSocket(`${session.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: session.cookie } });
+    this.ws = deviceSocket(session, '/api/status');
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);

@@ -4,14 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, REPO_ROOT, tmux } from './agent.js';
 
 /** What the real Claude Code CLI sent to its hooks in a captured session. */
 const CAPTURE_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
-import { eventually, type Session } from './client.js';
+import { eventually, type Session, deviceSocket } from './client.js';
 
 export class StatusClient {
   readonly messages: StatusServerMessage[] = [];
@@ -19,7 +19,7 @@ export class StatusClient {
   readonly opened: Promise<void>;
 
   constructor(s: Session) {
-    this.ws = new WebSocket(`${s.agent.url.replace(/^http/, 'ws')}api/status`, { headers: { cookie: s.cookie } });
+    this.ws = deviceSocket(s, '/api/status');
     this.opened = new Promise((r) => this.ws.once('open', () => r()));
     this.ws.on('message', (d) => this.messages.push(JSON.parse(String(d)) as StatusServerMessage));
   }

@@ -1,3 +1,5 @@
+import { DeviceProofs } from '../../agent/auth/device-proof.js';
+import { newDeviceKey } from '../support/client.js';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -32,7 +34,7 @@ beforeEach(async () => {
   pairing.publishAt('http://127.0.0.1/');
   // Only the pairing route is reached: it comes before the credential check and needs no more.
   const deps = {
-    access: new AccessControl(devices, 'pm_test', 'token'),
+    access: new AccessControl(devices, 'pm_test', 'token', new DeviceProofs(() => clock)),
     devices,
     pairing,
     attempts: new PairingAttempts({ behindProxy: false, now: () => clock }),
@@ -52,7 +54,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pair = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const pair = (body: object) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, publicKey: newDeviceKey().publicKey }) });
 
 describe('pairing, by the clock', () => {
   it('works for 10 minutes and not a millisecond longer, by code or by secret', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../protocol/api.js';
 import {
   FileTooLargeError,
@@ -12,6 +12,11 @@ import {
   UPLOAD_MAX_BYTES,
   uploadFile,
 } from '../../pwa/timeline/session-input.js';
+
+// Requests are signed over their target on the page's origin; this browser holds no device key (no IndexedDB here), so none carries a proof.
+beforeEach(() => {
+  vi.stubGlobal('location', new URL('http://127.0.0.1:8420/'));
+});
 
 const OUTSIDE = 'unmanaged-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 

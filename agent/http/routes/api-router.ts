@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ApiError } from '../../../protocol/api.js';
+import { AGENT_TIME_HEADER, PROOF_TIME_ERROR } from '../../../protocol/device-proof.js';
 import type { AccessControl } from '../../auth/access.js';
 import { LimitError } from '../../store/workspace-store.js';
 import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
@@ -39,14 +40,19 @@ const API_BODY_LIMIT = '512kb';
  */
 export function apiRouter(deps: RouteDeps): Router {
   const api = express.Router();
+  // Devices sign their requests with the time as the agent knows it (see device-proof.ts).
+  api.use((_req, res, next) => {
+    res.setHeader(AGENT_TIME_HEADER, String(Date.now()));
+    next();
+  });
   api.use(pairRoutes(deps));
 
   // A client without a credential must not make the agent parse anything: bodies are
   // parsed after this check.
   api.use((req, res, next) => {
-    const decision = deps.access.check(req);
+    const decision = deps.access.check(req, req.originalUrl);
     if (!decision.ok) {
-      res.status(decision.status).json({ error: decision.reason } satisfies ApiError);
+      res.status(decision.status).json({ error: decision.reason, ...(decision.clock ? { code: PROOF_TIME_ERROR } : {}) } satisfies ApiError);
       return;
     }
     res.locals.device = decision.device;

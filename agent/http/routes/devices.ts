@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { DevicesResponse, SessionResponse } from '../../../protocol/api.js';
-import type { DeviceRecord, DeviceStore } from '../../auth/device-store.js';
+import { type DeviceRecord, type DeviceStore, deviceBinding } from '../../auth/device-store.js';
 import type { Logger } from '../../util/log.js';
 import { deviceOf, handler, HttpError, parse } from './handler.js';
 
@@ -43,6 +43,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Router {
         pairedAt: d.pairedAt,
         lastSeenAt: d.lastSeenAt,
         current: d.id === me,
+        binding: deviceBinding(d),
       }));
       res.json({ devices } satisfies DevicesResponse);
     }),

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { PairBody } from '../../../protocol/api.js';
 import { type AccessControl, originAllowed } from '../../auth/access.js';
 import { guessDeviceName } from '../../auth/device-name.js';
+import { validPublicKey } from '../../auth/device-proof.js';
 import type { DeviceStore } from '../../auth/device-store.js';
 import { commandName } from '../../config/command-name.js';
 import type { PairingAttempts } from '../../auth/pairing.js';
@@ -43,9 +44,16 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
         res.setHeader('Retry-After', String(wait));
         throw new HttpError(429, `too many wrong pairing attempts; try again in ${wait} s`);
       }
+      const publicKey = body.publicKey ?? null;
+      if (publicKey === null && !keylessPairingAllowed(req.headers.origin)) {
+        throw new HttpError(400, 'pairing needs the device key this browser makes (WebCrypto): open the app over HTTPS or on this machine, and pair again');
+      }
+      if (publicKey !== null && !validPublicKey(publicKey)) throw new HttpError(400, 'the device key is not a P-256 public key');
       const ua = req.headers['user-agent'];
       // A device that cannot be saved (a full disk: 507) leaves the pairing unspent.
-      const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () => deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua)));
+      const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () =>
+        deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua), publicKey),
+      );
       if (!paired) {
         deps.attempts.fail(source);
         throw new HttpError(401, `this pairing link or code is wrong, already used or expired; get a new one with \`${commandName()} pair\``);
@@ -64,6 +72,25 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
     }),
   );
   return router;
+}
+
+/**
+ * A browser has WebCrypto only in a secure context: a page over HTTPS, or on this machine's
+ * own loopback address. Only a page on a plain-HTTP LAN address (its `Origin` says so) may
+ * pair without a device key; its cookie alone then proves it, as plain HTTP on a network
+ * allows no better. Anything else (another client, a secure page) must bring a key.
+ */
+export function keylessPairingAllowed(origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
 }
 
 /** `POST /pairings`: a paired device makes a pairing for the next one. */
