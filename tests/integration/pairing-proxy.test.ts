@@ -65,7 +65,7 @@ describe('pairing behind a proxy on loopback', () => {
   let agentPort: number;
   let proxy: { server: Server; port: number };
   /** Through the proxy, as the client at `client`; `forged` is an X-Forwarded-For the client itself writes. */
-  const viaProxy = (client: string, body: unknown, forged?: string) =>
+  const viaProxy = (client: string, body: object, forged?: string) =>
     pairAt(`http://127.0.0.1:${proxy.port}/`, body, { 'x-test-client': client, ...(forged ? { 'x-forwarded-for': forged } : {}) });
 
   beforeAll(async () => {
@@ -132,7 +132,7 @@ describe('a program on this machine writing X-Forwarded-For', () => {
 describe('many clients behind the proxy sending wrong codes', () => {
   let agent: AgentHandle;
   let proxy: { server: Server; port: number };
-  const viaProxy = (client: string, body: unknown) => pairAt(`http://127.0.0.1:${proxy.port}/`, body, { 'x-test-client': client });
+  const viaProxy = (client: string, body: object) => pairAt(`http://127.0.0.1:${proxy.port}/`, body, { 'x-test-client': client });
 
   beforeAll(async () => {
     agent = await startAgent({ args: ['--public-url', PUBLIC_URL] });
