@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { dataPaths } from '../config/paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
 import { newSecret } from '../util/ids.js';
+import type { Logger } from '../util/log.js';
+import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
 import { HOOK_HEADERS, hookPath, STATUSLINE_HOOK } from '../../protocol/hook-contract.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
@@ -141,12 +143,24 @@ export interface UserStatusLine {
 }
 
 /**
- * The person's own statusLine, from Claude Code's user settings. Only one statusLine is
- * active, and ours (from --settings) wins, so ours runs theirs and prints its output.
+ * The most of Claude Code's user settings read: a hand-kept file of a few KB, with room for a
+ * long list of permission rules.
  */
-export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | null {
+export const CLAUDE_SETTINGS_MAX_BYTES = 1024 * 1024;
+
+/** Claude Code's user settings, as the person keeps them (a symbolic link is followed). */
+export function readClaudeSettingsText(path: string): string {
+  return readRegularFileSync(path, { maxBytes: CLAUDE_SETTINGS_MAX_BYTES }).toString('utf8');
+}
+
+/**
+ * The person's own statusLine, from Claude Code's user settings. Only one statusLine is
+ * active, and ours (from --settings) wins, so ours runs theirs and prints its output. A
+ * settings file that is not a regular file, or too large, is logged and taken as none.
+ */
+export function readUserStatusLine(claudeConfigDir: string, log?: Pick<Logger, 'warn'>): UserStatusLine | null {
   try {
-    const settings = JSON.parse(readFileSync(join(claudeConfigDir, 'settings.json'), 'utf8')) as {
+    const settings = JSON.parse(readClaudeSettingsText(join(claudeConfigDir, 'settings.json'))) as {
       statusLine?: { type?: unknown; command?: unknown; padding?: unknown };
     };
     const line = settings.statusLine;
@@ -154,7 +168,8 @@ export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | nu
     // Ours, from `pocketmux hooks install`: the wrapper would run itself.
     if (isPocketmuxStatusLine(line.command)) return null;
     return { command: line.command, ...(typeof line.padding === 'number' ? { padding: line.padding } : {}) };
-  } catch {
+  } catch (err) {
+    if (err instanceof FileRefusedError) log?.warn('did not read your statusLine from Claude\'s settings', { error: err.message });
     return null;
   }
 }

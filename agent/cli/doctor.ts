@@ -10,6 +10,8 @@ import { resolveLoginPath } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
 import { parseTmuxVersion, tmuxIsRecentEnough } from '../tmux/commands.js';
 import { visibleText } from '../../protocol/safe-text.js';
+import { PEM_MAX_BYTES } from '../http/tls.js';
+import { readRegularFileSync } from '../util/regular-file.js';
 
 export interface Check {
   name: string;
@@ -88,7 +90,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
 
   if (config.tls) {
     try {
-      const cert = new X509Certificate(readFileSync(config.tls.certFile));
+      const cert = new X509Certificate(readRegularFileSync(config.tls.certFile, { maxBytes: PEM_MAX_BYTES }));
       const days = Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000);
       const keyMode = statSync(config.tls.keyFile).mode & 0o777;
       const problems = [
