@@ -266,7 +266,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const toolsPort = localPort ?? port;
     agent.register(publishPort(paths.port, toolsPort));
     // Written at every start: the script and the HTTP hooks carry the live port.
-    const hookPaths = installHooks(paths.dataDir, toolsPort, hookToken, readUserStatusLine(config.claudeConfigDir));
+    const hookPaths = installHooks(paths.dataDir, toolsPort, hookToken, readUserStatusLine(config.claudeConfigDir, log));
     log.info('claude hooks installed', { settings: hookPaths.settings.http, commandOnly: hookPaths.settings.command });
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();

@@ -1,7 +1,10 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dataPaths } from '../config/paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
 import { newSecret } from '../util/ids.js';
+import type { Logger } from '../util/log.js';
+import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
 import { HOOK_HEADERS, hookPath, STATUSLINE_HOOK } from '../../protocol/hook-contract.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 
@@ -33,8 +36,10 @@ function shellQuote(value: string): string {
  * starts nothing but sh and one curl, and it must never slow Claude down: with the agent
  * gone, the connection is refused at once (loopback), curl gives up, and the script exits
  * 0 printing nothing. The payload goes through untouched; the pane comes from $TMUX_PANE.
+ * The token is not in the script: curl reads its header from `tokenHeaderFile` (`-H @file`,
+ * curl 7.55 and later), since every user on the machine can read a process's arguments.
  */
-export function hookScript(opts: { port: number; token: string; userStatusLine?: string | null }): string {
+export function hookScript(opts: { port: number; tokenHeaderFile: string; userStatusLine?: string | null }): string {
   const userStatusLine = opts.userStatusLine
     ? `printf '%s' "$payload" | /bin/sh -c ${shellQuote(opts.userStatusLine)}`
     : '';
@@ -56,7 +61,7 @@ if [ "$1" = statusline ]; then
 "; done
   printf '%s' "$payload" | curl -s -o /dev/null --noproxy '*' --connect-timeout 0.5 --max-time 2 \\
     -H 'Content-Type: application/json' \\
-    -H ${shellQuote(`${HOOK_HEADERS.token}: ${opts.token}`)} \\
+    -H @${shellQuote(opts.tokenHeaderFile)} \\
     -H "${HOOK_HEADERS.pane}: \${TMUX_PANE:-}" \\
     -H "${HOOK_HEADERS.tmux}: \${TMUX:-}" \\
     --data-binary @- "http://127.0.0.1:${opts.port}${hookPath(STATUSLINE_HOOK)}" >/dev/null 2>&1 &
@@ -69,7 +74,7 @@ case "$1" in
 esac
 curl -s -f --noproxy '*' --connect-timeout 0.5 --max-time "$max" \\
   -H 'Content-Type: application/json' \\
-  -H ${shellQuote(`${HOOK_HEADERS.token}: ${opts.token}`)} \\
+  -H @${shellQuote(opts.tokenHeaderFile)} \\
   -H "${HOOK_HEADERS.pane}: \${TMUX_PANE:-}" \\
   -H "${HOOK_HEADERS.tmux}: \${TMUX:-}" \\
   --data-binary @- "http://127.0.0.1:${opts.port}${hookPath('$1')}" 2>/dev/null
@@ -138,12 +143,24 @@ export interface UserStatusLine {
 }
 
 /**
- * The person's own statusLine, from Claude Code's user settings. Only one statusLine is
- * active, and ours (from --settings) wins, so ours runs theirs and prints its output.
+ * The most of Claude Code's user settings read: a hand-kept file of a few KB, with room for a
+ * long list of permission rules.
  */
-export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | null {
+export const CLAUDE_SETTINGS_MAX_BYTES = 1024 * 1024;
+
+/** Claude Code's user settings, as the person keeps them (a symbolic link is followed). */
+export function readClaudeSettingsText(path: string): string {
+  return readRegularFileSync(path, { maxBytes: CLAUDE_SETTINGS_MAX_BYTES }).toString('utf8');
+}
+
+/**
+ * The person's own statusLine, from Claude Code's user settings. Only one statusLine is
+ * active, and ours (from --settings) wins, so ours runs theirs and prints its output. A
+ * settings file that is not a regular file, or too large, is logged and taken as none.
+ */
+export function readUserStatusLine(claudeConfigDir: string, log?: Pick<Logger, 'warn'>): UserStatusLine | null {
   try {
-    const settings = JSON.parse(readFileSync(join(claudeConfigDir, 'settings.json'), 'utf8')) as {
+    const settings = JSON.parse(readClaudeSettingsText(join(claudeConfigDir, 'settings.json'))) as {
       statusLine?: { type?: unknown; command?: unknown; padding?: unknown };
     };
     const line = settings.statusLine;
@@ -151,7 +168,8 @@ export function readUserStatusLine(claudeConfigDir: string): UserStatusLine | nu
     // Ours, from `pocketmux hooks install`: the wrapper would run itself.
     if (isPocketmuxStatusLine(line.command)) return null;
     return { command: line.command, ...(typeof line.padding === 'number' ? { padding: line.padding } : {}) };
-  } catch {
+  } catch (err) {
+    if (err instanceof FileRefusedError) log?.warn('did not read your statusLine from Claude\'s settings', { error: err.message });
     return null;
   }
 }
@@ -185,18 +203,28 @@ export interface HookPaths {
 
 /** Where the settings live, known before the port is: Claude tabs are started with them. */
 export function hookSettingsPaths(dataDir: string): HookSettingsFiles {
-  const dir = join(dataDir, 'hooks');
-  return { http: join(dir, 'settings.json'), command: join(dir, 'settings-command.json') };
+  return { http: dataPaths(dataDir).hookSettings, command: join(dataDir, 'hooks', 'settings-command.json') };
 }
 
-/** Writes the script and both settings files for the port the agent listens on now. */
+/** The header line curl sends the token in, as `-H @file` reads it. */
+export function tokenHeaderLine(token: string): string {
+  return `${HOOK_HEADERS.token}: ${token}\n`;
+}
+
+/**
+ * Writes the script, the token's header file and both settings files for the port the agent
+ * listens on now.
+ */
 export function installHooks(dataDir: string, port: number, token: string, userStatusLine: UserStatusLine | null = null): HookPaths {
   const dir = join(dataDir, 'hooks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const script = join(dir, 'hook.sh');
   const settings = hookSettingsPaths(dataDir);
-  writeFileAtomic(script, hookScript({ port, token, userStatusLine: userStatusLine?.command ?? null }), 0o700);
+  const tokenHeaderFile = dataPaths(dataDir).hookTokenHeader;
+  // Before the script that names it: a hook run in between finds the header it reads.
+  writeFileAtomic(tokenHeaderFile, tokenHeaderLine(token), 0o600);
+  writeFileAtomic(script, hookScript({ port, tokenHeaderFile, userStatusLine: userStatusLine?.command ?? null }), 0o700);
   // The HTTP settings carry the token in a header: like the script, readable by the user only.
   writeJsonAtomic(settings.http, httpHookSettings({ scriptPath: script, port, token }, userStatusLine), 0o600);
   writeJsonAtomic(settings.command, commandHookSettings(script, userStatusLine), 0o600);

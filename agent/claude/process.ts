@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { safeParse } from '../../protocol/safe-parse.js';
+import { readRegularFileSync } from '../util/regular-file.js';
 
 /** `~/.claude/sessions/<pid>.json`: undocumented, so read loosely and used as a hint only. */
 const SessionFile = z.looseObject({
@@ -269,9 +270,17 @@ export function descendants(table: Map<number, { ppid: number }>, root: number):
   return out;
 }
 
+/** A session file is a few hundred bytes; one far larger is not Claude's. */
+const SESSION_FILE_MAX_BYTES = 64 * 1024;
+
+/**
+ * Claude's session file for `pid`, or null: none, not one Claude wrote (a FIFO, a device, a
+ * link or anything past the bound is not read), or not parsed.
+ */
 export function readSessionFile(configDir: string, pid: number): ClaudeSessionFile | null {
   try {
-    const parsed = safeParse(SessionFile, JSON.parse(readFileSync(join(configDir, 'sessions', `${pid}.json`), 'utf8')));
+    const text = readRegularFileSync(join(configDir, 'sessions', `${pid}.json`), { maxBytes: SESSION_FILE_MAX_BYTES, noFollow: true }).toString('utf8');
+    const parsed = safeParse(SessionFile, JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

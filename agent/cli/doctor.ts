@@ -10,6 +10,8 @@ import { resolveLoginPath } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
 import { parseTmuxVersion, tmuxIsRecentEnough } from '../tmux/commands.js';
 import { visibleText } from '../../protocol/safe-text.js';
+import { PEM_MAX_BYTES } from '../http/tls.js';
+import { readRegularFileSync } from '../util/regular-file.js';
 
 export interface Check {
   name: string;
@@ -84,13 +86,11 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
     checks.push({ name: 'hooks', ok: false, detail: 'not installed: the agent writes them at start' });
   }
   checks.push(userHooksCheck(config));
-  if (!(await run('curl', ['--version']))) {
-    checks.push({ name: 'curl', ok: false, detail: 'the hook script needs curl: install it (apt-get install curl)' });
-  }
+  checks.push(curlCheck(await run('curl', ['--version'])));
 
   if (config.tls) {
     try {
-      const cert = new X509Certificate(readFileSync(config.tls.certFile));
+      const cert = new X509Certificate(readRegularFileSync(config.tls.certFile, { maxBytes: PEM_MAX_BYTES }));
       const days = Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000);
       const keyMode = statSync(config.tls.keyFile).mode & 0o777;
       const problems = [
@@ -118,6 +118,23 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
     );
   }
   return checks;
+}
+
+/** `curl 7.88.1 (x86_64-pc-linux-gnu) …` → [7, 88, 1]; null when the first line says no version. */
+export function parseCurlVersion(output: string): [number, number, number] | null {
+  const m = /^curl (\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?/.exec(output);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : null;
+}
+
+/** The hook script reads its token header from a file (`-H @file`), which curl does from 7.55 on. */
+export function curlCheck(versionOutput: string | null): Check {
+  if (versionOutput === null) return { name: 'curl', ok: false, detail: 'the hook script needs curl: install it (apt-get install curl)' };
+  const version = parseCurlVersion(versionOutput);
+  const shown = versionOutput.split('\n', 1)[0]?.slice(0, 80) ?? '';
+  if (version === null) return { name: 'curl', ok: false, detail: `cannot tell curl's version from "${shown}": the hook script needs curl 7.55 or newer` };
+  const [major, minor] = version;
+  if (major > 7 || (major === 7 && minor >= 55)) return { name: 'curl', ok: true, detail: version.join('.') };
+  return { name: 'curl', ok: false, detail: `curl ${version.join('.')} is too old: the hook script needs 7.55 or newer (it reads the token header from a file)` };
 }
 
 /** Informational: claude outside pocketmux's tabs reports only with the user hooks installed. */

@@ -3,7 +3,7 @@
  * user settings, so a claude started anywhere on this machine (not only in a Claude tab)
  * reports to the agent. The merge itself is `agent/claude/user-hooks.ts`.
  */
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 import {
@@ -15,8 +15,10 @@ import {
   unmergeUserHooks,
   userHooksState,
 } from '../claude/user-hooks.js';
+import { readClaudeSettingsText } from '../claude/hook-files.js';
 import { commandName } from '../config/command-name.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { FileRefusedError } from '../util/regular-file.js';
 import { EXIT } from './remote.js';
 
 export interface HooksCliOptions {
@@ -53,9 +55,13 @@ function readSettingsFile(path: string): SettingsFile {
     // No file (or a dangling link): written where it is named.
   }
   try {
-    return { path, target, text: readFileSync(target, 'utf8'), mode: statSync(target).mode & 0o777 };
+    // Read so that a FIFO or a device there cannot hold the CLI, or the agent's settings page.
+    return { path, target, text: readClaudeSettingsText(target), mode: statSync(target).mode & 0o777 };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path, target, text: null, mode: null };
+    if (err instanceof FileRefusedError) {
+      throw new UserHooksError(`refusing to read ${path}${target === path ? '' : ` (a link to ${target})`}: ${err.reason}`);
+    }
     throw new UserHooksError(`cannot read ${path}: ${(err as Error).message}`);
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
@@ -9,6 +9,7 @@ import { processRunner, type Runner, shellWords } from '../service/runner.js';
 import { launchdLogFiles, pocketmuxScript, ServiceError, serviceSpec } from '../service/spec.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
 import { commandName } from '../config/command-name.js';
 import { EXIT } from './remote.js';
 
@@ -95,11 +96,19 @@ function showSteps(steps: Step[]): string {
   return steps.map((s) => `  ${s.ok ? 'ran   ' : 'FAILED'} ${s.command}${s.note ? `: ${s.note}` : ''}\n`).join('');
 }
 
+/** A unit or a property list of ours is a few KB. */
+const SERVICE_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The service file at the manager's path: null when there is none. One that is not a regular
+ * file, or too large, is there but not ours: its text is taken as empty.
+ */
 function readInstalled(manager: ServiceManager): { text: string; job: InstalledJob | null } | null {
   let text: string;
   try {
-    text = readFileSync(manager.path, 'utf8');
-  } catch {
+    text = readRegularFileSync(manager.path, { maxBytes: SERVICE_FILE_MAX_BYTES }).toString('utf8');
+  } catch (err) {
+    if (err instanceof FileRefusedError) return { text: '', job: null };
     return null;
   }
   return { text, job: manager.read(text) };

@@ -4,10 +4,11 @@
  * bytes per file), never through a symbolic link leading out of the folder, and a file is
  * opened so that a FIFO or a device cannot hold the agent.
  */
-import { constants, type Dirent } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { SlashCommandView } from '../../protocol/api.js';
+import { readRegularFile } from '../util/regular-file.js';
 import { BUILTIN_COMMANDS } from './builtin-commands.js';
 import { COMMAND_LIMITS, type CommandFile, commandName, commandsFrom, mergeCommands } from './command-files.js';
 
@@ -19,22 +20,10 @@ function inside(root: string, path: string): boolean {
 
 /** At most `limit` bytes from the start of a regular file; null for anything else. */
 async function readHead(path: string, limit: number): Promise<string | null> {
-  let handle: Awaited<ReturnType<typeof open>> | null = null;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) return null;
-    const buffer = Buffer.alloc(limit);
-    let filled = 0;
-    while (filled < limit) {
-      const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.toString('utf8', 0, filled);
+    return (await readRegularFile(path, { maxBytes: limit, noFollow: true, beyond: 'cut' })).toString('utf8');
   } catch {
     return null;
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }
 

@@ -12,6 +12,10 @@ export function dataPaths(dataDir: string) {
     workspaces: join(dataDir, 'workspaces.json'),
     tmuxConf: join(dataDir, 'tmux.conf'),
     hookToken: join(dataDir, 'hook-token'),
+    /** The token as the header line curl sends it with (`-H @file`): on no command line. */
+    hookTokenHeader: join(dataDir, 'hooks', 'token-header'),
+    /** Claude's HTTP hooks (`--settings`), whose headers carry the token. */
+    hookSettings: join(dataDir, 'hooks', 'settings.json'),
     status: join(dataDir, 'status.json'),
     /** The VAPID key pair push services know this agent by. */
     vapid: join(dataDir, 'vapid.json'),

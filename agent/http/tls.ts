@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { assertPrivate } from '../store/permissions.js';
+import { readRegularFileSync } from '../util/regular-file.js';
 
 export class TlsError extends Error {}
+
+/** A certificate chain or a key is a few KB: the bound only keeps a wrong path from swamping the agent. */
+export const PEM_MAX_BYTES = 1024 * 1024;
 
 /** A PEM certificate and its key, read and checked to work together. */
 export interface TlsMaterial {
@@ -19,7 +22,7 @@ export function loadTls(files: { certFile: string; keyFile: string } | null): Tl
   if (!files) return null;
   assertPrivate([{ path: files.keyFile, kind: 'file' }]);
   try {
-    const tls = { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
+    const tls = { cert: readRegularFileSync(files.certFile, { maxBytes: PEM_MAX_BYTES }), key: readRegularFileSync(files.keyFile, { maxBytes: PEM_MAX_BYTES }) };
     createSecureContext(tls);
     return tls;
   } catch (err) {

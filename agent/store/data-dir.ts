@@ -13,6 +13,8 @@ export function openDataDir(dataDir: string): DataPaths {
   assertPrivate([
     { path: paths.dataDir, kind: 'dir' },
     { path: paths.hookToken, kind: 'file' },
+    { path: paths.hookTokenHeader, kind: 'file' },
+    { path: paths.hookSettings, kind: 'file' },
     { path: paths.devices, kind: 'file' },
     { path: paths.identity, kind: 'file' },
     { path: paths.status, kind: 'file' },

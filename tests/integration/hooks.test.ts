@@ -65,6 +65,12 @@ describe('Claude hooks', () => {
     expect(script).not.toMatch(/\b(tmux|cat|node|python)\b/);
     expect(statSync(join(agent.dataDir, 'hooks', 'hook.sh')).mode & 0o777).toBe(0o700);
     expect(statSync(join(agent.dataDir, 'hook-token')).mode & 0o777).toBe(0o600);
+    // The token reaches curl from this file, never on its command line.
+    const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+    expect(script).not.toContain(token);
+    expect(script).toContain(`-H @'${join(agent.dataDir, 'hooks', 'token-header')}'`);
+    expect(readFileSync(join(agent.dataDir, 'hooks', 'token-header'), 'utf8')).toBe(`X-Pocketmux-Token: ${token}\n`);
+    expect(statSync(join(agent.dataDir, 'hooks', 'token-header')).mode & 0o777).toBe(0o600);
   });
 
   it('moves a tab through the states of a real session, seen on /api/status', async () => {

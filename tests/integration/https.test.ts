@@ -115,6 +115,8 @@ describe('HTTPS', () => {
     expect(byName.claude?.ok).toBe(true);
     expect(byName.agent?.ok).toBe(true);
     expect(byName.hooks?.ok).toBe(true);
+    // The hook script reads its token header from a file: curl 7.55 or newer.
+    expect(byName.curl).toMatchObject({ ok: true, detail: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(byName.tls).toMatchObject({ ok: true, detail: expect.stringMatching(/valid until/) });
     expect(byName.push).toMatchObject({ ok: true, detail: expect.stringMatching(/^VAPID keys ready; 0 of \d+ paired devices subscribed$/) });
     // The public URL is https with a certificate no CA vouches for: doctor says it does not answer.

@@ -223,4 +223,20 @@ describe('agent lifecycle', () => {
     expect(again.stderr).toMatch(/is 755; run: chmod 700/);
     chmodSync(first.dataDir, 0o700);
   });
+
+  it('refuses to start while a hook file holding the token is readable by others', async () => {
+    const first = await startAgent();
+    await first.stop();
+    const token = readFileSync(join(first.dataDir, 'hook-token'), 'utf8').trim();
+    for (const name of ['token-header', 'settings.json']) {
+      const path = join(first.dataDir, 'hooks', name);
+      expect(readFileSync(path, 'utf8'), name).toContain(token);
+      chmodSync(path, 0o644);
+      await expect(startAgent({ reuse: first }), name).rejects.toThrow(`${path} is 644; run: chmod 600 '${path}'`);
+      chmodSync(path, 0o600);
+    }
+    const again = await startAgent({ reuse: first });
+    expect(statSync(join(again.dataDir, 'hooks', 'token-header')).mode & 0o777).toBe(0o600);
+    await again.stop();
+  });
 });

@@ -73,10 +73,12 @@ describe('hook files', () => {
   });
 
   it('the script runs only curl, bypasses proxies and always exits 0', () => {
-    const script = hookScript({ port: 8420, token: 'tok_en-123' });
+    const script = hookScript({ port: 8420, tokenHeaderFile: "/d/it's/token-header" });
     expect(script.startsWith('#!/bin/sh\n')).toBe(true);
     expect(script).toContain("--noproxy '*'");
-    expect(script).toContain("'X-Pocketmux-Token: tok_en-123'");
+    // The token comes from the file, never on curl's command line.
+    expect(script).toContain("-H @'/d/it'\\''s/token-header'");
+    expect(script).not.toContain('X-Pocketmux-Token');
     expect(script).toContain('"http://127.0.0.1:8420/hooks/$1"');
     expect(script.trimEnd().endsWith('exit 0')).toBe(true);
     // Commands it starts: curl, and nothing else (no cat, tmux, node).
@@ -89,11 +91,11 @@ describe('hook files', () => {
     try {
       const path = join(dir, 'hook.sh');
       // Port 9 is refused at once: the report fails quietly, the person's line still prints.
-      writeFileSync(path, hookScript({ port: 9, token: 't'.repeat(40), userStatusLine: `read -r x; printf 'mine:%s' "$x"` }), { mode: 0o700 });
+      writeFileSync(path, hookScript({ port: 9, tokenHeaderFile: join(dir, 'token-header'), userStatusLine: `read -r x; printf 'mine:%s' "$x"` }), { mode: 0o700 });
       const result = spawnSync('/bin/sh', [path, 'statusline'], { input: '{"session_id":"s-1"}\n', encoding: 'utf8', timeout: 5000 });
       expect(result.status).toBe(0);
       expect(result.stdout).toBe('mine:{"session_id":"s-1"}');
-      writeFileSync(join(dir, 'plain.sh'), hookScript({ port: 9, token: 't'.repeat(40) }), { mode: 0o700 });
+      writeFileSync(join(dir, 'plain.sh'), hookScript({ port: 9, tokenHeaderFile: join(dir, 'token-header') }), { mode: 0o700 });
       const plain = spawnSync('/bin/sh', [join(dir, 'plain.sh'), 'statusline'], { input: '{"a":1}', encoding: 'utf8', timeout: 5000 });
       expect(plain.status).toBe(0);
       expect(plain.stdout).toBe('');
