@@ -314,7 +314,8 @@ describe('the inbox with the real Claude Code CLI', () => {
     // A page that misses the agent's word that the approval was settled, as a phone on a slow
     // network would: its card is still up when the person taps it.
     const late = await phone.newPage();
-    await late.routeWebSocket(/\/api\/status$/, (ws) => {
+    // The app's socket carries its proof as the last query parameter.
+    await late.routeWebSocket(/\/api\/status\?proof=[^&]*$/, (ws) => {
       const server = ws.connectToServer();
       server.onMessage((m) => {
         if (typeof m === 'string' && m.includes('"approval-resolved"')) return;

@@ -3,7 +3,9 @@
  * Claude Code CLI asks for to a push endpoint of our own, which decrypts it; Chromium's
  * DevTools hand that same payload to the worker (`ServiceWorker.deliverPushMessage`, since
  * headless Chromium reaches no real push service); the worker shows it with its buttons, and
- * its click handler, run as on a tap of "Approve", answers Claude.
+ * its click handler, run as on a tap of "Approve", answers Claude. The app is closed by then
+ * and the worker started afresh by the push: it signs its answer with the device key it finds
+ * in IndexedDB, as a phone's worker does with the app long gone.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +16,10 @@ import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { PushPayload } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, testCertificate } from '../support/agent.js';
-import { ARTIFACTS, browserShowsNotifications, launchBrowser, pairPage, PHONE, sessionOf } from '../support/browser.js';
+import { ARTIFACTS, browserApi, browserShowsNotifications, launchBrowser, pairPage, PHONE } from '../support/browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, eventually, type Session } from '../support/client.js';
+import { api, eventually, localDevice, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 
@@ -71,23 +73,47 @@ function shown(p: Page): Promise<Shown[]> {
   });
 }
 
+/** The same, asked of the running worker itself: no page of the app is open. */
+function shownByWorker(worker: Worker): Promise<Shown[]> {
+  return worker.evaluate(async () => {
+    // Runs in the worker; this file is compiled without the WebWorker library.
+    const sw = self as unknown as { registration: ServiceWorkerRegistration };
+    const list = await sw.registration.getNotifications();
+    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: [...((n as Notification & { actions?: { action: string; title: string }[] }).actions ?? [])].map((a) => ({ action: a.action, title: a.title })) }));
+  });
+}
+
+/** The windows the worker could answer through: every page of its origin, controlled or not. */
+function windowsOf(worker: Worker): Promise<number> {
+  return worker.evaluate(async () => {
+    const sw = self as unknown as { clients: { matchAll(options: { type: string; includeUncontrolled: boolean }): Promise<unknown[]> } };
+    return (await sw.clients.matchAll({ type: 'window', includeUncontrolled: true })).length;
+  });
+}
+
+/** The agent's worker, as Playwright knows it. */
+function runningWorker(context: BrowserContext): Worker | undefined {
+  return context.serviceWorkers().find((w) => w.url().startsWith(agent.url));
+}
+
 // The packaged headless shell shows no notifications: this needs the system's Chromium.
 describe.skipIf(!browserShowsNotifications())('push through the service worker', () => {
-  it('shows the pushed approval with Approve and Deny, and its Approve answers Claude', async () => {
+  it('shows the pushed approval with Approve and Deny, and its Approve answers Claude with the app closed', async () => {
     context = await browser.newContext({ ...PHONE, ignoreHTTPSErrors: true });
     await context.grantPermissions(['notifications'], { origin: agent.url });
     page = await context.newPage();
     await pairPage(page, { link: agent.link }, 'Pixel 8');
     await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-    // The test's own calls go to the agent's loopback twin (plain HTTP, as the CLI's), with
-    // the credential this browser got: Node does not trust the test's certificate.
+    // The test's own calls go to the agent's loopback twin (plain HTTP, as the CLI's), from a
+    // device of their own: Node does not trust the test's certificate.
     const twin = Number(readFileSync(join(agent.dataDir, 'port'), 'utf8').trim());
-    session = { agent: { url: `http://127.0.0.1:${twin}/`, port: twin }, cookie: (await sessionOf(context, agent)).cookie };
+    session = await localDevice({ url: `http://127.0.0.1:${twin}/`, port: twin, dataDir: agent.dataDir }, 'tests');
 
-    // Headless Chromium cannot subscribe at a real push service: the device subscribes to ours.
+    // Headless Chromium cannot subscribe at a real push service: this browser's device
+    // subscribes to ours, from the page, signed with its own key.
     endpoint.agentKey = (await api<{ publicKey: string }>(session, 'GET', '/api/push/key')).body.publicKey;
     const subscription = endpoint.subscribe();
-    expect((await api(session, 'POST', '/api/push/subscription', subscription.json)).status).toBe(201);
+    expect((await browserApi(page, 'POST', '/api/push/subscription', subscription.json)).status).toBe(201);
 
     const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
     const tab = (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } })).body;
@@ -111,17 +137,32 @@ describe.skipIf(!browserShowsNotifications())('push through the service worker',
       'the push',
     );
 
-    // The same payload, handed to the built worker as a push.
-    const cdp = await context.newCDPSession(page);
+    // The app is closed, and its worker stopped: DevTools, from a blank page, are all that is left.
+    const blank = await context.newPage();
+    const cdp = await context.newCDPSession(blank);
+    await page.close();
     const registrations: { registrationId: string; scopeURL: string }[] = [];
+    /** Each registration's worker as DevTools last told: running, stopping, stopped… */
+    const running = new Map<string, string>();
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...e.registrations));
+    cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { registrationId: string; runningStatus: string }[] }) => {
+      for (const v of e.versions) running.set(v.registrationId, v.runningStatus);
+    });
     await cdp.send('ServiceWorker.enable');
     const registration = await eventually(() => registrations.find((r) => r.scopeURL === agent.url), 10_000, 'the worker registration');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await eventually(() => running.get(registration.registrationId) === 'stopped', 10_000, 'the worker to stop');
+
+    // The same payload, handed to the built worker as a push: it starts again for it, with
+    // nothing of the app in memory.
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(agent.url).origin, registrationId: registration.registrationId, data: JSON.stringify(pushed) });
+    await eventually(() => running.get(registration.registrationId) === 'running', 10_000, 'the worker woken by the push');
+    const worker = await eventually(() => runningWorker(context), 10_000, 'the worker');
     const [notification] = await eventually(async () => {
-      const list = await shown(page);
+      const list = await shownByWorker(worker);
       return list.length > 0 ? list : null;
     }, 10_000, 'the notification');
+    expect(await windowsOf(worker)).toBe(0);
     expect(notification).toEqual({
       title: approval.summary.title,
       body: pushed.body,
@@ -134,8 +175,7 @@ describe.skipIf(!browserShowsNotifications())('push through the service worker',
     expect(existsSync(file)).toBe(false);
 
     // A tap on "Approve": the worker's own click handler, given the notification and the action.
-    const worker = await eventually<Worker | undefined>(() => context.serviceWorkers().find((w) => w.url().startsWith(agent.url)), 10_000, 'the worker');
-    await worker?.evaluate(async (tag) => {
+    await worker.evaluate(async (tag) => {
       // Runs in the worker; this file is compiled without the WebWorker library.
       const sw = self as unknown as {
         registration: { getNotifications(filter: { tag: string }): Promise<unknown[]> };
@@ -152,7 +192,10 @@ describe.skipIf(!browserShowsNotifications())('push through the service worker',
     expect(late.status).toBe(409);
     expect(late.body.resolution).toMatchObject({ outcome: 'approved', by: { kind: 'device', name: 'Pixel 8' } });
     expect(readFileSync(file, 'utf8')).toBe('from-notification\n');
-    // The notification now says how it went.
+    // The notification now says how it went, as the app, opened again, finds it.
+    page = await context.newPage();
+    await page.goto(agent.url);
+    await page.getByRole('button', { name: 'Devices' }).waitFor();
     const after = await eventually(async () => (await shown(page)).find((n) => n.tag === approval.id && n.title.startsWith('Approved')), 10_000, 'the outcome');
     expect(after.title).toBe(`Approved · ${approval.summary.title}`);
     expect(after.actions).toEqual([]);
