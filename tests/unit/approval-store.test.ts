@@ -211,6 +211,20 @@ describe('ApprovalStore', () => {
     expect(s.list().map((x) => x.tabId)).toEqual(['tab-2']);
   });
 
+  it('settles by a tool input nested 100,000 deep, which JSON.stringify cannot write', () => {
+    const { s } = store();
+    const deep = JSON.parse(`{"command":"x","nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Record<string, unknown>;
+    const held = heldHook();
+    const other = heldHook();
+    const approval = s.add(request({ toolInput: deep }), held);
+    s.add(request({ toolInput: { command: 'x' } }), other);
+    s.settleTool('tab-1', 'Bash', JSON.parse(JSON.stringify({ command: 'x' })));
+    expect(other.replies).toEqual([null]);
+    s.settleTool('tab-1', 'Bash', deep);
+    expect(held.replies).toEqual([null]);
+    expect(s.resolution(approval?.id ?? '')).toMatchObject({ outcome: 'answered-in-terminal' });
+  });
+
   it('knows the PostToolUse of a tool a device approved, and leaves the other request open', async () => {
     const { s } = store();
     const approved = heldHook();
