@@ -233,6 +233,19 @@ const SendableText = (max: number) =>
     .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), 'must not contain control characters');
 
 /**
+ * Question text → answer. Read into a Map and checked there, then given back as an object
+ * with those keys as its own: a question may be called `__proto__` (which zod leaves out of
+ * a record, and assigning sets a plain object's prototype) or `toString`.
+ */
+const Answers = z
+  .preprocess(
+    (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map) ? new Map(Object.entries(value)) : value),
+    z.map(z.string().max(DECISION_LIMITS.answer), SendableText(DECISION_LIMITS.answer), { error: 'answers must be an object of question → answer' }),
+  )
+  .refine((a) => a.size <= DECISION_LIMITS.answers, `at most ${DECISION_LIMITS.answers} answers`)
+  .transform((a): Record<string, string> => Object.fromEntries(a));
+
+/**
  * `POST /api/approvals/:id`: one decision on an open approval. `message` goes with a deny, as
  * the reason Claude is told; `answers` with an answer to a question (question text → chosen
  * label, several joined by ", ", or free text); `option` with an answer to a dialog answered by
@@ -242,10 +255,7 @@ export const DecisionBody = z
   .strictObject({
     decision: z.enum(DECISIONS),
     message: SendableText(DECISION_LIMITS.message).optional(),
-    answers: z
-      .record(z.string().max(DECISION_LIMITS.answer), SendableText(DECISION_LIMITS.answer))
-      .refine((a) => Object.keys(a).length <= DECISION_LIMITS.answers, `at most ${DECISION_LIMITS.answers} answers`)
-      .optional(),
+    answers: Answers.optional(),
     option: z.string().regex(/^[0-9]{1,2}$/, 'an option number').optional(),
   })
   .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');
