@@ -97,3 +97,51 @@ describe('answers keyed by question text', () => {
     expect((await printed(hook)).hookSpecificOutput.decision.updatedInput?.answers).toEqual({ constructor: 'B' });
   });
 });
+
+/** One of each kind of character the text rule refuses, with how the refusal names it. */
+const REFUSED: [string, string][] = [
+  ['evil\u202etxt.exe', 'U+202E'],
+  ['csi\u009b2J', 'U+009B'],
+  ['next line\u0085', 'U+0085'],
+  ['line\u2028separator', 'U+2028'],
+  ['\u001b[2J', 'U+001B'],
+  ['bell\u0007', 'U+0007'],
+  ['carriage\rreturn', 'U+000D'],
+  ['delete\u007f', 'U+007F'],
+  ['isolate\u2066x\u2069', 'U+2066'],
+  ['mark\u200f', 'U+200F'],
+  ['arabic mark\u061c', 'U+061C'],
+];
+
+describe('the text a device sends to Claude', () => {
+  it('refuses a deny message with a control, separator or bidi character, naming it, and settles nothing', async () => {
+    const { approval, hook } = await ask('Bash', { command: 'rm -rf build', description: 'Clean the build' });
+    for (const [text, code] of REFUSED) {
+      const refused = await decide(approval.id, { decision: 'deny', message: `Use the staging server ${text}` });
+      expect(refused.status, code).toBe(400);
+      expect(refused.body.error, code).toContain(`message: must not contain`);
+      expect(refused.body.error, code).toContain(`(found ${code})`);
+    }
+    const listed = await api<{ approvals: Approval[] }>(phone, 'GET', '/api/approvals');
+    expect(listed.body.approvals.map((a) => a.id)).toContain(approval.id);
+    // Tab and newline are text: they reach Claude as written.
+    const message = 'Not this one.\n\tUse the staging server.';
+    expect((await decide(approval.id, { decision: 'deny', message })).status).toBe(200);
+    expect((await printed(hook)).hookSpecificOutput.decision).toEqual({ behavior: 'deny', message });
+  });
+
+  it('refuses answers, typed ones and the questions they are keyed by, holding such a character', async () => {
+    const { approval, hook } = await ask('AskUserQuestion', { questions: [question('Which colour?', ['Red', 'Blue'])] });
+    for (const [text, code] of REFUSED) {
+      // Typed under "Other…": free text, not one of the labels.
+      const typed = await decide(approval.id, { decision: 'answer', answers: { 'Which colour?': `Green ${text}` } });
+      expect(typed.status, code).toBe(400);
+      expect(typed.body.error, code).toContain(`(found ${code})`);
+      const keyed = await decide(approval.id, { decision: 'answer', answers: { [`Which colour?${text}`]: 'Red' } });
+      expect(keyed.status, code).toBe(400);
+      expect(keyed.body.error, code).toContain(`(found ${code})`);
+    }
+    expect((await decide(approval.id, { decision: 'answer', answers: { 'Which colour?': 'Green,\tthen blue' } })).status).toBe(200);
+    expect((await printed(hook)).hookSpecificOutput.decision.updatedInput?.answers).toEqual({ 'Which colour?': 'Green,\tthen blue' });
+  });
+});
