@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DECISION_LIMITS, DECISIONS } from './approvals.js';
 import { UNMANAGED_KEY_MAX, UNMANAGED_PREFIX } from './hook-contract.js';
-import { unsafeTextProblem, visibleText } from './safe-text.js';
+import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
 
@@ -258,13 +258,34 @@ export interface ClaudeSessionsResponse {
   sessions: ClaudeSessionSummary[];
 }
 
-/** No C0 controls but tab and newline: the text goes to Claude and onto screens. */
+/**
+ * Text a device sends to Claude, which Claude reads and screens show: the rule of names, but
+ * on several lines (tab and newline are text). No other C0 control, no DEL or C1 control, no
+ * line or paragraph separator, no bidirectional control; the refusal names the character.
+ */
 const SendableText = (max: number) =>
   z
     .string()
     .max(max)
     .refine(withinUnits(max), `must be at most ${max} characters`)
-    .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), 'must not contain control characters');
+    .superRefine((s, ctx) => {
+      const problem = unsafeLinesProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: `must not contain ${problem}` });
+    });
+
+/**
+ * Question text → answer. Read into a Map and checked there, then given back as an object
+ * with those keys as its own: a question may be called `__proto__` (which zod leaves out of
+ * a record, and assigning sets a plain object's prototype) or `toString`.
+ */
+const Answers = z
+  .preprocess(
+    (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map) ? new Map(Object.entries(value)) : value),
+    // A question's text as its card shows it: written out by the same rule, so it passes it.
+    z.map(SendableText(DECISION_LIMITS.answer), SendableText(DECISION_LIMITS.answer), { error: 'answers must be an object of question → answer' }),
+  )
+  .refine((a) => a.size <= DECISION_LIMITS.answers, `at most ${DECISION_LIMITS.answers} answers`)
+  .transform((a): Record<string, string> => Object.fromEntries(a));
 
 /**
  * `POST /api/approvals/:id`: one decision on an open approval. `message` goes with a deny, as
@@ -276,10 +297,7 @@ export const DecisionBody = z
   .strictObject({
     decision: z.enum(DECISIONS),
     message: SendableText(DECISION_LIMITS.message).optional(),
-    answers: z
-      .record(z.string().max(DECISION_LIMITS.answer), SendableText(DECISION_LIMITS.answer))
-      .refine((a) => Object.keys(a).length <= DECISION_LIMITS.answers, `at most ${DECISION_LIMITS.answers} answers`)
-      .optional(),
+    answers: Answers.optional(),
     option: z.string().regex(/^[0-9]{1,2}$/, 'an option number').optional(),
   })
   .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');

@@ -10,6 +10,8 @@
  */
 
 const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/** The same, but tab and newline: text written on several lines on purpose. */
+const UNSAFE_CHAR_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const UNSAFE_CHARS = new RegExp(UNSAFE_CHAR.source, 'g');
 /** What `JSON.stringify` leaves raw: it escapes C0 itself, and emits its own newlines. */
 const UNSAFE_AFTER_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -47,7 +49,18 @@ export function visibleJson(value: unknown, indent?: number): string {
 
 /** What is wrong with a name that holds an unsafe character, or null when it holds none. */
 export function unsafeTextProblem(text: string): string | null {
-  const found = UNSAFE_CHAR.exec(text)?.[0];
+  return problemOf(UNSAFE_CHAR.exec(text)?.[0]);
+}
+
+/**
+ * The same rule for text a person writes on several lines (a deny message, an answer to
+ * Claude): tab and newline are text there, every other unsafe character is refused.
+ */
+export function unsafeLinesProblem(text: string): string | null {
+  return problemOf(UNSAFE_CHAR_IN_LINES.exec(text)?.[0]);
+}
+
+function problemOf(found: string | undefined): string | null {
   if (found === undefined) return null;
   const code = `U+${hex(found, 4).toUpperCase()}`;
   if (found <= '\u009f') return `control characters (found ${code})`;

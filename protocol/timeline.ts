@@ -185,16 +185,16 @@ function clipValue(value: unknown, maxString: number, depth: number): unknown {
     if (value.length > MAX_INPUT_ITEMS) items.push(`[${value.length - MAX_INPUT_ITEMS} more items]`);
     return items;
   }
-  const out: Record<string, unknown> = {};
-  let n = 0;
+  // Built from entries: a key `__proto__` stays a key, where assigning it would set the prototype.
+  const out: [string, unknown][] = [];
   for (const [k, v] of Object.entries(value)) {
-    if (n++ === MAX_INPUT_ITEMS) {
-      out['…'] = 'more keys left out';
+    if (out.length === MAX_INPUT_ITEMS) {
+      out.push(['…', 'more keys left out']);
       break;
     }
-    out[k] = clipValue(v, maxString, depth + 1);
+    out.push([k, clipValue(v, maxString, depth + 1)]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** Which input field best says what a tool call does, for the tools Claude Code ships. */
@@ -225,8 +225,10 @@ const GENERIC_FIELDS = ['command', 'file_path', 'path', 'url', 'query', 'pattern
  * Used for timeline entries, the current tool of a tab, and approval cards.
  */
 export function summarizeToolInput(name: string, input: unknown, max: number = TIMELINE_LIMITS.summary): string {
+  // Clipped before it is written: JSON.stringify recurses, and an input can nest deeper than the stack.
+  const json = (value: unknown) => firstLine(JSON.stringify(clipToolInput(value, max)) ?? '', max);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return input === undefined ? '' : firstLine(JSON.stringify(input) ?? '', max);
+    return input === undefined ? '' : json(input);
   }
   const fields = input as Record<string, unknown>;
   const str = (key: string): string | undefined => {
@@ -241,14 +243,15 @@ export function summarizeToolInput(name: string, input: unknown, max: number = T
   if (name === 'TodoWrite' && Array.isArray(fields.todos)) {
     return `${fields.todos.length} todo${fields.todos.length === 1 ? '' : 's'}`;
   }
-  for (const key of SUMMARY_FIELDS[name] ?? GENERIC_FIELDS) {
+  // The tool's name is Claude's: `constructor` must not find Object's.
+  for (const key of (Object.hasOwn(SUMMARY_FIELDS, name) ? SUMMARY_FIELDS[name] : undefined) ?? GENERIC_FIELDS) {
     const v = str(key);
     if (v !== undefined) return firstLine(v, max);
   }
   for (const v of Object.values(fields)) {
     if (typeof v === 'string' && v.trim() !== '') return firstLine(v, max);
   }
-  return firstLine(JSON.stringify(fields) ?? '', max);
+  return json(fields);
 }
 
 /**

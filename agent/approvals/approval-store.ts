@@ -10,6 +10,7 @@ import type {
 import type { DecisionBody } from '../../protocol/api.js';
 import { APPROVAL_HOLD_MAX_MS } from '../config/config.js';
 import { newId } from '../util/ids.js';
+import { writeJson } from '../util/json-walk.js';
 import type { Logger } from '../util/log.js';
 import { type DecisionContext, decide, type HookDecision } from './decision.js';
 
@@ -52,11 +53,15 @@ export type DecideResult =
   | { ok: false; status: 409; error: string; resolution: ApprovalResolution }
   | { ok: false; status: 502; error: string; resolution: ApprovalResolution };
 
-/** A tool input as a short key: inputs can be megabytes (a Write's content), keys are kept a while. */
+/**
+ * A tool input as a short key: inputs can be megabytes (a Write's content), keys are kept a
+ * while. Written without recursion: a PostToolUse may carry an input nested far deeper than
+ * `JSON.stringify` can write.
+ */
 function inputKey(input: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(input ?? null))
-    .digest('base64url');
+  const pieces: string[] = [];
+  writeJson(input ?? null, (piece) => pieces.push(piece));
+  return createHash('sha256').update(pieces.join('')).digest('base64url');
 }
 
 interface OpenApproval {

@@ -80,22 +80,26 @@ export function decide(ctx: DecisionContext, body: DecisionBody): DecisionResult
  */
 function checkedAnswers(questions: ApprovalQuestion[], keys: QuestionKeys[], answers: Record<string, string>): Record<string, string> | string {
   if (questions.length === 0) return 'this question could not be read; answer it in the terminal';
+  // Maps, not objects: question texts are anyone's words, `__proto__` and `toString` among them.
+  const given = new Map(Object.entries(answers));
   const asked = new Set(questions.map((q) => q.question));
-  for (const key of Object.keys(answers)) if (!asked.has(key)) return `no such question: ${JSON.stringify(key.slice(0, 80))}`;
-  const out: Record<string, string> = {};
-  questions.forEach((q, i) => {
-    const answer = answers[q.question]?.trim();
+  for (const key of given.keys()) if (!asked.has(key)) return `no such question: ${JSON.stringify(key.slice(0, 80))}`;
+  const out = new Map<string, string>();
+  for (const [i, q] of questions.entries()) {
+    const answer = given.get(q.question)?.trim();
     const own = keys[i] ?? { question: q.question, labels: q.options.map((o) => o.label) };
-    if (!answer) return;
+    if (!answer) return `no answer for: ${JSON.stringify(q.question.slice(0, 80))}`;
     const parts = q.multiSelect ? answer.split(', ') : [answer];
-    out[own.question] = parts
-      .map((part) => {
-        const j = q.options.findIndex((o) => o.label === part);
-        return j >= 0 ? (own.labels[j] ?? part) : part;
-      })
-      .join(', ');
-  });
-  const missing = questions.find((q, i) => out[keys[i]?.question ?? q.question] === undefined);
-  if (missing) return `no answer for: ${JSON.stringify(missing.question.slice(0, 80))}`;
-  return out;
+    out.set(
+      own.question,
+      parts
+        .map((part) => {
+          const j = q.options.findIndex((o) => o.label === part);
+          return j >= 0 ? (own.labels[j] ?? part) : part;
+        })
+        .join(', '),
+    );
+  }
+  // An object again for Claude, each question text its own key.
+  return Object.fromEntries(out);
 }

@@ -3,12 +3,25 @@
  * events that show Claude has moved on settle the ones it no longer waits for.
  */
 import type { HookPayload } from '../../protocol/hooks.js';
+import { jsonDepth } from '../util/json-walk.js';
 import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { describeRequest } from './summary.js';
 
 export type PermissionRequestPayload = Extract<HookPayload, { hook_event_name: 'PermissionRequest' }>;
 
-export function approvalRequest(tabId: string, payload: PermissionRequestPayload): ApprovalRequest {
+/**
+ * Deeper than any tool input Claude Code sends (its own tools nest four deep, an MCP tool's
+ * arguments a few more). An answer carries the input back to Claude (a question's answers go
+ * beside it), and nothing that recurses may ever touch an input nested deeper than this.
+ */
+export const TOOL_INPUT_MAX_DEPTH = 64;
+
+/**
+ * The approval a PermissionRequest opens, or null when it is not offered: its tool input nests
+ * deeper than `TOOL_INPUT_MAX_DEPTH`, and is left to the dialog in the terminal.
+ */
+export function approvalRequest(tabId: string, payload: PermissionRequestPayload): ApprovalRequest | null {
+  if (jsonDepth(payload.tool_input) > TOOL_INPUT_MAX_DEPTH) return null;
   const described = describeRequest(payload);
   return {
     tabId,

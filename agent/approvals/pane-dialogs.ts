@@ -3,7 +3,8 @@ import type { TabStatus } from '../../protocol/status.js';
 import type { Logger } from '../util/log.js';
 import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { dialogFingerprint, parseDialog, type ScreenDialog } from './dialog-parser.js';
-import { cardText, SUMMARY_LIMITS } from './summary.js';
+import { cardText } from '../util/card-text.js';
+import { SUMMARY_LIMITS } from './summary.js';
 
 /**
  * What the dialogs need of the panes Claude runs in (a tab's, or an outside session's in the

@@ -128,10 +128,8 @@ export function answerBody(approval: Approval, labels: string[]): DecisionBody {
         const n = asked.length === 1 ? 'one question' : `${asked.length} questions`;
         throw new CliError(`${id} asks ${n}: give one answer for each, in order (${labels.length} given)`, EXIT.usage);
       }
-      const answers: Record<string, string> = {};
-      asked.forEach((q, i) => {
-        answers[q.question] = answerFor(q, labels[i] as string);
-      });
+      // From entries: a question called `__proto__` stays a key, where assigning it would not.
+      const answers = Object.fromEntries(asked.map((q, i) => [q.question, answerFor(q, labels[i] as string)]));
       return { decision: 'answer', answers };
     }
     case 'plan':

@@ -226,6 +226,11 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
   const holdForApproval = (res: ServerResponse, key: string, payload: PermissionRequestPayload): void => {
     const request = approvalRequest(key, payload);
     const held = heldResponse(res, deps.log);
+    if (request === null) {
+      deps.log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
+      held.reply(null);
+      return;
+    }
     if (request.kind === 'plan') {
       held.reply(null);
       void deps.dialogs.offer(request);

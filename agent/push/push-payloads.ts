@@ -1,9 +1,13 @@
 /**
  * What each notification says: pure, from an approval or a tab's status to the payload the
- * service worker shows. Payloads stay under PUSH_PAYLOAD_MAX whatever Claude wrote.
+ * service worker shows. Payloads stay under PUSH_PAYLOAD_MAX whatever Claude wrote, and every
+ * string in them has gone through the card text rule: a notification is read by a person
+ * as a card is, and Claude's last message is Claude's to fill with escapes and bidi controls.
  */
 import type { Approval } from '../../protocol/approvals.js';
 import { type PushAction, type PushPayload, PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
+import { SUMMARY_LIMITS } from '../approvals/summary.js';
+import { cardText } from '../util/card-text.js';
 
 /** Where a notification's tab lives, as the person names it. */
 export interface TabPlace {
@@ -14,9 +18,9 @@ export interface TabPlace {
 const TITLE_MAX = 120;
 const BODY_MAX = 600;
 
+/** One line: runs of white space made one space, then the card text rule, at most `max` long. */
 function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return cardText(text.replace(/\s+/g, ' ').trim(), max, true);
 }
 
 /** Like clip, keeping line breaks: a body's lines are its description and where the tab is. */
@@ -26,7 +30,7 @@ function clipLines(text: string, max: number): string {
     .map((l) => l.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
     .join('\n');
-  return lines.length > max ? `${lines.slice(0, max - 1)}…` : lines;
+  return cardText(lines, max);
 }
 
 function placeLine(place: TabPlace | null): string {
@@ -55,10 +59,11 @@ function actionsFor(approval: Approval): PushAction[] {
       const [only] = approval.questions;
       // A button can carry one answer to one question; anything else is answered in the app.
       if (approval.questions.length !== 1 || !only || only.multiSelect) return [];
+      // The answer is keyed and worded exactly as the card: card text already, which the rule leaves as it is.
       return only.options.slice(0, MAX_ACTIONS).map((o, i) => ({
         action: `answer-${i}`,
         title: clip(o.label, 40),
-        decision: { decision: 'answer', answers: { [only.question]: o.label } },
+        decision: { decision: 'answer', answers: { [cardText(only.question, SUMMARY_LIMITS.question)]: cardText(o.label, SUMMARY_LIMITS.label, true) } },
       }));
     }
     case 'plan':
@@ -81,7 +86,8 @@ function bodyFor(approval: Approval, place: TabPlace | null): string {
 function fitted(payload: Extract<PushPayload, { kind: 'show' }>): PushPayload {
   let out = payload;
   while (JSON.stringify(out).length > PUSH_PAYLOAD_MAX && out.body.length > 0) {
-    out = { ...out, body: out.body.length > 40 ? `${out.body.slice(0, Math.floor(out.body.length * 0.7))}…` : '' };
+    // Cut by the same rule, which never leaves half an escape or half a surrogate pair.
+    out = { ...out, body: out.body.length > 40 ? cardText(out.body, Math.floor(out.body.length * 0.7)) : '' };
   }
   while (JSON.stringify(out).length > PUSH_PAYLOAD_MAX && out.actions.length > 0) out = { ...out, actions: out.actions.slice(0, -1) };
   return out;
@@ -107,7 +113,7 @@ export function needsInputPush(tabId: string, place: TabPlace | null): PushPaylo
     kind: 'show',
     tag: tabTag(tabId),
     title: 'Claude is waiting for you',
-    body: `${placeLine(place)}: answer in the terminal`,
+    body: clip(`${placeLine(place)}: answer in the terminal`, BODY_MAX),
     url: `/t/${encodeURIComponent(tabId)}`,
     approvalId: null,
     actions: [],

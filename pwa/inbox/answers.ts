@@ -71,12 +71,13 @@ export function answerOf(question: ApprovalQuestion, choice: QuestionChoice): st
  */
 export function buildAnswers(questions: readonly ApprovalQuestion[], choices: readonly QuestionChoice[]): Record<string, string> | null {
   if (questions.length === 0) return null;
-  const answers: Record<string, string> = {};
+  const answers: [string, string][] = [];
   for (const [i, question] of questions.entries()) {
     const choice = choices[i];
     const answer = choice ? answerOf(question, choice) : null;
     if (answer === null) return null;
-    answers[question.question] = answer;
+    answers.push([question.question, answer]);
   }
-  return answers;
+  // From entries: a question called `__proto__` stays a key, where assigning it would not.
+  return Object.fromEntries(answers);
 }

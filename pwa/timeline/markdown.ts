@@ -9,7 +9,7 @@
  * answer never makes the phone fetch anything by itself.
  */
 import DOMPurify from 'dompurify';
-import { Marked, type Tokens } from 'marked';
+import { Marked, Tokenizer, type Tokens } from 'marked';
 
 const ALLOWED_TAGS = [
   'a',
@@ -48,8 +48,50 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/**
+ * How deep blockquotes and lists may nest in one another, and emphasis, strong and struck
+ * text in one another. marked lexes and renders each level by recursion, and an answer of
+ * 2 KB of `>` (or `- `, or `*a `) nested deep enough to overflow the stack, which left the
+ * whole timeline unrendered. Past the bound a marker is text: a ninth `>` shows as `>`.
+ * Answers people read nest three or four deep, and eight indented levels still leave a
+ * phone's screen room for the text inside them.
+ */
+export const MAX_NESTING = 8;
+
+/** Runs one level of nesting, or refuses (undefined: not this construct, read as text) past the bound. */
+function nestingWithin(): <T>(tokenize: () => T) => T | undefined {
+  let depth = 0;
+  return (tokenize) => {
+    if (depth >= MAX_NESTING) return undefined;
+    depth++;
+    try {
+      return tokenize();
+    } finally {
+      depth--;
+    }
+  };
+}
+
+const block = nestingWithin();
+const inline = nestingWithin();
+const base = Tokenizer.prototype;
+
 const markdown = new Marked({ gfm: true, breaks: true, async: false });
 markdown.use({
+  tokenizer: {
+    blockquote(src: string) {
+      return block(() => base.blockquote.call(this, src));
+    },
+    list(src: string) {
+      return block(() => base.list.call(this, src));
+    },
+    emStrong(src: string, maskedSrc: string, prevChar?: string) {
+      return inline(() => base.emStrong.call(this, src, maskedSrc, prevChar));
+    },
+    del(src: string, maskedSrc: string, prevChar?: string) {
+      return inline(() => base.del.call(this, src, maskedSrc, prevChar));
+    },
+  },
   renderer: {
     // Raw HTML is text: what Claude writes about HTML, shown as written.
     html(token: Tokens.HTML | Tokens.Tag): string {
@@ -110,9 +152,18 @@ function languageOf(pre: Element): string {
 /**
  * Safe HTML for Claude's Markdown `text`: what the timeline puts in the page. Each code block
  * stands in a `.code` box under a bar with its language and a `button.copy`; each table in a
- * `.table` box that scrolls sideways on its own.
+ * `.table` box that scrolls sideways on its own. Never throws: an answer that cannot be made
+ * Markdown of is shown as the text it is, and the rest of the timeline renders.
  */
 export function renderMarkdown(text: string): string {
+  try {
+    return markdownHtml(text);
+  } catch {
+    return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+  }
+}
+
+function markdownHtml(text: string): string {
   const html = markdown.parse(text, { async: false });
   const fragment = purify().sanitize(html, {
     ALLOWED_TAGS,

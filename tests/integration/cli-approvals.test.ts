@@ -318,6 +318,8 @@ describe('what `pocketmux answer` sends', () => {
     };
     expect(answerBody(question, [' two , 1 ,, Three', '1'])).toEqual({ decision: 'answer', answers: { Pick: 'Two, One, Three', Why: 'Because' } });
     expect(answerBody(question, ['9', '  just because '])).toEqual({ decision: 'answer', answers: { Pick: '9', Why: 'just because' } });
+    const named: Approval = { ...question, questions: [{ ...(question.questions[1] as Approval['questions'][number]), question: '__proto__' }] };
+    expect(JSON.stringify(answerBody(named, ['1']))).toBe('{"decision":"answer","answers":{"__proto__":"Because"}}');
     expect(refusal(question, ['One', ' ']).message).toBe('an answer cannot be empty');
     expect(refusal(question, ['One']).message).toContain('asks 2 questions');
     expect(refusal({ ...base, kind: 'permission', options: [] }, ['1']).message).toContain('pocketmux approve ap-test');

@@ -274,6 +274,46 @@ describe('Claude hooks', () => {
     expect(JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null)).toBe(before);
   });
 
+  it('leaves a request whose tool input is nested 100,000 deep to the terminal, answered with no decision', async () => {
+    const tab = await createTab(session);
+    const env = await tabPaneEnv(tab.id, tab.workspaceId);
+    const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+    const client = new StatusClient(session);
+    await client.opened;
+    const logBefore = agent.stderr().length;
+    const post = (event: string, body: string) =>
+      fetch(new URL(`/hooks/${event}`, agent.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE as string, 'x-pocketmux-tmux': env.TMUX as string },
+        body,
+      });
+    // Written as text: JSON.stringify itself recurses, and could not write it.
+    const depth = 100_000;
+    const deepInput = `{"command":"echo deep","nested":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const deepQuestion = `{"questions":[{"question":"Which one?","header":"Pick","options":[{"label":"A","description":"a"}],"multiSelect":false}],"more":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const withInput = (event: string, fields: Record<string, unknown>, input: string) =>
+      JSON.stringify({ ...captured.find((p) => p.hook_event_name === event), ...fields, tool_input: '<input>' }).replace('"<input>"', input);
+
+    const bash = await post('PermissionRequest', withInput('PermissionRequest', {}, deepInput));
+    expect(bash.status).toBe(200);
+    expect(await bash.text()).toBe('');
+    await client.waitState(tab.id, 'needs-input', () => true, 5000);
+    const question = await post('PermissionRequest', withInput('PermissionRequest', { tool_name: 'AskUserQuestion' }, deepQuestion));
+    expect(question.status).toBe(200);
+    expect(await question.text()).toBe('');
+    // Nothing was offered to answer: the dialogs are the terminal's.
+    expect(client.openApprovals().filter((a) => a.tabId === tab.id)).toEqual([]);
+    expect(client.latest(tab.id)?.state).toBe('needs-input');
+
+    // The tool ran: its PostToolUse carries the same input, and moves the tab on.
+    const ran = await post('PostToolUse', withInput('PostToolUse', {}, deepInput));
+    expect(ran.status).toBe(204);
+    await client.waitState(tab.id, 'busy', () => true, 5000);
+    expect(agent.stderr().slice(logBefore)).not.toMatch(/hook intake failed/);
+    expect(agent.stderr().slice(logBefore)).toMatch(/nested too deep to offer/);
+    client.ws.close();
+  });
+
   it('takes a body of exactly 2 MB, as Claude sends for a Write of a large file', async () => {
     const tab = await createTab(session);
     const env = await tabPaneEnv(tab.id, tab.workspaceId);

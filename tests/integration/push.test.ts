@@ -174,6 +174,21 @@ describe('Web Push', () => {
     expect((await hook('SessionEnd')).status).toBe(204);
   });
 
+  it('writes out control and bidi characters of Claude’s last message in the review push, as the inbox card does', async () => {
+    const headers = { 'content-type': 'application/json', 'x-pocketmux-token': readFileSync(join(env.dataDir, 'hook-token'), 'utf8').trim() };
+    const sessionId = 'f0e1d2c3-0000-4000-8000-0000000bad01';
+    const key = unmanagedKey(sessionId);
+    const hook = (event: string, extra: Record<string, unknown> = {}) =>
+      fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify({ ...capturedHook(event), session_id: sessionId, cwd: '/srv/code/reports', ...extra }) });
+    expect((await hook('SessionStart')).status).toBe(204);
+    expect((await hook('UserPromptSubmit')).status).toBe(204);
+    const message = 'Done. I renamed it to report\u202eexe\u001b]0;pwned\u0007\u001b[2J and \u009b2J for you!';
+    expect((await hook('Stop', { last_assistant_message: message })).status).toBe(204);
+    const review = await eventually(() => shows(phoneSub).find((p) => p.tag === `tab-${key}`), 10_000, 'the review push');
+    expect(review).toMatchObject({ title: 'reports is ready for review', body: 'I renamed it to report\\u202eexe\\x1b]0;pwned\\x07\\x1b[2J and \\u009b2J for you!' });
+    expect((await hook('SessionEnd')).status).toBe(204);
+  });
+
   it('pushes only what a device chose, and a test notification on request', async () => {
     const settings = await api<{ settings: PushState['settings'] }>(laptop, 'PUT', '/api/push/settings', { review: false });
     expect(settings.body.settings).toEqual({ approvals: true, needsInput: true, review: false });

@@ -267,7 +267,7 @@ export function parseAtBoundary(name: string, schema: Schema, value: unknown): O
 // The limits each schema states, checked on every value it accepts.
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const SENDABLE_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const SENDABLE_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Names, typed text and decision texts are bounded in UTF-16 units, as the app's `maxlength`
@@ -373,7 +373,8 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     if (b.answers !== undefined) {
       expect(Object.keys(b.answers).length).toBeLessThanOrEqual(DECISION_LIMITS.answers);
       for (const [question, answer] of Object.entries(b.answers)) {
-        expectLength(question, 0, DECISION_LIMITS.answer);
+        expectLength(question, 0, DECISION_LIMITS.answer, 'units');
+        expect(question).not.toMatch(SENDABLE_CONTROL);
         expectLength(answer, 0, DECISION_LIMITS.answer, 'units');
         expect(answer).not.toMatch(SENDABLE_CONTROL);
       }

@@ -143,6 +143,29 @@ describe('ApprovalStore', () => {
     });
   });
 
+  it('answers questions called like Object’s own properties, keyed as Claude asked them', async () => {
+    const { s } = store();
+    const held = heldHook();
+    const names = ['toString', '__proto__', 'constructor'];
+    const questions = names.map((question) => ({ question, header: null, options: [{ label: 'Yes', description: null }], multiSelect: false }));
+    const toolInput = { questions: names.map((question) => ({ question, header: 'H', options: [{ label: 'Yes' }], multiSelect: false })) };
+    const id = s.add(request({ kind: 'question', tool: 'AskUserQuestion', questions, toolInput, suggestions: [] }), held)?.id ?? '';
+    const parse = (json: string) => DecisionBodySchema.parse(JSON.parse(json));
+    expect(await s.decide(id, parse('{"decision":"answer","answers":{"toString":"Yes","constructor":"Yes"}}'), device)).toMatchObject({
+      ok: false,
+      error: 'no answer for: "__proto__"',
+    });
+    expect(await s.decide(id, parse('{"decision":"answer","answers":{"toString":"Yes","__proto__":"Yes","constructor":"Yes","valueOf":"x"}}'), device)).toMatchObject({
+      ok: false,
+      error: 'no such question: "valueOf"',
+    });
+    const ok = await s.decide(id, parse('{"decision":"answer","answers":{"toString":"Yes","__proto__":"Yes","constructor":"Yes"}}'), device);
+    expect(ok.ok).toBe(true);
+    expect(JSON.stringify(held.replies[0]?.hookSpecificOutput.decision)).toBe(
+      `{"behavior":"allow","updatedInput":${JSON.stringify({ ...toolInput, answers: 'ANSWERS' }).replace('"ANSWERS"', '{"toString":"Yes","__proto__":"Yes","constructor":"Yes"}')}}`,
+    );
+  });
+
   it('refuses to answer a question it could not read', async () => {
     const { s } = store();
     const id = s.add(request({ kind: 'question', tool: 'AskUserQuestion', questions: [], suggestions: [] }), heldHook())?.id ?? '';
@@ -211,6 +234,20 @@ describe('ApprovalStore', () => {
     expect(s.list().map((x) => x.tabId)).toEqual(['tab-2']);
   });
 
+  it('settles by a tool input nested 100,000 deep, which JSON.stringify cannot write', () => {
+    const { s } = store();
+    const deep = JSON.parse(`{"command":"x","nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Record<string, unknown>;
+    const held = heldHook();
+    const other = heldHook();
+    const approval = s.add(request({ toolInput: deep }), held);
+    s.add(request({ toolInput: { command: 'x' } }), other);
+    s.settleTool('tab-1', 'Bash', JSON.parse(JSON.stringify({ command: 'x' })));
+    expect(other.replies).toEqual([null]);
+    s.settleTool('tab-1', 'Bash', deep);
+    expect(held.replies).toEqual([null]);
+    expect(s.resolution(approval?.id ?? '')).toMatchObject({ outcome: 'answered-in-terminal' });
+  });
+
   it('knows the PostToolUse of a tool a device approved, and leaves the other request open', async () => {
     const { s } = store();
     const approved = heldHook();
@@ -276,6 +313,15 @@ describe('DecisionBody', () => {
     expect(DecisionBodySchema.safeParse({ decision: 'answer', option: '2' }).success).toBe(true);
   });
 
+  it('keeps answers keyed __proto__ as their own keys', () => {
+    const parsed = DecisionBodySchema.parse(JSON.parse('{"decision":"answer","answers":{"__proto__":"a","toString":"b"}}'));
+    expect(Object.entries(parsed.answers ?? {})).toEqual([
+      ['__proto__', 'a'],
+      ['toString', 'b'],
+    ]);
+    expect(Object.getPrototypeOf(parsed.answers)).toBe(Object.prototype);
+  });
+
   it('refuses what cannot be meant', () => {
     for (const bad of [
       {},
@@ -283,9 +329,16 @@ describe('DecisionBody', () => {
       { decision: 'answer' },
       { decision: 'answer', option: '1; rm' },
       { decision: 'deny', message: 'a\u001b[2Jb' },
+      { decision: 'deny', message: 'a\u009b2Jb' },
+      { decision: 'deny', message: 'evil\u202etxt.exe' },
+      { decision: 'deny', message: 'line\u2028break' },
+      { decision: 'answer', answers: { 'Which?': 'Red\u2066' } },
+      { decision: 'answer', answers: { 'Which\u0085?': 'Red' } },
       { decision: 'deny', message: 'x'.repeat(2001) },
       { decision: 'allow', extra: 1 },
       { decision: 'answer', answers: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`q${i}`, 'a'])) },
+      { decision: 'answer', answers: [['q', 'a']] },
+      { decision: 'answer', answers: 'q' },
     ]) {
       expect(DecisionBodySchema.safeParse(bad).success, JSON.stringify(bad).slice(0, 60)).toBe(false);
     }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  cardText,
   compactJson,
   describeRequest,
   describeSuggestions,
@@ -11,6 +10,7 @@ import {
   readQuestions,
   SUMMARY_LIMITS,
 } from '../../agent/approvals/summary.js';
+import { cardText } from '../../agent/util/card-text.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
 

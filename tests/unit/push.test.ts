@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { DecisionBody } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
+import { type PushPayload, PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
+import { ApprovalStore } from '../../agent/approvals/approval-store.js';
+import { approvalRequest } from '../../agent/approvals/from-hooks.js';
+import type { PermissionRequestPayload } from '../../agent/approvals/summary.js';
 import { endpointProblem } from '../../agent/push/push-endpoints.js';
 import { approvalPush, closePush, lastSentence, needsInputPush, reviewPush } from '../../agent/push/push-payloads.js';
+import { createLogger } from '../../agent/util/log.js';
+import { capturedHook } from '../support/status.js';
 
 const approval: Approval = {
   id: 'ap-1234567890',
@@ -69,6 +75,54 @@ describe('push payloads', () => {
     expect(reviewPush('tb-1', place, 'I changed the button.\n\nAll tests pass now!')).toMatchObject({ tag: 'tab-tb-1', title: 'api server is ready for review', body: 'All tests pass now!', url: '/t/tb-1/timeline' });
     expect(reviewPush('tb-1', null, null)).toMatchObject({ title: 'Claude is ready for review', body: 'a Claude session' });
     expect(closePush('ap-1')).toEqual({ v: 1, kind: 'close', tag: 'ap-1' });
+  });
+
+  it('writes out control and bidi characters of Claude’s last message, as the inbox card does', () => {
+    const review = reviewPush('tb-1', place, 'Done. Renamed it to report\u202eexe\u001b[2J\u0007 and \u009b2J!');
+    expect(review).toMatchObject({ body: 'Renamed it to report\\u202eexe\\x1b[2J\\x07 and \\u009b2J!' });
+  });
+
+  it('has no control, separator or bidi character in any string of any payload, and its buttons still answer', async () => {
+    const hostile = 'a\u202eb\u001b[31mc\u0007d\u009be\u2028f\u2066g\u200fh\u061ci\u007fj\rk';
+    const hostilePlace = { tab: hostile, workspace: hostile };
+    const question = { question: hostile, header: hostile, options: [hostile, 'Blue'].map((label) => ({ label, description: hostile })), multiSelect: false };
+    const payloads: PushPayload[] = [
+      approvalPush({ ...approval, summary: { title: hostile, description: hostile, body: hostile, diff: [hostile], path: hostile } }, hostilePlace),
+      approvalPush({ ...approval, kind: 'question', questions: [question] }, hostilePlace),
+      approvalPush({ ...approval, kind: 'plan', options: [{ key: '1', label: hostile }] }, hostilePlace),
+      needsInputPush('tb-1', hostilePlace),
+      reviewPush('tb-1', hostilePlace, hostile),
+      reviewPush('tb-1', null, `${hostile}. ${hostile}`),
+    ];
+    // A body's lines are apart on purpose: newline is the one control it may hold.
+    const unsafe = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [k, ...strings(v)]) : [];
+    for (const payload of payloads) {
+      for (const text of strings(payload)) expect(text, JSON.stringify(payload)).not.toMatch(unsafe);
+    }
+    expect(payloads[4]).toMatchObject({ title: expect.stringContaining('a\\u202eb\\x1b[31mc\\x07d'), body: expect.stringContaining('a\\u202eb\\x1b[31mc\\x07d') });
+
+    // A question's button still answers it: the card's text passes the rule as it is.
+    const asked = 'Which \u202ecolour\u0007?';
+    const payload = {
+      ...capturedHook('PermissionRequest'),
+      tool_name: 'AskUserQuestion',
+      tool_input: { questions: [{ question: asked, header: 'C', options: [{ label: 'Red\u001b[0m' }, { label: 'Blue' }], multiSelect: false }] },
+    } as unknown as PermissionRequestPayload;
+    const request = approvalRequest('tb-1', payload);
+    if (request === null) throw new Error('not offered');
+    const replies: unknown[] = [];
+    const store = new ApprovalStore(createLogger({ stderr: false }));
+    const opened = store.add(request, { reply: (decision) => replies.push(decision) });
+    if (opened === null) throw new Error('not opened');
+    const pushed = approvalPush(opened, place);
+    const button = pushed.kind === 'show' ? pushed.actions[0] : undefined;
+    // What the service worker posts, through the route's schema, settles the approval.
+    const decided = await store.decide(opened.id, DecisionBody.parse(JSON.parse(JSON.stringify(button?.decision))), { kind: 'device', name: 'Pixel 8' });
+    expect(decided.ok).toBe(true);
+    expect(replies).toEqual([{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { ...request.toolInput, answers: { [asked]: 'Red\u001b[0m' } } } } }]);
+    store.close();
   });
 
   it('takes the last sentence of an answer', () => {

@@ -75,6 +75,18 @@ describe('answers', () => {
     expect(answerOf(toppings, { chosen: [], other: '' })).toBeNull();
   });
 
+  it('keys answers to questions called __proto__ and toString as their own keys', () => {
+    const questions = [question('__proto__', ['Yes', 'No']), question('toString', ['A', 'B'])];
+    let c = toggleChoice(questions, emptyChoices(questions), 0, 'No');
+    c = toggleChoice(questions, c, 1, 'A');
+    const answers = buildAnswers(questions, c);
+    expect(Object.entries(answers ?? {})).toEqual([
+      ['__proto__', 'No'],
+      ['toString', 'A'],
+    ]);
+    expect(JSON.stringify(answers)).toBe('{"__proto__":"No","toString":"A"}');
+  });
+
   it('has nothing to send for a question it could not read', () => {
     expect(buildAnswers([], [])).toBeNull();
   });

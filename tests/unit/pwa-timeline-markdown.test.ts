@@ -136,6 +136,59 @@ describe("Claude's answers as Markdown", () => {
     ]);
   });
 
+  it('nests blockquotes and lists 8 deep at most: 2 KB of `>` renders, the markers past that as text', async () => {
+    const nesting = (html: string, selector: string) =>
+      page.evaluate(
+        ({ h, sel }) => {
+          const box = document.createElement('div');
+          box.innerHTML = h;
+          let deepest = 0;
+          for (const el of Array.from(box.querySelectorAll(sel))) {
+            let depth = 0;
+            for (let at: Element | null = el; at && at !== box; at = at.parentElement) if (at.matches(sel)) depth++;
+            deepest = Math.max(deepest, depth);
+          }
+          return { deepest, text: box.textContent ?? '' };
+        },
+        { h: html, sel: selector },
+      );
+    const quotes = await nesting(await render(`${'>'.repeat(2048)} the deepest line`), 'blockquote');
+    expect(quotes.deepest).toBe(8);
+    expect(quotes.text).toContain(`${'>'.repeat(2048 - 8)} the deepest line`);
+    const lists = await nesting(await render(`${'- '.repeat(1024)}item`), 'ul');
+    expect(lists.deepest).toBe(8);
+    expect(lists.text).toContain(`${'- '.repeat(1024 - 8)}item`);
+    const mixed = await nesting(await render(`${'> 1. '.repeat(512)}item`), 'blockquote, ol');
+    expect(mixed.deepest).toBe(8);
+    // Up to the bound, nesting is Markdown as ever.
+    expect((await nesting(await render(`${'>'.repeat(8)} eight`), 'blockquote')).deepest).toBe(8);
+    const nine = await nesting(await render(`${'>'.repeat(9)} nine`), 'blockquote');
+    expect(nine).toEqual({ deepest: 8, text: expect.stringContaining('> nine') });
+  });
+
+  it('nests emphasis, strong and struck text 8 deep at most', async () => {
+    for (const [open, close, tag] of [
+      ['*a ', ' z*', 'em'],
+      ['**a ', ' z**', 'strong'],
+      ['~~a ', ' z~~', 'del'],
+    ] as const) {
+      const html = await render(`${open.repeat(3000)}middle${close.repeat(3000)}`);
+      const deepest = await page.evaluate(
+        ({ h, t }) => {
+          const box = document.createElement('div');
+          box.innerHTML = h;
+          let n = 0;
+          for (let at = box.querySelector(t); at; at = at.querySelector(t)) n++;
+          return n;
+        },
+        { h: html, t: tag },
+      );
+      expect(deepest, tag).toBeGreaterThan(0);
+      expect(deepest, tag).toBeLessThanOrEqual(8);
+      expect(html, tag).toContain('middle');
+    }
+  });
+
   it('keeps task list boxes that cannot be ticked, and single line breaks as breaks', async () => {
     const html = await render('- [x] done\n- [ ] to do\n\nline one\nline two');
     expect(html).toMatch(/<input[^>]*checked[^>]*>|<input[^>]*type="checkbox"[^>]*>/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unsafeTextProblem, visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
+import { unsafeLinesProblem, unsafeTextProblem, visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 
 // Every character the terminal or the bidi algorithm acts on, by class.
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
@@ -76,6 +76,22 @@ describe('unsafeTextProblem', () => {
 
   it('finds nothing wrong with plain text', () => {
     for (const text of PLAIN) expect(unsafeTextProblem(text)).toBeNull();
+  });
+});
+
+describe('unsafeLinesProblem', () => {
+  it('refuses what unsafeTextProblem refuses but tab and newline, naming it', () => {
+    for (const char of ALL_UNSAFE) {
+      const code = `U+${(char.codePointAt(0) as number).toString(16).padStart(4, '0').toUpperCase()}`;
+      if (char === '\t' || char === '\n') expect(unsafeLinesProblem(`a${char}b`), code).toBeNull();
+      else expect(unsafeLinesProblem(`a${char}b`), code).toBe(unsafeTextProblem(`a${char}b`));
+    }
+    expect(unsafeLinesProblem('first line\n\tindented')).toBeNull();
+    expect(unsafeLinesProblem('windows\r\nline')).toBe('control characters (found U+000D)');
+  });
+
+  it('finds nothing wrong with plain text', () => {
+    for (const text of PLAIN) expect(unsafeLinesProblem(text)).toBeNull();
   });
 });
 

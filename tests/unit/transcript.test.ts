@@ -315,6 +315,28 @@ describe('timeline helpers', () => {
     expect(clipped.b).toBe(1);
     expect(clipped.a[0]?.startsWith('zzzzzzzzzz… [4990 more chars]')).toBe(true);
   });
+
+  it('summarizes and clips an input nested 100,000 deep', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+    expect(summarizeToolInput('Custom', { n: deep })).toBe('{"n":{"a":[{"a":[{"a":[{"a":"[…]"}]}]}]}}');
+    expect(summarizeToolInput('Custom', [deep])).toBe('[{"a":[{"a":[{"a":[{"a":"[…]"}]}]}]}]');
+    expect(JSON.stringify(clipToolInput(deep))).toBe('{"a":[{"a":[{"a":[{"a":["[…]"]}]}]}]}');
+  });
+
+  it('summarizes a tool whose name is one of Object’s own properties', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(summarizeToolInput(name, { command: 'ls' }), name).toBe('ls');
+    }
+  });
+
+  it('keeps a key named __proto__ as a key of the clipped input', () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "b": 1}') as unknown;
+    const clipped = clipToolInput(input) as Record<string, unknown>;
+    expect(Object.keys(clipped)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(clipped)).toBe(Object.prototype);
+    expect(JSON.stringify(clipped)).toBe('{"__proto__":{"polluted":true},"b":1}');
+  });
 });
 
 describe('transcript reader on the captured session', () => {
