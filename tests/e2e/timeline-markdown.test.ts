@@ -11,7 +11,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, PHONE, pairedPhone, useAgentAndBrowser } from '../support/browser.js';
+import { ARTIFACTS, PHONE, pairBrowser, useAgentAndBrowser } from '../support/browser.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 
 const fixture = useAgentAndBrowser();
@@ -48,9 +48,8 @@ beforeAll(async () => {
 
 describe('the timeline with a hostile answer among ordinary ones', () => {
   it('renders every answer: the hostile one nested 8 deep at most, the rest of its markers as text', async () => {
-    const { cookies } = await pairedPhone(fixture.browser, fixture.agent);
     const context = await fixture.browser.newContext(PHONE);
-    await context.addCookies(cookies);
+    await pairBrowser(context, fixture.agent, 'Pixel 8');
     const page = await context.newPage();
     await page.goto(new URL(`/t/${who.key}/timeline`, fixture.agent.url).href);
     const timeline = page.locator('pm-timeline-view');
