@@ -139,7 +139,8 @@ export const EXAMPLES: Record<string, unknown> = {
   CreateTabBody: { workspaceId: 'ws-1', name: 'Claude', kind: 'claude', claude: { resume: '3f1c2a9e-0000-4000-8000-00000000beef', permissionMode: 'plan' } },
   AdoptBody: { workspaceId: 'ws-1' },
   TabInputBody: { text: 'npm test', enter: true },
-  PairBody: { code: 'ABCD-EFGH', deviceName: 'Phone' },
+  PairBody: { code: 'ABCD-EFGH', deviceName: 'Phone', publicKey: { kty: 'EC', crv: 'P-256', x: 'x'.repeat(43), y: 'y'.repeat(43) } },
+  DevicePublicKeyBody: { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: '_'.repeat(43) },
   DecisionBody: { decision: 'answer', message: 'because', answers: { 'Which colour?': 'Red' }, option: '2' },
   PushSubscriptionBody: {
     endpoint: 'https://fcm.googleapis.com/fcm/send/abc',
@@ -227,6 +228,7 @@ const REST = new Set([
   'AdoptBody',
   'TabInputBody',
   'PairBody',
+  'DevicePublicKeyBody',
   'DecisionBody',
   'PushSubscriptionBody',
   'PushSettingsBody',
@@ -321,6 +323,13 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
   TabId: (d) => expect(d).toMatch(ID),
   DisplayName: expectDisplayName,
   ClaudeSessionId: (d) => expect(d).toMatch(SESSION_ID),
+  DevicePublicKeyBody: (d) => {
+    const k = d as { kty: string; crv: string; x: string; y: string };
+    expectKeys(k, ['kty', 'crv', 'x', 'y']);
+    expect([k.kty, k.crv]).toEqual(['EC', 'P-256']);
+    expect(k.x).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(k.y).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  },
   OutsideKey: (d) => {
     expectLength(d, 0, 64);
     expect(d).toMatch(/^unmanaged-[A-Za-z0-9-]+$/);
@@ -356,8 +365,9 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     expect(typeof b.enter).toBe('boolean');
   },
   PairBody: (d) => {
-    const b = d as { secret?: string; code?: string; deviceName?: string };
-    expectKeys(b, ['secret', 'code', 'deviceName']);
+    const b = d as { secret?: string; code?: string; deviceName?: string; publicKey?: unknown };
+    expectKeys(b, ['secret', 'code', 'deviceName', 'publicKey']);
+    if (b.publicKey !== undefined) LIMITS.DevicePublicKeyBody?.(b.publicKey);
     expect(b.secret === undefined).not.toBe(b.code === undefined);
     if (b.secret !== undefined) expectLength(b.secret, 1, 256);
     if (b.code !== undefined) expectLength(b.code, 1, 32);
