@@ -99,6 +99,12 @@ export function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
+/** The most descriptors the agent may open (its soft limit). */
+export function fdLimit(pid: number): number {
+  const m = /^Max open files\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+}
+
 export function rssKiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;

@@ -8,7 +8,8 @@
  *
  * Bounded three ways: `seconds` after it starts, or after `maxAttempts` connects, it opens no
  * more; at `seconds` it closes everything and exits, and so it does when its stdin ends (its
- * parent gone). The line `hold` on stdin stops opening new connections and keeps the open ones.
+ * parent gone). The line `hold` on stdin stops opening new connections, gives up the connects
+ * still under way (a dropped SYN is sent again for half a minute) and keeps the open ones.
  * Every 250 ms it prints one JSON line of counts.
  */
 import { connect } from 'node:net';
@@ -22,6 +23,8 @@ const endsAt = Date.now() + seconds * 1000;
 
 const counts = { open: 0, opening: 0, opened: 0, cutByAgent: 0, failed: 0, attempts: 0 };
 const sockets = new Set();
+/** Sockets still connecting. */
+const pending = new Set();
 let holding = false;
 let ending = false;
 
@@ -34,9 +37,11 @@ function openOne() {
   counts.opening++;
   const socket = connect({ port, host: '127.0.0.1' });
   sockets.add(socket);
+  pending.add(socket);
   let connected = false;
   socket.on('connect', () => {
     connected = true;
+    pending.delete(socket);
     counts.opening--;
     counts.open++;
     counts.opened++;
@@ -48,12 +53,13 @@ function openOne() {
   socket.on('error', () => undefined);
   socket.on('close', () => {
     sockets.delete(socket);
+    pending.delete(socket);
     if (connected) {
       counts.open--;
       if (!ending) counts.cutByAgent++;
     } else {
       counts.opening--;
-      counts.failed++;
+      if (!holding) counts.failed++;
     }
     // Not at once: a refused connect would otherwise be retried in a tight loop.
     setImmediate(fill);
@@ -86,7 +92,9 @@ let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   input += chunk;
-  if (input.includes('hold\n')) holding = true;
+  if (holding || !input.includes('hold\n')) return;
+  holding = true;
+  for (const socket of pending) socket.destroy();
 });
 process.stdin.on('end', end);
 fill();
