@@ -12,13 +12,13 @@ export interface UnprovenLimits {
    * host; a proxy on this machine (`tailscale serve`) carries several devices' through one
    * address, and so does loopback, where hooks come from. It is also how many connections a
    * flood from a hook's own address must open after the hook's before the hook has sent its
-   * headers, for the hook to be the oldest and cut: far more than the agent accepts between
-   * accepting a connection and reading it (`tests/integration/connection-flood.test.ts`).
+   * headers, for the hook to be the oldest and cut: during a flood from the hook's address the
+   * agent accepted at most 40 between a hook's connection and its headers.
    */
   perSource: number;
   /**
    * Unproven connections in all: four sources at their cap. At about 6 KB each (20,000 took
-   * 120 MB) they cost 6 MB, and the rest of the descriptor limit (Node raises its soft limit to
+   * 125 MB) they cost 6 MB, and the rest of the descriptor limit (Node raises its soft limit to
    * the hard one at start; 20,000 on the machine that found the hole, 524,288 on most Linux
    * systems) stays for what has proven itself: paired devices, the CLI, hooks, and the agent's
    * own ptys, files and tmux.
