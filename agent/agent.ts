@@ -20,6 +20,7 @@ import { credentialCookieName, loadIdentity } from './auth/identity.js';
 import { PairingAttempts } from './auth/pairing.js';
 import { PairingService } from './auth/pairing-service.js';
 import { RefusalLog } from './auth/refusal-log.js';
+import { ConnectionGuard } from './auth/connection-guard.js';
 import { ChannelTable } from './channels/channel-table.js';
 import { TIMELINE_ENTRIES_KEPT } from './channels/timeline-channel.js';
 import { ClaudeVersions } from './claude/claude-version.js';
@@ -101,6 +102,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
   try {
     const refusals = new RefusalLog(log);
     agent.register(toDisposable(() => refusals.close()));
+    const connections = agent.register(new ConnectionGuard(refusals));
 
     const login = await loginEnvironment(process.env, log);
     for (const helper of ensureSpawnHelperExecutable()) log.info('made node-pty\'s spawn-helper executable (npm unpacks it without that bit on macOS)', { helper });
@@ -212,6 +214,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
         pwaDir: PWA_DIR,
         api: apiRouter({
           access,
+          connections,
           devices,
           pairing,
           // Behind a proxy on loopback, attempts count per forwarded client.
@@ -243,11 +246,12 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           userHooks: () => userHooksView(config),
           adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
         }),
-        hooks: hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, log }),
+        hooks: hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals, dialogs, connections, log }),
         channels,
         access,
         refusals,
         sockets,
+        connections,
       }),
     );
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { AccessControl } from '../auth/access.js';
+import type { ConnectionProof } from '../auth/connection-guard.js';
 import type { DeviceSockets } from '../auth/device-sockets.js';
 import type { HostGuard } from '../auth/host.js';
 import type { RefusalLog } from '../auth/refusal-log.js';
@@ -16,6 +17,8 @@ export interface UpgradeDeps {
   refusals: RefusalLog;
   /** Every socket by its device, so revoking the device cuts them. */
   sockets: DeviceSockets;
+  /** Told of an upgrade with a credential: that socket is no longer one that proved nothing. */
+  connections: ConnectionProof;
 }
 
 /** The largest message any channel takes; a bigger one closes the socket. */
@@ -49,6 +52,7 @@ export function channelUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage,
       return refuseUpgrade(socket, decision.status, decision.status === 401 ? 'Unauthorized' : 'Forbidden');
     }
     const device = decision.device;
+    deps.connections.proven(req);
     wss.handleUpgrade(req, socket, head, (ws) => {
       deps.sockets.register(device.id, ws);
       if (entry.caps === 'shared') sharedCap.admit(device.id, ws);

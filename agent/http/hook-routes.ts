@@ -9,6 +9,7 @@ import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '
 import type { PaneDialogs } from '../approvals/pane-dialogs.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import { isLoopback, tokenMatches } from '../auth/access.js';
+import type { ConnectionProof } from '../auth/connection-guard.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -120,6 +121,8 @@ export interface HookRouteDeps {
   outside: OutsideSessions;
   approvals: ApprovalStore;
   dialogs: PaneDialogs;
+  /** Told of a request with the token: its connection is no longer one that proved nothing. */
+  connections: ConnectionProof;
   log: Logger;
 }
 
@@ -257,6 +260,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     if (req.headers.origin !== undefined) return refuse(res, 403, 'hooks never come from a browser');
     const token = req.headers[receivedHeader(HOOK_HEADERS.token)];
     if (!tokenMatches(typeof token === 'string' ? token : undefined, deps.token)) return refuse(res, 401, 'missing or wrong hook token');
+    deps.connections.proven(req);
     const path = (req.url ?? '').slice(HOOK_PATH_PREFIX.length + 1).split('?', 1)[0] as string;
     if (path === '' || path.includes('/')) return refuse(res, 404, `no hook intake here: hooks are posted to ${HOOK_PATH_PREFIX}/<event>`);
     if (req.method !== 'POST') {

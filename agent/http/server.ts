@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
+import type { ConnectionGuard } from '../auth/connection-guard.js';
 import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
 import type { Disposable } from '../util/disposable.js';
@@ -21,6 +22,8 @@ export interface ServerDeps extends UpgradeDeps {
   hooks: HookIntake;
   /** Built PWA (vite output); served as static files. */
   pwaDir: string;
+  /** Counts every connection until it proves itself, and cuts the ones past the caps. */
+  connections: ConnectionGuard;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -100,6 +103,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
 
   // Every request: the same headers, the host checked, then hooks to their intake and the rest to the app.
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    deps.connections.requestStarted(req, res);
     for (const [k, v] of SECURITY_HEADER_ENTRIES) res.setHeader(k, v);
     if (!deps.hostGuard.allows(req.headers.host)) {
       replyJson(res, 421, { error: `this agent does not answer to the host "${req.headers.host ?? ''}"` });
@@ -111,6 +115,10 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, handle) : createServer(handle);
   server.on('upgrade', channelUpgradeHandler(deps));
   const local = deps.localTwin ? createServer(handle) : null;
-  for (const s of [server, local]) if (s) s.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  for (const s of [server, local]) {
+    if (!s) continue;
+    s.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    deps.connections.watch(s);
+  }
   return new AgentServers(server, local, deps.channels);
 }

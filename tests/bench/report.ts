@@ -94,6 +94,18 @@ export function withSection(doc: string, header: string, terminal: string): stri
   return `# Benchmarks\n\n${header}\n\n${body}`;
 }
 
+/**
+ * `doc` with the section under `## <heading>` replaced by `section` (which starts with that
+ * heading), or with `section` added at the end when there is none; the rest as it was.
+ */
+export function withNamedSection(doc: string, heading: string, section: string): string {
+  const marker = `\n## ${heading}\n`;
+  const start = doc.indexOf(marker);
+  if (start < 0) return `${doc.trimEnd()}\n\n${section}\n`;
+  const next = doc.indexOf('\n## ', start + marker.length - 1);
+  return `${doc.slice(0, start + 1)}${section}\n${next >= 0 ? doc.slice(next) : ''}`;
+}
+
 /** Every number of a record by its path (`terminal.paths.pocketmux.catMBps`); per-round lists are left out. */
 function flatten(value: unknown, prefix: string, out: Map<string, number>): void {
   if (typeof value === 'number') out.set(prefix, value);

@@ -8,6 +8,8 @@
  * so machine noise hits all of them. Results are printed and written to docs/benchmarks.md,
  * every figure to docs/benchmarks.json; `--only terminal` runs and replaces that section
  * alone, and `--compare old.json` prints each figure's change against an earlier file.
+ * `--half-open-only` runs the half-open flood (half-open-flood.ts) alone and replaces its
+ * section the same way.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -20,9 +22,10 @@ import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
 import { type ApprovalBenchResult, approvalBench } from './approvals.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
-import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withSection } from './report.js';
+import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withNamedSection, withSection } from './report.js';
 import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
+import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -69,8 +72,9 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
   const record: BenchRecord = { sections: { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
-    const { terminal: _, ...rest } = figures;
+    const { terminal: _, halfOpen, ...rest } = figures;
     record.sections.rest = { run: info, figures: rest };
+    record.sections.halfOpen = { run: info, figures: halfOpen };
   } else {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
@@ -83,6 +87,17 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
     const old = JSON.parse(readFileSync(resolve(compareWith), 'utf8')) as BenchRecord;
     process.stdout.write(`\nchange against ${compareWith}:\n${compareFigures(old, record)}\n`);
   }
+}
+
+const HALF_OPEN_HEADING = 'A flood of half-open connections';
+
+/** One section's figures and text, from a run of that part alone: the others stay as they are. */
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult, text: string): void {
+  const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
+  record.sections[name] = { run: info, figures };
+  writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
+  writeFileSync(DOC_FILE, withNamedSection(readFileSync(DOC_FILE, 'utf8'), heading, text));
+  process.stdout.write(`\n${text}\n\nwritten to docs/benchmarks.md and docs/benchmarks.json\n`);
 }
 
 function inputTable(input: InputBenchResult): string {
@@ -153,6 +168,13 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${hookKindsRow(await hookKindsBench(undefined, progress))}\n`);
     return;
   }
+  if (process.argv.includes('--half-open-only')) {
+    // An agent of its own; the figures replace that section alone, here and in the JSON.
+    const halfOpen = await halfOpenFloodBench(progress);
+    const info = run('npm run bench -- --half-open-only');
+    writeSection('halfOpen', HALF_OPEN_HEADING, info, halfOpen, halfOpenSection(halfOpen, runLine(info)));
+    return;
+  }
   if (process.argv.includes('--load-only')) {
     // An agent of its own, with the CLI's environment.
     process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
@@ -196,6 +218,8 @@ async function main(): Promise<void> {
     // Last: like the Claude tabs' part it ends by stopping every agent the bench started.
     progress('hook load: 50 tabs, 1,000 events a second for 60 s, 8 clients');
     const load = await loadBench({}, progress);
+    progress(`half-open flood: ${HALF_OPEN_BENCH.CONNECTIONS.toLocaleString('en')} connections`);
+    const halfOpen = await halfOpenFloodBench(progress);
 
     const info = run('npm run bench');
     const f1 = (x: number) => x.toFixed(1);
@@ -304,9 +328,11 @@ keep-alive); SessionStart and every event of one tab go through \`hooks/hook.sh\
 client on \`/api/status\`. Latency runs from the start of the post (or of sh) to the matching
 \`status:hook-event\` on each client. RSS is VmRSS from \`/proc\`: before, the highest of one
 sample a second, and at the end. CPU is the agent's utime + stime over the load.
+
+${halfOpenSection(halfOpen, runLine(info))}
 `;
     writeFileSync(DOC_FILE, doc);
-    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load }, true);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();

@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { request } from 'node:https';
+import { Agent as HttpsAgent, request } from 'node:https';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
+import { UNPROVEN_LIMITS } from '../../agent/auth/unproven-connections.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
-import { deviceHeaders, deviceSocket, newDeviceKey, type Session } from '../support/client.js';
+import { deviceHeaders, deviceSocket, eventually, newDeviceKey, type Session } from '../support/client.js';
 import { paneEnv } from '../support/status.js';
 
 let agent: AgentHandle;
@@ -94,6 +96,44 @@ describe('HTTPS', () => {
     await once(hook, 'exit');
     await expect.poll(() => messages.some((m) => m.includes('"state":"busy"')), { timeout: 5000 }).toBe(true);
     wss.close();
+  });
+
+  it('cuts TLS connections that never shake hands past the cap, and keeps one that proved itself', async () => {
+    const token = readFileSync(join(env.dataDir, 'hook-token'), 'utf8').trim();
+    const keepAlive = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: cert });
+    // The CLI's token over TLS: the request's socket is the TLS one, the connection counted is TCP.
+    const session = () =>
+      new Promise<{ status: number; reused: boolean; localPort: number | undefined }>((resolve, reject) => {
+        const req = request(new URL('/api/session', agent.url), { agent: keepAlive, headers: { 'x-pocketmux-token': token } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, localPort: req.socket?.localPort }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const first = await session();
+    expect(first.status).toBe(200);
+
+    // More than one address may hold, none of them ever sending a ClientHello.
+    const count = UNPROVEN_LIMITS.perSource + 44;
+    let closedByAgent = 0;
+    const silent: Socket[] = [];
+    for (let i = 0; i < count; i++) {
+      const socket = connect(agent.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.on('close', () => closedByAgent++);
+      silent.push(socket);
+      await once(socket, 'connect');
+    }
+    try {
+      await eventually(() => closedByAgent >= count - UNPROVEN_LIMITS.perSource, 10_000, 'the agent to cut the connections past the cap');
+      // The oldest of them all, it would have gone first had it not proved itself.
+      const second = await session();
+      expect(second).toEqual({ status: 200, reused: true, localPort: first.localPort });
+    } finally {
+      for (const socket of silent) socket.destroy();
+      keepAlive.destroy();
+    }
   });
 
   it('warns in one paragraph when bound beyond loopback over plain HTTP', async () => {

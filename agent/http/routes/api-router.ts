@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { ApiError } from '../../../protocol/api.js';
 import { AGENT_TIME_HEADER, PROOF_TIME_ERROR } from '../../../protocol/device-proof.js';
 import type { AccessControl } from '../../auth/access.js';
+import type { ConnectionProof } from '../../auth/connection-guard.js';
 import { LimitError } from '../../store/workspace-store.js';
 import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
 import { InputBacklogError } from '../../tmux/input-queue.js';
@@ -17,7 +18,7 @@ import { type TabRouteDeps, tabRoutes, tabUploadRoutes } from './tabs.js';
 import { type TerminalRouteDeps, terminalRoutes } from './terminals.js';
 import { type WorkspaceRouteDeps, workspaceRoutes } from './workspaces.js';
 
-export type RouteDeps = { access: AccessControl; log: Logger } & PairingRouteDeps &
+export type RouteDeps = { access: AccessControl; connections: ConnectionProof; log: Logger } & PairingRouteDeps &
   DeviceRouteDeps &
   WorkspaceRouteDeps &
   TabRouteDeps &
@@ -56,6 +57,7 @@ export function apiRouter(deps: RouteDeps): Router {
       return;
     }
     res.locals.device = decision.device;
+    deps.connections.proven(req);
     next();
   });
   // Uploads are raw bodies with their own limit (UPLOAD_MAX_BYTES), streamed to disk: they
