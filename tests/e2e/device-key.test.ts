@@ -14,10 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { ApiError, WorkspacesResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { ARTIFACTS, browserApi, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine } from '../support/browser.js';
+import { upgradeStatus } from '../support/client.js';
+import { ARTIFACTS, browserApi, deviceKeyPair, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 
 const HOUR = 3_600_000;
 const ELSEWHERE_TEXT = 'Another server on this host.';
@@ -61,22 +61,6 @@ async function runsAShell(p: Page, word: string): Promise<void> {
   await waitForLine(p, `${word}-42`);
 }
 
-/** The status a WebSocket upgrade to `path` gets with these headers (101 when it opens). */
-function upgradeStatus(path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(new URL(path, agent.url.replace(/^http/, 'ws')), { headers });
-    ws.once('unexpected-response', (req, res) => {
-      resolve(res.statusCode ?? 0);
-      req.destroy();
-    });
-    ws.once('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.once('error', (err) => reject(err));
-  });
-}
-
 describe('a device key in Chromium', () => {
   it('works in the paired browser; its cookie, caught on another port of the host, opens nothing alone', async () => {
     phone = await browser.newContext(PHONE);
@@ -101,8 +85,9 @@ describe('a device key in Chromium', () => {
     expect(rest.status).toBe(401);
     expect(((await rest.json()) as ApiError).error).toContain('proof');
     // ...and a WebSocket, before the upgrade, with or without the agent's own Origin.
-    expect(await upgradeStatus('/api/status', { cookie })).toBe(401);
-    expect(await upgradeStatus('/api/terminal?cols=80&rows=24', { cookie, origin: agent.url.replace(/\/$/, '') })).toBe(401);
+    const socketUrl = (path: string) => new URL(path, agent.url.replace(/^http/, 'ws'));
+    expect(await upgradeStatus(socketUrl('/api/status'), { cookie })).toBe(401);
+    expect(await upgradeStatus(socketUrl('/api/terminal?cols=80&rows=24'), { cookie, origin: agent.url.replace(/\/$/, '') })).toBe(401);
 
     // The browser itself, signing with its key, still gets in with that very cookie.
     const own = await browserApi<WorkspacesResponse>(page, 'GET', '/api/workspaces');
@@ -111,20 +96,8 @@ describe('a device key in Chromium', () => {
   }, 60_000);
 
   it('keeps the key in IndexedDB, its private half not extractable', async () => {
-    const key = await page.evaluate(async () => {
-      const pair = await new Promise<CryptoKeyPair | undefined>((resolve, reject) => {
-        const open = indexedDB.open('pocketmux-device');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction('keys', 'readonly').objectStore('keys').get('device');
-          get.onsuccess = () => {
-            db.close();
-            resolve(get.result as CryptoKeyPair | undefined);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      });
+    const stored = await deviceKeyPair(page);
+    const key = await page.evaluate(async (pair) => {
       if (!pair) return null;
       const { privateKey, publicKey } = pair;
       const algorithm = privateKey.algorithm as EcKeyAlgorithm;
@@ -141,7 +114,8 @@ describe('a device key in Chromium', () => {
         ),
         publicType: publicKey.type,
       };
-    });
+    }, stored);
+    await stored.dispose();
     expect(key).toEqual({
       cryptoKey: true,
       type: 'private',

@@ -4,35 +4,17 @@
  * the path and why, and nothing waits on it. A hung CLI is cut after a while so the test fails
  * instead of hanging; a hung agent fails `startAgent` or a request.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserHooksView } from '../../protocol/outside.js';
-import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
 import { api, claim, createTab, type Session } from '../support/client.js';
 import { runHookScript } from '../support/hook-script.js';
 import { capturedHook, paneEnv, StatusClient } from '../support/status.js';
 
 afterAll(cleanupAgents);
-
-/** Runs the CLI; one still running after `cutAfterMs` is killed and reported with code null. */
-async function runCliCut(args: string[], env: NodeJS.ProcessEnv, cutAfterMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [AGENT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const cut = setTimeout(() => child.kill('SIGKILL'), cutAfterMs);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(cut);
-  return { code, stdout, stderr };
-}
 
 /** Resolves to null if `promise` has not settled after `ms`: a hang fails the test rather than outlasting it. */
 function within<T>(promise: Promise<T>, ms = 20_000): Promise<T | null> {
@@ -80,13 +62,13 @@ describe('a FIFO where Claude keeps its files', () => {
     });
 
     it('`pocketmux hooks install` ends with the same reason, changing nothing', async () => {
-      const run = await runCliCut(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent));
+      const run = await runCli(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent), 20_000);
       expect(run).toEqual({ code: 2, stdout: '', stderr: `pocketmux: ${refusal}\n` });
       expect(readdirSync(join(agent.home, '.claude'))).toEqual(['settings.json']);
     });
 
     it('`pocketmux hooks status` ends with the same reason', async () => {
-      const run = await runCliCut(['hooks', 'status', '--data-dir', agent.dataDir], agentEnv(agent));
+      const run = await runCli(['hooks', 'status', '--data-dir', agent.dataDir], agentEnv(agent), 20_000);
       expect(run).toEqual({ code: 1, stdout: '', stderr: `pocketmux: ${refusal}\n` });
     });
   });

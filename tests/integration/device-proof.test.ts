@@ -8,12 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse } from '../../protocol/api.js';
 import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR, PROOF_WINDOW_MS } from '../../protocol/device-proof.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { api, claim, deviceHeaders, deviceSocketUrl, localDevice, localPairing, pairDevice, type Session, signProof } from '../support/client.js';
+import { api, claim, deviceHeaders, deviceSocketUrl, localDevice, localPairing, pairDevice, type Session, signProof, upgradeStatus } from '../support/client.js';
 
 let agent: AgentHandle;
 let owner: Session;
@@ -26,18 +25,6 @@ afterAll(cleanupAgents);
 
 function get(path: string, headers: Record<string, string>): Promise<Response> {
   return fetch(new URL(path, agent.url), { headers });
-}
-
-function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.once('error', reject);
-  });
 }
 
 describe('a device proves each request with its key', () => {

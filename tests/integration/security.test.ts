@@ -4,13 +4,12 @@
  * one, from a foreign Origin, and under a rebinding Host: each must refuse.
  */
 import { request } from 'node:http';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse } from '../../protocol/api.js';
 import { WEBSOCKET_PATHS } from '../../agent/channels/channel-table.js';
 import { apiRouter, listRoutes, type RouteDeps } from '../../agent/http/routes/api-router.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, createTab, deviceHeaders, deviceSocketUrl, pairAnother, type Session } from '../support/client.js';
+import { api, claim, createTab, deviceHeaders, deviceSocketUrl, pairAnother, type Session, upgradeStatus } from '../support/client.js';
 
 /** Reading the route table only: building the router registers routes and calls no dependency. */
 const ROUTES = listRoutes(apiRouter({} as RouteDeps)).map(({ method, path }) => [method, `/api${path.replace(/:id/g, 'x-1')}`] as const);
@@ -45,16 +44,7 @@ function send(method: string, path: string, headers: Record<string, string>): Pr
 }
 
 function upgrade(path: string, headers: Record<string, string>, proofOf?: Session): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const url = proofOf ? deviceSocketUrl(proofOf, path) : `${agent.url.replace(/^http/, 'ws')}${path.slice(1)}`;
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.once('error', reject);
-  });
+  return upgradeStatus(proofOf ? deviceSocketUrl(proofOf, path) : `${agent.url.replace(/^http/, 'ws')}${path.slice(1)}`, headers);
 }
 
 describe('every route refuses', () => {

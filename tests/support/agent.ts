@@ -132,8 +132,12 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
   };
 }
 
-/** Runs the pocketmux CLI to completion and returns what it printed (decoded as UTF-8). */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the pocketmux CLI to completion and returns what it printed (decoded as UTF-8). With
+ * `cutAfterMs`, a CLI still running then is killed and reported with code null: a hang fails
+ * the test rather than outlasting it.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, cutAfterMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [AGENT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -143,7 +147,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ 
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
   });
+  const cut = cutAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), cutAfterMs);
   const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(cut);
   return { code, stdout, stderr };
 }
 

@@ -23,7 +23,7 @@ import { copyFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type LaunchOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type JSHandle, type LaunchOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-proof.js';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
@@ -250,6 +250,31 @@ export async function pairBrowser(context: BrowserContext, agent: Pick<AgentHand
 }
 
 /**
+ * The device key pair the app kept in the page's IndexedDB (`pwa/shared/device-key.ts`), as a
+ * handle inside the page (its private half cannot leave the browser), or a handle to undefined
+ * when the browser holds none. Never makes the app's database: a browser that never paired has none.
+ */
+export function deviceKeyPair(page: Page): Promise<JSHandle<CryptoKeyPair | undefined>> {
+  return page.evaluateHandle(
+    () =>
+      new Promise<CryptoKeyPair | undefined>((resolve, reject) => {
+        const open = indexedDB.open('pocketmux-device');
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => resolve(undefined);
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction('keys', 'readonly').objectStore('keys').get('device');
+          get.onsuccess = () => {
+            db.close();
+            resolve(get.result as CryptoKeyPair | undefined);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+}
+
+/**
  * A REST call made by the device a page's browser is, from inside that page: signed there with
  * the key the app kept in IndexedDB (`pwa/shared/device-key.ts`), which no one can take out of
  * the browser. For what belongs to one device (its push subscription, "This device"); the page
@@ -260,30 +285,16 @@ export async function browserApi<T = unknown>(page: Page, method: string, path: 
   const target = `${url.pathname}${url.search}`;
   const time = Date.now();
   const nonce = randomBytes(16).toString('base64url');
+  const pair = await deviceKeyPair(page);
   const signature = await page.evaluate(
-    async (message) => {
-      const pair = await new Promise<CryptoKeyPair | undefined>((resolve, reject) => {
-        const open = indexedDB.open('pocketmux-device');
-        // Never make the app's database here: a browser that never paired has none.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => reject(new Error('this browser holds no device key'));
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction('keys', 'readonly').objectStore('keys').get('device');
-          get.onsuccess = () => {
-            db.close();
-            resolve(get.result as CryptoKeyPair | undefined);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      });
-      if (!pair) throw new Error('this browser holds no device key');
-      const signed = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, new TextEncoder().encode(message)));
-      const signature = btoa(String.fromCharCode(...signed)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-      return signature;
+    async ([keys, message]) => {
+      if (!keys) throw new Error('this browser holds no device key');
+      const signed = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new TextEncoder().encode(message)));
+      return btoa(String.fromCharCode(...signed)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
     },
-    proofMessage(method, target, time, nonce),
+    [pair, proofMessage(method, target, time, nonce)] as const,
   );
+  await pair.dispose();
   const proof = formatProof({ time, nonce, signature });
   return page.evaluate(
     async ({ method, target, proof, header, json }) => {

@@ -58,6 +58,23 @@ export function deviceSocket(session: Session, path: string | URL, options: Clie
   return new WebSocket(deviceSocketUrl(session, path), { ...options, headers: { cookie: session.cookie, ...options.headers } });
 }
 
+/** The status a WebSocket upgrade to `url` gets with these headers (101 when it opens; it is closed at once). */
+export function upgradeStatus(url: string | URL, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('unexpected-response', (req, res) => {
+      res.resume();
+      req.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('error', reject);
+  });
+}
+
 /** Pairs with a secret or code as a browser with WebCrypto does: with a new device key. */
 export async function pairDevice(agent: Pick<AgentHandle, 'url' | 'port'>, body: { secret: string } | { code: string }, deviceName = 'test device'): Promise<Session> {
   const key = newDeviceKey();
