@@ -4,7 +4,8 @@ import type { PairBody } from '../../protocol/api.js';
 import { agentText } from '../shared/agent-text.js';
 import { screenCard } from '../shared/screen-card.js';
 import { controls, fieldLabel } from '../shared/shared-styles.js';
-import { type Access, pair } from '../shared/access.js';
+import type { Access } from '../shared/access.js';
+import { pair } from './pair-device.js';
 import { ApiRequestError, errorText } from '../shared/api-request.js';
 import { guessThisDevice } from './device-name.js';
 

@@ -1,7 +1,6 @@
-import type { PairBody, SessionResponse } from '../../protocol/api.js';
+import type { SessionResponse } from '../../protocol/api.js';
 import * as api from './api.js';
 import { ApiRequestError, errorText } from './api-request.js';
-import { keepDeviceKey, makeDeviceKey } from './device-key.js';
 import { setHomeDirectory } from '../sessions/labels.js';
 import type { SessionsSnapshot } from '../offline/snapshot.js';
 
@@ -38,7 +37,8 @@ export function takePairSecret(): string | null {
   return secret.trim() || null;
 }
 
-function granted(session: SessionResponse): Access {
+/** This browser is in, as the session the agent answered says. */
+export function granted(session: SessionResponse): Access {
   setHomeDirectory(session.home);
   return { kind: 'granted', session };
 }
@@ -54,25 +54,6 @@ export async function resolveAccess(secret: string | null, lost = false): Promis
     if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'unpaired', secret, lost };
     return { kind: 'error', message: errorText(err) };
   }
-}
-
-/**
- * Trades a pairing secret or a typed short code for a device credential (an HttpOnly
- * cookie) bound to a key made here. The code goes as typed; the agent ignores case and the dash.
- */
-export async function pair(body: PairBody): Promise<Access> {
-  // Made for this pairing; kept only once the agent has taken its public half, so a wrong code
-  // leaves the key of a device this browser already is untouched.
-  const key = await makeDeviceKey();
-  const session = await api.pair(key ? { ...body, publicKey: key.publicKey } : body, { unauthorizedMeansLost: false });
-  if (key) {
-    try {
-      await keepDeviceKey(key.pair);
-    } catch (err) {
-      throw new Error(`Paired, but this browser would not keep the device key (${errorText(err)}). Allow site storage and pair again.`);
-    }
-  }
-  return granted(session);
 }
 
 let checking: Promise<void> | null = null;

@@ -7,17 +7,11 @@
  *
  * No DOM: the service worker signs its notification answers with it too.
  */
-import type { DevicePublicKey } from '../../protocol/device-proof.js';
-import { formatProof, PROOF_KEY_ALGORITHM, PROOF_SIGN_ALGORITHM, proofMessage } from '../../protocol/device-proof.js';
+import { formatProof, PROOF_SIGN_ALGORITHM, proofMessage } from '../../protocol/device-proof.js';
 
 const DB_NAME = 'pocketmux-device';
 const STORE = 'keys';
 const RECORD = 'device';
-
-export interface DeviceKey {
-  pair: CryptoKeyPair;
-  publicKey: DevicePublicKey;
-}
 
 /** Where the agent's clock is from ours, learned from its answers (`AGENT_TIME_HEADER`). */
 let clockOffsetMs = 0;
@@ -26,15 +20,6 @@ let cached: Promise<CryptoKeyPair | null> | null = null;
 /** Whether this browser can make a key: WebCrypto exists only in a secure context. */
 export function canMakeDeviceKey(): boolean {
   return typeof globalThis.crypto?.subtle?.generateKey === 'function' && typeof globalThis.indexedDB !== 'undefined';
-}
-
-/** A new key pair, not yet kept: pairing keeps it once the agent has taken its public half. */
-export async function makeDeviceKey(): Promise<DeviceKey | null> {
-  if (!canMakeDeviceKey()) return null;
-  const pair = (await crypto.subtle.generateKey(PROOF_KEY_ALGORITHM, false, ['sign', 'verify'])) as CryptoKeyPair;
-  const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
-  if (typeof jwk.x !== 'string' || typeof jwk.y !== 'string') throw new Error('this browser made a key without coordinates');
-  return { pair, publicKey: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } };
 }
 
 function openDb(): Promise<IDBDatabase> {
@@ -46,7 +31,8 @@ function openDb(): Promise<IDBDatabase> {
   });
 }
 
-async function inStore<T>(mode: IDBTransactionMode, use: (store: IDBObjectStore) => IDBRequest): Promise<T> {
+/** One request on the key store, in a transaction of its own. */
+async function inKeyStore<T>(mode: IDBTransactionMode, use: (store: IDBObjectStore) => IDBRequest): Promise<T> {
   const db = await openDb();
   try {
     return await new Promise<T>((resolve, reject) => {
@@ -61,16 +47,16 @@ async function inStore<T>(mode: IDBTransactionMode, use: (store: IDBObjectStore)
   }
 }
 
-/** Keeps the key this browser paired with, in place of any earlier one. */
+/** Keeps the key this browser paired with, in place of any earlier one (pairing makes it: `pairing/device-key-pairing.ts`). */
 export async function keepDeviceKey(pair: CryptoKeyPair): Promise<void> {
-  await inStore('readwrite', (store) => store.put(pair, RECORD));
+  await inKeyStore('readwrite', (store) => store.put(pair, RECORD));
   cached = Promise.resolve(pair);
 }
 
 /** The kept key pair, or null when this browser has none (never paired, or a cookie-only device). */
 export function deviceKeyPair(): Promise<CryptoKeyPair | null> {
   if (!canMakeDeviceKey()) return Promise.resolve(null);
-  cached ??= inStore<CryptoKeyPair | undefined>('readonly', (store) => store.get(RECORD)).then(
+  cached ??= inKeyStore<CryptoKeyPair | undefined>('readonly', (store) => store.get(RECORD)).then(
     (pair) => (pair?.privateKey instanceof CryptoKey ? pair : null),
     () => null,
   );

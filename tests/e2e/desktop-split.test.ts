@@ -452,11 +452,13 @@ describe('four panes, a timeline beside a terminal, and the inbox key', () => {
     await eventually(async () => !(await capture(fourth)).includes('clear'), 10_000, 'the screen to clear');
     // od shows each byte the terminal sends it, so a stray one would show.
     await typeInto(fourth, 'od -c');
-    await page.keyboard.press('Control+Shift+KeyH');
-    // The sidebar's inbox, with omega's finished turn, takes the keyboard.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName.toLowerCase())).toBe('pm-inbox');
+    // The sidebar's inbox holds omega's finished turn once the page's status socket, opened
+    // again by the reload before, has it: only then has the key an inbox to go to.
     const card = page.locator(`pm-inbox pm-review-card[data-tab-id="${reviewed.id}"]`);
     await card.waitFor();
+    await page.keyboard.press('Control+Shift+KeyH');
+    // The sidebar's inbox takes the keyboard.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName.toLowerCase())).toBe('pm-inbox');
     const box = await card.boundingBox();
     const sidebar = await page.locator('pm-session-list').boundingBox();
     if (!box || !sidebar) throw new Error('the inbox is not laid out');

@@ -11,8 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/agent.js';
 
 const PWA = join(REPO_ROOT, 'dist', 'pwa');
-/** The budget: 45 KB gzipped. */
-const BUDGET_BYTES = 45 * 1024;
+/**
+ * The budget: 47 KB gzipped. It was 45 KB, met by 67 bytes, until every request had to carry a
+ * proof of the device's key (the key store, the signing, the socket that waits for its proof:
+ * 1.1 KB, the pairing half of it left to the pair screen).
+ */
+const BUDGET_BYTES = 47 * 1024;
 
 function firstScreenScripts(): string[] {
   const html = readFileSync(join(PWA, 'index.html'), 'utf8');
