@@ -172,7 +172,9 @@ const openApprovals = async () => (await api<{ approvals: Approval[] }>(session,
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   endpoint = await PushEndpoint.start();
-  [agent, browser] = await Promise.all([startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1' } }), launchBrowser()]);
+  // The approvals here are held for shell tabs where no claude runs: the safety poll, which
+  // finds no claude there, would release them at its next look, which a slow run can reach.
+  [agent, browser] = await Promise.all([startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1', POCKETMUX_SAFETY_POLL_MS: '3600000' } }), launchBrowser()]);
   subscription = endpoint.subscribe();
   phone = await browser.newContext(PHONE);
   await phone.grantPermissions(['notifications'], { origin: agent.url });
