@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { PERMISSION_HOOK_TIMEOUT_S } from '../claude/hook-files.js';
 import type { LogLevel } from '../util/log.js';
+import { dataDirProblem } from './data-dir-check.js';
 import { DEFAULT_TMUX_SOCKET, defaultTmuxSocket } from './tmux-socket.js';
 
 /**
@@ -136,6 +137,8 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
   const dataDirRaw = flags.dataDir ?? env.POCKETMUX_DIR ?? '~/.pocketmux';
   const expanded = expandHome(dataDirRaw);
   const dataDir = isAbsolute(expanded) ? expanded : resolve(expanded);
+  const dataDirRefused = dataDirProblem(dataDir);
+  if (dataDirRefused) throw new ConfigError(dataDirRefused);
 
   const tmuxSocket = flags.tmuxSocket ?? env.POCKETMUX_TMUX_SOCKET ?? defaultTmuxSocket(dataDir, homedir());
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tmuxSocket)) {
