@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressPlugin } from './build/precompress.js';
 
 const BACKGROUND = '#0e1116';
 
@@ -53,5 +54,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // After the PWA plugin: its service worker is among the files compressed.
+    precompressPlugin(),
   ],
 });
