@@ -1,7 +1,30 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressPlugin } from './build/precompress.js';
 
 const BACKGROUND = '#0e1116';
+
+/**
+ * vite-plugin-pwa 2.0.0 builds the service worker as one file with rollup's
+ * `inlineDynamicImports`, which rolldown (vite 8) has deprecated for `codeSplitting: false`
+ * and warns about on every build. The same setting under its new name, until the plugin
+ * changes it.
+ */
+function serviceWorkerInOneFile(): Plugin {
+  return {
+    name: 'pocketmux:service-worker-in-one-file',
+    config(config) {
+      // Vite 8 keeps the options under both names.
+      for (const options of [config.build?.rollupOptions, config.build?.rolldownOptions]) {
+        const output = options?.output;
+        if (!output || Array.isArray(output) || !('inlineDynamicImports' in output)) continue;
+        const { inlineDynamicImports } = output;
+        delete output.inlineDynamicImports;
+        output.codeSplitting = !inlineDynamicImports;
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: 'pwa',
@@ -50,8 +73,11 @@ export default defineConfig({
       injectManifest: {
         // Icons and the manifest are added by the plugin from `manifest` and `includeAssets`.
         globPatterns: ['**/*.{js,css,html}'],
+        buildPlugins: { vite: [serviceWorkerInOneFile()] },
       },
       devOptions: { enabled: false },
     }),
+    // After the PWA plugin: its service worker is among the files compressed.
+    precompressPlugin(),
   ],
 });

@@ -9,6 +9,7 @@ import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js'
 import type { Disposable } from '../util/disposable.js';
 import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
 import { closeServer, listen } from './listen.js';
+import { pwaFiles } from './pwa-files.js';
 import type { TlsMaterial } from './tls.js';
 
 export interface ServerDeps extends UpgradeDeps {
@@ -20,7 +21,7 @@ export interface ServerDeps extends UpgradeDeps {
   api: Router;
   /** The hook intake: every request under `/hooks/`, before the app sees it. */
   hooks: HookIntake;
-  /** Built PWA (vite output); served as static files. */
+  /** Built PWA (vite output, with the compressed copies the build writes); served as files. */
   pwaDir: string;
   /** Counts every connection until it proves itself, and cuts the ones past the caps. */
   connections: ConnectionGuard;
@@ -81,20 +82,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   app.use('/api', deps.api);
 
   if (existsSync(join(deps.pwaDir, 'index.html'))) {
-    app.use(
-      express.static(deps.pwaDir, {
-        index: 'index.html',
-        setHeaders(res, path) {
-          // Hashed assets never change; the shell and service worker must be revalidated.
-          if (/\/assets\//.test(path)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-          else res.setHeader('Cache-Control', 'no-cache');
-        },
-      }),
-    );
-    app.get(/^\/(?!api\/).*/, (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(join(deps.pwaDir, 'index.html'));
-    });
+    app.use(pwaFiles(deps.pwaDir));
   } else {
     app.get('/', (_req, res) => {
       res.status(503).type('text/plain').send('The PWA is not built. Run `npm run build` (or `npm start`, which builds first).\n');

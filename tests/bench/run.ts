@@ -9,7 +9,8 @@
  * every figure to docs/benchmarks.json; `--only terminal` runs and replaces that section
  * alone, and `--compare old.json` prints each figure's change against an earlier file.
  * `--half-open-only` runs the half-open flood (half-open-flood.ts) alone and replaces its
- * section the same way.
+ * section the same way, and `--assets-only` the bytes the PWA's files take on the wire
+ * (assets.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
 import { claim } from '../support/client.js';
 import { type AgentDownResult, agentDownBench } from './agent-down.js';
+import { ASSETS_HEADING, type AssetsBenchResult, assetsBench, assetsSection } from './assets.js';
 import { claudeTabsBench } from './claude-tabs.js';
 import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
@@ -72,9 +74,10 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
   const record: BenchRecord = { sections: { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
-    const { terminal: _, halfOpen, ...rest } = figures;
+    const { terminal: _, halfOpen, assets, ...rest } = figures;
     record.sections.rest = { run: info, figures: rest };
     record.sections.halfOpen = { run: info, figures: halfOpen };
+    record.sections.assets = { run: info, figures: assets };
   } else {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
@@ -92,7 +95,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -175,6 +178,18 @@ async function main(): Promise<void> {
     writeSection('halfOpen', HALF_OPEN_HEADING, info, halfOpen, halfOpenSection(halfOpen, runLine(info)));
     return;
   }
+  if (process.argv.includes('--assets-only')) {
+    // An agent of its own; the figures replace that section alone, here and in the JSON.
+    const agent = await startAgent();
+    try {
+      const assets = await assetsBench(agent.url);
+      const info = run('npm run bench -- --assets-only');
+      writeSection('assets', ASSETS_HEADING, info, assets, assetsSection(assets, runLine(info)));
+    } finally {
+      await cleanupAgents();
+    }
+    return;
+  }
   if (process.argv.includes('--load-only')) {
     // An agent of its own, with the CLI's environment.
     process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
@@ -197,6 +212,8 @@ async function main(): Promise<void> {
       process.stdout.write(`\n${inputTable(await inputBench(session, progress))}\n`);
       return;
     }
+    progress('bytes on the wire');
+    const assets = await assetsBench(agent.url);
     const terminal = await terminalBench(agent, session, progress, join(agent.root, 'random.b64'));
     if (only === 'terminal') {
       await report(run('npm run bench -- --only terminal'), { terminal });
@@ -330,9 +347,11 @@ client on \`/api/status\`. Latency runs from the start of the post (or of sh) to
 sample a second, and at the end. CPU is the agent's utime + stime over the load.
 
 ${halfOpenSection(halfOpen, runLine(info))}
+
+${assetsSection(assets, runLine(info))}
 `;
     writeFileSync(DOC_FILE, doc);
-    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen }, true);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();

@@ -1,41 +1,55 @@
 /**
- * The JavaScript a phone loads before it shows anything: the scripts the built index.html
- * runs and preloads, each gzipped as a server would send it. The tab screen (terminal, desktop
+ * The JavaScript a phone downloads before it shows anything: the scripts the built
+ * index.html runs and preloads, as the agent sends them to a browser (`Accept-Encoding: br,
+ * gzip`), so the bytes counted are the bytes on the wire. The tab screen (terminal, desktop
  * split, keyboard shortcuts), the timeline, the settings, the pair screen and the service
  * worker's registration are chunks of their own, loaded when needed (or when the page is idle).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/agent.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
+import { decodedBody, firstScreenScripts, getServed } from '../support/served-file.js';
 
 const PWA = join(REPO_ROOT, 'dist', 'pwa');
 /**
- * The budget: 47 KB gzipped. It was 45 KB, met by 67 bytes, until every request had to carry a
- * proof of the device's key (the key store, the signing, the socket that waits for its proof:
- * 1.1 KB, the pairing half of it left to the pair screen).
+ * The budget: 41 KB as sent, Brotli-compressed. It was 47 KB measured as gzip would send
+ * it (45 KB, met by 67 bytes, until every request had to carry a proof of the device's key:
+ * 1.1 KB), while the agent in fact sent every file uncompressed: 160 KB, 122 KB of it the
+ * main script. With the copies the build writes the same scripts come to 41,244 bytes as
+ * Brotli (46,925 as gzip, for a browser without Brotli).
  */
-const BUDGET_BYTES = 47 * 1024;
+const BUDGET_BYTES = 41 * 1024;
 
-function firstScreenScripts(): string[] {
-  const html = readFileSync(join(PWA, 'index.html'), 'utf8');
-  const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+\.js)"/g)].map((m) => m[1] as string);
-  const preloads = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map((m) => m[1] as string);
-  return [...new Set([...scripts, ...preloads])];
+let agent: AgentHandle;
+beforeAll(async () => {
+  agent = await startAgent();
+});
+afterAll(cleanupAgents);
+
+const BROWSER = { 'accept-encoding': 'br, gzip' };
+
+async function servedFirstScreen(): Promise<string[]> {
+  return firstScreenScripts(decodedBody(await getServed(agent.url, '/', BROWSER)).toString('utf8'));
 }
 
 describe('the first screen', () => {
-  it(`loads at most ${BUDGET_BYTES / 1024} KB of JavaScript, gzipped`, () => {
-    const files = firstScreenScripts();
+  it(`downloads at most ${BUDGET_BYTES / 1024} KB of JavaScript, as the agent sends it to a browser`, async () => {
+    const files = await servedFirstScreen();
     expect(files.some((f) => f.includes('/assets/index-'))).toBe(true);
-    const sizes = files.map((f) => ({ file: f, gzip: gzipSync(readFileSync(join(PWA, f))).length }));
-    const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+    const sizes = [];
+    for (const file of files) {
+      const res = await getServed(agent.url, file, BROWSER);
+      expect(res.status, file).toBe(200);
+      expect(decodedBody(res).equals(readFileSync(join(PWA, file))), file).toBe(true);
+      sizes.push({ file, encoding: res.headers['content-encoding'] ?? 'identity', bytes: res.body.length });
+    }
+    const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
     expect(total, JSON.stringify(sizes, null, 1)).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 
-  it('leaves the tab screen, the timeline with its Markdown and composer, and the rest out of it', () => {
-    const files = firstScreenScripts();
+  it('leaves the tab screen, the timeline with its Markdown and composer, and the rest out of it', async () => {
+    const files = await servedFirstScreen();
     for (const lazy of ['tab-screen-', 'shortcuts-sheet-', 'terminal-session-', 'timeline-view-', 'devices-view-', 'pair-screen-', 'new-claude-sheet-', 'service-worker-']) {
       expect(files.some((f) => f.includes(`/assets/${lazy}`)), lazy).toBe(false);
     }

@@ -35,8 +35,19 @@ const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /** The POCKETMUX_CHROMIUM value that picks the packaged Chromium over the system's. */
 const PACKAGED = 'packaged';
 
-/** Where `@sparticuz/chromium` is installed (its script is build/index.js). */
-const SPARTICUZ = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
+/**
+ * Where `@sparticuz/chromium` is installed: the folder above its script that holds its
+ * package.json (the script is build/index.js in some versions, build/cjs/index.cjs in others).
+ */
+const SPARTICUZ = packageRoot(createRequire(import.meta.url).resolve('@sparticuz/chromium'), '@sparticuz/chromium');
+
+function packageRoot(script: string, name: string): string {
+  for (let dir = dirname(script); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+  }
+  throw new Error(`no package.json of ${name} above ${script}`);
+}
 
 /** The system's font configuration; without it the packaged Chromium gets fonts of its own. */
 const SYSTEM_FONTS_CONF = '/etc/fonts/fonts.conf';
