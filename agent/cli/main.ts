@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startAgent } from '../agent.js';
 import { agentVersion } from '../config/package.js';
@@ -6,12 +5,12 @@ import { PortInUseError } from '../http/listen.js';
 import { TlsError } from '../http/tls.js';
 import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand, commandName } from '../config/command-name.js';
 import { doctor, formatChecks } from './doctor.js';
-import { pairingText } from './pairing-text.js';
+import { pairingText, qrStyleFor } from './pairing-text.js';
 import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
-import { runService, withDataDir } from './service.js';
+import { runService } from './service.js';
 import { runHooks } from './hooks-cli.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
@@ -231,7 +230,9 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', onSignal);
     const agent = await startAgent(config);
     // A service's stdout is kept (the journal): a pairing secret must not be in it.
-    const pairing = config.service ? `Pair a device: ${visibleText(withDataDir(`${commandName()} pair`, config.dataDir, homedir()))}\n` : await pairingText(await agent.newPairing());
+    const pairing = config.service
+      ? `Pair a device: ${visibleText(advisedCommand('pair', config.dataDir))}\n`
+      : await pairingText(await agent.newPairing(), { dataDir: config.dataDir, qr: qrStyleFor(process.stdout, process.env) });
     process.stdout.write(
       `pocketmux ${agentVersion()} is running at ${visibleText(agent.url)}\n` +
         pairing +

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 import { ConfigError, type ConfigInput } from '../config/config.js';
 import { TlsError } from '../http/tls.js';
@@ -10,7 +10,7 @@ import { launchdLogFiles, pocketmuxScript, ServiceError, serviceSpec } from '../
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand, commandName } from '../config/command-name.js';
 import { EXIT } from './remote.js';
 
 const usage = (cmd: string) => `usage: ${cmd} service install [start options] | ${cmd} service uninstall | ${cmd} service status [--json]`;
@@ -114,11 +114,6 @@ function readInstalled(manager: ServiceManager): { text: string; job: InstalledJ
   return { text, job: manager.read(text) };
 }
 
-/** How to reach the agent of a data dir from the CLI: `--data-dir` only when it is not the default. */
-export function withDataDir(command: string, dataDir: string, home: string): string {
-  return dataDir === join(home, '.pocketmux') ? command : `${command} ${shellWords(['--data-dir', dataDir])}`;
-}
-
 function logLines(manager: ServiceManager, job: InstalledJob | null): string[] {
   const logs = manager.logs(job);
   const lines: string[] = [];
@@ -169,7 +164,7 @@ async function install(manager: ServiceManager, values: Values, deps: ServiceDep
   const job = manager.read(text);
   const logs = logLines(manager, job);
   const after =
-    indentList('pair a device:', [withDataDir(`${deps.command} pair`, spec.dataDir, spec.home)]) +
+    indentList('pair a device:', [advisedCommand('pair', spec.dataDir, { command: deps.command, home: spec.home })]) +
     indentList('its log:', logs) +
     indentList('status, remove:', [`${deps.command} service status, ${deps.command} service uninstall`]);
   const linger =
