@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { advisedCommand } from '../config/command-name.js';
 import { pairingText, qrStyleFor } from './pairing-text.js';
+import { shellTabText } from './shell-tab-text.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
@@ -189,8 +190,19 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
       for (;;) {
         const row = (await rows(conn)).find((r) => r.id === id);
         if (!row) throw new CliError(`no tab ${id}`, EXIT.failed);
+        // A shell tab has a state only while a claude in it reports: without one, waiting
+        // would only wait out the timeout. A usage error: asked of the wrong kind of tab.
+        if (wanted !== undefined && row.kind === 'shell' && row.state === null) {
+          throw new CliError(
+            `tab ${id} is a shell tab, and no claude in it reports, so it has no Claude state to wait for; ` +
+              `wait on a Claude tab (${advisedCommand('tab new --claude DIR', opts.dataDir)}), or let a claude started in a shell tab report (${advisedCommand('hooks install', opts.dataDir)})`,
+            EXIT.usage,
+          );
+        }
         if (wanted === undefined || row.state === wanted) {
-          out(opts.json ? `${visibleJson(row, 2)}\n` : `${visibleText(row.state ?? (row.kind === 'shell' ? 'shell' : 'unknown'))}\n`);
+          if (opts.json) out(`${visibleJson(row, 2)}\n`);
+          else if (row.kind === 'shell' && row.state === null) out(shellTabText(row, process.env.SHELL));
+          else out(`${visibleText(row.state ?? 'unknown')}\n`);
           return EXIT.ok;
         }
         if (Date.now() > deadline) throw new CliError(`tab ${id} is ${row.state ?? 'without status'}, not ${wanted}, after ${opts.timeoutS} s`, EXIT.timedOut);
