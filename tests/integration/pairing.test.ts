@@ -34,7 +34,11 @@ describe('pairing', () => {
     expect((await api<SessionResponse>(first, 'GET', '/api/session')).body.deviceName).toBe('phone');
     const again = await pair({ secret });
     expect(again.status).toBe(401);
-    expect(((await again.json()) as { error: string }).error).toMatch(/wrong, already used or expired/);
+    const refusal = ((await again.json()) as { error: string }).error;
+    expect(refusal).toMatch(/wrong, already used or expired/);
+    // Said to a browser not paired: the command as typed from PATH, no path of this machine, no npx.
+    expect(refusal).toContain('`pocketmux pair` (the command that started the agent, with `pair` in place of `start`)');
+    expect(refusal).not.toMatch(/npx|\//);
   });
 
   it('takes the short code typed any way, once', async () => {
