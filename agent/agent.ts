@@ -32,6 +32,7 @@ import { TranscriptFollowers } from './claude/transcript-followers.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
 import type { AgentConfig } from './config/config.js';
 import { loginEnvironment, noProxyWithLoopback } from './config/login-env.js';
+import { dataDirIdentity } from './config/tmux-socket.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
 import { AgentAddress, PLAIN_HTTP_WARNING } from './http/address.js';
 import { hookIntake } from './http/hook-routes.js';
@@ -105,7 +106,14 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
 
     const login = await loginEnvironment(process.env, log);
     for (const helper of ensureSpawnHelperExecutable()) log.info('made node-pty\'s spawn-helper executable (npm unpacks it without that bit on macOS)', { helper });
-    const tmux = new Tmux({ bin: config.tmuxBin, socket: config.tmuxSocket, configFile: paths.tmuxConf, env: login.env, defaultShell: login.shell });
+    const tmux = new Tmux({
+      bin: config.tmuxBin,
+      socket: config.tmuxSocket,
+      configFile: paths.tmuxConf,
+      env: login.env,
+      defaultShell: login.shell,
+      owner: dataDirIdentity(config.dataDir),
+    });
     const tmuxVersion = await tmux.preflight();
     await tmux.start();
     log.info('tmux ready', { version: tmuxVersion, socket: config.tmuxSocket });

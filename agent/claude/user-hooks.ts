@@ -11,7 +11,7 @@
  * exactly what install added.
  */
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
-import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S, TAB_HOOKS_ENV } from './hook-files.js';
+import { EVENT_HOOK_TIMEOUT_S, isPocketmuxStatusLine, PERMISSION_HOOK_TIMEOUT_S, TAB_HOOKS_ENV } from './hook-files.js';
 
 export { TAB_HOOKS_ENV };
 
@@ -90,7 +90,8 @@ export function formatUserSettings(settings: Json, layout: Layout): string {
   return `${JSON.stringify(settings, null, layout.indent)}${layout.finalNewline ? '\n' : ''}`;
 }
 
-export type StatusLineState = 'ours' | 'theirs' | 'none';
+/** Ours (this data dir's), another data dir's pocketmux's, the person's own, or none. */
+export type StatusLineState = 'ours' | 'other-pocketmux' | 'theirs' | 'none';
 
 export interface UserHooksState {
   /** Events whose hooks hold our entry. */
@@ -102,7 +103,9 @@ export interface UserHooksState {
 
 function statusLineState(settings: Json, scriptPath: string): StatusLineState {
   if (settings.statusLine === undefined) return 'none';
-  return isOurStatusLine(settings.statusLine, scriptPath) ? 'ours' : 'theirs';
+  if (isOurStatusLine(settings.statusLine, scriptPath)) return 'ours';
+  const line = settings.statusLine;
+  return isObject(line) && line.type === 'command' && typeof line.command === 'string' && isPocketmuxStatusLine(line.command) ? 'other-pocketmux' : 'theirs';
 }
 
 function hasOurEntry(entries: unknown, scriptPath: string, event: string): boolean {
@@ -121,8 +124,8 @@ export interface MergeResult {
   settings: Json;
   /** Events that got our entry now. */
   added: string[];
-  /** What became of the statusLine: set now, ours already, or the person's own left alone. */
-  statusLine: 'added' | 'ours' | 'theirs';
+  /** What became of the statusLine: set now, ours already, or another's (a person's, a data dir's) left alone. */
+  statusLine: 'added' | 'ours' | 'theirs' | 'other-pocketmux';
   changed: boolean;
 }
 

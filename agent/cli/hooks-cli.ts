@@ -3,7 +3,7 @@
  * user settings, so a claude started anywhere on this machine (not only in a Claude tab)
  * reports to the agent. The merge itself is `agent/claude/user-hooks.ts`.
  */
-import { accessSync, chmodSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 import {
@@ -37,6 +37,22 @@ export function hookScriptPath(dataDir: string): string {
 
 export function userSettingsPath(claudeConfigDir: string): string {
   return join(claudeConfigDir, 'settings.json');
+}
+
+/**
+ * Where `hooks install` notes the settings file it made (there was none): uninstall removes
+ * that file again when nothing but our hooks was ever added to it.
+ */
+function createdRecordPath(dataDir: string): string {
+  return join(dataDir, 'hooks', 'user-settings-created');
+}
+
+function installCreated(dataDir: string, target: string): boolean {
+  try {
+    return readFileSync(createdRecordPath(dataDir), 'utf8') === target;
+  } catch {
+    return false;
+  }
 }
 
 interface SettingsFile {
@@ -140,7 +156,12 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
         : installed === 'none'
           ? 'not installed'
           : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${advise('hooks install')})`;
-    const statusLine = { ours: 'pocketmux reports it', theirs: 'your own (left alone; pocketmux tabs still run it)', none: 'none' }[state.statusLine];
+    const statusLine = {
+      ours: 'pocketmux reports it',
+      'other-pocketmux': "another pocketmux data dir's (left alone)",
+      theirs: 'your own (left alone; pocketmux tabs still run it)',
+      none: 'none',
+    }[state.statusLine];
     out(`pocketmux hooks in Claude's user settings: ${what}\n  settings:   ${visibleText(path)}\n  script:     ${visibleText(script)}\n  statusLine: ${statusLine}\n`);
     return EXIT.ok;
   }
@@ -152,13 +173,19 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
       return fail(`no hook script at ${script}: start the agent first (${advise('start')}), which writes it; nothing was changed`, EXIT.usage);
     }
     const merged = mergeUserHooks(parsed.settings, script);
-    const theirs = merged.statusLine === 'theirs' ? 'Your own statusLine is left as it is; Claude tabs of pocketmux run it as they always have.\n' : '';
+    const theirs =
+      merged.statusLine === 'theirs'
+        ? 'Your own statusLine is left as it is; Claude tabs of pocketmux run it as they always have.\n'
+        : merged.statusLine === 'other-pocketmux'
+          ? "The statusLine is another pocketmux data dir's: left as it is.\n"
+          : '';
     if (!merged.changed) {
       if (opts.json) out(`${visibleJson({ changed: false, settings: path, backup: null, added: [], statusLine: merged.statusLine })}\n`);
       else out(`pocketmux hooks are already installed in ${visibleText(path)}: nothing to do.\n${theirs}`);
       return EXIT.ok;
     }
     const backup = writeSettings(file, formatUserSettings(merged.settings, parsed.layout), (opts.now ?? (() => new Date()))());
+    if (file.text === null) writeFileAtomic(createdRecordPath(opts.dataDir), file.target, 0o600);
     if (opts.json) {
       out(`${visibleJson({ changed: true, settings: path, backup, added: merged.added, statusLine: merged.statusLine })}\n`);
       return EXIT.ok;
@@ -180,14 +207,22 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
     else out(`pocketmux hooks are not installed in ${visibleText(path)}: nothing to do.\n`);
     return EXIT.ok;
   }
-  const backup = writeSettings(file, formatUserSettings(unmerged.settings, parsed.layout), (opts.now ?? (() => new Date()))());
+  // A file install made, holding nothing else: removed, as if install had never run.
+  const removeFile = installCreated(opts.dataDir, file.target) && Object.keys(unmerged.settings).length === 0;
+  let backup: string | null = null;
+  if (removeFile) unlinkSync(file.target);
+  else backup = writeSettings(file, formatUserSettings(unmerged.settings, parsed.layout), (opts.now ?? (() => new Date()))());
+  // Kept or removed, the file is no longer one install made and nothing else touched.
+  rmSync(createdRecordPath(opts.dataDir), { force: true });
   if (opts.json) {
-    out(`${visibleJson({ changed: true, settings: path, backup, removed: unmerged.removed, statusLineRemoved: unmerged.statusLineRemoved })}\n`);
+    out(
+      `${visibleJson({ changed: true, settings: path, backup, removed: unmerged.removed, statusLineRemoved: unmerged.statusLineRemoved, fileRemoved: removeFile })}\n`,
+    );
     return EXIT.ok;
   }
   out(
     `Removed pocketmux's hooks (${unmerged.removed.length} events${unmerged.statusLineRemoved ? ' and the statusLine' : ''}) from ${visibleText(path)}.\n` +
-      `  backup: ${visibleText(backup ?? '')}\n`,
+      (removeFile ? '  The file held nothing else, and hooks install had made it: removed too.\n' : `  backup: ${visibleText(backup ?? '')}\n`),
   );
   return EXIT.ok;
 }

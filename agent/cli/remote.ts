@@ -8,6 +8,7 @@ import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { dataPaths } from '../config/paths.js';
+import { dataDirProblem } from '../config/data-dir-check.js';
 
 /** Exit codes of the script commands, so callers can tell failures apart. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, notRunning: 3, timedOut: 4 } as const;
@@ -37,6 +38,8 @@ export function connect(dataDir: string): Connection {
     port = readFileSync(paths.port, 'utf8').trim();
     token = readFileSync(paths.hookToken, 'utf8').trim();
   } catch {
+    const refused = dataDirProblem(dataDir);
+    if (refused) throw new CliError(refused, EXIT.usage);
     throw new CliError(`no pocketmux agent is running for ${dataDir} (start one with: ${advisedCommand('start', dataDir)})`, EXIT.notRunning);
   }
   if (!/^\d+$/.test(port)) throw new CliError(`the port file ${paths.port} is damaged; restart the agent`, EXIT.notRunning);

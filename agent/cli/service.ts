@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
-import { ConfigError, type ConfigInput } from '../config/config.js';
+import { ConfigError, type ConfigInput, resolveConfig } from '../config/config.js';
+import { defaultTmuxSocket } from '../config/tmux-socket.js';
 import { TlsError } from '../http/tls.js';
 import { type InstalledJob, LaunchdManager, lockHolder, type ManagerState, type ServiceManager, type Step, SystemdManager, waitForAgent } from '../service/manager.js';
 import { processRunner, type Runner, shellWords } from '../service/runner.js';
@@ -73,7 +74,8 @@ export function serviceManager(deps: ServiceDeps): ServiceManager | null {
 
 /** The `start` options install takes (and passes on); the others are refused. */
 const START_OPTIONS = ['port', 'host', 'data-dir', 'tmux-socket', 'claude-bin', 'tls-cert', 'tls-key', 'public-url', 'tailscale'];
-const OPTIONS: Record<string, string[]> = { install: START_OPTIONS, uninstall: [], status: ['json'] };
+/** `--data-dir` everywhere, as every command takes it: the one service must be that data dir's. */
+const OPTIONS: Record<string, string[]> = { install: START_OPTIONS, uninstall: ['data-dir'], status: ['json', 'data-dir'] };
 
 type Values = Record<string, unknown>;
 
@@ -226,7 +228,7 @@ async function install(manager: ServiceManager, values: Values, deps: ServiceDep
   return EXIT.ok;
 }
 
-async function uninstall(manager: ServiceManager, deps: ServiceDeps): Promise<number> {
+async function uninstall(manager: ServiceManager, dataDir: string | null, deps: ServiceDeps): Promise<number> {
   const installed = readInstalled(manager);
   if (!installed) {
     deps.out(`pocketmux service is not installed (no ${visibleText(manager.path)}): nothing to do.\n`);
@@ -236,12 +238,20 @@ async function uninstall(manager: ServiceManager, deps: ServiceDeps): Promise<nu
     deps.err(`pocketmux: ${visibleText(manager.path)} was not written by pocketmux service install; leaving it alone.\n`);
     return EXIT.failed;
   }
+  const runs = installed.job?.dataDir ?? null;
+  if (dataDir !== null && runs !== null && runs !== dataDir) {
+    deps.err(
+      `pocketmux: the service runs the data dir ${visibleText(runs)}, not ${visibleText(dataDir)}; leaving it alone.\n` +
+        `To remove it: ${visibleText(advisedCommand('service uninstall', runs, { command: deps.command, home: deps.home }))}\n`,
+    );
+    return EXIT.failed;
+  }
   const outcome = await manager.deactivate();
   deps.out(showSteps(outcome.steps));
   unlinkSync(manager.path);
   deps.out(`  removed ${visibleText(manager.path)}\n`);
   if (outcome.ok) deps.out(showSteps(await manager.afterRemove()));
-  const sessions = installed.job ? tmuxSocketOf(installed.job.command) : 'pocketmux';
+  const sessions = installed.job ? tmuxSocketOf(installed.job.command, installed.job.dataDir, deps.home) : defaultTmuxSocket(join(deps.home, '.pocketmux'), deps.home);
   if (!outcome.ok) {
     deps.err(
       `pocketmux: the file is removed, but the agent could not be stopped from here: ${visibleText(outcome.reason ?? '')}\n` +
@@ -257,9 +267,11 @@ async function uninstall(manager: ServiceManager, deps: ServiceDeps): Promise<nu
   return EXIT.ok;
 }
 
-function tmuxSocketOf(command: string[]): string {
+/** The tmux server the installed agent runs: its --tmux-socket, else its data dir's own. */
+export function tmuxSocketOf(command: string[], dataDir: string | null, home: string): string {
   const at = command.indexOf('--tmux-socket');
-  return at >= 0 ? (command[at + 1] ?? 'pocketmux') : 'pocketmux';
+  const given = at >= 0 ? command[at + 1] : undefined;
+  return given ?? defaultTmuxSocket(dataDir ?? join(home, '.pocketmux'), home);
 }
 
 export interface ServiceStatus {
@@ -277,9 +289,11 @@ export interface ServiceStatus {
   logs: ReturnType<ServiceManager['logs']>;
 }
 
-async function status(manager: ServiceManager, values: Values, deps: ServiceDeps): Promise<number> {
+async function status(manager: ServiceManager, values: Values, dataDir: string | null, deps: ServiceDeps): Promise<number> {
   const installed = readInstalled(manager);
   const job = installed?.job ?? null;
+  // One service per user: asked about another data dir, say which one it runs.
+  const otherDataDir = dataDir !== null && typeof job?.dataDir === 'string' && job.dataDir !== dataDir;
   const state: ManagerState = await manager.state();
   const report: ServiceStatus = {
     manager: manager.kind,
@@ -293,7 +307,8 @@ async function status(manager: ServiceManager, values: Values, deps: ServiceDeps
     dataDir: job?.dataDir ?? null,
     logs: manager.logs(job),
   };
-  const code = report.running === true ? EXIT.ok : report.running === false || !installed ? EXIT.notRunning : EXIT.failed;
+  const runningCode = report.running === true ? EXIT.ok : report.running === false || !installed ? EXIT.notRunning : EXIT.failed;
+  const code = otherDataDir ? EXIT.notRunning : runningCode;
   if (values.json === true) {
     deps.out(`${visibleJson(report, 2)}\n`);
     return code;
@@ -312,7 +327,8 @@ async function status(manager: ServiceManager, values: Values, deps: ServiceDeps
       indentList('file:', [`${manager.path}${report.enabled === null ? '' : report.enabled ? ' (starts at login)' : ' (disabled: does not start at login)'}`]) +
       indentList('state:', [running]) +
       indentList('runs:', [job ? shellWords(job.command) : 'cannot read its command: install again']) +
-      indentList('logs:', logLines(manager, job)),
+      indentList('logs:', logLines(manager, job)) +
+      (otherDataDir ? `It runs the data dir ${visibleText(job?.dataDir ?? '')}, not ${visibleText(dataDir ?? '')}: no service runs that one.\n` : ''),
   );
   return code;
 }
@@ -336,6 +352,16 @@ export async function runService(args: string[], values: Values, deps: ServiceDe
     return EXIT.usage;
   }
   if (sub === 'install') return install(manager, values, deps);
-  if (sub === 'uninstall') return uninstall(manager, deps);
-  return status(manager, values, deps);
+  let dataDir: string | null = null;
+  if (values['data-dir'] !== undefined) {
+    try {
+      dataDir = resolveConfig({ dataDir: values['data-dir'] as string }, deps.env).dataDir;
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      deps.err(`pocketmux: ${visibleLines(err.message)}\n`);
+      return EXIT.usage;
+    }
+  }
+  if (sub === 'uninstall') return uninstall(manager, dataDir, deps);
+  return status(manager, values, dataDir, deps);
 }

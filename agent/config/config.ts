@@ -2,6 +2,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { PERMISSION_HOOK_TIMEOUT_S } from '../claude/hook-files.js';
 import type { LogLevel } from '../util/log.js';
+import { dataDirProblem } from './data-dir-check.js';
+import { DEFAULT_TMUX_SOCKET, defaultTmuxSocket } from './tmux-socket.js';
 
 /**
  * Claude waits PERMISSION_HOOK_TIMEOUT_S for the PermissionRequest hook and the script's curl
@@ -13,7 +15,10 @@ export interface AgentConfig {
   port: number;
   host: string;
   dataDir: string;
-  /** Name of the agent's own tmux server socket (`tmux -L <name>`). */
+  /**
+   * Name of the agent's own tmux server socket (`tmux -L <name>`): by default one per data
+   * dir (see defaultTmuxSocket).
+   */
   tmuxSocket: string;
   tmuxBin: string;
   heartbeatIntervalMs: number;
@@ -69,7 +74,8 @@ export interface AgentConfig {
 export const DEFAULTS = {
   port: 8420,
   host: '127.0.0.1',
-  tmuxSocket: 'pocketmux',
+  /** The default data dir's; any other data dir's is derived from it (defaultTmuxSocket). */
+  tmuxSocket: DEFAULT_TMUX_SOCKET,
   heartbeatIntervalMs: 30_000,
   heartbeatTimeoutMs: 90_000,
   maxTerminalConnections: 32,
@@ -131,8 +137,10 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
   const dataDirRaw = flags.dataDir ?? env.POCKETMUX_DIR ?? '~/.pocketmux';
   const expanded = expandHome(dataDirRaw);
   const dataDir = isAbsolute(expanded) ? expanded : resolve(expanded);
+  const dataDirRefused = dataDirProblem(dataDir);
+  if (dataDirRefused) throw new ConfigError(dataDirRefused);
 
-  const tmuxSocket = flags.tmuxSocket ?? env.POCKETMUX_TMUX_SOCKET ?? DEFAULTS.tmuxSocket;
+  const tmuxSocket = flags.tmuxSocket ?? env.POCKETMUX_TMUX_SOCKET ?? defaultTmuxSocket(dataDir, homedir());
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tmuxSocket)) {
     throw new ConfigError(`tmux socket name "${tmuxSocket}" may use only letters, digits, '_', '.', '-'`);
   }

@@ -1,9 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConfigInput, expandHome, resolveConfig } from '../config/config.js';
 import { dataPaths } from '../config/paths.js';
 import { loadTls } from '../http/tls.js';
+import { findExecutable } from '../claude/launcher.js';
 import { visibleText } from '../../protocol/safe-text.js';
 
 /** A service setting a person can fix (a value no service file can carry): exit 2, nothing written. */
@@ -73,6 +74,34 @@ export function assertRepresentable(what: string, value: string): void {
   }
 }
 
+/** npm's cache of packages `npx` fetched: what it put on PATH is gone once npx returns, or soon after. */
+function isNpxCache(dir: string): boolean {
+  return dir.split(sep).includes('_npx');
+}
+
+/**
+ * What npm puts first on PATH for `npx` and `npm run`: the `node_modules/.bin` of the
+ * package and of every folder above, and npm's own node-gyp shim. The person's shell has
+ * none of them.
+ */
+function isNpmAddition(dir: string): boolean {
+  return (basename(dir) === '.bin' && basename(dirname(dir)) === 'node_modules') || basename(dir) === 'node-gyp-bin';
+}
+
+/**
+ * The PATH for the service: the installing shell's, without what npm added for this one
+ * command (`npx pocketmux service install` runs with npm's temporary folders first). The
+ * folders node, tmux and claude were found in stay, unless npx's cache holds them.
+ */
+export function servicePath(path: string | undefined, tools: { node: string; tmux: string; claude: string }): string {
+  const dirs = (path ?? '').split(delimiter).filter(isAbsolute);
+  const found = [dirname(tools.node), ...[tools.tmux, tools.claude].map((bin) => findExecutable(bin, dirs.join(delimiter)))]
+    .filter((p): p is string => p !== null)
+    .map((p) => dirname(p));
+  const kept = dirs.filter((dir, i) => dirs.indexOf(dir) === i && !isNpxCache(dir) && (!isNpmAddition(dir) || found.includes(dir)));
+  return kept.length > 0 ? kept.join(delimiter) : DEFAULT_PATH;
+}
+
 /** bin/pocketmux.js of this pocketmux: from dist/agent/service (built) or agent/service (tests run the source). */
 export function pocketmuxScript(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -100,6 +129,8 @@ export interface SpecInput {
  */
 export function serviceSpec(input: SpecInput): ServiceSpec {
   const { flags, env } = input;
+  // Before the data dir is looked at: a path holding a NUL or a newline is no path to check.
+  if (flags.dataDir !== undefined) assertRepresentable('an option', flags.dataDir);
   const config = resolveConfig(flags, env);
   loadTls(config.tls);
   for (const [what, path] of [
@@ -126,7 +157,7 @@ export function serviceSpec(input: SpecInput): ServiceSpec {
 
   const vars: [string, string][] = [
     ['HOME', input.home],
-    ['PATH', env.PATH || DEFAULT_PATH],
+    ['PATH', servicePath(env.PATH, { node: input.node, tmux: config.tmuxBin, claude: config.claudeBin })],
   ];
   for (const name of PASSED) {
     const value = env[name];

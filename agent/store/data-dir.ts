@@ -1,5 +1,7 @@
 import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config/config.js';
+import { dataDirProblem } from '../config/data-dir-check.js';
 import { type DataPaths, dataPaths } from '../config/paths.js';
 import { assertPrivate } from './permissions.js';
 import { processAlive } from '../util/process-alive.js';
@@ -10,6 +12,9 @@ import { processAlive } from '../util/process-alive.js';
  */
 export function openDataDir(dataDir: string): DataPaths {
   const paths = dataPaths(dataDir);
+  // A file there would otherwise be met as a mode to fix, then as mkdir's EEXIST.
+  const refused = dataDirProblem(dataDir);
+  if (refused) throw new ConfigError(refused);
   assertPrivate([
     { path: paths.dataDir, kind: 'dir' },
     { path: paths.hookToken, kind: 'file' },

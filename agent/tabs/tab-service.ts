@@ -65,18 +65,24 @@ export class TabService extends EventEmitter<{ change: [] }> {
   /**
    * Sessions someone made on our tmux server by hand (`tmux -L pocketmux new -s x`) become
    * tabs, in the workspace whose directory holds their pane (else the first workspace), so
-   * every session on the server shows in the app.
+   * every session on the server shows in the app. A session marked by another data dir's
+   * agent (a server shared through --tmux-socket) is that agent's: never adopted, so never
+   * listed or closed here either.
    */
   async discover(): Promise<string[]> {
     // Tabs known before the listing or after it: one created while tmux answered is known
     // by then, and one closed meanwhile still shows in the listing but is not made by hand.
     const known = new Set(this.store.tabs().map((t) => t.tmuxSession));
+    const owners = await this.tmux.sessionOwners();
     const panes = await this.tmux.listPanes();
     for (const tab of this.store.tabs()) known.add(tab.tmuxSession);
     const adopted: string[] = [];
     let atCap = false;
     for (const pane of panes) {
       if (known.has(pane.session) || this.starting.has(pane.session)) continue;
+      // Not in the owners listing: made between the two listings; the next discovery decides.
+      const owner = owners.get(pane.session);
+      if (owner === undefined || (owner !== '' && owner !== this.tmux.owner)) continue;
       if (this.store.tabs().length >= this.store.limits.tabs) {
         atCap = true;
         if (!this.toldTabCap) {

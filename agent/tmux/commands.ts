@@ -10,6 +10,14 @@
 
 export const SESSION_PREFIX = 'pm';
 
+/**
+ * A tmux user option holding the identity of the data dir whose agent made a server or a
+ * session (`dataDirIdentity`). Set globally when the server starts (a session made by hand
+ * there inherits it) and on every session the agent makes, so an agent adopts no session of
+ * another data dir's, even on a shared server.
+ */
+export const OWNER_OPTION = '@pocketmux-owner';
+
 export class TmuxArgumentError extends Error {}
 
 /**
@@ -268,6 +276,21 @@ export class TmuxCommands {
     return [...this.base(), 'kill-server'];
   }
 
+  /** The server's owner mark (empty output when unmarked); fails when no server runs. */
+  serverOwner(): string[] {
+    return [...this.base(), 'show-options', '-gqv', OWNER_OPTION];
+  }
+
+  /** Marks a session as `owner`'s; run in the same tmux run as the new-session that makes it. */
+  markSessionCommand(name: string, owner: string): string[] {
+    return ['set-option', '-t', exactPane(name), OWNER_OPTION, tmuxArg(owner)];
+  }
+
+  /** `nonce`: fresh random text for each listing, see `parseSessionOwners`. */
+  listSessionOwners(nonce: string): string[] {
+    return [...this.base(), 'list-sessions', '-F', tmuxArg(`#{session_name}${fieldSeparator(nonce)}#{${OWNER_OPTION}}`)];
+  }
+
   listSessions(): string[] {
     // tmux escapes control characters in session names itself, so a newline cannot occur.
     return [...this.base(), 'list-sessions', '-F', '#{session_name}'];
@@ -340,6 +363,21 @@ export class TmuxCommands {
   setGlobalOption(option: string, value: string): string[] {
     return [...this.base(), 'set-option', '-g', tmuxArg(option), tmuxArg(value)];
   }
+}
+
+/**
+ * Parses a `listSessionOwners(nonce)` run: each session's owner mark, its own or the server's
+ * it inherits, '' when it has none. A line without the separator is skipped.
+ */
+export function parseSessionOwners(output: string, nonce: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  const separator = fieldSeparator(nonce);
+  for (const line of output.split('\n')) {
+    const at = line.indexOf(separator);
+    if (at <= 0) continue;
+    owners.set(line.slice(0, at), line.slice(at + separator.length));
+  }
+  return owners;
 }
 
 /** Parses a `list-panes` run made with `paneListFormat(nonce)`; skips malformed records. */

@@ -1,3 +1,5 @@
+import { OWNER_OPTION } from './commands.js';
+
 /**
  * Lines of history tmux keeps per pane; a capture of a pane's history (find in the browser)
  * reads at most this many, from the agent's server or the person's own.
@@ -8,7 +10,7 @@ export const HISTORY_LIMIT_LINES = 50_000;
  * The agent's own tmux configuration. The browser draws all chrome, so tmux shows none;
  * titles carry the pane's command and path so clients can label tabs live.
  */
-export function tmuxConfig(opts: { defaultShell: string }): string {
+export function tmuxConfig(opts: { defaultShell: string; owner?: string }): string {
   const lines = [
     '# Written by pocketmux at every start; edits here are overwritten.',
     'set -g prefix None',
@@ -28,6 +30,8 @@ export function tmuxConfig(opts: { defaultShell: string }): string {
     'set -g exit-empty on',
     'set -g allow-rename off',
     `set -g default-shell ${quote(opts.defaultShell)}`,
+    // The data dir whose server this is, from its first moment: see OWNER_OPTION.
+    ...(opts.owner === undefined ? [] : [`set -g ${OWNER_OPTION} ${quote(opts.owner)}`]),
     '',
   ];
   return lines.join('\n');

@@ -11,6 +11,7 @@ import {
   PASTE_BUFFER_PREFIX,
   type PaneInfo,
   parsePaneListing,
+  parseSessionOwners,
   parseTmuxVersion,
   TmuxCommands,
   tmuxIsRecentEnough,
@@ -28,7 +29,15 @@ export class Tmux {
   private readonly input: PaneInputQueue;
 
   constructor(
-    readonly opts: { bin: string; socket: string; configFile: string; env: NodeJS.ProcessEnv; defaultShell: string },
+    readonly opts: {
+      bin: string;
+      socket: string;
+      configFile: string;
+      env: NodeJS.ProcessEnv;
+      defaultShell: string;
+      /** The identity of the agent's data dir, marked on its server and sessions (OWNER_OPTION). */
+      owner: string;
+    },
   ) {
     this.commands = new TmuxCommands(opts.socket, opts.configFile);
     this.runner = new TmuxRunner(opts.bin, opts.env);
@@ -37,6 +46,10 @@ export class Tmux {
 
   get bin(): string {
     return this.opts.bin;
+  }
+
+  get owner(): string {
+    return this.opts.owner;
   }
 
   /** Explains, in words a person can act on, when tmux is missing or too old. */
@@ -69,10 +82,19 @@ export class Tmux {
   /**
    * Writes our config and applies it to a server that outlived the agent, which keeps its
    * old options until told again. With no server running there is nothing to do: the
-   * first new-session starts one with `-f` and reads the file then.
+   * first new-session starts one with `-f` and reads the file then. A server marked by another
+   * data dir's agent (the same --tmux-socket given to both) is refused: its sessions are not ours.
+   * An unmarked one (started before marks, or by hand) becomes ours, as its sessions always were.
    */
   async start(): Promise<void> {
-    writeFileAtomic(this.opts.configFile, tmuxConfig({ defaultShell: this.opts.defaultShell }), 0o600);
+    writeFileAtomic(this.opts.configFile, tmuxConfig({ defaultShell: this.opts.defaultShell, owner: this.opts.owner }), 0o600);
+    const holder = await this.serverOwner();
+    if (holder !== null && holder !== '' && holder !== this.opts.owner) {
+      throw new TmuxPreflightError(
+        `the tmux server "${this.opts.socket}" holds the sessions of another pocketmux data dir: each data dir needs its own. ` +
+          'Leave out --tmux-socket (and POCKETMUX_TMUX_SOCKET) to get this data dir\'s own server, or pick another name.',
+      );
+    }
     try {
       await this.runner.run(this.commands.sourceConfig());
     } catch (err) {
@@ -80,14 +102,37 @@ export class Tmux {
     }
   }
 
-  async newSession(opts: NewSessionOptions): Promise<void> {
+  /** The owner mark of the running server: '' when unmarked, null when no server runs. */
+  private async serverOwner(): Promise<string | null> {
     try {
-      await this.runner.run(this.commands.newSession(opts));
+      return (await this.runner.run(this.commands.serverOwner())).trim();
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return null;
+      throw err;
+    }
+  }
+
+  /** Makes a session marked as this data dir's, in one tmux run. */
+  async newSession(opts: NewSessionOptions): Promise<void> {
+    const args = [...this.commands.newSession(opts), ';', ...this.commands.markSessionCommand(opts.name, this.opts.owner)];
+    try {
+      await this.runner.run(args);
     } catch (err) {
       // A server that was just exiting (its last session closed) can refuse us once; the
       // retry starts a fresh one.
       if (!(err instanceof TmuxError && /server exited unexpectedly/.test(err.stderr))) throw err;
-      await this.runner.run(this.commands.newSession(opts));
+      await this.runner.run(args);
+    }
+  }
+
+  /** Each session's owner mark (OWNER_OPTION), '' for a session that has none. */
+  async sessionOwners(): Promise<Map<string, string>> {
+    const nonce = randomBytes(8).toString('hex');
+    try {
+      return parseSessionOwners(await this.runner.run(this.commands.listSessionOwners(nonce)), nonce);
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return new Map();
+      throw err;
     }
   }
 

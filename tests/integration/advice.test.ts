@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentEnv, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 
 const shells: ChildProcess[] = [];
 
@@ -51,7 +51,10 @@ describe('advised commands', () => {
     const elsewhere = join(env.root, 'elsewhere');
     mkdirSync(elsewhere);
     const shellEnv = agentEnv(env);
-    const agent = await startAgent({ reuse: { ...env, dataDir } });
+    // No --tmux-socket: the data dir names its tmux server, so the data dir alone reaches the same agent.
+    const agent = await startAgent({ reuse: { ...env, dataDir }, dataDirSocket: true });
+    const tab = await runCli(['tab', 'new', elsewhere, '--data-dir', dataDir], shellEnv);
+    expect(tab.code).toBe(0);
 
     const advised = /^Another device later: (.+)$/m.exec(agent.stdout())?.[1] ?? '';
     // Never a package name for npx to fetch; always the data dir this agent runs with.
@@ -70,9 +73,13 @@ describe('advised commands', () => {
     expect(refused.code).toBe(3);
     const start = /start one with: (.+)\)$/m.exec(refused.stderr)?.[1] ?? '';
     expect(start).toMatch(/ start --data-dir /);
-    const again = paste(`${start} --port 0 --tmux-socket ${env.tmuxSocket}`, elsewhere, shellEnv);
+    // Another port only: 8420 may be taken on the machine running the tests.
+    const again = paste(`${start} --port 0`, elsewhere, shellEnv);
     await expect.poll(() => again.output().stdout, { timeout: 20_000 }).toContain(`Data: ${dataDir}`);
     expect(again.output().stdout).toContain(`Another device later: ${advised}\n`);
+    // The same agent: the tab made before it stopped is there, its shell still running.
+    const tabs = JSON.parse((await runCli(['tabs', '--json', '--data-dir', dataDir], shellEnv)).stdout) as { id: string; alive: boolean }[];
+    expect(tabs).toContainEqual(expect.objectContaining({ id: tab.stdout.trim(), alive: true }));
     again.child.kill('SIGTERM');
     const [code] = (await once(again.child, 'exit')) as [number | null];
     expect(code).toBe(0);

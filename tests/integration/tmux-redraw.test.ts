@@ -60,7 +60,7 @@ async function settled(client: { output: () => string }): Promise<number> {
 
 describe('redrawing one attached client', () => {
   it('on pocketmux\'s server: the client on that tty gets the screen again; no other tty is a client', async () => {
-    const tmux = new Tmux({ bin: 'tmux', socket: `pmx-redraw-${randomBytes(4).toString('hex')}`, configFile: join(root, 'tmux.conf'), env, defaultShell: '/bin/sh' });
+    const tmux = new Tmux({ bin: 'tmux', socket: `pmx-redraw-${randomBytes(4).toString('hex')}`, configFile: join(root, 'tmux.conf'), env, defaultShell: '/bin/sh', owner: 'redraw-test' });
     cleanups.push(() => tmux.killServer());
     await tmux.start();
     await tmux.newSession({ name: 'pm_ws-r_tb-r', cwd: root, env: {}, command: `printf '${MARK}\\n'; exec cat` });

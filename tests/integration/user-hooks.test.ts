@@ -108,8 +108,27 @@ describe('pocketmux hooks (Claude user settings)', () => {
     const file = join(agent.root, 'claude-config', 'settings.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).statusLine.command).toBe(`'${agent.dataDir}/hooks/hook.sh' --global statusline`);
-    expect((await runCli(['hooks', 'uninstall', '--data-dir', agent.dataDir], env)).code).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({});
+    // Another data dir's status tells that statusLine from the person's own.
+    const other = await runCli(['hooks', 'status', '--json', '--data-dir', join(agent.root, 'other data')], env);
+    expect(JSON.parse(other.stdout)).toMatchObject({ installed: 'none', statusLine: 'other-pocketmux' });
+    const otherText = await runCli(['hooks', 'status', '--data-dir', join(agent.root, 'other data')], env);
+    expect(otherText.stdout).toContain("statusLine: another pocketmux data dir's (left alone)");
+    expect(otherText.stdout).not.toContain('your own');
+
+    // Install made the file and nothing else was added: uninstall removes it, with no backup.
+    const removed = await runCli(['hooks', 'uninstall', '--json', '--data-dir', agent.dataDir], env);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ changed: true, backup: null, fileRemoved: true });
+    expect(readdirSync(join(agent.root, 'claude-config'))).toEqual([]);
+
+    // Made by install, then added to: the person's additions stay, backed up as any change is.
+    expect((await runCli(['hooks', 'install', '--data-dir', agent.dataDir], env)).code).toBe(0);
+    const withMine = { ...JSON.parse(readFileSync(file, 'utf8')), model: 'opus' };
+    writeFileSync(file, JSON.stringify(withMine));
+    const kept = await runCli(['hooks', 'uninstall', '--json', '--data-dir', agent.dataDir], env);
+    expect(JSON.parse(kept.stdout)).toMatchObject({ changed: true, fileRemoved: false });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ model: 'opus' });
+    expect(readdirSync(join(agent.root, 'claude-config')).filter((n) => n.includes('pocketmux-backup'))).toHaveLength(1);
   });
 
   it('steps aside in a claude a Claude tab started, and reports from any other', async () => {

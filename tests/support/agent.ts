@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { descendants, processLister } from '../../agent/claude/process.js';
+import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -41,6 +42,8 @@ export interface StartOptions {
   args?: string[];
   /** Another build's `bin/pocketmux.js`, to measure a baseline beside this one. */
   bin?: string;
+  /** No --tmux-socket: the agent runs its data dir's own tmux server (`tmuxSocket` names it). */
+  dataDirSocket?: boolean;
 }
 
 const started: { root: string; tmuxSocket: string; proc: ChildProcess }[] = [];
@@ -80,10 +83,12 @@ export function agentEnv(env: Pick<AgentHandle, 'home'>, extra: Record<string, s
 }
 
 export async function startAgent(options: StartOptions = {}): Promise<AgentHandle> {
-  const env = options.reuse ?? newTestEnvironment();
+  const given = options.reuse ?? newTestEnvironment();
+  const env = options.dataDirSocket ? { ...given, tmuxSocket: defaultTmuxSocket(given.dataDir, given.home) } : given;
+  const socketArgs = options.dataDirSocket ? [] : ['--tmux-socket', env.tmuxSocket];
   const proc = spawn(
     process.execPath,
-    [options.bin ?? AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, '--tmux-socket', env.tmuxSocket, ...(options.args ?? [])],
+    [options.bin ?? AGENT_BIN, 'start', '--port', '0', '--data-dir', env.dataDir, ...socketArgs, ...(options.args ?? [])],
     { env: agentEnv(env, options.env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   started.push({ root: env.root, tmuxSocket: env.tmuxSocket, proc });

@@ -55,7 +55,7 @@ beforeEach(async () => {
   mkdirSync(project);
   tmuxName = `pmx-adopt-${randomBytes(4).toString('hex')}`;
   // A UTF-8 locale, as the agent's login environment has: tmux writes the pane listing's separators only then.
-  tmux = new Tmux({ bin: 'tmux', socket: tmuxName, configFile: join(dir, 'tmux.conf'), env: { PATH: process.env.PATH, HOME: dir, LANG: 'C.UTF-8' }, defaultShell: '/bin/sh' });
+  tmux = new Tmux({ bin: 'tmux', socket: tmuxName, configFile: join(dir, 'tmux.conf'), env: { PATH: process.env.PATH, HOME: dir, LANG: 'C.UTF-8' }, defaultShell: '/bin/sh', owner: 'adopt-test' });
   await tmux.start();
 });
 

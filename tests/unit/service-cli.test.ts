@@ -8,6 +8,7 @@ import { parsePlist } from '../../agent/service/launchd.js';
 import { processRunner, type RunResult, type Runner } from '../../agent/service/runner.js';
 import { unitCommand } from '../../agent/service/systemd.js';
 import { AGENT_BIN } from '../support/agent.js';
+import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
 
 const SCRIPT = realpathSync(AGENT_BIN);
 const roots: string[] = [];
@@ -151,7 +152,9 @@ describe('pocketmux service on Linux (systemd, commands injected)', () => {
     expect(await runService(['uninstall'], {}, un.deps)).toBe(0);
     expect(changes(un.calls)).toEqual(['systemctl --user disable --now pocketmux.service', 'systemctl --user daemon-reload']);
     expect(existsSync(unitPath)).toBe(false);
-    expect(un.out()).toContain('The tmux sessions keep running (tmux -L pocketmux ls)');
+    // The data dir's own tmux server: no --tmux-socket was given.
+    expect(un.out()).toContain(`The tmux sessions keep running (tmux -L ${defaultTmuxSocket(env.dataDir, env.home)} ls)`);
+    expect(defaultTmuxSocket(env.dataDir, env.home)).toMatch(/^pocketmux-[0-9a-f]{8}$/);
 
     const again = harness(env, 'linux', fakeSystemd(env));
     expect(await runService(['uninstall'], {}, again.deps)).toBe(0);
@@ -159,6 +162,37 @@ describe('pocketmux service on Linux (systemd, commands injected)', () => {
     expect(again.calls).toEqual([]);
     expect(await runService(['status'], {}, again.deps)).toBe(3);
     expect(again.out()).toContain('pocketmux service is not installed');
+  });
+
+  it('status and uninstall take --data-dir, as every command does, and tell another data dir\'s service apart', async () => {
+    const env = newEnv();
+    const h = harness(env, 'linux', fakeSystemd(env));
+    expect(await runService(['install'], { 'data-dir': env.dataDir }, h.deps)).toBe(0);
+
+    const same = harness(env, 'linux', fakeSystemd(env));
+    await same.deps.run('systemctl', ['--user', 'restart', 'pocketmux.service']);
+    expect(await runService(['status'], { 'data-dir': env.dataDir }, same.deps)).toBe(0);
+    expect(same.err()).toBe('');
+    expect(same.out()).toMatch(/state: +running/);
+    expect(same.out()).not.toContain('It runs the data dir');
+
+    const other = join(env.root, 'other data');
+    const asked = harness(env, 'linux', fakeSystemd(env));
+    await asked.deps.run('systemctl', ['--user', 'restart', 'pocketmux.service']);
+    expect(await runService(['status'], { 'data-dir': other }, asked.deps)).toBe(3);
+    expect(asked.out()).toContain(`It runs the data dir ${env.dataDir}, not ${other}: no service runs that one.`);
+    expect(await runService(['status'], { 'data-dir': other, json: true }, asked.deps)).toBe(3);
+
+    const wrong = harness(env, 'linux', fakeSystemd(env));
+    expect(await runService(['uninstall'], { 'data-dir': other }, wrong.deps)).toBe(1);
+    expect(wrong.err()).toContain(`the service runs the data dir ${env.dataDir}, not ${other}; leaving it alone`);
+    expect(changes(wrong.calls)).toEqual([]);
+    const unitPath = join(env.home, '.config', 'systemd', 'user', 'pocketmux.service');
+    expect(existsSync(unitPath)).toBe(true);
+
+    const un = harness(env, 'linux', fakeSystemd(env));
+    expect(await runService(['uninstall'], { 'data-dir': env.dataDir }, un.deps)).toBe(0);
+    expect(existsSync(unitPath)).toBe(false);
   });
 
   it('honours XDG_CONFIG_HOME', async () => {

@@ -264,6 +264,39 @@ describe('what the service runs', () => {
     ]);
   });
 
+  it('leaves out of PATH what npx added for the install: its cache and the node_modules/.bin folders', () => {
+    const root = tempRoot();
+    const dir = (...parts: string[]) => {
+      const d = join(root, ...parts);
+      mkdirSync(d, { recursive: true });
+      return d;
+    };
+    const tool = (d: string, name: string) => {
+      writeFileSync(join(d, name), '#!/bin/sh\n');
+      chmodSync(join(d, name), 0o755);
+    };
+    const npx = dir('.npm', '_npx', '3f2a', 'node_modules', '.bin');
+    tool(npx, 'pocketmux');
+    const project = dir('work', 'app', 'node_modules', '.bin');
+    const above = dir('work', 'node_modules', '.bin');
+    const gyp = dir('lib', 'node_modules', 'npm', 'node_modules', '@npmcli', 'run-script', 'lib', 'node-gyp-bin');
+    const nodeDir = dir('nvm', 'v22', 'bin');
+    tool(nodeDir, 'node');
+    const usr = dir('usr', 'bin');
+    tool(usr, 'tmux');
+    const local = dir('local', 'bin');
+    tool(local, 'claude');
+    const PATH = [npx, project, above, gyp, nodeDir, usr, local, usr, 'relative/bin'].join(':');
+    const s = serviceSpec({ ...base, node: join(nodeDir, 'node'), flags: {}, env: { PATH } });
+    expect(s.env.find(([name]) => name === 'PATH')).toEqual(['PATH', [nodeDir, usr, local].join(':')]);
+
+    // claude (or tmux) found only in a project's node_modules/.bin: that folder stays, npx's cache never.
+    tool(project, 'claude');
+    tool(npx, 'tmux');
+    const t = serviceSpec({ ...base, node: join(nodeDir, 'node'), flags: {}, env: { PATH: [npx, project, nodeDir].join(':') } });
+    expect(t.env.find(([name]) => name === 'PATH')).toEqual(['PATH', [project, nodeDir].join(':')]);
+  });
+
   it('fails on a bad option as start would, before anything is written', () => {
     expect(() => serviceSpec({ ...base, flags: { port: '70000' }, env: {} })).toThrow(/port must be between/);
     expect(() => serviceSpec({ ...base, flags: { tlsCert: '/x.pem' }, env: {} })).toThrow(/go together/);

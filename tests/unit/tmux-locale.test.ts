@@ -20,6 +20,7 @@ describe('tmux under LANG=C', () => {
     configFile: join(dir, 'tmux.conf'),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C', LC_ALL: 'C' },
     defaultShell: '/bin/sh',
+    owner: 'locale-test',
   });
 
   afterAll(async () => {
