@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { PairingResponse } from '../protocol/api.js';
 import { isUnmanagedKey } from '../protocol/hook-contract.js';
 import type { UserHooksView } from '../protocol/outside.js';
@@ -41,8 +41,7 @@ import { apiRouter } from './http/routes/api-router.js';
 import { createAgentServer } from './http/server.js';
 import { loadTls } from './http/tls.js';
 import { userHooksInstall } from './cli/hooks-cli.js';
-import { shellQuote } from './claude/user-hooks.js';
-import { commandName } from './config/command-name.js';
+import { advisedCommand } from './config/command-name.js';
 import { adoptOutside } from './outside/adopt.js';
 import { claudePanes } from './outside/claude-panes.js';
 import { ForeignTmux } from './outside/foreign-tmux.js';
@@ -318,8 +317,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
 /** Whether claude started anywhere reports: the app's settings show it. */
 function userHooksView(config: AgentConfig): UserHooksView {
   // The hooks run this data dir's script: another data dir than the default must be named.
-  const dataDir = resolve(config.dataDir) === join(homedir(), '.pocketmux') ? '' : ` --data-dir ${shellQuote(config.dataDir)}`;
-  const installCommand = `${commandName()} hooks install${dataDir}`;
+  const installCommand = advisedCommand('hooks install', config.dataDir);
   try {
     const found = userHooksInstall(config.claudeConfigDir, config.dataDir);
     return { state: found.state, settingsPath: found.path, installCommand, detail: null };

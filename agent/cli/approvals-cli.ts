@@ -9,7 +9,7 @@ import type { Approval, ApprovalOutcome, ApprovalQuestion, ApprovalResolution } 
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { StatusServerMessage } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand, defaultDataDir } from '../config/command-name.js';
 import { CliError, type Connection, call, connect, EXIT } from './remote.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 
@@ -36,19 +36,24 @@ const USAGE = {
   answer: 'answer ID LABEL... (one per question; a plan or dialog takes its option number)',
 } as const;
 
-const usage = (command: keyof typeof USAGE) => `usage: ${commandName()} ${USAGE[command]}`;
+/** A command line for the agent the CLI was pointed at (see advisedCommand). */
+type Advise = (rest: string) => string;
+
+const adviseDefault: Advise = (rest) => advisedCommand(rest, defaultDataDir());
 
 /** Polling interval when the status channel cannot be used. */
 const POLL_MS = 200;
 
 export async function runApprovals(args: string[], opts: ApprovalCliOptions): Promise<number> {
   const [command, ...rest] = args;
+  const advise: Advise = (words) => advisedCommand(words, opts.dataDir);
+  const usage = (name: keyof typeof USAGE) => `usage: ${advise(USAGE[name])}`;
   switch (command) {
     case 'approvals': {
       if (rest.length !== 0) throw new CliError(usage('approvals'), EXIT.usage);
       const conn = connect(opts.dataDir);
       const list = opts.wait ? await awaitApprovals(conn, opts.timeoutS) : await openApprovals(conn);
-      out(opts.json ? `${visibleJson(list, 2)}\n` : listing(list));
+      out(opts.json ? `${visibleJson(list, 2)}\n` : listing(list, advise));
       return EXIT.ok;
     }
     case 'approve': {
@@ -56,8 +61,8 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
       const id = rest[0] as string;
       const conn = connect(opts.dataDir);
       const approval = await findApproval(conn, id);
-      if (approval?.kind === 'question') throw new CliError(`${id} is a question: ${answerHint(approval)}`, EXIT.usage);
-      if (approval?.kind === 'plan' || approval?.kind === 'dialog') throw new CliError(`${id} is a ${approval.kind}: ${answerHint(approval)}`, EXIT.usage);
+      if (approval?.kind === 'question') throw new CliError(`${id} is a question: ${answerHint(approval, advise)}`, EXIT.usage);
+      if (approval?.kind === 'plan' || approval?.kind === 'dialog') throw new CliError(`${id} is a ${approval.kind}: ${answerHint(approval, advise)}`, EXIT.usage);
       return decided(await post(conn, id, { decision: opts.always ? 'allow-always' : 'allow' }), approval, opts);
     }
     case 'deny': {
@@ -75,7 +80,7 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
       const approval = await findApproval(conn, id);
       // Not open: the agent still says why (already answered, or no such approval). `answers: {}`
       // is a body no open approval would take, so nothing is decided by it.
-      const body: DecisionBody = approval ? answerBody(approval, labels) : { decision: 'answer', answers: {} };
+      const body: DecisionBody = approval ? answerBody(approval, labels, advise) : { decision: 'answer', answers: {} };
       return decided(await post(conn, id, body), approval, opts);
     }
     default:
@@ -116,12 +121,12 @@ function decided(resolution: ApprovalResolution, approval: Approval | undefined,
 // Answers.
 
 /** What `answer ID LABEL...` means for this approval, or a usage error saying what it takes. */
-export function answerBody(approval: Approval, labels: string[]): DecisionBody {
+export function answerBody(approval: Approval, labels: string[], advise: Advise = adviseDefault): DecisionBody {
   const id = approval.id;
   if (labels.some((l) => l.trim() === '')) throw new CliError('an answer cannot be empty', EXIT.usage);
   switch (approval.kind) {
     case 'permission':
-      throw new CliError(`${id} asks to run a tool: use ${commandName()} approve ${id} or ${commandName()} deny ${id}`, EXIT.usage);
+      throw new CliError(`${id} asks to run a tool: use ${advise(`approve ${id}`)} or ${advise(`deny ${id}`)}`, EXIT.usage);
     case 'question': {
       const asked = approval.questions;
       if (labels.length !== asked.length) {
@@ -134,7 +139,7 @@ export function answerBody(approval: Approval, labels: string[]): DecisionBody {
     }
     case 'plan':
     case 'dialog': {
-      if (labels.length !== 1) throw new CliError(`${id} takes one option: ${answerHint(approval)}`, EXIT.usage);
+      if (labels.length !== 1) throw new CliError(`${id} takes one option: ${answerHint(approval, advise)}`, EXIT.usage);
       const given = (labels[0] as string).trim();
       if (approval.options.length === 0) {
         // The options could not be read from the screen: the number typed is taken as it is.
@@ -177,14 +182,13 @@ function answerFor(q: ApprovalQuestion, given: string): string {
     .join(', ');
 }
 
-function answerHint(approval: Approval): string {
+function answerHint(approval: Approval, advise: Advise): string {
   if (approval.kind === 'question') {
     const n = approval.questions.length;
-    return `answer it with: ${commandName()} answer ${approval.id} ${n === 1 ? 'LABEL' : Array.from({ length: n }, (_, i) => `LABEL${i + 1}`).join(' ')}`;
+    return `answer it with: ${advise(`answer ${approval.id} ${n === 1 ? 'LABEL' : Array.from({ length: n }, (_, i) => `LABEL${i + 1}`).join(' ')}`)}`;
   }
-  if (approval.kind === 'plan' || approval.kind === 'dialog') return `answer it with: ${commandName()} answer ${approval.id} N (the option's number)`;
-  const cmd = commandName();
-  return `${cmd} approve ${approval.id}${approval.alwaysAllow ? ' [--always]' : ''} or ${cmd} deny ${approval.id} [--message TEXT]`;
+  if (approval.kind === 'plan' || approval.kind === 'dialog') return `answer it with: ${advise(`answer ${approval.id} N`)} (N: the option's number)`;
+  return `${advise(`approve ${approval.id}${approval.alwaysAllow ? ' [--always]' : ''}`)} or ${advise(`deny ${approval.id} [--message TEXT]`)}`;
 }
 
 // Listing.
@@ -204,7 +208,7 @@ function block(text: string, indent: string, maxLines = 12): string[] {
   return shown;
 }
 
-function describe(a: Approval, now: number): string {
+function describe(a: Approval, now: number, advise: Advise): string {
   const lines = [visibleText(`${a.id}  ${a.kind}  ${a.tool ?? '-'}  tab ${a.tabId}  ${age(a.createdAt, now)} ago`)];
   const { title, description, body, path } = a.summary;
   // A question's title is its first question, shown in full below.
@@ -227,14 +231,14 @@ function describe(a: Approval, now: number): string {
     if (a.options.length === 0) lines.push('  (its options could not be read; see the terminal)');
   }
   if (a.alwaysAllow) lines.push(`  always allow: ${visibleText(a.alwaysAllow)}`);
-  lines.push(`  → ${answerHint(a)}`);
+  lines.push(`  → ${answerHint(a, advise)}`);
   return lines.join('\n');
 }
 
-function listing(list: Approval[]): string {
+function listing(list: Approval[], advise: Advise): string {
   if (list.length === 0) return 'no open approvals\n';
   const now = Date.now();
-  return `${list.map((a) => describe(a, now)).join('\n\n')}\n`;
+  return `${list.map((a) => describe(a, now, advise)).join('\n\n')}\n`;
 }
 
 // Waiting.

@@ -16,7 +16,7 @@ import {
   userHooksState,
 } from '../claude/user-hooks.js';
 import { readClaudeSettingsText } from '../claude/hook-files.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand } from '../config/command-name.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { FileRefusedError } from '../util/regular-file.js';
 import { EXIT } from './remote.js';
@@ -119,10 +119,10 @@ export function userHooksInstall(claudeConfigDir: string, dataDir: string): User
 export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
   const out = opts.out ?? ((t: string) => process.stdout.write(t));
   const err = opts.err ?? ((t: string) => process.stderr.write(t));
-  const cmd = commandName();
+  const advise = (rest: string) => advisedCommand(rest, opts.dataDir);
   const sub = args[0];
   if (args.length !== 1 || (sub !== 'install' && sub !== 'uninstall' && sub !== 'status')) {
-    err(`usage: ${cmd} hooks install | ${cmd} hooks uninstall | ${cmd} hooks status [--json]\n`);
+    err(`usage: ${advise('hooks install')} | ${advise('hooks uninstall')} | ${advise('hooks status [--json]')}\n`);
     return EXIT.usage;
   }
   const script = hookScriptPath(opts.dataDir);
@@ -155,7 +155,7 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
         ? `installed for every event (${state.installed.length})`
         : installed === 'none'
           ? 'not installed'
-          : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${cmd} hooks install)`;
+          : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${advise('hooks install')})`;
     const statusLine = {
       ours: 'pocketmux reports it',
       'other-pocketmux': "another pocketmux data dir's (left alone)",
@@ -170,7 +170,7 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
     try {
       accessSync(script, constants.X_OK);
     } catch {
-      return fail(`no hook script at ${script}: start the agent first (${cmd} start), which writes it; nothing was changed`, EXIT.usage);
+      return fail(`no hook script at ${script}: start the agent first (${advise('start')}), which writes it; nothing was changed`, EXIT.usage);
     }
     const merged = mergeUserHooks(parsed.settings, script);
     const theirs =
@@ -196,7 +196,7 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
         theirs +
         'Every claude started from now on reports to the agent, in or out of pocketmux (inside a Claude tab,\n' +
         'the tab\'s own hooks report and these step aside). Claude sessions already running pick them up when restarted.\n' +
-        `Remove them with: ${cmd} hooks uninstall\n`,
+        `Remove them with: ${advise('hooks uninstall')}\n`,
     );
     return EXIT.ok;
   }

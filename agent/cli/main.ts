@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startAgent } from '../agent.js';
 import { agentVersion } from '../config/package.js';
@@ -6,12 +5,13 @@ import { PortInUseError } from '../http/listen.js';
 import { TlsError } from '../http/tls.js';
 import { TailscaleError } from '../tailscale.js';
 import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand, commandName } from '../config/command-name.js';
 import { doctor, formatChecks } from './doctor.js';
-import { pairingText } from './pairing-text.js';
+import { helpTopic } from './help-topic.js';
+import { pairingText, qrStyleFor } from './pairing-text.js';
 import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
 import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
-import { runService, withDataDir } from './service.js';
+import { runService } from './service.js';
 import { runHooks } from './hooks-cli.js';
 import { LockHeldError } from '../store/lock.js';
 import { InsecurePermissionsError } from '../store/permissions.js';
@@ -23,12 +23,15 @@ const HELP = `pocketmux: Claude Code sessions in your pocket
 Usage:
   pocketmux [start] [options]   start the agent (the default command)
   pocketmux pair                a QR code and short code to pair another device
-  pocketmux doctor              check tmux, claude, hooks, TLS and the public URL, with fixes
+  pocketmux doctor [options]    check what pocketmux needs, with fixes, for the setup these start
+                                options make (HTTPS and push only off loopback); exit 1 on a FIX
   pocketmux devices [--json]    paired devices;  pocketmux devices revoke ID
   pocketmux tabs [--json]       every tab and its state, from the running agent
   pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
   pocketmux tab send ID TEXT [--no-enter]
   pocketmux tab status ID [--wait-for STATE] [--timeout SECONDS]
+                                a Claude tab's state; a shell tab's command, name and directory
+                                (--wait-for on a shell tab no claude reports from: exit 2)
   pocketmux tab close ID
   pocketmux approvals [--wait] [--timeout SECONDS]
                                 what Claude is waiting on: permissions, questions, dialogs
@@ -51,8 +54,8 @@ Usage:
   pocketmux hooks install       add pocketmux's hooks to Claude's user settings (~/.claude/settings.json,
                                 backed up first), so every claude on this machine reports, not only tabs
   pocketmux hooks uninstall     remove exactly those;  pocketmux hooks status [--json]
+  pocketmux help [COMMAND]      this help, or the part about one command (also: COMMAND --help)
   pocketmux --version
-  pocketmux --help
 
 Options (each also settable by an environment variable):
   --port <n>           port to listen on (POCKETMUX_PORT, default 8420; 0 picks a free one)
@@ -67,11 +70,20 @@ Options (each also settable by an environment variable):
                        (POCKETMUX_TAILSCALE=1); undone when the agent stops
 `;
 
+function runAsHint(): string {
+  const cmd = commandName();
+  return cmd === 'pocketmux' ? '' : `Run these as "${cmd} …": no pocketmux on your PATH is this installation.\n\n`;
+}
+
 /** HELP, saying how to run it when the `pocketmux` on PATH is not this installation. */
 function help(): string {
-  const cmd = commandName();
-  if (cmd === 'pocketmux') return HELP;
-  return HELP.replace('\n\n', `\n\nRun these as "${cmd} …": no pocketmux on your PATH is this installation.\n\n`);
+  return HELP.replace('\n\n', `\n\n${runAsHint()}`);
+}
+
+/** The part of HELP about one command; null when there is no such command. */
+function commandHelp(command: string): string | null {
+  const topic = helpTopic(HELP, command);
+  return topic === null ? null : `${runAsHint()}${topic}`;
 }
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
@@ -123,8 +135,19 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(help());
+  // `help`, `help COMMAND`, and `COMMAND --help`: that command's part, or all of it.
+  if (values.help || positionals[0] === 'help') {
+    const topic = positionals[0] === 'help' ? positionals[1] : positionals[0];
+    if (positionals[0] === 'help' && positionals.length > 2) {
+      process.stderr.write(`pocketmux: help takes one command, like: ${commandName()} help tab\n`);
+      return 2;
+    }
+    const text = topic === undefined || topic === 'help' ? help() : commandHelp(topic);
+    if (text === null) {
+      process.stderr.write(`pocketmux: no command "${visibleText(topic as string)}"\n\n${help()}`);
+      return 2;
+    }
+    process.stdout.write(text);
     return 0;
   }
   if (values.version) {
@@ -184,10 +207,12 @@ export async function main(argv: string[]): Promise<number> {
       const config = resolveConfig(
         {
           dataDir: values['data-dir'] as string | undefined,
+          host: values.host as string | undefined,
           claudeBin: values['claude-bin'] as string | undefined,
           tlsCert: values['tls-cert'] as string | undefined,
           tlsKey: values['tls-key'] as string | undefined,
           publicUrl: values['public-url'] as string | undefined,
+          tailscale: values.tailscale as boolean | undefined,
         },
         process.env,
       );
@@ -231,7 +256,9 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', onSignal);
     const agent = await startAgent(config);
     // A service's stdout is kept (the journal): a pairing secret must not be in it.
-    const pairing = config.service ? `Pair a device: ${visibleText(withDataDir(`${commandName()} pair`, config.dataDir, homedir()))}\n` : await pairingText(await agent.newPairing());
+    const pairing = config.service
+      ? `Pair a device: ${visibleText(advisedCommand('pair', config.dataDir))}\n`
+      : await pairingText(await agent.newPairing(), { dataDir: config.dataDir, qr: qrStyleFor(process.stdout, process.env) });
     process.stdout.write(
       `pocketmux ${agentVersion()} is running at ${visibleText(agent.url)}\n` +
         pairing +

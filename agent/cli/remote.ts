@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
-import { commandName } from '../config/command-name.js';
-import { pairingText } from './pairing-text.js';
+import { advisedCommand } from '../config/command-name.js';
+import { pairingText, qrStyleFor } from './pairing-text.js';
+import { shellTabText } from './shell-tab-text.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
@@ -24,6 +25,8 @@ export class CliError extends Error {
 export interface Connection {
   base: string;
   token: string;
+  /** The data dir it was found by, for the commands messages advise. */
+  dataDir: string;
 }
 
 /** The running agent of a data dir: its port file and its local token. */
@@ -37,10 +40,10 @@ export function connect(dataDir: string): Connection {
   } catch {
     const refused = dataDirProblem(dataDir);
     if (refused) throw new CliError(refused, EXIT.usage);
-    throw new CliError(`no pocketmux agent is running for ${dataDir} (start one with: ${commandName()} start)`, EXIT.notRunning);
+    throw new CliError(`no pocketmux agent is running for ${dataDir} (start one with: ${advisedCommand('start', dataDir)})`, EXIT.notRunning);
   }
   if (!/^\d+$/.test(port)) throw new CliError(`the port file ${paths.port} is damaged; restart the agent`, EXIT.notRunning);
-  return { base: `http://127.0.0.1:${port}`, token };
+  return { base: `http://127.0.0.1:${port}`, token, dataDir };
 }
 
 /** One request to the agent; a refusal becomes a `CliError` with the agent's own reason. */
@@ -54,7 +57,7 @@ export async function call<T>(conn: Connection, method: string, path: string, bo
       signal: AbortSignal.timeout(30_000),
     });
   } catch {
-    throw new CliError(`the agent at ${conn.base} does not answer; is it running? (${commandName()} start)`, EXIT.notRunning);
+    throw new CliError(`the agent at ${conn.base} does not answer; is it running? (${advisedCommand('start', conn.dataDir)})`, EXIT.notRunning);
   }
   const text = await res.text();
   let parsed: unknown;
@@ -133,7 +136,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   const [command, sub, ...rest] = args;
   if (command === 'pair' && sub === undefined) {
     const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
-    out(opts.json ? `${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n` : await pairingText(pairing));
+    out(opts.json ? `${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n` : await pairingText(pairing, { dataDir: opts.dataDir, qr: qrStyleFor(process.stdout, process.env) }));
     return EXIT.ok;
   }
   if (command === 'devices') {
@@ -149,7 +152,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
       out(opts.json ? `${JSON.stringify({ ok: true })}\n` : `revoked ${visibleText(rest[0] as string)}\n`);
       return EXIT.ok;
     }
-    throw new CliError(`usage: ${commandName()} devices [revoke ID]`, EXIT.usage);
+    throw new CliError(`usage: ${advisedCommand('devices [revoke ID]', opts.dataDir)}`, EXIT.usage);
   }
   if (command === 'tabs' && sub === undefined) {
     const list = await rows(conn);
@@ -159,7 +162,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   if (command !== 'tab') throw new CliError(`unknown command "${args.join(' ')}"`, EXIT.usage);
   switch (sub) {
     case 'new': {
-      if (rest.length !== 1) throw new CliError(`usage: ${commandName()} tab new [--claude] [--name N] DIR`, EXIT.usage);
+      if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab new [--claude] [--name N] DIR', opts.dataDir)}`, EXIT.usage);
       const dir = resolve(rest[0] as string);
       const { workspaces } = await call<WorkspacesResponse>(conn, 'GET', '/api/workspaces');
       const ws = workspaces.find((w) => w.dir === dir) ?? (await call<WorkspaceView>(conn, 'POST', '/api/workspaces', { dir }));
@@ -174,13 +177,13 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
       return EXIT.ok;
     }
     case 'send': {
-      if (rest.length !== 2) throw new CliError(`usage: ${commandName()} tab send ID TEXT`, EXIT.usage);
+      if (rest.length !== 2) throw new CliError(`usage: ${advisedCommand('tab send ID TEXT', opts.dataDir)}`, EXIT.usage);
       await call(conn, 'POST', `/api/tabs/${encodeURIComponent(rest[0] as string)}/input`, { text: rest[1], enter: opts.enter });
       if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
       return EXIT.ok;
     }
     case 'status': {
-      if (rest.length !== 1) throw new CliError(`usage: ${commandName()} tab status ID [--wait-for STATE]`, EXIT.usage);
+      if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab status ID [--wait-for STATE]', opts.dataDir)}`, EXIT.usage);
       const id = rest[0] as string;
       const wanted = opts.waitFor;
       if (wanted !== undefined && !(CLAUDE_STATES as readonly string[]).includes(wanted)) {
@@ -190,8 +193,19 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
       for (;;) {
         const row = (await rows(conn)).find((r) => r.id === id);
         if (!row) throw new CliError(`no tab ${id}`, EXIT.failed);
+        // A shell tab has a state only while a claude in it reports: without one, waiting
+        // would only wait out the timeout. A usage error: asked of the wrong kind of tab.
+        if (wanted !== undefined && row.kind === 'shell' && row.state === null) {
+          throw new CliError(
+            `tab ${id} is a shell tab, and no claude in it reports, so it has no Claude state to wait for; ` +
+              `wait on a Claude tab (${advisedCommand('tab new --claude DIR', opts.dataDir)}), or let a claude started in a shell tab report (${advisedCommand('hooks install', opts.dataDir)})`,
+            EXIT.usage,
+          );
+        }
         if (wanted === undefined || row.state === wanted) {
-          out(opts.json ? `${visibleJson(row, 2)}\n` : `${visibleText(row.state ?? (row.kind === 'shell' ? 'shell' : 'unknown'))}\n`);
+          if (opts.json) out(`${visibleJson(row, 2)}\n`);
+          else if (row.kind === 'shell' && row.state === null) out(shellTabText(row, process.env.SHELL));
+          else out(`${visibleText(row.state ?? 'unknown')}\n`);
           return EXIT.ok;
         }
         if (Date.now() > deadline) throw new CliError(`tab ${id} is ${row.state ?? 'without status'}, not ${wanted}, after ${opts.timeoutS} s`, EXIT.timedOut);
@@ -199,7 +213,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
       }
     }
     case 'close': {
-      if (rest.length !== 1) throw new CliError(`usage: ${commandName()} tab close ID`, EXIT.usage);
+      if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab close ID', opts.dataDir)}`, EXIT.usage);
       await call(conn, 'DELETE', `/api/tabs/${encodeURIComponent(rest[0] as string)}`);
       if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
       return EXIT.ok;

@@ -11,7 +11,7 @@ import { launchdLogFiles, pocketmuxScript, ServiceError, serviceSpec } from '../
 import { InsecurePermissionsError } from '../store/permissions.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
-import { commandName } from '../config/command-name.js';
+import { advisedCommand, commandName } from '../config/command-name.js';
 import { EXIT } from './remote.js';
 
 const usage = (cmd: string) => `usage: ${cmd} service install [start options] | ${cmd} service uninstall | ${cmd} service status [--json]`;
@@ -116,11 +116,6 @@ function readInstalled(manager: ServiceManager): { text: string; job: InstalledJ
   return { text, job: manager.read(text) };
 }
 
-/** How to reach the agent of a data dir from the CLI: `--data-dir` only when it is not the default. */
-export function withDataDir(command: string, dataDir: string, home: string): string {
-  return dataDir === join(home, '.pocketmux') ? command : `${command} ${shellWords(['--data-dir', dataDir])}`;
-}
-
 function logLines(manager: ServiceManager, job: InstalledJob | null): string[] {
   const logs = manager.logs(job);
   const lines: string[] = [];
@@ -171,7 +166,7 @@ async function install(manager: ServiceManager, values: Values, deps: ServiceDep
   const job = manager.read(text);
   const logs = logLines(manager, job);
   const after =
-    indentList('pair a device:', [withDataDir(`${deps.command} pair`, spec.dataDir, spec.home)]) +
+    indentList('pair a device:', [advisedCommand('pair', spec.dataDir, { command: deps.command, home: spec.home })]) +
     indentList('its log:', logs) +
     indentList('status, remove:', [`${deps.command} service status, ${deps.command} service uninstall`]);
   const linger =
@@ -247,7 +242,7 @@ async function uninstall(manager: ServiceManager, dataDir: string | null, deps: 
   if (dataDir !== null && runs !== null && runs !== dataDir) {
     deps.err(
       `pocketmux: the service runs the data dir ${visibleText(runs)}, not ${visibleText(dataDir)}; leaving it alone.\n` +
-        `To remove it: ${visibleText(withDataDir(`${deps.command} service uninstall`, runs, deps.home))}\n`,
+        `To remove it: ${visibleText(advisedCommand('service uninstall', runs, { command: deps.command, home: deps.home }))}\n`,
     );
     return EXIT.failed;
   }

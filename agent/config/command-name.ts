@@ -1,6 +1,8 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { BIN_FILE } from './package.js';
+import { shellWord } from './shell-words.js';
 
 function realpath(path: string): string | null {
   try {
@@ -21,10 +23,11 @@ function isExecutable(path: string): boolean {
 
 /**
  * How a person runs this installation: `pocketmux` when the first `pocketmux` on PATH is
- * this same installation (a global install, `npm link`), else `npx pocketmux` (which also
- * works in a clone, through package.json's `bin`). PATH entries that are a
- * `node_modules/.bin` are skipped: npm puts them there for `npm start` and `npx`, and the
- * person's own shell does not have them.
+ * this same installation (a global install, `npm link`), else this installation's own bin by
+ * its absolute path, quoted for a POSIX shell. Never `npx pocketmux`: outside a clone npx asks
+ * the registry for that name, and would run whatever is published under it. PATH entries
+ * that are a `node_modules/.bin` are skipped: npm puts them there for `npm start` and `npx`,
+ * and the person's own shell does not have them.
  */
 export function resolveCommandName(path: string | undefined = process.env.PATH, bin: string = BIN_FILE): string {
   const self = realpath(bin);
@@ -33,15 +36,43 @@ export function resolveCommandName(path: string | undefined = process.env.PATH, 
     const candidate = join(dir, 'pocketmux');
     if (!isExecutable(candidate)) continue;
     // The shell runs the first one it finds: another installation there shadows this one.
-    return self !== null && realpath(candidate) === self ? 'pocketmux' : 'npx pocketmux';
+    if (self !== null && realpath(candidate) === self) return 'pocketmux';
+    break;
   }
-  return 'npx pocketmux';
+  const own = self ?? resolve(bin);
+  // A bin that lost its executable bit (copied without modes) still runs through node.
+  return isExecutable(own) ? shellWord(own) : `node ${shellWord(own)}`;
 }
 
 let cached: string | undefined;
 
-/** `pocketmux` or `npx pocketmux`, for every message that names a command; see resolveCommandName. */
+/** `pocketmux`, or this installation's bin by its path; see resolveCommandName. */
 export function commandName(): string {
   cached ??= resolveCommandName();
   return cached;
+}
+
+/** Where the agent keeps its state when neither --data-dir nor POCKETMUX_DIR says otherwise. */
+export function defaultDataDir(home: string = homedir()): string {
+  return join(home, '.pocketmux');
+}
+
+export interface AdviceContext {
+  /** How this installation is run; commandName() unless a test injects it. */
+  command?: string;
+  home?: string;
+}
+
+/**
+ * The command line a person pastes to run `pocketmux <rest>` against the agent of `dataDir`:
+ * this installation's command, the subcommand, then `--data-dir` when the agent's is not the
+ * default (the only thing the CLI needs to find a running agent: its port and token are files
+ * there). `rest` is the subcommand as written (`pair`, `tab status ID`); words in it that come
+ * from elsewhere are the caller's to quote (shellWords). Every message that names a command
+ * is made here, so what it advises runs.
+ */
+export function advisedCommand(rest: string, dataDir: string, context: AdviceContext = {}): string {
+  const dir = resolve(dataDir);
+  const flag = dir === defaultDataDir(context.home) ? '' : ` --data-dir ${shellWord(dir)}`;
+  return `${context.command ?? commandName()}${rest ? ` ${rest}` : ''}${flag}`;
 }

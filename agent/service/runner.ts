@@ -31,10 +31,7 @@ export function processRunner(env: NodeJS.ProcessEnv = process.env, timeoutMs = 
     });
 }
 
-/** A command as a person would type it in a shell, for messages: each word quoted only when needed. */
-export function shellWords(words: readonly string[]): string {
-  return words.map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
+export { shellWords } from '../config/shell-words.js';
 
 /**
  * The line of a failed command's output that says why: the first that reads like an error

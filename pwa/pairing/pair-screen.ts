@@ -259,8 +259,8 @@ export class PairScreen extends LitElement {
             this.error = '';
           }}>Type a code instead</button>`
         : html`<p class="help">
-            No code? Run <code>pocketmux pair</code> (or <code>npx pocketmux pair</code>) on your computer, or open Devices on a browser that is already paired. A code works
-            once, for 10 minutes.
+            No code? On your computer, run <code>pocketmux pair</code> (the command that started the agent, with <code>pair</code> in place
+            of <code>start</code>), or open Devices on a browser that is already paired. A code works once, for 10 minutes.
           </p>`}
     </main>`;
   }

@@ -50,7 +50,10 @@ export class UnreachableScreen extends LitElement {
       ${this.logo()}
       <h1>Can't reach pocketmux</h1>
       <div class="problem" role="alert">${agentText(this.errorMessage)}</div>
-      <p>This page keeps trying. If the agent stopped, start it again on its machine: <code>pocketmux start</code> (or <code>npx pocketmux start</code>).</p>
+      <p>
+        This page keeps trying. If the agent stopped, start it again on its machine: <code>pocketmux start</code>, as you started it before
+        (the path to pocketmux when it is not on your PATH, and the same options).
+      </p>
       <button class="retry" @click=${this.retry}>Try again</button>
     </main>`;
   }

@@ -7,9 +7,9 @@ import { paneEnv } from '../support/status.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
-const stop = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.includes('"Stop"'))[0] as string;
+const fixture = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8').split('\n');
+const stop = fixture.find((l) => l.includes('"hook_event_name":"Stop"')) as string;
+const prompt = fixture.find((l) => l.includes('"hook_event_name":"UserPromptSubmit"')) as string;
 
 let agent: AgentHandle;
 beforeAll(async () => {
@@ -19,6 +19,21 @@ afterAll(cleanupAgents);
 
 function cli(...args: string[]) {
   return runCli([...args, '--data-dir', agent.dataDir], agentEnv(agent));
+}
+
+/** A Claude hook event as the hook script sends it, from the given pane of one of the tabs. */
+async function hook(pane: { TMUX_PANE: string; TMUX: string }, event: string, body: string): Promise<number> {
+  const res = await fetch(new URL(`/hooks/${event}`, agent.url), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-pocketmux-token': readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim(),
+      'x-pocketmux-pane': pane.TMUX_PANE,
+      'x-pocketmux-tmux': pane.TMUX,
+    },
+    body,
+  });
+  return res.status;
 }
 
 describe('pocketmux CLI for scripts', () => {
@@ -51,28 +66,39 @@ describe('pocketmux CLI for scripts', () => {
   it('waits for a state, and times out with its own exit code', async () => {
     const created = await cli('tab', 'new', agent.home, '--json');
     const tab = JSON.parse(created.stdout) as { id: string; workspaceId: string };
+    // A claude typed in a shell tab reports through the user hooks: the tab then has its state.
+    const pane = await paneEnv(agent, tab);
+    expect(await hook(pane, 'UserPromptSubmit', prompt)).toBe(204);
     const timedOut = await cli('tab', 'status', tab.id, '--wait-for', 'ready-for-review', '--timeout', '1');
     expect(timedOut.code).toBe(4);
-    expect(timedOut.stderr).toMatch(/is without status, not ready-for-review, after 1 s/);
+    expect(timedOut.stderr).toMatch(/is busy, not ready-for-review, after 1 s/);
 
     const waiting = cli('tab', 'status', tab.id, '--wait-for', 'ready-for-review', '--json');
     // Claude's Stop hook arrives for the tab's pane.
-    const pane = await paneEnv(agent, tab);
     await new Promise((r) => setTimeout(r, 500));
-    const res = await fetch(new URL('/hooks/Stop', agent.url), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-pocketmux-token': readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim(),
-        'x-pocketmux-pane': pane.TMUX_PANE,
-        'x-pocketmux-tmux': pane.TMUX,
-      },
-      body: stop,
-    });
-    expect(res.status).toBe(204);
+    expect(await hook(pane, 'Stop', stop)).toBe(204);
     const done = await waiting;
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ id: tab.id, state: 'ready-for-review' });
+  });
+
+  it('says what runs in a shell tab, and will not wait for a Claude state no claude reports there', async () => {
+    const dir = join(agent.home, 'plain');
+    mkdirSync(dir);
+    const tab = JSON.parse((await cli('tab', 'new', '--name', 'plain', dir, '--json')).stdout) as { id: string };
+    await expect
+      .poll(async () => (await cli('tab', 'status', tab.id)).stdout, { timeout: 15_000 })
+      .toBe(`shell: at the prompt of bash\nname: plain\nworkspace: plain\ndirectory: ${dir}\n`);
+
+    expect((await cli('tab', 'send', tab.id, 'sleep 300')).code).toBe(0);
+    await expect.poll(async () => (await cli('tab', 'status', tab.id)).stdout, { timeout: 15_000 }).toMatch(/^shell: running sleep\n/);
+
+    // At once, not after the 600 s default: a usage error, as for a state that does not exist.
+    const refused = await cli('tab', 'status', tab.id, '--wait-for', 'idle');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is a shell tab, and no claude in it reports, so it has no Claude state to wait for/);
+    expect(refused.stderr).toMatch(/tab new --claude DIR --data-dir /);
+    expect((await cli('tab', 'close', tab.id)).code).toBe(0);
   });
 
   it('says clearly when there is nothing to talk to, or the command is wrong', async () => {

@@ -145,26 +145,26 @@ describe('npm install -g of the tarball', () => {
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<title>pocketmux</title>');
-    expect(out).toContain('Another device later: pocketmux pair\n');
+    expect(out).toContain(`Another device later: pocketmux pair --data-dir ${env.dataDir}\n`);
 
     proc.kill('SIGTERM');
     const [code] = (await once(proc, 'exit')) as [number | null];
     expect(code).toBe(0);
   });
 
-  it('says `npx pocketmux` when no pocketmux on PATH is this installation', async () => {
+  it('names its own bin by its path when no pocketmux on PATH is this installation', async () => {
     const help = await new Promise<string>((resolve, reject) => {
       execFile(bin, ['--help'], { env: agentEnv(env), timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
     });
-    expect(help).toContain('Run these as "npx pocketmux …"');
+    expect(help).toContain(`Run these as "${realpathSync(join(installed, 'bin', 'pocketmux.js'))} …"`);
   });
 });
 
 describe('npx --package of the tarball', () => {
-  it('runs the command, and names it `npx pocketmux`', async () => {
+  it('runs the command, and names it by the path npx installed it at, never `npx pocketmux`', async () => {
     const help = await run('npx', ['--yes', '--allow-scripts=node-pty', '--prefer-offline', '--package', tarball, 'pocketmux', '--help'], env.root, 400_000);
     expect(help).toContain('pocketmux: Claude Code sessions in your pocket');
-    expect(help).toContain('Run these as "npx pocketmux …"');
+    expect(help).toMatch(/Run these as "\/\S+\/node_modules\/pocketmux\/bin\/pocketmux\.js …"/);
     const version = await run('npx', ['--yes', '--prefer-offline', '--package', tarball, 'pocketmux', '--version'], env.root, 60_000);
     expect(version.trim()).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
   }, 420_000);

@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveCommandName } from '../../agent/config/command-name.js';
+import { advisedCommand, resolveCommandName } from '../../agent/config/command-name.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pocketmux-command-name-'));
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'pocketmux-command-name-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** An installation's `bin/pocketmux.js`, and a PATH directory linking `pocketmux` to it. */
@@ -32,14 +33,14 @@ describe('resolveCommandName', () => {
     expect(resolveCommandName([empty, global.pathDir, other.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
   });
 
-  it('is `npx pocketmux` when another installation comes first, or none is on PATH', () => {
-    expect(resolveCommandName([other.pathDir, global.pathDir].join(delimiter), global.bin)).toBe('npx pocketmux');
-    expect(resolveCommandName(empty, global.bin)).toBe('npx pocketmux');
-    expect(resolveCommandName(undefined, global.bin)).toBe('npx pocketmux');
+  it('is this installation\'s bin by its path when another installation comes first, or none is on PATH', () => {
+    expect(resolveCommandName([other.pathDir, global.pathDir].join(delimiter), global.bin)).toBe(global.bin);
+    expect(resolveCommandName(empty, global.bin)).toBe(global.bin);
+    expect(resolveCommandName(undefined, global.bin)).toBe(global.bin);
   });
 
   it('ignores the node_modules/.bin that npm start and npx put on PATH', () => {
-    expect(resolveCommandName([npxCache, empty].join(delimiter), global.bin)).toBe('npx pocketmux');
+    expect(resolveCommandName([npxCache, empty].join(delimiter), global.bin)).toBe(global.bin);
     expect(resolveCommandName([npxCache, global.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
   });
 
@@ -47,5 +48,40 @@ describe('resolveCommandName', () => {
     const notExecutable = join(root, 'plain');
     mkdirSync(join(notExecutable, 'pocketmux'), { recursive: true });
     expect(resolveCommandName([notExecutable, global.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
+  });
+});
+
+/** What /bin/sh runs when the line is pasted: the program and its words, one per line. */
+function pasted(line: string): string[] {
+  return execFileSync('/bin/sh', ['-c', line], { encoding: 'utf8', env: { PATH: process.env.PATH } }).split('\n').slice(0, -1);
+}
+
+describe('advisedCommand', () => {
+  const home = join(root, 'home');
+  // An installation and a data dir in folders whose names a shell would split or unquote.
+  const odd = join(root, "with space and 'quote'");
+  const bin = join(odd, 'lib', 'pocketmux', 'bin', 'pocketmux.js');
+  mkdirSync(join(bin, '..'), { recursive: true });
+  const dataDir = join(odd, 'data $HOME');
+
+  it('pastes into a shell as this bin, the subcommand, and the data dir', () => {
+    writeFileSync(bin, '#!/bin/sh\nprintf \'%s\\n\' "$0" "$@"\n');
+    chmodSync(bin, 0o755);
+    const line = advisedCommand('pair', dataDir, { command: resolveCommandName(empty, bin), home });
+    expect(pasted(line)).toEqual([bin, 'pair', '--data-dir', dataDir]);
+  });
+
+  it('runs a bin that lost its executable bit through node', () => {
+    writeFileSync(bin, 'console.log([process.argv[1], ...process.argv.slice(2)].join("\\n"));\n');
+    chmodSync(bin, 0o644);
+    const command = resolveCommandName(empty, bin);
+    expect(command).toMatch(/^node /);
+    expect(pasted(advisedCommand('tab status tb-1', dataDir, { command, home }))).toEqual([bin, 'tab', 'status', 'tb-1', '--data-dir', dataDir]);
+  });
+
+  it('names no data dir for the default one, however it is spelled', () => {
+    expect(advisedCommand('pair', join(home, '.pocketmux'), { command: 'pocketmux', home })).toBe('pocketmux pair');
+    expect(advisedCommand('pair', `${home}/x/../.pocketmux/`, { command: 'pocketmux', home })).toBe('pocketmux pair');
+    expect(advisedCommand('hooks install', join(home, 'other'), { command: 'pocketmux', home })).toBe(`pocketmux hooks install --data-dir ${join(home, 'other')}`);
   });
 });

@@ -4,7 +4,6 @@ import { type AccessControl, originAllowed } from '../../auth/access.js';
 import { guessDeviceName } from '../../auth/device-name.js';
 import { validPublicKey } from '../../auth/device-proof.js';
 import type { DeviceStore } from '../../auth/device-store.js';
-import { commandName } from '../../config/command-name.js';
 import type { PairingAttempts } from '../../auth/pairing.js';
 import type { PairingService } from '../../auth/pairing-service.js';
 import type { Logger } from '../../util/log.js';
@@ -22,6 +21,13 @@ export interface PairingRouteDeps {
   /** True when the agent is served over HTTPS, so the credential cookie is `Secure`. */
   secure: boolean;
 }
+
+/**
+ * A refused pairing, as the browser shows it. That browser is not paired: the command is named
+ * the way a person runs it from PATH, and how to find theirs, never by a path of this machine.
+ */
+export const PAIRING_REFUSED =
+  'this pairing link or code is wrong, already used or expired; get a new one on the agent\'s machine: `pocketmux pair` (the command that started the agent, with `pair` in place of `start`)';
 
 /** How long a device's credential cookie lives: browsers keep none longer than 400 days. */
 const CREDENTIAL_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
@@ -56,7 +62,7 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
       );
       if (!paired) {
         deps.attempts.fail(source);
-        throw new HttpError(401, `this pairing link or code is wrong, already used or expired; get a new one with \`${commandName()} pair\``);
+        throw new HttpError(401, PAIRING_REFUSED);
       }
       deps.attempts.succeed(source);
       const { device, credential } = paired.value;
