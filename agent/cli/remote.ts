@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { advisedCommand } from '../config/command-name.js';
-import { pairingText, qrStyleFor } from './pairing-text.js';
 import { shellTabText } from './shell-tab-text.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
-import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
+import { CLAUDE_STATES, type ClaudeState } from '../../protocol/claude-state.js';
+import type { TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { dataPaths } from '../config/paths.js';
 import { dataDirProblem } from '../config/data-dir-check.js';
@@ -136,7 +136,13 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   const [command, sub, ...rest] = args;
   if (command === 'pair' && sub === undefined) {
     const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
-    out(opts.json ? `${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n` : await pairingText(pairing, { dataDir: opts.dataDir, qr: qrStyleFor(process.stdout, process.env) }));
+    if (opts.json) {
+      out(`${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n`);
+      return EXIT.ok;
+    }
+    // The QR code's encoder is loaded only here: no other command draws one.
+    const { pairingText, qrStyleFor } = await import('./pairing-text.js');
+    out(await pairingText(pairing, { dataDir: opts.dataDir, qr: qrStyleFor(process.stdout, process.env) }));
     return EXIT.ok;
   }
   if (command === 'devices') {
