@@ -57,7 +57,7 @@ describe('what each CLI command loads', () => {
     expect(tabs.stdout).toContain(tabId);
     const status = await tracedCli('tab', 'status', tabId);
     expect(status.code).toBe(0);
-    expect(status.stdout.trim()).toBe('shell');
+    expect(status.stdout).toMatch(/^shell/);
     const approvals = await tracedCli('approvals', '--json');
     expect(approvals.code).toBe(0);
     expect(JSON.parse(approvals.stdout)).toEqual([]);
