@@ -2,9 +2,9 @@
 import { z } from 'zod/mini';
 import { type Approval, ApprovalSchema, ApprovalServerMessage } from './approvals.js';
 import { safeParse } from './safe-parse.js';
+import { CLAUDE_STATES, type ClaudeState } from './claude-state.js';
 
-export const CLAUDE_STATES = ['idle', 'busy', 'needs-input', 'ready-for-review', 'unknown'] as const;
-export type ClaudeState = (typeof CLAUDE_STATES)[number];
+export { CLAUDE_STATES, type ClaudeState };
 
 /** Higher wins when one dot stands for several tabs (a workspace). */
 export const STATE_PRIORITY: Record<ClaudeState, number> = {

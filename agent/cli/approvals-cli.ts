@@ -3,17 +3,13 @@
  * from this machine's shell, as a paired phone would answer it. The agent decides what a
  * decision means and who came first; the CLI only turns words into a decision body.
  */
-import WebSocket from 'ws';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalOutcome, ApprovalQuestion, ApprovalResolution } from '../../protocol/approvals.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
-import { StatusServerMessage } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { advisedCommand, defaultDataDir } from '../config/command-name.js';
 import { CliError, type Connection, call, connect, EXIT } from './remote.js';
 import { safeParse } from '../../protocol/safe-parse.js';
-
-export const APPROVAL_COMMANDS: ReadonlySet<string> = new Set(['approvals', 'approve', 'deny', 'answer']);
 
 export interface ApprovalCliOptions {
   dataDir: string;
@@ -267,7 +263,14 @@ function timedOut(timeoutS: number): CliError {
 
 const APPROVAL_MESSAGES = new Set(['status:sync', 'approval-opened', 'approval-resolved']);
 
-function watchStatus(conn: Connection, deadline: number): Promise<Approval[] | 'timed-out' | 'unavailable'> {
+/** The WebSocket client and the status schemas, loaded only by `--wait`: no other approval command uses them. */
+async function statusChannelCode() {
+  const [{ default: WebSocket }, { StatusServerMessage }] = await Promise.all([import('ws'), import('../../protocol/status.js')]);
+  return { WebSocket, StatusServerMessage };
+}
+
+async function watchStatus(conn: Connection, deadline: number): Promise<Approval[] | 'timed-out' | 'unavailable'> {
+  const { WebSocket, StatusServerMessage } = await statusChannelCode();
   return new Promise((resolve) => {
     const open = new Map<string, Approval>();
     const ws = new WebSocket(`${conn.base.replace(/^http/, 'ws')}/api/status`, {

@@ -1,21 +1,10 @@
 import { parseArgs } from 'node:util';
-import { startAgent } from '../agent.js';
 import { agentVersion } from '../config/package.js';
-import { PortInUseError } from '../http/listen.js';
-import { TlsError } from '../http/tls.js';
-import { TailscaleError } from '../tailscale.js';
-import { ConfigError, expandHome, resolveConfig } from '../config/config.js';
+import { expandHome } from '../config/home.js';
 import { advisedCommand, commandName } from '../config/command-name.js';
-import { doctor, formatChecks } from './doctor.js';
 import { helpTopic } from './help-topic.js';
-import { pairingText, qrStyleFor } from './pairing-text.js';
-import { APPROVAL_COMMANDS, runApprovals } from './approvals-cli.js';
-import { CliError, dataDirFrom, EXIT, runRemote } from './remote.js';
-import { runService } from './service.js';
-import { runHooks } from './hooks-cli.js';
-import { LockHeldError } from '../store/lock.js';
-import { InsecurePermissionsError } from '../store/permissions.js';
-import { TmuxPreflightError } from '../tmux/tmux.js';
+import { APPROVAL_COMMANDS } from './approval-commands.js';
+import { commandModules as load, startErrorClasses } from './command-modules.js';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 
 const HELP = `pocketmux: Claude Code sessions in your pocket
@@ -87,16 +76,8 @@ function commandHelp(command: string): string | null {
 }
 
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
-function isUserError(err: unknown): boolean {
-  return (
-    err instanceof ConfigError ||
-    err instanceof LockHeldError ||
-    err instanceof TmuxPreflightError ||
-    err instanceof PortInUseError ||
-    err instanceof TlsError ||
-    err instanceof TailscaleError ||
-    err instanceof InsecurePermissionsError
-  );
+async function isUserError(err: unknown): Promise<boolean> {
+  return (await startErrorClasses()).some((type) => err instanceof type);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -156,6 +137,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0] ?? 'start';
   if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || APPROVAL_COMMANDS.has(command)) {
+    const { CliError, dataDirFrom, EXIT, runRemote } = await load.remote();
     const timeout = (values.timeout as string | undefined) ?? '600';
     if (!/^\d+$/.test(timeout)) {
       process.stderr.write('pocketmux: --timeout takes whole seconds\n');
@@ -164,6 +146,7 @@ export async function main(argv: string[]): Promise<number> {
     const dataDir = dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome);
     try {
       if (APPROVAL_COMMANDS.has(command)) {
+        const { runApprovals } = await load.approvals();
         return await runApprovals(positionals, {
           dataDir,
           json: values.json === true,
@@ -191,8 +174,10 @@ export async function main(argv: string[]): Promise<number> {
       return err.code;
     }
   }
-  if (command === 'service') return runService(positionals.slice(1), values);
+  if (command === 'service') return (await load.service()).runService(positionals.slice(1), values);
   if (command === 'hooks') {
+    const { ConfigError, resolveConfig } = await load.config();
+    const { runHooks } = await load.hooks();
     try {
       const config = resolveConfig({ dataDir: values['data-dir'] as string | undefined }, process.env);
       return await runHooks(positionals.slice(1), { dataDir: config.dataDir, claudeConfigDir: config.claudeConfigDir, json: values.json === true });
@@ -203,6 +188,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'doctor' && positionals.length === 1) {
+    const { ConfigError, resolveConfig } = await load.config();
+    const { doctor, formatChecks } = await load.doctor();
     try {
       const config = resolveConfig(
         {
@@ -231,6 +218,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   try {
+    const { resolveConfig } = await load.config();
     const config = resolveConfig(
       {
         port: values.port as string | undefined,
@@ -254,6 +242,7 @@ export async function main(argv: string[]): Promise<number> {
     const onSignal = (signal: NodeJS.Signals) => stopRequested(signal);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    const [{ startAgent }, { pairingText, qrStyleFor }] = await Promise.all([load.agent(), load.pairingText()]);
     const agent = await startAgent(config);
     // A service's stdout is kept (the journal): a pairing secret must not be in it.
     const pairing = config.service
@@ -274,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     return 0;
   } catch (err) {
-    if (isUserError(err)) {
+    if (await isUserError(err)) {
       process.stderr.write(`pocketmux: ${visibleLines((err as Error).message)}\n`);
       return 2;
     }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { advisedCommand } from '../config/command-name.js';
-import { pairingText, qrStyleFor } from './pairing-text.js';
 import { shellTabText } from './shell-tab-text.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
-import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
+import { CLAUDE_STATES, type ClaudeState } from '../../protocol/claude-state.js';
+import type { TabStatus } from '../../protocol/status.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { dataPaths } from '../config/paths.js';
 import { dataDirProblem } from '../config/data-dir-check.js';
@@ -46,20 +47,47 @@ export function connect(dataDir: string): Connection {
   return { base: `http://127.0.0.1:${port}`, token, dataDir };
 }
 
+interface Answer {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * One HTTP request and its whole answer, over node:http: `fetch` would load and start undici
+ * (and its WebAssembly parser) on every call of a command that makes one or two requests.
+ */
+function send(url: string, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** One request to the agent; a refusal becomes a `CliError` with the agent's own reason. */
 export async function call<T>(conn: Connection, method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
+  let res: Answer;
   try {
-    res = await fetch(`${conn.base}${path}`, {
+    res = await send(
+      `${conn.base}${path}`,
       method,
-      headers: { [CLI_TOKEN_HEADER]: conn.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
+      { [CLI_TOKEN_HEADER]: conn.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body === undefined ? undefined : JSON.stringify(body),
+      30_000,
+    );
   } catch {
     throw new CliError(`the agent at ${conn.base} does not answer; is it running? (${advisedCommand('start', conn.dataDir)})`, EXIT.notRunning);
   }
-  const text = await res.text();
+  const text = res.text;
   let parsed: unknown;
   try {
     parsed = text ? (JSON.parse(text) as unknown) : undefined;
@@ -136,7 +164,13 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   const [command, sub, ...rest] = args;
   if (command === 'pair' && sub === undefined) {
     const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
-    out(opts.json ? `${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n` : await pairingText(pairing, { dataDir: opts.dataDir, qr: qrStyleFor(process.stdout, process.env) }));
+    if (opts.json) {
+      out(`${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n`);
+      return EXIT.ok;
+    }
+    // The QR code's encoder is loaded only here: no other command draws one.
+    const { pairingText, qrStyleFor } = await import('./pairing-text.js');
+    out(await pairingText(pairing, { dataDir: opts.dataDir, qr: qrStyleFor(process.stdout, process.env) }));
     return EXIT.ok;
   }
   if (command === 'devices') {

@@ -3,7 +3,11 @@ import { isAbsolute, resolve } from 'node:path';
 import { PERMISSION_HOOK_TIMEOUT_S } from '../claude/hook-files.js';
 import type { LogLevel } from '../util/log.js';
 import { dataDirProblem } from './data-dir-check.js';
+import { expandHome } from './home.js';
 import { DEFAULT_TMUX_SOCKET, defaultTmuxSocket } from './tmux-socket.js';
+
+// Where it always was, for the callers that load the rest of the configuration anyway.
+export { expandHome };
 
 /**
  * Claude waits PERMISSION_HOOK_TIMEOUT_S for the PermissionRequest hook and the script's curl
@@ -115,12 +119,6 @@ function parseIntIn(name: string, raw: string, min: number, max: number): number
   const n = Number.parseInt(raw, 10);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
-}
-
-export function expandHome(path: string): string {
-  if (path === '~') return homedir();
-  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
-  return path;
 }
 
 /**

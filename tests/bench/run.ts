@@ -9,8 +9,8 @@
  * every figure to docs/benchmarks.json; `--only terminal` runs and replaces that section
  * alone, and `--compare old.json` prints each figure's change against an earlier file.
  * `--half-open-only` runs the half-open flood (half-open-flood.ts) alone and replaces its
- * section the same way, and `--assets-only` the bytes the PWA's files take on the wire
- * (assets.ts).
+ * section the same way, `--assets-only` the bytes the PWA's files take on the wire
+ * (assets.ts), and `--cli-only` the CLI's start times (cli-start.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -28,6 +28,7 @@ import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withNa
 import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
+import { CLI_START_HEADING, type CliStartResult, cliStartBench, cliStartSection } from './cli-start.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -74,10 +75,11 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
   const record: BenchRecord = { sections: { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
-    const { terminal: _, halfOpen, assets, ...rest } = figures;
+    const { terminal: _, halfOpen, assets, cliStart, ...rest } = figures;
     record.sections.rest = { run: info, figures: rest };
     record.sections.halfOpen = { run: info, figures: halfOpen };
     record.sections.assets = { run: info, figures: assets };
+    record.sections.cliStart = { run: info, figures: cliStart };
   } else {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
@@ -95,7 +97,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -190,6 +192,13 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (process.argv.includes('--cli-only')) {
+    // Agents of its own, one a run; the figures replace that section alone, here and in the JSON.
+    const cliStart = await cliStartBench(progress);
+    const info = run('npm run bench -- --cli-only');
+    writeSection('cliStart', CLI_START_HEADING, info, cliStart, cliStartSection(cliStart, runLine(info)));
+    return;
+  }
   if (process.argv.includes('--load-only')) {
     // An agent of its own, with the CLI's environment.
     process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
@@ -232,6 +241,8 @@ async function main(): Promise<void> {
     const agentDown = await agentDownBench(undefined, progress);
     progress('hook kinds');
     const hookKinds = await hookKindsBench(undefined, progress);
+    progress('CLI start');
+    const cliStart = await cliStartBench(progress);
     // Last: like the Claude tabs' part it ends by stopping every agent the bench started.
     progress('hook load: 50 tabs, 1,000 events a second for 60 s, 8 clients');
     const load = await loadBench({}, progress);
@@ -349,9 +360,11 @@ sample a second, and at the end. CPU is the agent's utime + stime over the load.
 ${halfOpenSection(halfOpen, runLine(info))}
 
 ${assetsSection(assets, runLine(info))}
+
+${cliStartSection(cliStart, runLine(info))}
 `;
     writeFileSync(DOC_FILE, doc);
-    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets }, true);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();

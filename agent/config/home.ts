@@ -1,0 +1,9 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+
+/** `~` and `~/…` as the shell would expand them; any other path as it is. */
+export function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
+  return path;
+}
