@@ -116,6 +116,8 @@ describe.each([
         );
         expect(ink.beside).toBe(0);
         expect(ink.marker).toBeGreaterThanOrEqual(marker.length * 10);
+        // The whole screen too, to look at: the terminal with its text among the app's chrome.
+        await page.screenshot({ path: join(ARTIFACTS, name.replace(/\.png$/, '-page.png')) });
       } finally {
         writeFileSync(join(ARTIFACTS, name), shot);
       }
