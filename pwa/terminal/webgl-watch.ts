@@ -71,8 +71,9 @@ function textSpan(line: IBufferLine, cols: number): { first: number; last: numbe
   let first = -1;
   let last = -1;
   for (let x = 0; x < cols; x++) {
-    const chars = line.getCell(x)?.getChars() ?? '';
-    if (chars.trim() === '') continue;
+    const cell = line.getCell(x);
+    // Concealed text draws nothing, rightly: it proves nothing either way.
+    if (!cell || cell.isInvisible() || cell.getChars().trim() === '') continue;
     if (first < 0) first = x;
     last = x;
   }
