@@ -17,6 +17,7 @@ import { TerminalConnection } from './terminal-connection.js';
 import { TerminalFinder } from './terminal-finder.js';
 import { matchShortcut, onMac, type TerminalAction } from './terminal-shortcuts.js';
 import { terminalTheme } from './terminal-theme.js';
+import { type WebglFault, WebglWatch } from './webgl-watch.js';
 
 const FONT = 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace';
 const LINE_HEIGHT = 1.15;
@@ -38,6 +39,13 @@ const BEFORE_REDRAW = '\x1b[!p\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[H
 
 const MAC = onMac();
 
+/** What each fault of the WebGL watch means, for the console. */
+const FAULT_TEXT: Record<WebglFault, string> = {
+  size: 'draws at the wrong size and leaves the screen blank',
+  blank: 'draws nothing',
+  slow: 'draws too slowly',
+};
+
 export type Renderer = 'webgl' | 'dom';
 
 /** The shortcuts the view carries out; the session copies and pastes itself. */
@@ -54,7 +62,6 @@ export interface TerminalSessionOptions {
   onShortcut(action: ViewShortcut): void;
 }
 
-/** Said once per page: a lost WebGL context is rare, and each terminal falling back says the same. */
 /** Whether this browser can make a WebGL2 context (what xterm's WebGL renderer needs). */
 function webglAvailable(): boolean {
   try {
@@ -64,7 +71,11 @@ function webglAvailable(): boolean {
   }
 }
 
-let contextLossLogged = false;
+/**
+ * Set once a terminal on this page gave WebGL up: the next terminals start with the DOM renderer
+ * rather than showing a blank screen first, and the console hears of it once.
+ */
+let webglGivenUp = false;
 
 /** Copies through the Clipboard API where the page may (a secure context); false where it may not. */
 function writeClipboard(text: string): boolean {
@@ -170,13 +181,15 @@ export class TerminalSession implements Disposable {
   }
 
   /**
-   * WebGL draws faster, but needs a GPU context; xterm's DOM renderer is the fallback, both
-   * when WebGL is missing (the addon throws as it loads) and when the context is lost later.
+   * WebGL draws faster, but needs a GPU context that really draws; xterm's DOM renderer is the
+   * fallback: when WebGL is missing (the addon throws as it loads), when the context is lost,
+   * and when the watch finds the canvas drawing nothing, drawn at the wrong size, or too slow.
+   * The terminal's buffer and its socket stay as they are; only what draws them changes.
    */
   private loadWebgl(): void {
     // Where the browser has no WebGL at all, the DOM renderer stays, untouched: a failed
     // addon load swaps renderers after the first measure, and the cells change size under tmux.
-    if (!webglAvailable()) {
+    if (webglGivenUp || !webglAvailable()) {
       this.showRenderer('dom');
       return;
     }
@@ -189,12 +202,22 @@ export class TerminalSession implements Disposable {
       return;
     }
     this.showRenderer('webgl');
-    webgl.onContextLoss(() => {
-      if (!contextLossLogged) console.warn('pocketmux: the terminal lost its WebGL context; drawing with the DOM renderer from here.');
-      contextLossLogged = true;
+    let given = false;
+    const giveUp = (why: string) => {
+      if (given || this.store.isDisposed) return;
+      given = true;
+      if (!webglGivenUp) console.warn(`pocketmux: ${why}; drawing the terminal with the DOM renderer from here.`);
+      webglGivenUp = true;
+      watch.dispose();
       webgl.dispose();
       this.showRenderer('dom');
-    });
+      // The DOM renderer measures its cells anew: tmux hears the size they give.
+      this.scheduleFit();
+    };
+    const watch = this.store.add(
+      new WebglWatch({ term: this.term, host: this.host, onFault: (fault, detail) => giveUp(`the terminal's WebGL renderer ${FAULT_TEXT[fault]} (${detail})`) }),
+    );
+    webgl.onContextLoss(() => giveUp('the terminal lost its WebGL context'));
   }
 
   private showRenderer(renderer: Renderer): void {

@@ -7,7 +7,6 @@
  * where there is none), and a reply from the inbox reaches the tmux pane.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { randomBytes, } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -18,6 +17,7 @@ import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCo
 import type { Approval } from '../../protocol/approvals.js';
 import { api, eventually, localDevice, type Session } from '../support/client.js';
 import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
+import { testSocketName } from '../support/temp.js';
 
 const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
 const NO_TERMINAL_VIEW =
@@ -32,7 +32,7 @@ let page: Page;
 let session: Session;
 
 /** The person's own tmux server: a name of the test's own, killed after it. */
-const server = `pmx-outside-${randomBytes(4).toString('hex')}`;
+const server = testSocketName('outside');
 let serverSocket = '';
 /** What a claude in that server's pane would have as $TMUX and $TMUX_PANE. */
 let paneEnv: { TMUX: string; TMUX_PANE: string };

@@ -615,4 +615,24 @@ describe('the WebGL renderer', () => {
     expect(warnings.filter((w) => w.includes('lost its WebGL context'))).toHaveLength(1);
     await desktop.close();
   });
+
+  // Headless Chromium, the system's and the packaged one, gives a page an emulated scale factor
+  // and then reports the WebGL canvas's device-pixel box in CSS pixels: xterm sizes the canvas
+  // by it and draws a blank screen. The app sees the canvas sized wrong and draws with the DOM
+  // renderer, as it would on a phone whose GPU failed it.
+  it.each([2, 3])('on a screen of ratio %i where the WebGL canvas is sized wrong, draws with the DOM renderer, holds the same text, and says so once', async (ratio) => {
+    const desktop = await context(gl, { ...DARK_DESKTOP, deviceScaleFactor: ratio });
+    const page = await desktop.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await openTab(page, tab);
+    await expect.poll(() => renderer(page), { timeout: 15_000 }).toBe('dom');
+    await eventually(async () => (await copyBlock(page)) === domCopy, 15_000, 'the same rows as the DOM renderer');
+    const givenUp = warnings.filter((w) => w.includes('drawing the terminal with the DOM renderer from here'));
+    expect(givenUp).toHaveLength(1);
+    expect(givenUp[0]).toContain(`devicePixelRatio ${ratio}`);
+    await desktop.close();
+  });
 });

@@ -4,7 +4,6 @@
  * with the pane it ran in. This is the ground the Claude integration tests stand on.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +19,9 @@ import {
   writeHookSettings,
 } from '../support/claude-env.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { testSocketName } from '../support/temp.js';
 
-const SOCKET = `pmx-test-${randomBytes(4).toString('hex')}`;
+const SOCKET = testSocketName('test');
 const SESSION = 'claude';
 const EXPECTED_HOOKS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'];
 const EMPTY_INPUT = /^❯ *$/m;

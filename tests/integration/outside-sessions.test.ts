@@ -24,10 +24,11 @@ import { RawChannel } from '../support/channels.js';
 import { api, claim, eventually, type Session, TerminalClient } from '../support/client.js';
 import { runHookScript } from '../support/hook-script.js';
 import { capturedHook, StatusClient } from '../support/status.js';
+import { testSocketName } from '../support/temp.js';
 
 /** A tmux server of its own, standing for the person's tmux: never pocketmux's. */
 class ForeignServer {
-  readonly name = `pmx-outside-${randomBytes(4).toString('hex')}`;
+  readonly name = testSocketName('outside');
   socketPath = '';
   private serverPid = '';
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeScreenshots } from '../screenshots/run.js';
+import { machineTmpdir } from '../support/temp.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Unpacked once per machine into the temp dir where the packaged Chromium is the one used (tests/support/browser.ts). */
@@ -29,8 +30,8 @@ const savedTmpdir = process.env.TMPDIR;
 
 beforeAll(() => {
   scratch = realpathSync(mkdtempSync(join(tmpdir(), 'pocketmux-screenshots-')));
-  for (const name of readdirSync(tmpdir())) {
-    if (name.startsWith(PACKAGED_CHROMIUM)) symlinkSync(join(tmpdir(), name), join(scratch, name));
+  for (const name of readdirSync(machineTmpdir())) {
+    if (name.startsWith(PACKAGED_CHROMIUM)) symlinkSync(join(machineTmpdir(), name), join(scratch, name));
   }
   process.env.TMPDIR = scratch;
 });

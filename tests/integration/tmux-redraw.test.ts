@@ -4,7 +4,6 @@
  * person's server (`ForeignTmux`), each with a real `tmux attach` under node-pty, as the
  * bridge runs it.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { TmuxArgumentError } from '../../agent/tmux/commands.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
 import { eventually } from '../support/client.js';
 import { SocketTmux } from '../support/socket-tmux.js';
+import { testSocketName, tmuxSocketPath } from '../support/temp.js';
 
 const root = mkdtempSync(join(tmpdir(), 'pocketmux-redraw-'));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8', TERM: 'xterm-256color' };
@@ -60,7 +60,10 @@ async function settled(client: { output: () => string }): Promise<number> {
 
 describe('redrawing one attached client', () => {
   it('on pocketmux\'s server: the client on that tty gets the screen again; no other tty is a client', async () => {
-    const tmux = new Tmux({ bin: 'tmux', socket: `pmx-redraw-${randomBytes(4).toString('hex')}`, configFile: join(root, 'tmux.conf'), env, defaultShell: '/bin/sh', owner: 'redraw-test' });
+    const socket = testSocketName('redraw');
+    const tmux = new Tmux({ bin: 'tmux', socket, configFile: join(root, 'tmux.conf'), env, defaultShell: '/bin/sh', owner: 'redraw-test' });
+    // kill-server leaves the socket file behind.
+    cleanups.push(() => rmSync(tmuxSocketPath(socket), { force: true }));
     cleanups.push(() => tmux.killServer());
     await tmux.start();
     await tmux.newSession({ name: 'pm_ws-r_tb-r', cwd: root, env: {}, command: `printf '${MARK}\\n'; exec cat` });

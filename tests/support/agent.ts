@@ -3,13 +3,13 @@
  * data dir, HOME, tmux socket and a free port. Everything it starts is stopped by `cleanup`.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { descendants, processLister } from '../../agent/claude/process.js';
 import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
+import { testSocketName, tmuxSocketPath } from './temp.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -67,7 +67,7 @@ export function newTestEnvironment(): Pick<AgentHandle, 'dataDir' | 'home' | 'ro
   const root = mkdtempSync(join(tmpdir(), 'pocketmux-test-'));
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
-  return { root, home, dataDir: join(root, 'data'), tmuxSocket: `pmx-test-${randomBytes(4).toString('hex')}` };
+  return { root, home, dataDir: join(root, 'data'), tmuxSocket: testSocketName('test') };
 }
 
 export function agentEnv(env: Pick<AgentHandle, 'home'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -195,9 +195,8 @@ export async function cleanupAgents(): Promise<void> {
     const rows = panes.split('\n').filter(Boolean).map((l) => l.split('\t'));
     for (const [pid] of rows) inPanes.push(Number(pid), ...descendants(table, Number(pid)));
     await tmux(socket, 'kill-server').catch(() => undefined);
-    // kill-server leaves the socket file behind.
-    const socketPath = rows[0]?.[1];
-    if (socketPath) rmSync(socketPath, { force: true });
+    // kill-server leaves the socket file behind, also where no pane is left to say where it is.
+    rmSync(rows[0]?.[1] ?? tmuxSocketPath(socket), { force: true });
   }
   const deadline = Date.now() + 10_000;
   while (inPanes.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

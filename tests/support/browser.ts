@@ -17,7 +17,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -28,12 +27,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-proof.js';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
 import { localDevice, localPairing, type Session } from './client.js';
-
-/** Debian's chromium package: the real binary, then its wrapper script. */
-const SYSTEM_CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-
-/** The POCKETMUX_CHROMIUM value that picks the packaged Chromium over the system's. */
-const PACKAGED = 'packaged';
+import { browserShowsNotifications, PACKAGED, SYSTEM_CHROMIUM } from './chromium-choice.js';
+import { machineTmpdir } from './temp.js';
 
 /**
  * Where `@sparticuz/chromium` is installed: the folder above its script that holds its
@@ -58,30 +53,16 @@ interface ChromiumChoice {
   packaged: boolean;
 }
 
-/**
- * Whether the Chromium the tests will use shows notifications: not the packaged headless
- * shell. The notification suites are skipped, saying so, where it does not.
- */
-export function browserShowsNotifications(): boolean {
-  const fromEnv = process.env.POCKETMUX_CHROMIUM;
-  if (fromEnv === PACKAGED) return false;
-  return Boolean(fromEnv) || SYSTEM_CHROMIUM.some((p) => existsSync(p));
-}
+export { browserShowsNotifications };
 
 async function chooseChromium(): Promise<ChromiumChoice> {
   const fromEnv = process.env.POCKETMUX_CHROMIUM;
   if (fromEnv && fromEnv !== PACKAGED) return { executablePath: fromEnv, packaged: false };
   const system = fromEnv === PACKAGED ? undefined : SYSTEM_CHROMIUM.find((p) => existsSync(p));
   if (system) return { executablePath: system, packaged: false };
-  if (fromEnv !== PACKAGED && !warned) {
-    warned = true;
-    console.warn(
-      `No Chromium at ${SYSTEM_CHROMIUM.join(' or ')}: using @sparticuz/chromium, a headless shell without notifications (their tests fail with it; install chromium for them).`,
-    );
-  }
+  // Said once for the whole run, by its reporter (packagedChromiumNotice), not by every test file.
   return { executablePath: join(await packagedDir(), 'chromium'), packaged: true };
 }
-let warned = false;
 
 /**
  * `@sparticuz/chromium` unpacked once per machine (about 200 MB, a few seconds) to a
@@ -92,7 +73,7 @@ let warned = false;
  */
 async function packagedDir(): Promise<string> {
   const { version } = JSON.parse(readFileSync(join(SPARTICUZ, 'package.json'), 'utf8')) as { version: string };
-  const dir = join(tmpdir(), `pocketmux-sparticuz-chromium-${version}`);
+  const dir = join(machineTmpdir(), `pocketmux-sparticuz-chromium-${version}`);
   mkdirSync(dir, { recursive: true });
   await unpackOnce(join(dir, 'chromium'), (to) => unbrotli(join(SPARTICUZ, 'bin', 'chromium.br'), to, 0o755));
   return dir;

@@ -4,12 +4,12 @@
  * the agent's generator, so a test can hold them fixed.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { tmuxEnvArgs } from './claude-env.js';
+import { testSocketName } from './temp.js';
 
 /** The line the permission dialog asks in 2.1.332. */
 export const PERMISSION_DIALOG = 'Do you want to proceed?';
@@ -82,7 +82,7 @@ export class ClaudePane {
 
   /** Starts the CLI in a new tmux server and waits for its idle prompt. */
   static async start(options: ClaudePaneOptions): Promise<ClaudePane> {
-    const pane = new ClaudePane(`pmx-claude-${randomBytes(4).toString('hex')}`, 'claude');
+    const pane = new ClaudePane(testSocketName('claude'), 'claude');
     await pane.tmux(
       '-f',
       '/dev/null',

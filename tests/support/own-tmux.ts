@@ -4,14 +4,14 @@
  * gives its panes. What runs in its panes sees `$TMUX` and `$TMUX_PANE` as in any tmux.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { processLister, descendants } from '../../agent/claude/process.js';
 import { tmux } from './agent.js';
+import { testSocketName } from './temp.js';
 
 export class OwnTmux {
-  readonly socket = `pmx-own-${randomBytes(4).toString('hex')}`;
+  readonly socket = testSocketName('own');
   private socketPath: string | null = null;
 
   /**

@@ -28,6 +28,7 @@ import { unmanagedKey } from '../../protocol/hook-contract.js';
 import { parseHookPayload } from '../../protocol/hooks.js';
 import { eventually } from '../support/client.js';
 import { capturedHook } from '../support/status.js';
+import { testSocketName } from '../support/temp.js';
 
 const log = createLogger({ stderr: false });
 
@@ -53,7 +54,7 @@ beforeEach(async () => {
   mkdirSync(join(configDir, 'sessions'), { recursive: true });
   project = join(dir, 'my-project');
   mkdirSync(project);
-  tmuxName = `pmx-adopt-${randomBytes(4).toString('hex')}`;
+  tmuxName = testSocketName('adopt');
   // A UTF-8 locale, as the agent's login environment has: tmux writes the pane listing's separators only then.
   tmux = new Tmux({ bin: 'tmux', socket: tmuxName, configFile: join(dir, 'tmux.conf'), env: { PATH: process.env.PATH, HOME: dir, LANG: 'C.UTF-8' }, defaultShell: '/bin/sh', owner: 'adopt-test' });
   await tmux.start();

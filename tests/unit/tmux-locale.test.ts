@@ -6,17 +6,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { subcommandOf } from '../../agent/tmux/client.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
 import { eventually } from '../support/client.js';
+import { testSocketName, tmuxSocketPath } from '../support/temp.js';
 
 describe('tmux under LANG=C', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pmx-locale-'));
+  const socket = testSocketName('locale');
   const tmux = new Tmux({
     bin: 'tmux',
-    socket: `pmx-locale-${randomBytes(4).toString('hex')}`,
+    socket,
     configFile: join(dir, 'tmux.conf'),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C', LC_ALL: 'C' },
     defaultShell: '/bin/sh',
@@ -25,6 +26,8 @@ describe('tmux under LANG=C', () => {
 
   afterAll(async () => {
     await tmux.killServer();
+    // kill-server leaves the socket file behind.
+    rmSync(tmuxSocketPath(socket), { force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 
