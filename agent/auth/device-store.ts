@@ -36,7 +36,7 @@ export const MAX_REVOKED = 256;
 
 const DevicesFile = z.discriminatedUnion('version', [
   z.object({ version: z.literal(1), devices: z.array(DeviceRecordV1) }),
-  z.object({ version: z.literal(2), devices: z.array(DeviceRecord), revoked: z.array(RevokedCredential).max(MAX_REVOKED * 4).default([]) }),
+  z.object({ version: z.literal(2), devices: z.array(DeviceRecord), revoked: z.array(RevokedCredential).default([]) }),
 ]);
 
 export function deviceBinding(device: DeviceRecord): DeviceBinding {
