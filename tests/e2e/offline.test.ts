@@ -309,7 +309,7 @@ describe('the offline view', () => {
     laptop = await pairAnother(agent, session, 'Laptop');
     expect((await api(laptop, 'DELETE', `/api/devices/${me}`)).status).toBe(204);
 
-    await page.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { name: 'This device was removed' }).waitFor({ timeout: 10_000 });
     await expect.poll(() => saved(page), { timeout: 10_000 }).toBeNull();
     expect(await page.evaluate((key) => localStorage.getItem(key), HISTORY_STORAGE_KEY)).toBeNull();
     await phone.setOffline(true);
@@ -335,7 +335,7 @@ describe('the offline view', () => {
 
     const again = await tablet.newPage();
     await again.goto(agent.url);
-    await again.getByRole('heading', { name: 'Pair this device' }).waitFor();
+    await again.getByRole('heading', { name: 'This device was removed' }).waitFor();
     await expect.poll(() => saved(again), { timeout: 10_000 }).toBeNull();
     await tablet.close();
   }, 60_000);
