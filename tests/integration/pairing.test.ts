@@ -118,7 +118,7 @@ describe('a refused pairing says why', () => {
     expect(await refused(await ownPair({ code: own.pairCode.toLowerCase() }))).toEqual({
       status: 401,
       code: 'pairing-used',
-      error: expect.stringMatching(/^this pairing code was used already: each pairs one device\. If that was not you, remove that device in Settings; get a new one/),
+      error: expect.stringMatching(/^this pairing code was used already: each pairs one device \(if that was not you, remove the device it paired in Settings\); get a new one/),
     });
     await own.stop();
   });

@@ -49,7 +49,7 @@ export function refusalText(refusal: PairingRefusal, what: 'link' | 'code', vali
         ? `this pairing link is not one the agent made (copied only in part?); ${fresh}`
         : `no pairing has this code: check it against the one shown on the computer, or ${fresh}`;
     case 'used':
-      return `${it} was used already: each pairs one device. If that was not you, remove that device in Settings; ${fresh}`;
+      return `${it} was used already: each pairs one device (if that was not you, remove the device it paired in Settings); ${fresh}`;
     case 'expired':
       return `${it} expired: each works for ${durationText(validForSeconds)}; ${fresh}`;
     case 'replaced':
