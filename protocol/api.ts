@@ -131,8 +131,20 @@ export const PairBody = z
      */
     publicKey: DevicePublicKeyBody.optional(),
   })
-  .refine((b) => (b.secret === undefined) !== (b.code === undefined), 'give either secret or code, not both');
+  .superRefine((b, ctx) => {
+    if (b.secret === undefined && b.code === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'missing the pairing code (code) or the secret of a pairing link (secret): give one' });
+    } else if (b.secret !== undefined && b.code !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'give the pairing code (code) or the secret of a pairing link (secret), not both' });
+    }
+  });
 export type PairBody = z.infer<typeof PairBody>;
+
+/** `GET /api/pair`: what pairing with this agent is like, for a browser that is not paired yet. */
+export interface PairingTerms {
+  /** How long a new pairing (link and code) works, in seconds. */
+  validForSeconds: number;
+}
 
 /** `POST /api/pairings`: a pairing for the next device. */
 export interface PairingResponse {
@@ -140,6 +152,8 @@ export interface PairingResponse {
   /** Formatted for reading: XXXX-XXXX. */
   code: string;
   expiresAt: string;
+  /** How long it works from when it was made, in seconds: the agent's own limit, to say in words. */
+  validForSeconds: number;
   /** The URL's QR code as an SVG document. */
   qrSvg: string;
 }
@@ -212,7 +226,10 @@ export interface ApiError {
   error: string;
   /** Per-field details when a body failed its schema. */
   issues?: { path: string; message: string }[];
-  /** `proof-time` (PROOF_TIME_ERROR): the request's proof was signed at a time the agent's clock does not share. */
+  /**
+   * `proof-time` (PROOF_TIME_ERROR): the request's proof was signed at a time the agent's clock
+   * does not share. A refused credential or pairing: one of `refusals.ts`.
+   */
   code?: string;
 }
 

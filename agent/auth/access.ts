@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { type DevicePublicKey, PROOF_HEADER, splitTargetProof } from '../../protocol/device-proof.js';
 import type { DeviceProofs } from './device-proof.js';
 import type { DeviceRecord, DeviceStore } from './device-store.js';
+import { ACCESS_REFUSALS, type AccessRefusal } from '../../protocol/refusals.js';
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -19,7 +20,15 @@ export function tokenMatches(presented: string | undefined, expected: string): b
 
 export type AccessDecision =
   | { ok: true; device: DeviceRecord }
-  | { ok: false; status: 401 | 403; reason: string; /** The proof's time was off: the client signs again with the agent's. */ clock?: boolean };
+  | {
+      ok: false;
+      status: 401 | 403;
+      reason: string;
+      /** The proof's time was off: the client signs again with the agent's. */
+      clock?: boolean;
+      /** Why a credential was refused, for the app to say (see ACCESS_REFUSALS). */
+      refusal?: AccessRefusal;
+    };
 
 const PROOF_HEADER_RECEIVED = PROOF_HEADER.toLowerCase();
 
@@ -90,8 +99,16 @@ export class AccessControl {
     const credential = readCookie(req.headers.cookie, this.cookieName);
     if (!credential) return { ok: false, status: 401, reason: 'no device credential' };
     const device = this.devices.verify(credential);
-    if (!device) return { ok: false, status: 401, reason: 'unknown device credential' };
-    if (device.pairAgain) return { ok: false, status: 401, reason: 'this device was paired before devices had keys: pair it again' };
+    // Which of these a credential gets tells only its holder what became of its own device:
+    // a removed device's name, time and remover are not said, and a stranger has no credential
+    // to ask with (a guessed one is unknown).
+    if (!device && this.devices.wasRevoked(credential)) {
+      return { ok: false, status: 401, reason: 'this device was removed from the devices list: pair it again', refusal: ACCESS_REFUSALS.revoked };
+    }
+    if (!device) return { ok: false, status: 401, reason: 'unknown device credential', refusal: ACCESS_REFUSALS.unknown };
+    if (device.pairAgain) {
+      return { ok: false, status: 401, reason: 'this device was paired before devices had keys: pair it again', refusal: ACCESS_REFUSALS.pairAgain };
+    }
     if (device.publicKey) {
       const proven = this.proveRequest(req, target, device, device.publicKey);
       if (!proven.ok) return proven;

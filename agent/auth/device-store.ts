@@ -27,9 +27,16 @@ const DeviceRecord = DeviceRecordV1.extend({
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
+/** A removed device's credential hash, kept so its holder is told it was removed, not "unknown". */
+const RevokedCredential = z.object({ credentialHash: z.string().regex(/^[0-9a-f]{64}$/), revokedAt: z.string() });
+type RevokedCredential = z.infer<typeof RevokedCredential>;
+
+/** Removed devices remembered at most; the oldest is forgotten first, and then reads as unknown. */
+export const MAX_REVOKED = 256;
+
 const DevicesFile = z.discriminatedUnion('version', [
   z.object({ version: z.literal(1), devices: z.array(DeviceRecordV1) }),
-  z.object({ version: z.literal(2), devices: z.array(DeviceRecord) }),
+  z.object({ version: z.literal(2), devices: z.array(DeviceRecord), revoked: z.array(RevokedCredential).default([]) }),
 ]);
 
 export function deviceBinding(device: DeviceRecord): DeviceBinding {
@@ -44,6 +51,7 @@ function hashCredential(credential: string): Buffer {
 /** Devices allowed in, each with its own random credential, kept only as a hash. */
 export class DeviceStore {
   private devices: DeviceRecord[] = [];
+  private revoked: RevokedCredential[] = [];
   private lastSeenFlush = new Map<string, number>();
 
   constructor(
@@ -56,6 +64,7 @@ export class DeviceStore {
     if (result.status === 'ok') {
       const file = result.value;
       this.devices = file.version === 2 ? file.devices : file.devices.map((d) => ({ ...d, publicKey: null, pairAgain: true }));
+      this.revoked = file.version === 2 ? file.revoked.slice(-MAX_REVOKED) : [];
       if (file.version === 1 && this.devices.length > 0) {
         this.log.warn('devices paired before devices had keys must pair again', { devices: this.devices.length });
       }
@@ -69,7 +78,7 @@ export class DeviceStore {
   }
 
   private save(): void {
-    writeJsonAtomic(this.path, { version: 2, devices: this.devices });
+    writeJsonAtomic(this.path, { version: 2, devices: this.devices, revoked: this.revoked });
   }
 
   list(): readonly DeviceRecord[] {
@@ -111,13 +120,33 @@ export class DeviceStore {
     return match;
   }
 
-  /** Forgets a device: its credential stops working at once. */
+  /**
+   * Whether a credential belonged to a device that was removed: only its hash is kept, and only
+   * the holder of the credential itself can ask, so the answer tells no one else anything.
+   */
+  wasRevoked(credential: string): boolean {
+    const presented = hashCredential(credential);
+    let found = false;
+    for (const r of this.revoked) if (timingSafeEqual(presented, Buffer.from(r.credentialHash, 'hex'))) found = true;
+    return found;
+  }
+
+  /** Forgets a device: its credential stops working at once, and is remembered as revoked. */
   remove(id: string): boolean {
-    const before = this.devices.length;
-    this.devices = this.devices.filter((d) => d.id !== id);
-    if (this.devices.length === before) return false;
+    const device = this.devices.find((d) => d.id === id);
+    if (!device) return false;
+    const before = { devices: this.devices, revoked: this.revoked };
+    this.devices = this.devices.filter((d) => d !== device);
+    this.revoked = [...this.revoked, { credentialHash: device.credentialHash, revokedAt: new Date().toISOString() }].slice(-MAX_REVOKED);
+    try {
+      this.save();
+    } catch (err) {
+      // Not saved, not removed: the file would bring the device back at the next start.
+      this.devices = before.devices;
+      this.revoked = before.revoked;
+      throw err;
+    }
     this.lastSeenFlush.delete(id);
-    this.save();
     return true;
   }
 

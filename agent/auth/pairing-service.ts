@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
-import type { PairingResponse } from '../../protocol/api.js';
-import { formatCode, PairingStore } from './pairing.js';
+import type { PairingResponse, PairingTerms } from '../../protocol/api.js';
+import { formatCode, PairingStore, type Redeemed } from './pairing.js';
 
 /**
  * Pairings as a person receives them: a link to the PWA with the secret in its fragment
@@ -24,6 +24,12 @@ export class PairingService {
     this.baseUrl = url;
   }
 
+  /** What a browser not paired yet may know: how long a pairing works here. */
+  terms(): PairingTerms {
+    // Rounded down: the words never promise more time than the agent gives.
+    return { validForSeconds: Math.floor(this.store.ttl / 1000) };
+  }
+
   async create(): Promise<PairingResponse> {
     const pairing = this.store.create(this.now());
     const url = `${this.baseUrl}#pair=${pairing.secret}`;
@@ -31,15 +37,16 @@ export class PairingService {
       url,
       code: formatCode(pairing.code),
       expiresAt: new Date(pairing.expiresAt).toISOString(),
+      validForSeconds: this.terms().validForSeconds,
       qrSvg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }),
     };
   }
 
   /**
    * Runs `use` (saving the new device) for the pairing a secret or code names, and spends the
-   * pairing only once it returned; null when none matches, or it expired.
+   * pairing only once it returned; else why none took it.
    */
-  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T): { value: T } | null {
+  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T): Redeemed<T> {
     return this.store.redeem(attempt, use, this.now());
   }
 }

@@ -8,7 +8,13 @@ export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 export const CODE_LENGTH = 8;
 export const PAIRING_TTL_MS = 10 * 60_000;
 /** Older pairings are dropped past this many live ones. */
-const MAX_LIVE = 8;
+export const MAX_LIVE = 8;
+/**
+ * Pairings that ended (used, expired, replaced) are remembered this long and at most this
+ * many, so a person holding an old code is told what happened to it rather than "wrong".
+ */
+export const ENDED_KEPT_MS = 24 * 3600_000;
+export const MAX_ENDED = 64;
 
 export interface Pairing {
   /** Travels in the URL fragment (`#pair=`), so it never reaches a server log. */
@@ -17,6 +23,19 @@ export interface Pairing {
   code: string;
   expiresAt: number;
 }
+
+/** How a pairing that no longer works ended. */
+export type PairingEnd = 'used' | 'expired' | 'replaced';
+
+interface EndedPairing {
+  secret: string;
+  code: string;
+  end: PairingEnd;
+  endedAt: number;
+}
+
+/** What an attempt got: the value `use` returned, or why no pairing took it. */
+export type Redeemed<T> = { value: T } | { refused: 'wrong' | PairingEnd };
 
 /** Upper-cases a typed code and drops dashes and spaces. */
 export function normalizeCode(input: string): string {
@@ -33,11 +52,17 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Live pairings: single use, short-lived, kept in memory only. */
+/** Live pairings: single use, short-lived, kept in memory only; and the ones that ended lately. */
 export class PairingStore {
   private pairings: Pairing[] = [];
+  private ended: EndedPairing[] = [];
 
   constructor(private readonly ttlMs = PAIRING_TTL_MS) {}
+
+  /** How long a new pairing works. */
+  get ttl(): number {
+    return this.ttlMs;
+  }
 
   create(now = Date.now()): Pairing {
     this.prune(now);
@@ -45,33 +70,44 @@ export class PairingStore {
     for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
     const pairing: Pairing = { secret: newSecret(), code, expiresAt: now + this.ttlMs };
     this.pairings.push(pairing);
-    if (this.pairings.length > MAX_LIVE) this.pairings.shift();
+    const replaced = this.pairings.length > MAX_LIVE ? this.pairings.shift() : undefined;
+    if (replaced) this.end(replaced, 'replaced', now);
     return pairing;
   }
 
-  /** Spends the pairing a secret or code names; false when none matches, or it expired. */
   /**
    * Spends the pairing a secret or code names, once `use` has returned: if `use` throws (the
-   * device could not be saved) the pairing stays, for another try. Null when none matches, or
-   * it expired. `use` runs synchronously, so no other request can spend the same pairing meanwhile.
+   * device could not be saved) the pairing stays, for another try. When none matches, says
+   * whether the attempt named a pairing that ended, and how. `use` runs synchronously, so no
+   * other request can spend the same pairing meanwhile.
    */
-  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T, now = Date.now()): { value: T } | null {
+  redeem<T>(attempt: { secret?: string | undefined; code?: string | undefined }, use: () => T, now = Date.now()): Redeemed<T> {
     this.prune(now);
     const code = attempt.code === undefined ? undefined : normalizeCode(attempt.code);
+    const names = (p: { secret: string; code: string }) =>
+      attempt.secret !== undefined ? same(attempt.secret, p.secret) : code !== undefined && same(code, p.code);
     let match: Pairing | undefined;
-    // Compare with every live pairing, so timing says nothing about which one was close.
-    for (const p of this.pairings) {
-      const hit = attempt.secret !== undefined ? same(attempt.secret, p.secret) : code !== undefined && same(code, p.code);
-      if (hit) match = p;
-    }
-    if (!match) return null;
+    // Compare with every pairing, live and ended, so timing says nothing about which one was close.
+    for (const p of this.pairings) if (names(p)) match = p;
+    let ended: EndedPairing | undefined;
+    for (const p of this.ended) if (names(p)) ended = p;
+    if (!match) return { refused: ended?.end ?? 'wrong' };
     const value = use();
     this.pairings = this.pairings.filter((p) => p !== match);
+    this.end(match, 'used', now);
     return { value };
   }
 
+  private end(pairing: Pairing, end: PairingEnd, endedAt: number): void {
+    // A code can come again (31^8 of them): the newest ending is the one told.
+    this.ended.push({ secret: pairing.secret, code: pairing.code, end, endedAt });
+    if (this.ended.length > MAX_ENDED) this.ended.shift();
+  }
+
   private prune(now: number): void {
+    for (const p of this.pairings) if (p.expiresAt <= now) this.end(p, 'expired', p.expiresAt);
     this.pairings = this.pairings.filter((p) => p.expiresAt > now);
+    this.ended = this.ended.filter((p) => now - p.endedAt < ENDED_KEPT_MS);
   }
 }
 

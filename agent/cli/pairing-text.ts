@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
 import type { PairingResponse } from '../../protocol/api.js';
+import { durationText } from '../../protocol/duration-text.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import { advisedCommand } from '../config/command-name.js';
 
@@ -57,14 +58,16 @@ export interface PairingTextOptions {
  * are shown escaped.
  */
 export async function pairingText(pairing: PairingResponse, options: PairingTextOptions): Promise<string> {
-  const minutes = Math.max(1, Math.round((Date.parse(pairing.expiresAt) - Date.now()) / 60_000));
+  // The agent's own limit as it was set; an agent from before it said so leaves what is left of it.
+  const seconds = typeof pairing.validForSeconds === 'number' ? pairing.validForSeconds : Math.floor((Date.parse(pairing.expiresAt) - Date.now()) / 1000);
+  const lasts = `works once, for ${durationText(seconds)}`;
   const loopback = isLoopbackLink(pairing.url);
   const qr = loopback ? '' : await qrCode(pairing.url, options.qr);
   const intro = loopback
-    ? `Open the link in a browser on this machine (works once, for ${minutes} minutes):`
+    ? `Open the link in a browser on this machine (${lasts}):`
     : qr
-      ? `Scan to pair a phone, or open the link (works once, for ${minutes} minutes):`
-      : `Open the link on the device to pair (works once, for ${minutes} minutes):`;
+      ? `Scan to pair a phone, or open the link (${lasts}):`
+      : `Open the link on the device to pair (${lasts}):`;
   return (
     `\n${intro}\n\n${qr}` +
     `  ${visibleText(pairing.url)}\n\n` +

@@ -165,7 +165,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   if (command === 'pair' && sub === undefined) {
     const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
     if (opts.json) {
-      out(`${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt }, 2)}\n`);
+      out(`${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt, validForSeconds: pairing.validForSeconds }, 2)}\n`);
       return EXIT.ok;
     }
     // The QR code's encoder is loaded only here: no other command draws one.

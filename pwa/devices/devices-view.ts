@@ -17,8 +17,6 @@ import { relativeTime } from '../shared/time.js';
 
 /** How often the list is asked again while a pairing is shown, to see the new device arrive. */
 const PAIRING_POLL_MS = 3_000;
-/** The agent's pairing lifetime; a deadline further away than this comes from a skewed clock. */
-const PAIRING_TTL_MS = 10 * 60_000;
 
 interface ShownPairing {
   response: PairingResponse;
@@ -32,11 +30,12 @@ interface ShownPairing {
  * When a pairing expires on this browser's clock. The phone's clock may be minutes off the
  * agent's, so the time left is measured against the agent's own `Date` header.
  */
-function localDeadline(expiresAt: string, agentDate: string | null): number {
-  const expires = Date.parse(expiresAt);
+function localDeadline(pairing: PairingResponse, agentDate: string | null): number {
+  const expires = Date.parse(pairing.expiresAt);
   const agentNow = agentDate ? Date.parse(agentDate) : Number.NaN;
   const left = Number.isNaN(agentNow) ? expires - Date.now() : expires - agentNow;
-  return Date.now() + Math.min(Math.max(left, 0), PAIRING_TTL_MS);
+  // Never longer than the agent's own limit: a deadline further away comes from a skewed clock.
+  return Date.now() + Math.min(Math.max(left, 0), pairing.validForSeconds * 1000);
 }
 
 function pairedDate(iso: string): string {
@@ -44,7 +43,6 @@ function pairedDate(iso: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
-/** The devices that may use this agent: pair a new one, see when each was last seen, revoke one. */
 /** What a device's binding means for the person, where it is not the usual key. */
 const BINDING_NOTES: Record<DeviceBinding, string> = {
   key: '',
@@ -52,6 +50,10 @@ const BINDING_NOTES: Record<DeviceBinding, string> = {
   'pair-again': 'Paired by an older version: pair it again to use it.',
 };
 
+/**
+ * Settings: the devices that may use this agent (pair a new one, see when each was last seen,
+ * revoke one), then notifications, the theme and Claude's hooks.
+ */
 @customElement('pm-devices-view')
 export class DevicesView extends LitElement {
   static override styles = [
@@ -236,7 +238,7 @@ export class DevicesView extends LitElement {
     try {
       const before = new Set((this.devices ?? []).map((d) => d.id));
       const { body, headers } = await api.newPairing();
-      this.pairing = { response: body, deadline: localDeadline(body.expiresAt, headers.get('date')), before };
+      this.pairing = { response: body, deadline: localDeadline(body, headers.get('date')), before };
       // The clock ticks once a second; a countdown started from an older tick would show 10:01.
       this.now = Date.now();
       this.startPolling();
@@ -286,10 +288,11 @@ export class DevicesView extends LitElement {
       <header class="bar">
         <div class="bar-inner">
           <button class="ghost icon" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>
-          <h1>Devices</h1>
+          <h1>Settings</h1>
         </div>
       </header>
       <main>
+        <h2 id="devices-heading">Devices</h2>
         <p class="intro">Browsers and phones that can open your sessions. Revoking one signs it out at once.</p>
         ${this.joined ? html`<div class="note" role="status">“${this.joined}” is paired.</div>` : nothing}
         ${this.pairing
@@ -305,7 +308,6 @@ export class DevicesView extends LitElement {
               ${plusIcon()} ${this.pairingBusy ? 'Getting a code…' : 'Pair a new device'}
             </button>`}
         ${this.pairingError ? html`<div class="error" role="alert">${agentText(this.pairingError)}</div>` : nothing}
-        <h2 id="devices-heading">Paired devices</h2>
         ${this.renderDevices()}
         <pm-notifications-settings></pm-notifications-settings>
         <pm-theme-setting></pm-theme-setting>

@@ -23,7 +23,7 @@ type Saved = { key: string; timeline: SavedTimeline | null | 'not-loaded' } | nu
 /**
  * A tab (or a Claude outside pocketmux) opened while the agent is out of reach: its name and
  * last-known status, the offline bar, and its conversation as this device saved it, read-only
- * (no composer, no terminal). With no tab (`tabId` null) it stands for the devices page,
+ * (no composer, no terminal). With no tab (`tabId` null) it stands for Settings,
  * which needs the agent.
  */
 @customElement('pm-offline-tab')
@@ -94,7 +94,7 @@ export class OfflineTab extends LitElement {
   ];
 
   @property({ attribute: false }) snapshot!: SessionsSnapshot;
-  /** The tab's id or the outside session's key; null for the devices page. */
+  /** The tab's id or the outside session's key; null for Settings. */
   @property({ attribute: false }) tabId: string | null = null;
   @state() private saved: Saved = null;
   @state() private viewLoaded = false;
@@ -123,7 +123,7 @@ export class OfflineTab extends LitElement {
 
   override render() {
     const key = this.tabId;
-    if (key === null) return this.frame('Devices', '', nothing, html`<p class="placeholder">Devices and notifications need pocketmux: they show here once it is back.</p>`);
+    if (key === null) return this.frame('Settings', '', nothing, html`<p class="placeholder">Settings need pocketmux: devices, notifications and the rest show here once it is back.</p>`);
     const place = sessionPlaces(this.snapshot).get(key);
     const status = this.snapshot.statuses[key];
     const names = placeNames(place, key);

@@ -1,10 +1,13 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
+import { durationText } from '../../protocol/duration-text.js';
+import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
+import * as api from '../shared/api.js';
 import { agentText } from '../shared/agent-text.js';
 import { screenCard } from '../shared/screen-card.js';
 import { controls, fieldLabel } from '../shared/shared-styles.js';
-import type { Access } from '../shared/access.js';
+import type { Access, LostAccess } from '../shared/access.js';
 import { pair } from './pair-device.js';
 import { ApiRequestError, errorText } from '../shared/api-request.js';
 import { guessThisDevice } from './device-name.js';
@@ -18,6 +21,26 @@ const DEFAULT_WAIT_S = 60;
 function cleanCode(typed: string): string {
   return typed.toUpperCase().replace(NOT_IN_CODE, '');
 }
+
+/** What the screen says to a browser that was in before, by why the agent let it go. */
+const LOST_NOTICES: Record<LostAccess, { title: string; text: string }> = {
+  [ACCESS_REFUSALS.revoked]: {
+    title: 'This device was removed',
+    text: 'It was taken off the list of devices in Settings, so it is signed out. If you did not remove it, check that list on a device you trust. To use this one again, pair it.',
+  },
+  [ACCESS_REFUSALS.pairAgain]: {
+    title: 'Pair this device again',
+    text: 'It was paired by an older pocketmux, before each device had a key of its own. Pair it once more to go on: the key it gets never leaves this browser.',
+  },
+  [ACCESS_REFUSALS.unknown]: {
+    title: 'Pair this device again',
+    text: 'pocketmux no longer knows this browser: its list of devices was reset (another data directory, or a damaged devices file). Pair it again to go on.',
+  },
+  'cut-off': {
+    title: 'Pair this device again',
+    text: 'This browser is no longer paired: it was removed from the list of devices, or pocketmux no longer knows it. Pair it again to go on.',
+  },
+};
 
 /**
  * Lets this browser in. Opened from a scanned `#pair=` URL it only asks for a device name;
@@ -91,8 +114,8 @@ export class PairScreen extends LitElement {
 
   /** The secret from a `#pair=` URL, or null to ask for a code. */
   @property({ attribute: false }) secret: string | null = null;
-  /** This browser was paired before and has been cut off. */
-  @property({ type: Boolean }) lost = false;
+  /** Why this browser, paired before, was cut off; null for one never paired. */
+  @property({ attribute: false }) lost: LostAccess | null = null;
 
   @state() private mode: 'link' | 'code' = 'code';
   @state() private busy = false;
@@ -103,15 +126,32 @@ export class PairScreen extends LitElement {
   /** Until when the agent refuses more attempts from here (ms since the epoch, local clock). */
   @state() private waitUntil = 0;
   @state() private now = Date.now();
+  /** How long a code works, as the agent says; null until it said. */
+  @state() private validForSeconds: number | null = null;
 
   @query('#code') private codeInput!: HTMLInputElement | null;
   @query('#name') private nameInput!: HTMLInputElement | null;
   private readonly defaultName = guessThisDevice();
   private ticker: ReturnType<typeof setInterval> | null = null;
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.askTerms();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopTicker();
+  }
+
+  /** The agent's own pairing time, to say instead of a number it may not use. */
+  private async askTerms(): Promise<void> {
+    try {
+      this.validForSeconds = (await api.pairingTerms()).validForSeconds;
+    } catch {
+      // Unsaid rather than wrong: the help reads well without it.
+      this.validForSeconds = null;
+    }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -202,14 +242,11 @@ export class PairScreen extends LitElement {
   override render() {
     const link = this.mode === 'link';
     const waiting = this.waiting;
+    const lost = this.lost ? LOST_NOTICES[this.lost] : null;
     return html`<main class="card">
       <img class="logo" src="/icon.svg" alt="" />
-      <h1>Pair this device</h1>
-      ${this.lost
-        ? html`<div class="notice" role="status">
-            This browser is no longer paired: it was removed from the devices list, or the agent no longer knows it. Pair it again to go on.
-          </div>`
-        : nothing}
+      <h1>${lost?.title ?? 'Pair this device'}</h1>
+      ${lost ? html`<div class="notice" role="status">${lost.text}</div>` : nothing}
       <form @submit=${this.submit} novalidate>
         ${link
           ? html`<p>You opened a pairing link from pocketmux. Give this device a name you will recognise in the list of devices.</p>`
@@ -260,7 +297,8 @@ export class PairScreen extends LitElement {
           }}>Type a code instead</button>`
         : html`<p class="help">
             No code? On your computer, run <code>pocketmux pair</code> (the command that started the agent, with <code>pair</code> in place
-            of <code>start</code>), or open Devices on a browser that is already paired. A code works once, for 10 minutes.
+            of <code>start</code>), or open Settings on a browser that is already paired.
+            ${this.validForSeconds === null ? 'A code works once.' : `A code works once, for ${durationText(this.validForSeconds)}.`}
           </p>`}
     </main>`;
   }

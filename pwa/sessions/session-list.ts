@@ -6,11 +6,11 @@ import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import './add-workspace.js';
 import '../shared/connection-note.js';
-import { devicesIcon } from '../shared/icons.js';
+import { settingsIcon } from '../shared/icons.js';
 import { controls, pageBar } from '../shared/shared-styles.js';
 import './workspace-card.js';
 import './outside-card.js';
-import { DEVICES_PATH, router } from '../shared/router.js';
+import { router, SETTINGS_PATH } from '../shared/router.js';
 import type { ConnectionKind } from '../shared/reconnecting-socket.js';
 
 const CONNECTION_LABEL: Record<ConnectionKind, string> = {
@@ -101,7 +101,7 @@ export class SessionList extends LitElement {
             <slot name="bell"></slot>
             ${this.offline
               ? nothing
-              : html`<button class="ghost icon" aria-label="Devices" title="Devices and notifications" @click=${() => router.go(DEVICES_PATH)}>${devicesIcon()}</button>`}
+              : html`<button class="ghost icon" aria-label="Settings" title="Settings: devices, notifications, theme" @click=${() => router.go(SETTINGS_PATH)}>${settingsIcon()}</button>`}
           </div>
         </div>
         <slot name="notice"></slot>

@@ -1,4 +1,5 @@
 import type { SessionResponse } from '../../protocol/api.js';
+import { type AccessRefusal, isAccessRefusal } from '../../protocol/refusals.js';
 import * as api from './api.js';
 import { ApiRequestError, errorText } from './api-request.js';
 import { setHomeDirectory } from '../sessions/labels.js';
@@ -11,13 +12,25 @@ export type Access =
   | { kind: 'granted'; session: SessionResponse }
   /**
    * This browser has no valid credential: it must pair. `secret` comes from a `#pair=` URL;
-   * `lost` says it was in before (revoked, or its credential is no longer known).
+   * `lost` says why it is out when it was in before, or null for a browser never paired.
    */
-  | { kind: 'unpaired'; secret: string | null; lost: boolean }
+  | { kind: 'unpaired'; secret: string | null; lost: LostAccess | null }
   /** The agent could not be asked (down, network) or refused in a way pairing cannot fix. */
   | { kind: 'error'; message: string }
   /** The agent could not be asked, and this device saved the lists before: they show, read-only. */
   | { kind: 'offline'; snapshot: SessionsSnapshot };
+
+/**
+ * Why a browser that had access is out: the agent's reason (removed from the list, paired by
+ * an older version, a credential it does not know), or `cut-off` when it gave none.
+ */
+export type LostAccess = AccessRefusal | 'cut-off';
+
+/** What the agent's refusal says of a credential, else what the app itself knew. */
+export function lostReason(code: string | null, wasIn: boolean): LostAccess | null {
+  if (isAccessRefusal(code)) return code;
+  return wasIn ? 'cut-off' : null;
+}
 
 const PAIR_PREFIX = '#pair=';
 
@@ -47,11 +60,11 @@ export function granted(session: SessionResponse): Access {
  * Whether this browser may use the agent. A browser that is already paired keeps its
  * device when it opens a pairing link again; the unused pairing simply expires.
  */
-export async function resolveAccess(secret: string | null, lost = false): Promise<Access> {
+export async function resolveAccess(secret: string | null, wasIn = false): Promise<Access> {
   try {
     return granted(await api.session({ unauthorizedMeansLost: false }));
   } catch (err) {
-    if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'unpaired', secret, lost };
+    if (err instanceof ApiRequestError && (err.status === 401 || err.status === 403)) return { kind: 'unpaired', secret, lost: lostReason(err.code, wasIn) };
     return { kind: 'error', message: errorText(err) };
   }
 }

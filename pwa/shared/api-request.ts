@@ -10,6 +10,8 @@ export class ApiRequestError extends Error {
     message: string,
     /** Seconds the agent asked us to wait (`Retry-After`), when it said. */
     readonly retryAfter: number | null = null,
+    /** The agent's code for the refusal (`ApiError.code`), when it gave one. */
+    readonly code: string | null = null,
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -54,12 +56,15 @@ export async function apiResponse<T>(method: string, path: string, body?: unknow
   }
   const { res, parsed } = answer;
   if (!res.ok) {
-    if (res.status === 401 && options.unauthorizedMeansLost !== false) reportAccessLost();
-    const message = (parsed as Partial<ApiError> | undefined)?.error;
+    const error = parsed as Partial<ApiError> | undefined;
+    const code = typeof error?.code === 'string' ? error.code : null;
+    if (res.status === 401 && options.unauthorizedMeansLost !== false) reportAccessLost(code);
+    const message = error?.error;
     throw new ApiRequestError(
       res.status,
       typeof message === 'string' && message ? message : `The agent answered ${res.status} ${res.statusText}`.trim(),
       retryAfterSeconds(res.headers.get('retry-after')),
+      code,
     );
   }
   return { body: parsed as T, headers: res.headers };

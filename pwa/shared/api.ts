@@ -8,6 +8,7 @@ import type {
   PaneKeyBody,
   PairBody,
   PairingResponse,
+  PairingTerms,
   RenameBody,
   SessionResponse,
   SlashCommandsResponse,
@@ -36,6 +37,7 @@ export interface ApiRoute {
 export const API_ROUTES = {
   session: { method: 'GET', path: '/session' },
   pair: { method: 'POST', path: '/pair' },
+  pairingTerms: { method: 'GET', path: '/pair' },
   newPairing: { method: 'POST', path: '/pairings' },
   devices: { method: 'GET', path: '/devices' },
   revokeDevice: { method: 'DELETE', path: '/devices/:id' },
@@ -95,6 +97,11 @@ export function session(options?: ApiOptions): Promise<SessionResponse> {
 
 export function pair(body: PairBody, options?: ApiOptions): Promise<SessionResponse> {
   return bodyOf(call<SessionResponse>(API_ROUTES.pair, undefined, body, options));
+}
+
+/** How long a pairing works: asked by a browser that is not paired, so a 401 here means nothing. */
+export function pairingTerms(): Promise<PairingTerms> {
+  return bodyOf(call<PairingTerms>(API_ROUTES.pairingTerms, undefined, undefined, { unauthorizedMeansLost: false }));
 }
 
 /** With the response headers: the agent's `Date` lets the countdown survive a wrong local clock. */

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import './update-toast.js';
-import { type Access, onAccessLost, resolveAccess, takePairSecret } from './access.js';
+import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from './access.js';
 import { errorText } from './api-request.js';
 import { Backoff } from './backoff.js';
 import { type Route, RouteController, router } from './router.js';
@@ -32,7 +32,7 @@ const WIDE = '(min-width: 1100px)';
 
 /**
  * The app shell: decides between pairing, the home screen (the inbox over the session list),
- * the devices page and a tab.
+ * Settings and a tab.
  */
 @customElement('pm-app')
 export class App extends LitElement {
@@ -60,14 +60,14 @@ export class App extends LitElement {
   private pendingLink: string | null = approvalLink(location.search);
   private highlightTimer: ReturnType<typeof setTimeout> | null = null;
   private noteTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The devices page is loaded on first visit; a failed load is said, not left blank. */
-  @state() private devicesLoadError = '';
+  /** Settings is loaded on first visit; a failed load is said, not left blank. */
+  @state() private settingsLoadError = '';
   /** The open tab's name, as its screen calls it: in the page title while that screen shows. */
   @state() private screenName = '';
   private readonly onScreenName = (e: Event) => {
     this.screenName = (e as CustomEvent<string>).detail;
   };
-  private devicesRequested = false;
+  private settingsRequested = false;
   /**
    * The tab screen (terminal and timeline) is its own chunk: the first screen is the list and
    * the inbox. It loads when a tab is opened, or once the list has shown and the page is idle.
@@ -99,13 +99,16 @@ export class App extends LitElement {
    * Any REST 401 or socket closed for a revoked device lands here. Stopping the live
    * channels here is what ends their reconnecting; the pair screen takes over.
    */
-  private readonly onAccessLost = () => {
+  private readonly onAccessLost = (reason: string | null) => {
     // Nothing of the sessions stays on a device that lost its access.
     this.offline.clear();
     if (this.access.kind !== 'granted') return;
     this.sync.stop();
     this.status.stop();
-    this.access = { kind: 'unpaired', secret: null, lost: true };
+    const lost = lostReason(reason, true);
+    this.access = { kind: 'unpaired', secret: null, lost };
+    // A socket closed for revocation says no more than that: the agent's answer says why.
+    if (lost === 'cut-off') void this.learnWhyLost();
   };
   /** The bell: home, from the top, wherever the person was. */
   private readonly onShowInbox = () => {
@@ -208,6 +211,12 @@ export class App extends LitElement {
     }
   }
 
+  /** Asks the agent why this browser was let go, for the pair screen to say; it changes nothing else. */
+  private async learnWhyLost(): Promise<void> {
+    const access = await resolveAccess(null, true);
+    if (access.kind === 'unpaired' && this.access.kind === 'unpaired' && this.access.lost === 'cut-off' && this.access.secret === null) this.access = access;
+  }
+
   private loadTerminalView(): Promise<void> {
     this.terminalView ??= import('../workbench/tab-screen.js').then(
       (mod) => {
@@ -251,12 +260,12 @@ export class App extends LitElement {
     idle(() => this.loadTerminalView());
   }
 
-  private loadDevicesView(): void {
-    if (this.devicesRequested) return;
-    this.devicesRequested = true;
+  private loadSettingsView(): void {
+    if (this.settingsRequested) return;
+    this.settingsRequested = true;
     import('../devices/devices-view.js').catch((err: unknown) => {
-      this.devicesRequested = false;
-      this.devicesLoadError = errorText(err);
+      this.settingsRequested = false;
+      this.settingsLoadError = errorText(err);
     });
   }
 
@@ -305,7 +314,7 @@ export class App extends LitElement {
     this.classList.toggle('pm-split', this.split);
     // Leaving the list: remember where it was, before it is hidden.
     if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
-    if (granted && route.name === 'devices') this.loadDevicesView();
+    if (granted && route.name === 'settings') this.loadSettingsView();
     if (granted && route.name === 'terminal') void this.loadTerminalView();
     this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
@@ -367,7 +376,7 @@ export class App extends LitElement {
     // The list stays mounted under the other screens; put it back where the person left it.
     if (shown === 'list' && this.listScroll > 0) window.scrollTo(0, this.listScroll);
     if (shown === 'list') this.listScroll = 0;
-    if (shown === 'devices') window.scrollTo(0, 0);
+    if (shown === 'settings') window.scrollTo(0, 0);
     this.shownRoute = shown;
   }
 
@@ -386,7 +395,7 @@ export class App extends LitElement {
       case 'unpaired':
         // Its own chunk: a paired device never needs it.
         void import('../pairing/pair-screen.js');
-        return html`<pm-pair-screen .secret=${access.secret} ?lost=${access.lost} @pm-paired=${this.onPaired}></pm-pair-screen>`;
+        return html`<pm-pair-screen .secret=${access.secret} .lost=${access.lost} @pm-paired=${this.onPaired}></pm-pair-screen>`;
       case 'error':
         return html`<pm-unreachable-screen
           .errorMessage=${access.message}
@@ -441,15 +450,15 @@ export class App extends LitElement {
                 }}
               ></pm-workbench>`
             : nothing}
-          ${route.name === 'devices' ? this.renderDevices() : nothing}
+          ${route.name === 'settings' ? this.renderSettings() : nothing}
         `;
       }
     }
   }
 
-  private renderDevices() {
-    if (this.devicesLoadError) {
-      return html`<pm-unreachable-screen problem="not-loaded" .errorMessage=${this.devicesLoadError}></pm-unreachable-screen>`;
+  private renderSettings() {
+    if (this.settingsLoadError) {
+      return html`<pm-unreachable-screen problem="not-loaded" .errorMessage=${this.settingsLoadError}></pm-unreachable-screen>`;
     }
     return html`<pm-devices-view></pm-devices-view>`;
   }

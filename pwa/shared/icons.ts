@@ -22,9 +22,12 @@ export const caretIcon = () => icon(svg`<path d="M6 9l6 6 6-6"/>`, 18);
 export const terminalIcon = () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M7 9l3 3-3 3"/><path d="M12 15h5"/>`, 18);
 export const timelineIcon = () =>
   icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/><path d="M9 10h6M9 14h4"/>`, 18);
-/** A laptop with a phone before it: the devices that may use this agent. */
-export const devicesIcon = () =>
-  icon(svg`<path d="M4 16V6a1 1 0 0 1 1-1h13a1 1 0 0 1 1 1v2"/><path d="M2 19h11"/><rect x="15" y="11" width="7" height="10" rx="1.5"/><path d="M18.5 18h0.01"/>`, 20);
+/** A gear: Settings (devices, notifications, theme, Claude's hooks), as every app draws it. */
+export const settingsIcon = () =>
+  icon(
+    svg`<circle cx="12" cy="12" r="3"/><path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z"/>`,
+    20,
+  );
 export const closeIcon = () => icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`, 20);
 /** The inbox: what waits for the person. */
 export const bellIcon = () => icon(svg`<path d="M6 9a6 6 0 0 1 12 0c0 5 2 6.5 2 6.5H4S6 14 6 9z"/><path d="M10 19a2 2 0 0 0 4 0"/>`, 22);

@@ -4,16 +4,23 @@ import { TAB_PATH } from './tab-key.js';
 /** What a tab's full-screen view shows: its terminal, or its Claude conversation. */
 export type TabViewMode = 'terminal' | 'timeline';
 
-export type Route = { name: 'list' } | { name: 'devices' } | { name: 'terminal'; tabId: string; view: TabViewMode };
+export type Route = { name: 'list' } | { name: 'settings' } | { name: 'terminal'; tabId: string; view: TabViewMode };
 
-export const DEVICES_PATH = '/devices';
-
+/** Devices, notifications, theme and Claude's hooks: the page the app and the docs call Settings. */
+export const SETTINGS_PATH = '/settings';
+/** Where Settings was while it was called Devices: bookmarks and old links still lead there. */
+const FORMER_SETTINGS_PATH = '/devices';
 
 export function parseRoute(pathname: string): Route | null {
   if (pathname === '/' || pathname === '') return { name: 'list' };
-  if (pathname === DEVICES_PATH || pathname === `${DEVICES_PATH}/`) return { name: 'devices' };
+  if ([SETTINGS_PATH, FORMER_SETTINGS_PATH].some((p) => pathname === p || pathname === `${p}/`)) return { name: 'settings' };
   const m = TAB_PATH.exec(pathname);
   return m?.[1] ? { name: 'terminal', tabId: m[1], view: m[2] ? 'timeline' : 'terminal' } : null;
+}
+
+/** The address a route is shown under: an old one is written as the current one. */
+function canonicalPath(pathname: string, route: Route): string {
+  return route.name === 'settings' ? SETTINGS_PATH : pathname;
 }
 
 export function terminalPath(tabId: string): string {
@@ -35,7 +42,11 @@ class Router extends EventTarget {
 
   constructor() {
     super();
-    if (!parseRoute(location.pathname)) history.replaceState(history.state, '', '/');
+    const first = parseRoute(location.pathname);
+    if (!first) history.replaceState(history.state, '', '/');
+    else if (canonicalPath(location.pathname, first) !== location.pathname) {
+      history.replaceState(history.state, '', `${canonicalPath(location.pathname, first)}${location.search}${location.hash}`);
+    }
     window.addEventListener('popstate', () => this.sync());
   }
 

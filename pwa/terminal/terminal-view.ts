@@ -18,6 +18,7 @@ import { canAdopt, describeStatus, hasTimeline } from '../sessions/tab-status.js
 import { AdoptController } from '../sessions/adopt-controller.js';
 import type { TerminalSession, ViewShortcut } from './terminal-session.js';
 import type { FindBar } from './find-bar.js';
+import { TAB_MISSING_EVENT } from '../shared/tab-missing.js';
 import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT } from './find-count.js';
 import { type HistoryState, historyNote } from './history-text.js';
 import type { Finder } from './terminal-finder.js';
@@ -59,7 +60,7 @@ function endedText(code: number, outside: boolean): string {
   }
   switch (code) {
     case CloseCode.TabNotFound:
-      return 'This tab no longer exists. It was closed, here or on another device.';
+      return 'pocketmux has no tab at this address: it was closed, here or on another device, or the link is not one of its tabs.';
     case CloseCode.SessionEnded:
       return 'The shell in this tab exited, or the tab was closed.';
     case CloseCode.DeviceRevoked:
@@ -416,6 +417,8 @@ export class TerminalView extends LitElement {
   @state() private timelineLoaded = false;
 
   @state() private connection: ConnectionState = { kind: 'connecting' };
+  /** The timeline shown here was closed by the agent: it has no tab by this address. */
+  @state() private timelineMissing = false;
   @state() private liveTitle: PaneTitle | null = null;
   @state() private loaded = false;
   @state() private loadError = '';
@@ -455,6 +458,9 @@ export class TerminalView extends LitElement {
   constructor() {
     super();
     this.addEventListener(FIND_CLOSE_EVENT, () => this.closeFind());
+    this.addEventListener(TAB_MISSING_EVENT, () => {
+      this.timelineMissing = true;
+    });
     // The snapshot of the history (in the light DOM) starts below the find bar.
     this.addEventListener(FIND_SPACE_EVENT, (e) => this.style.setProperty('--pm-find-space', `${(e as CustomEvent<number>).detail}px`));
   }
@@ -532,6 +538,7 @@ export class TerminalView extends LitElement {
 
   /** Starts what the current view needs; the terminal's socket is open only while it shows. */
   private async show(): Promise<void> {
+    this.timelineMissing = false;
     if (this.view === 'timeline') await this.loadTimeline();
     else if (!this.outsideHasNoTerminal) await this.start();
   }
@@ -694,7 +701,17 @@ export class TerminalView extends LitElement {
     this.dispatchEvent(new CustomEvent(SCREEN_NAME_EVENT, { detail: name, bubbles: true }));
   }
 
+  /**
+   * The agent has no tab (or Claude session) by this address: a link to one that was closed,
+   * or one that never was. Nothing on this screen can work then, so it offers only the way back.
+   */
+  private get missing(): boolean {
+    const c = this.connection;
+    return this.timelineMissing || (c.kind === 'closed-final' && c.code === CloseCode.TabNotFound);
+  }
+
   private get label(): { primary: string; secondary: string } {
+    if (this.missing && !this.knownTab && !this.knownOutside) return { primary: this.isOutside ? 'No such session' : 'No such tab', secondary: '' };
     if (this.isOutside) {
       const l = outsideLabel(this.currentOutside?.cwd ?? null);
       return { primary: l.primary, secondary: l.path };
@@ -717,6 +734,7 @@ export class TerminalView extends LitElement {
     const timeline = this.view === 'timeline' || hasTimeline(claude, this.status);
     const noTerminal = this.noTerminal;
     const outside = this.currentOutside;
+    if (this.missing) return this.renderMissing(label);
     // Offered while the list holds the session and it is between turns; an open confirmation stays.
     const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
     // On a phone a Claude's header holds the view switch (and Adopt): find and the text size
@@ -867,6 +885,33 @@ export class TerminalView extends LitElement {
         <button class="primary" @click=${() => this.switchTo('timeline')}>${timelineIcon()} Show the timeline</button>
       </div>
     </div>`;
+  }
+
+  private renderMissing(label: { primary: string; secondary: string }) {
+    const back = this.pane && this.closable;
+    return html`
+      <header>
+        ${back ? nothing : html`<button class="icon ghost" aria-label="Back to sessions" @click=${() => router.toList()}>${backIcon()}</button>`}
+        <div class="title">
+          <span class="name"><span class="primary-text"><bdi>${label.primary}</bdi></span></span>
+          <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
+        </div>
+        <slot name="bell"></slot>
+      </header>
+      <div class="body">
+        <div class="main">
+          <div class="stage no-terminal">
+            <div class="card" role="alert">
+              <h2>${this.isOutside ? 'No such Claude session' : 'No such tab'}</h2>
+              <p>${endedText(CloseCode.TabNotFound, this.isOutside)}</p>
+              ${back
+                ? html`<button class="primary" @click=${() => this.dispatchEvent(new CustomEvent(CLOSE_PANE_EVENT, { bubbles: true }))}>Close this pane</button>`
+                : html`<button class="primary" @click=${() => router.toList()}>Back to sessions</button>`}
+            </div>
+          </div>
+        </div>
+      </div>
+    `;
   }
 
   private renderEnded(code: number) {

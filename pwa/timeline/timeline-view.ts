@@ -18,6 +18,7 @@ import type {
 } from '../../protocol/timeline.js';
 import { controls } from '../shared/shared-styles.js';
 import type { ConnectionState } from '../shared/reconnecting-socket.js';
+import { TAB_MISSING_EVENT } from '../shared/tab-missing.js';
 import { shortTime } from '../shared/time.js';
 import './composer.js';
 import { inputBlock } from './composer-target.js';
@@ -601,6 +602,9 @@ export class TimelineView extends LitElement {
       },
       (link) => {
         this.link = link;
+        if (link.kind === 'closed-final' && link.code === CloseCode.TabNotFound) {
+          this.dispatchEvent(new CustomEvent(TAB_MISSING_EVENT, { bubbles: true, composed: true }));
+        }
       },
     );
   }

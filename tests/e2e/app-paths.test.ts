@@ -313,6 +313,34 @@ describe("the phone's key bar", () => {
   });
 });
 
+describe('a tab address the agent does not know', () => {
+  it('says there is no such tab, offers only the way back, and no Find or Text size, at phone and desktop size', async () => {
+    const desktop = await browser.newContext(DESKTOP);
+    await pairBrowser(desktop, agent, 'Wide');
+    const wide = await desktop.newPage();
+    for (const [size, p] of [
+      ['phone', page],
+      ['desktop', wide],
+    ] as const) {
+      for (const path of ['/t/no-such-tab', '/t/no-such-tab/timeline']) {
+        await p.goto(new URL(path, agent.url).href);
+        const card = p.getByRole('alert').filter({ hasText: 'No such tab' });
+        await card.getByText('pocketmux has no tab at this address').waitFor();
+        expect(await p.getByRole('button', { name: 'Find' }).count(), `${size} ${path}`).toBe(0);
+        expect(await p.getByRole('button', { name: 'Text size' }).count(), `${size} ${path}`).toBe(0);
+        expect(await p.getByRole('group', { name: 'Show' }).count(), `${size} ${path}`).toBe(0);
+        expect(await p.getByPlaceholder(/nothing to type into/).count(), `${size} ${path}`).toBe(0);
+        if (path.endsWith('/timeline')) continue;
+        await shot(p, `no-such-tab-${size}`);
+        await card.getByRole('button', { name: 'Back to sessions' }).click();
+        await p.waitForURL(new URL('/', agent.url).href);
+        await p.getByRole('heading', { name: 'Home' }).first().waitFor();
+      }
+    }
+    await desktop.close();
+  });
+});
+
 describe('the update toast', () => {
   it('offers a new service worker once it waits, and its button reloads the page under it', async () => {
     // A copy of the built package, so its sw.js can change between two loads as after an upgrade.

@@ -5,7 +5,7 @@
  * that browser can sign, it opens nothing, over REST or as a WebSocket. The key is kept in
  * IndexedDB, its private half not extractable. A phone whose clock is an hour fast still works:
  * the app learns the agent's time from its answers and signs again once when told its proof's
- * time was off. The Devices page says which devices must pair again, and only of those.
+ * time was off. The Settings page says which devices must pair again, and only of those.
  * Screenshot: test-artifacts/e2e-device-key-devices-phone.png.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -148,7 +148,7 @@ describe('a device key in Chromium', () => {
   }, 60_000);
 
   it('lists the devices at phone size, with a note only on the one that must pair again', async () => {
-    await page.goto(new URL('/devices', agent.url).href);
+    await page.goto(new URL('/settings', agent.url).href);
     const rows = page.locator('pm-devices-view li');
     await rows.filter({ hasText: 'Pixel 8' }).getByText('This device').waitFor();
     await rows.filter({ hasText: 'Fast phone' }).waitFor();

@@ -132,7 +132,7 @@ async function expectOfflineList(p: Page): Promise<void> {
   await card.getByRole('button', { name: 'Timeline' }).waitFor();
   for (const tab of [claudeTab, otherClaude, shellTab]) await p.locator(`pm-tab-row[data-tab-id="${tab.id}"]`).getByRole('button', { name: /^Open / }).waitFor();
   expect(await p.locator(`pm-tab-row[data-tab-id="${claudeTab.id}"]`).getByRole('button', { name: /^Open Claude.*Needs input/ }).count()).toBe(1);
-  for (const gone of ['New tab', 'New Claude', 'Devices', /^Actions for/, /^Add/]) {
+  for (const gone of ['New tab', 'New Claude', 'Settings', /^Actions for/, /^Add/]) {
     expect(await p.getByRole('button', { name: gone }).count(), String(gone)).toBe(0);
   }
 }
@@ -231,13 +231,13 @@ describe('the offline view', () => {
     await offlineBar(page).waitFor();
 
     // Every path of the app opens from the service worker's shell; nothing under /api comes from a cache.
-    for (const path of [`/t/${claudeTab.id}`, `/t/${claudeTab.id}/timeline`, '/devices', '/']) {
+    for (const path of [`/t/${claudeTab.id}`, `/t/${claudeTab.id}/timeline`, '/settings', '/']) {
       await page.goto(new URL(path, agent.url).href);
       await page.locator('pm-offline-bar').filter({ visible: true }).getByRole('status').filter({ hasText: 'Offline' }).waitFor({ timeout: 15_000 });
     }
-    await page.goto(new URL('/devices', agent.url).href);
-    await screen.getByRole('heading', { name: 'Devices' }).waitFor();
-    await screen.getByText('Devices and notifications need pocketmux', { exact: false }).waitFor();
+    await page.goto(new URL('/settings', agent.url).href);
+    await screen.getByRole('heading', { name: 'Settings' }).waitFor();
+    await screen.getByText('Settings need pocketmux', { exact: false }).waitFor();
     await page.goto(new URL(`/t/${claudeTab.id}`, agent.url).href);
     await screen.locator('pm-timeline-view').getByText(SAVED_PROMPT).first().waitFor();
     expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status, () => 'failed'))).toBe('failed');
@@ -251,7 +251,7 @@ describe('the offline view', () => {
     await phone.setOffline(false);
     await page.locator(`pm-inbox pm-approval-card[data-approval-id="${approval.id}"]`).getByRole('button', { name: 'Approve' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('pm-offline-bar').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Devices' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Settings' }).count()).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 120_000);
 
@@ -309,7 +309,7 @@ describe('the offline view', () => {
     laptop = await pairAnother(agent, session, 'Laptop');
     expect((await api(laptop, 'DELETE', `/api/devices/${me}`)).status).toBe(204);
 
-    await page.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { name: 'This device was removed' }).waitFor({ timeout: 10_000 });
     await expect.poll(() => saved(page), { timeout: 10_000 }).toBeNull();
     expect(await page.evaluate((key) => localStorage.getItem(key), HISTORY_STORAGE_KEY)).toBeNull();
     await phone.setOffline(true);
@@ -335,7 +335,7 @@ describe('the offline view', () => {
 
     const again = await tablet.newPage();
     await again.goto(agent.url);
-    await again.getByRole('heading', { name: 'Pair this device' }).waitFor();
+    await again.getByRole('heading', { name: 'This device was removed' }).waitFor();
     await expect.poll(() => saved(again), { timeout: 10_000 }).toBeNull();
     await tablet.close();
   }, 60_000);

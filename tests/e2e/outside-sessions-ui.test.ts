@@ -278,7 +278,7 @@ describe('Claude sessions started outside pocketmux', () => {
   }, 60_000);
 
   it('says in the settings whether Claude started anywhere on the machine reports', async () => {
-    await page.goto(new URL('/devices', agent.url).href);
+    await page.goto(new URL('/settings', agent.url).href);
     const line = page.locator('pm-user-hooks-status');
     // The test's HOME has no Claude settings: nothing is installed.
     await line.getByText('Only Claude tabs started here report.', { exact: false }).waitFor();

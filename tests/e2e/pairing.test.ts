@@ -1,8 +1,8 @@
 /**
  * Pairing in real Chromium at phone size against a real agent: the printed URL pairs a
- * phone and leaves no secret behind; the phone's Devices page pairs a second browser with
+ * phone and leaves no secret behind; the phone's Settings page pairs a second browser with
  * a short code read off the page, then revokes it, and the second browser is sent back to
- * the pair screen at once, without knocking again.
+ * the pair screen at once, without knocking again, told that it was removed.
  */
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -129,9 +129,10 @@ describe('pairing in Chromium', () => {
     expect(body.devices.map((d) => [d.name, d.current, d.binding])).toContainEqual(['Test phone', true, 'key']);
   });
 
-  it('pairs a second browser with the short code from the Devices page', async () => {
-    await page.getByRole('button', { name: 'Devices' }).click();
-    await page.waitForURL(/\/devices$/);
+  it('pairs a second browser with the short code from Settings', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.waitForURL(/\/settings$/);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const rows = page.locator('pm-devices-view li');
     await rows.filter({ hasText: 'Test phone' }).getByText('This device').waitFor();
 
@@ -152,6 +153,8 @@ describe('pairing in Chromium', () => {
     other = await second.newPage();
     await other.goto(agent.url);
     await other.getByRole('heading', { name: 'Pair this device' }).waitFor();
+    // The agent's own limit, in words: this agent's is the default ten minutes.
+    await other.getByText('A code works once, for 10 minutes.').waitFor();
     expect(await other.getByLabel('Device name').inputValue()).toBe('iPhone · Safari');
     await other.screenshot({ path: join(ARTIFACTS, 'e2e-pair-code-phone.png') });
     // Typed as people do: lower case, no dash. The field shows capitals; the agent normalizes.
@@ -171,7 +174,10 @@ describe('pairing in Chromium', () => {
     const desktop = await browser.newContext(DESKTOP);
     await pairBrowser(desktop, agent, 'Test desktop');
     const wide = await desktop.newPage();
+    // The page's address from when it was called Devices still leads there, under its new one.
     await wide.goto(new URL('/devices', agent.url).toString());
+    await wide.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(new URL(wide.url()).pathname).toBe('/settings');
     await wide.locator('pm-devices-view li').filter({ hasText: 'Test iPhone' }).waitFor();
     await wide.locator('pm-devices-view li').filter({ hasText: 'Test desktop' }).getByText('This device').waitFor();
     await wide.getByRole('button', { name: 'Pair a new device' }).click();
@@ -189,7 +195,7 @@ describe('pairing in Chromium', () => {
     await p.goto(agent.url);
     await p.getByLabel('Pairing code').fill('2222-2222');
     await p.getByRole('button', { name: 'Pair', exact: true }).click();
-    await p.getByRole('alert').filter({ hasText: /wrong|expired/i }).waitFor();
+    await p.getByRole('alert').filter({ hasText: /^No pairing has this code: check it against the one shown on the computer/ }).waitFor();
     expect(await p.getByRole('heading', { name: 'Pair this device' }).count()).toBe(1);
     await stranger.close();
   });
@@ -203,8 +209,8 @@ describe('pairing in Chromium', () => {
     await row.getByRole('button', { name: 'Revoke Test iPhone' }).click();
     await row.getByRole('alertdialog').getByRole('button', { name: 'Revoke', exact: true }).click();
 
-    await other.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 5_000 });
-    await other.getByText('This browser is no longer paired').waitFor();
+    await other.getByRole('heading', { name: 'This device was removed' }).waitFor({ timeout: 5_000 });
+    await other.getByText('It was taken off the list of devices in Settings, so it is signed out.').waitFor();
     await other.screenshot({ path: join(ARTIFACTS, 'e2e-pair-revoked-phone.png') });
     const closed = await socketsOf(other);
     for (const path of ['/api/sync', '/api/status']) {
@@ -215,11 +221,32 @@ describe('pairing in Chromium', () => {
     expect((await socketsOf(other)).length).toBe(closed.length);
     // Its cookie, with a proof signed by its own key, no longer gets in.
     expect((await browserApi(other, 'GET', '/api/session')).status).toBe(401);
+    // Opened afresh, the agent's answer alone tells it the same.
+    await other.reload();
+    await other.getByRole('heading', { name: 'This device was removed' }).waitFor();
+    expect(await other.getByLabel('Pairing code').count()).toBe(1);
 
     await expect.poll(() => row.count()).toBe(0);
     expect(await page.locator('pm-devices-view li').count()).toBe(1);
     await page.getByRole('button', { name: 'Back to sessions' }).click();
     await page.getByRole('heading', { name: 'Home' }).waitFor();
+  });
+
+  it('says the agent’s own pairing time on the pair screen, at phone and desktop size', async () => {
+    const own = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '90000' } });
+    for (const [size, options] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      const context = await browser.newContext(options);
+      const p = await context.newPage();
+      await p.goto(own.url);
+      await p.getByText('A code works once, for 90 seconds.').waitFor();
+      expect(await p.getByText(/10 minutes/).count()).toBe(0);
+      await p.screenshot({ path: join(ARTIFACTS, `e2e-pair-time-${size}.png`) });
+      await context.close();
+    }
+    await own.stop();
   });
 
   // Last: from here on the agent refuses every pairing from this address for up to a minute.

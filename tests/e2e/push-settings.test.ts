@@ -1,6 +1,6 @@
 /**
  * Notifications in the app, in real Chromium against a real agent: the Notifications section
- * on the Devices page (enable, choose, test, turn off, and what it says when it cannot work),
+ * on the Settings page (enable, choose, test, turn off, and what it says when it cannot work),
  * the presence the app reports (no push about a tab on screen), and the link a notification
  * opens (`/?approval=<id>`). Headless Chromium reaches no push service, so an init script
  * stands in for the browser's PushManager with a subscription at tests/support/push-endpoint.ts:
@@ -123,9 +123,9 @@ async function phonePush(): Promise<PushState> {
   return res.body;
 }
 
-async function openDevices(p: Page): Promise<void> {
-  await p.goto(new URL('/devices', agent.url).href);
-  await p.getByRole('heading', { name: 'Devices', exact: true }).waitFor();
+async function openSettings(p: Page): Promise<void> {
+  await p.goto(new URL('/settings', agent.url).href);
+  await p.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
   await settings(p).locator('.card:not([data-state="loading"])').waitFor();
 }
 
@@ -196,7 +196,7 @@ const withNotifications = it.skipIf(!browserShowsNotifications());
 
 describe('the Notifications section', () => {
   withNotifications('enables notifications on a phone: the agent holds the subscription and a test push arrives', async () => {
-    await page.getByRole('button', { name: 'Devices' }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
     const section = settings(page);
     const enable = section.getByRole('button', { name: 'Enable notifications' });
     await enable.waitFor();
@@ -241,7 +241,7 @@ describe('the Notifications section', () => {
   withNotifications('hands the agent again, quietly, a subscription this browser has and the agent lost', async () => {
     expect((await browserApi(page, 'DELETE', '/api/push/subscription')).status).toBe(204);
     expect((await phonePush()).subscribed).toBe(false);
-    await openDevices(page);
+    await openSettings(page);
     await settings(page).getByText('On for this browser').waitFor();
     expect((await phonePush()).subscribed).toBe(true);
     expect(await settings(page).locator('[role="alert"]').count()).toBe(0);
@@ -278,7 +278,7 @@ describe('the Notifications section', () => {
   });
 
   withNotifications('turns notifications off: the browser unsubscribes and the agent forgets it', async () => {
-    await openDevices(page);
+    await openSettings(page);
     const section = settings(page);
     await section.getByRole('button', { name: 'Turn off' }).tap();
     await section.getByRole('button', { name: 'Enable notifications' }).waitFor();
@@ -298,7 +298,7 @@ describe('the Notifications section', () => {
       await context.grantPermissions([]);
       await context.addInitScript(fakePush, { json: endpoint.subscribe().json, deny: true } satisfies FakePushOptions);
       const p = await context.newPage();
-      await openDevices(p);
+      await openSettings(p);
       await settings(p).getByRole('button', { name: 'Enable notifications' }).click();
       const card = settings(p).locator('.card[data-state="blocked-denied"]');
       await card.getByText('Notifications are blocked for pocketmux').waitFor();
@@ -320,7 +320,7 @@ describe('the Notifications section', () => {
     ] as const) {
       const context = await pairedContext(options, `iOS ${name}`);
       const p = await context.newPage();
-      await openDevices(p);
+      await openSettings(p);
       const card = settings(p).locator('.card[data-state="blocked-ios-home-screen"]');
       await card.getByText('Add pocketmux to your home screen (Share → Add to Home Screen), open it from there, then enable notifications.').waitFor();
       expect(await settings(p).getByRole('button', { name: 'Enable notifications' }).count()).toBe(0);
@@ -336,7 +336,7 @@ describe('the Notifications section', () => {
     const bad = { ...endpoint.subscribe().json, endpoint: 'https://push.example.com/send/1' };
     await context.addInitScript(fakePush, { json: bad, deny: false } satisfies FakePushOptions);
     const p = await context.newPage();
-    await openDevices(p);
+    await openSettings(p);
     await p.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     const enable = settings(p).getByRole('button', { name: 'Enable notifications' });
 
@@ -363,7 +363,7 @@ describe('the Notifications section', () => {
     const desk = endpoint.subscribe();
     await context.addInitScript(fakePush, { json: desk.json, deny: false } satisfies FakePushOptions);
     const p = await context.newPage();
-    await openDevices(p);
+    await openSettings(p);
     await p.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     await settings(p).getByRole('button', { name: 'Enable notifications' }).click();
     await settings(p).getByRole('switch', { name: 'Ready for review' }).waitFor();

@@ -195,7 +195,7 @@ describe.skipIf(!browserShowsNotifications())('push through the service worker',
     // The notification now says how it went, as the app, opened again, finds it.
     page = await context.newPage();
     await page.goto(agent.url);
-    await page.getByRole('button', { name: 'Devices' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).waitFor();
     const after = await eventually(async () => (await shown(page)).find((n) => n.tag === approval.id && n.title.startsWith('Approved')), 10_000, 'the outcome');
     expect(after.title).toBe(`Approved · ${approval.summary.title}`);
     expect(after.actions).toEqual([]);

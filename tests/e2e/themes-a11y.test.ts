@@ -108,7 +108,7 @@ describe('the theme', () => {
     });
     const page = await context.newPage();
     const firstTheme = () => page.evaluate(() => (window as unknown as { firstTheme?: string | null }).firstTheme);
-    await page.goto(new URL('/devices', agent.url).href);
+    await page.goto(new URL('/settings', agent.url).href);
     const setting = page.locator('pm-theme-setting');
     await setting.getByRole('radio', { name: 'System' }).waitFor();
     expect(await firstTheme()).toBe('dark');
@@ -357,7 +357,7 @@ const VIEWS: View[] = [
     name: 'settings',
     fullPage: true,
     async open(page) {
-      await page.goto(new URL('/devices', agent.url).href);
+      await page.goto(new URL('/settings', agent.url).href);
       await page.locator('pm-devices-view li[data-device-id]').first().waitFor();
       await page.locator('pm-theme-setting').getByRole('radio', { name: 'System' }).waitFor();
       await page.locator('pm-user-hooks-status').getByText('Only Claude tabs started here report.', { exact: false }).waitFor();
@@ -447,7 +447,7 @@ async function themedPage(size: Size, theme: Theme, paired: boolean): Promise<{ 
   const page = await context.newPage();
   if (paired) {
     await pairBrowser(context, agent, `${theme} ${size}`);
-    await page.goto(new URL('/devices', agent.url).href);
+    await page.goto(new URL('/settings', agent.url).href);
     await page.locator('pm-theme-setting').getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' }).check();
   } else {
     await page.goto(agent.url);

@@ -163,7 +163,7 @@ describe('walking skeleton in Chromium', () => {
     // The agent's own words, and the way left: a fresh code.
     await page.getByRole('alert').filter({ hasText: /used|expired/i }).waitFor();
     await page.getByLabel('Pairing code').waitFor();
-    await page.getByText(/open Devices on a browser that is already paired/).waitFor();
+    await page.getByText(/open Settings on a browser that is already paired/).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-pair-link-used.png') });
     await stranger.close();
   });

@@ -130,7 +130,7 @@ describe('devices paired before keys', () => {
     const cookieName = (await claim(again, 'new phone')).cookie.split('=')[0] as string;
     const old = await fetch(new URL('/api/session', again.url), { headers: { cookie: `${cookieName}=${credential}` } });
     expect(old.status).toBe(401);
-    expect(((await old.json()) as { error: string }).error).toMatch(/pair it again/);
+    expect(await old.json()).toEqual({ error: expect.stringMatching(/pair it again/), code: 'device-pair-again' });
     const fresh = await pairDevice(again, { code: (await localPairing(again)).code }, 'checker');
     const listed = (await api<DevicesResponse>(fresh, 'GET', '/api/devices')).body.devices;
     expect(listed.find((d) => d.id === 'dv-oldphone')).toMatchObject({ binding: 'pair-again' });

@@ -1,14 +1,14 @@
 
 import { request } from 'node:http';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
+import type { ApiError, DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
-import { api, claim, createTab, deviceHeaders, deviceSocket, eventually, newDeviceKey, pairDevice, type Session, TerminalClient } from '../support/client.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
+import { api, claim, createTab, deviceHeaders, deviceSocket, eventually, newDeviceKey, pairAnother, pairDevice, type Session, TerminalClient } from '../support/client.js';
 
 let agent: AgentHandle;
 let owner: Session;
@@ -34,11 +34,11 @@ describe('pairing', () => {
     expect((await api<SessionResponse>(first, 'GET', '/api/session')).body.deviceName).toBe('phone');
     const again = await pair({ secret });
     expect(again.status).toBe(401);
-    const refusal = ((await again.json()) as { error: string }).error;
-    expect(refusal).toMatch(/wrong, already used or expired/);
+    const refusal = (await again.json()) as ApiError;
+    expect(refusal).toEqual({ error: expect.stringMatching(/^this pairing link was used already: each pairs one device/), code: 'pairing-used' });
     // Said to a browser not paired: the command as typed from PATH, no path of this machine, no npx.
-    expect(refusal).toContain('`pocketmux pair` (the command that started the agent, with `pair` in place of `start`)');
-    expect(refusal).not.toMatch(/npx|\//);
+    expect(refusal.error).toContain('`pocketmux pair` (the command that started the agent, with `pair` in place of `start`)');
+    expect(refusal.error).not.toMatch(/npx|\//);
   });
 
   it('takes the short code typed any way, once', async () => {
@@ -64,9 +64,15 @@ describe('pairing', () => {
     await own.stop();
   });
 
-  it('refuses bad bodies and foreign origins', async () => {
-    expect((await pair({})).status).toBe(400);
-    expect((await pair({ secret: 'a', code: 'b' })).status).toBe(400);
+  it('refuses bad bodies and foreign origins, saying what is missing', async () => {
+    const empty = await pair({});
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as ApiError).error).toBe(
+      'invalid pairing: missing the pairing code (code) or the secret of a pairing link (secret): give one',
+    );
+    const both = await pair({ secret: 'a', code: 'b' });
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as ApiError).error).toBe('invalid pairing: give the pairing code (code) or the secret of a pairing link (secret), not both');
     expect((await pair({ code: 'x', extra: 1 })).status).toBe(400);
     expect((await pair({ code: 'ABCD2345' }, { origin: 'http://evil.example' })).status).toBe(403);
   });
@@ -88,6 +94,119 @@ describe('pairing', () => {
     const blocked = await fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: own.pairCode }) });
     expect(blocked.status).toBe(429);
     await own.stop();
+  });
+});
+
+describe('a refused pairing says why', () => {
+  const refused = async (res: Response) => ({ status: res.status, ...((await res.json()) as ApiError) });
+
+  it('tells a wrong code, a used one and a wrong link apart, each a 401', async () => {
+    const own = await startAgent();
+    const ownPair = (body: object) =>
+      fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, publicKey: newDeviceKey().publicKey }) });
+    expect(await refused(await ownPair({ code: 'ZZZZ-ZZZZ' }))).toEqual({
+      status: 401,
+      code: 'pairing-wrong',
+      error: expect.stringMatching(/^no pairing has this code: check it against the one shown on the computer, or get a new one on the agent's machine: `pocketmux pair` /),
+    });
+    expect(await refused(await ownPair({ secret: 'not-a-secret-the-agent-made' }))).toEqual({
+      status: 401,
+      code: 'pairing-wrong',
+      error: expect.stringMatching(/^this pairing link is not one the agent made/),
+    });
+    await pairDevice(own, { code: own.pairCode }, 'first phone');
+    expect(await refused(await ownPair({ code: own.pairCode.toLowerCase() }))).toEqual({
+      status: 401,
+      code: 'pairing-used',
+      error: expect.stringMatching(/^this pairing code was used already: each pairs one device \(if that was not you, remove the device it paired in Settings\); get a new one/),
+    });
+    await own.stop();
+  });
+
+  it('tells an expired code or link, with the agent’s own limit in words', async () => {
+    const own = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '2000' } });
+    const owner2 = await pairDevice(own, { secret: own.token }, 'owner');
+    const ownPair = (body: object) =>
+      fetch(new URL('/api/pair', own.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, publicKey: newDeviceKey().publicKey }) });
+    const soon = (await api<PairingResponse>(owner2, 'POST', '/api/pairings')).body;
+    expect(soon.validForSeconds).toBe(2);
+    await eventually(() => Date.now() > Date.parse(soon.expiresAt), 10_000, 'the pairing to expire');
+    expect(await refused(await ownPair({ code: soon.code }))).toEqual({
+      status: 401,
+      code: 'pairing-expired',
+      error: expect.stringMatching(/^this pairing code expired: each works for 2 seconds; get a new one/),
+    });
+    const secret = new URL(soon.url).hash.replace('#pair=', '');
+    expect(await refused(await ownPair({ secret }))).toMatchObject({ status: 401, code: 'pairing-expired', error: expect.stringMatching(/^this pairing link expired/) });
+    await own.stop();
+  });
+
+  it('tells a code that newer pairings replaced', async () => {
+    const fresh = async () => (await api<PairingResponse>(owner, 'POST', '/api/pairings')).body;
+    const oldest = await fresh();
+    // Eight work at once: the ninth pushes the oldest out.
+    for (let i = 0; i < 8; i++) await fresh();
+    expect(await refused(await pair({ code: oldest.code }))).toEqual({
+      status: 401,
+      code: 'pairing-replaced',
+      error: expect.stringMatching(/^this pairing code was replaced: only the newest 8 pairings work; get a new one/),
+    });
+  });
+
+  it('says how long a pairing works to a browser that is not paired, and no more', async () => {
+    const terms = await fetch(new URL('/api/pair', agent.url));
+    expect(terms.status).toBe(200);
+    expect(await terms.json()).toEqual({ validForSeconds: 600 });
+    expect((await api<PairingResponse>(owner, 'POST', '/api/pairings')).body.validForSeconds).toBe(600);
+    expect((await fetch(new URL('/api/pair', agent.url), { headers: { origin: 'http://evil.example' } })).status).toBe(403);
+  });
+
+  it('prints the agent’s own limit in the CLI, in words with the right plural', async () => {
+    const own = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '60000' } });
+    expect(own.stdout()).toContain('(works once, for 1 minute):');
+    const { stdout } = await runCli(['pair', '--data-dir', own.dataDir], agentEnv(own));
+    expect(stdout).toContain('(works once, for 1 minute):');
+    const json = JSON.parse((await runCli(['pair', '--json', '--data-dir', own.dataDir], agentEnv(own))).stdout) as PairingResponse;
+    expect(json.validForSeconds).toBe(60);
+    await own.stop();
+    expect(agent.stdout()).toContain('(works once, for 10 minutes):');
+  });
+});
+
+describe('a device refused', () => {
+  it('is told it was removed, after a restart too, and nothing about who or when', async () => {
+    const env = newTestEnvironment();
+    const own = await startAgent({ reuse: env });
+    const keeper = await pairDevice(own, { secret: own.token }, 'keeper');
+    const gone = await pairAnother(own, keeper, 'secret-name-of-the-gone-phone');
+    const id = (await api<DevicesResponse>(keeper, 'GET', '/api/devices')).body.devices.find((d) => d.name === 'secret-name-of-the-gone-phone')?.id as string;
+    expect((await api(keeper, 'DELETE', `/api/devices/${id}`)).status).toBe(204);
+    const told = await api<ApiError>(gone, 'GET', '/api/session');
+    expect(told).toEqual({ status: 401, body: { error: 'this device was removed from the devices list: pair it again', code: 'device-revoked' } });
+    expect(JSON.stringify(told.body)).not.toMatch(/secret-name|keeper|dv-/);
+    await own.stop();
+    const again = await startAgent({ reuse: env });
+    const after = await api<ApiError>({ ...gone, agent: again }, 'GET', '/api/session');
+    expect(after).toEqual({ status: 401, body: { error: 'this device was removed from the devices list: pair it again', code: 'device-revoked' } });
+    await again.stop();
+  });
+
+  it('whose credential the agent never knew is told so, apart from a removed one', async () => {
+    const env = newTestEnvironment();
+    const own = await startAgent({ reuse: env });
+    const phone = await pairDevice(own, { secret: own.token }, 'phone');
+    await own.stop();
+    // The devices list reset (a new data dir, or a damaged file set aside): the credential means nothing.
+    rmSync(join(env.dataDir, 'devices.json'));
+    const again = await startAgent({ reuse: env });
+    expect(await api<ApiError>({ ...phone, agent: again }, 'GET', '/api/session')).toEqual({
+      status: 401,
+      body: { error: 'unknown device credential', code: 'device-unknown' },
+    });
+    // No credential at all: nothing to tell apart.
+    const none = await fetch(new URL('/api/session', again.url));
+    expect(await none.json()).toEqual({ error: 'no device credential' });
+    await again.stop();
   });
 });
 

@@ -13,8 +13,11 @@ import { api, claim, createTab, deviceHeaders, deviceSocketUrl, pairAnother, typ
 
 /** Reading the route table only: building the router registers routes and calls no dependency. */
 const ROUTES = listRoutes(apiRouter({} as RouteDeps)).map(({ method, path }) => [method, `/api${path.replace(/:id/g, 'x-1')}`] as const);
-/** The only route that works without a credential: it is how a device gets one. */
-const PUBLIC = new Set(['POST /api/pair']);
+/**
+ * The only routes that work without a credential: pairing is how a device gets one, and its
+ * `GET` says how long a pairing works, the agent's setting and nothing else.
+ */
+const PUBLIC = new Set(['POST /api/pair', 'GET /api/pair']);
 
 let agent: AgentHandle;
 let owner: Session;

@@ -85,7 +85,7 @@ describe('a client without a credential', () => {
       body: JSON.stringify({ code: 'AAAA-AAAA', deviceName: 'x', publicKey: newDeviceKey().publicKey }),
     });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: string }).error).toMatch(/pairing link or code is wrong/);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^no pairing has this code/);
     const malformed = await fetch(new URL('/api/pair', agent.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

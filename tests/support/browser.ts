@@ -222,7 +222,7 @@ export async function pairPage(page: Page, how: { link: string } | { url: string
   if ('code' in how) await page.getByLabel('Pairing code').fill(how.code);
   if (deviceName !== undefined) await page.getByLabel('Device name').fill(deviceName);
   await page.getByRole('button', { name: 'Pair', exact: true }).click();
-  await page.getByRole('button', { name: 'Devices' }).waitFor();
+  await page.getByRole('button', { name: 'Settings' }).waitFor();
 }
 
 /**

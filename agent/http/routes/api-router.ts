@@ -53,7 +53,8 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use((req, res, next) => {
     const decision = deps.access.check(req, req.originalUrl);
     if (!decision.ok) {
-      res.status(decision.status).json({ error: decision.reason, ...(decision.clock ? { code: PROOF_TIME_ERROR } : {}) } satisfies ApiError);
+      const code = decision.clock ? PROOF_TIME_ERROR : decision.refusal;
+      res.status(decision.status).json({ error: decision.reason, ...(code ? { code } : {}) } satisfies ApiError);
       return;
     }
     res.locals.device = decision.device;

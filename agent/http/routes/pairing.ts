@@ -1,10 +1,12 @@
 import express, { type Router } from 'express';
-import { PairBody } from '../../../protocol/api.js';
+import { type ApiError, PairBody, type PairingTerms } from '../../../protocol/api.js';
+import { durationText } from '../../../protocol/duration-text.js';
+import { PAIRING_REFUSALS, type PairingRefusal } from '../../../protocol/refusals.js';
 import { type AccessControl, originAllowed } from '../../auth/access.js';
 import { guessDeviceName } from '../../auth/device-name.js';
 import { validPublicKey } from '../../auth/device-proof.js';
 import type { DeviceStore } from '../../auth/device-store.js';
-import type { PairingAttempts } from '../../auth/pairing.js';
+import { MAX_LIVE, type PairingAttempts } from '../../auth/pairing.js';
 import type { PairingService } from '../../auth/pairing-service.js';
 import type { Logger } from '../../util/log.js';
 import { sessionOf } from './devices.js';
@@ -23,21 +25,52 @@ export interface PairingRouteDeps {
 }
 
 /**
- * A refused pairing, as the browser shows it. That browser is not paired: the command is named
- * the way a person runs it from PATH, and how to find theirs, never by a path of this machine.
+ * Where a refused pairing sends the person, as the browser shows it. That browser is not
+ * paired: the command is named the way a person runs it from PATH, and how to find theirs,
+ * never by a path of this machine.
  */
-export const PAIRING_REFUSED =
-  'this pairing link or code is wrong, already used or expired; get a new one on the agent\'s machine: `pocketmux pair` (the command that started the agent, with `pair` in place of `start`)';
+export const NEW_PAIRING_ADVICE =
+  'get a new one on the agent\'s machine: `pocketmux pair` (the command that started the agent, with `pair` in place of `start`)';
 
 /** How long a device's credential cookie lives: browsers keep none longer than 400 days. */
 const CREDENTIAL_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
 
 /**
+ * Why a link or code did not pair, in words. Telling these apart leaks nothing worth having
+ * (docs/security.md, pairing): an ended pairing opens nothing, and a guess that names one hit a
+ * code of 31^8 that no longer works.
+ */
+export function refusalText(refusal: PairingRefusal, what: 'link' | 'code', validForSeconds: number): string {
+  const fresh = NEW_PAIRING_ADVICE;
+  const it = what === 'link' ? 'this pairing link' : 'this pairing code';
+  switch (refusal) {
+    case 'wrong':
+      return what === 'link'
+        ? `this pairing link is not one the agent made (copied only in part?); ${fresh}`
+        : `no pairing has this code: check it against the one shown on the computer, or ${fresh}`;
+    case 'used':
+      return `${it} was used already: each pairs one device (if that was not you, remove the device it paired in Settings); ${fresh}`;
+    case 'expired':
+      return `${it} expired: each works for ${durationText(validForSeconds)}; ${fresh}`;
+    case 'replaced':
+      return `${it} was replaced: only the newest ${MAX_LIVE} pairings work; ${fresh}`;
+  }
+}
+
+/**
+ * `GET /pair`, what a browser that is not paired may know (how long a code works), and
  * `POST /pair`: how a device gets in, so it cannot need a credential. It parses its own
  * body, which is tiny; wrong attempts are limited per client address (see attemptSource).
  */
 export function pairRoutes(deps: PairingRouteDeps): Router {
   const router = express.Router();
+  router.get(
+    '/pair',
+    handler((req, res) => {
+      if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
+      res.json(deps.pairing.terms() satisfies PairingTerms);
+    }),
+  );
   router.post(
     '/pair',
     express.json({ limit: '4kb', strict: true }),
@@ -60,9 +93,15 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
       const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () =>
         deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua), publicKey),
       );
-      if (!paired) {
+      if ('refused' in paired) {
+        // Every refusal counts alike, whatever it was: telling them apart buys no guesses.
         deps.attempts.fail(source);
-        throw new HttpError(401, PAIRING_REFUSED);
+        const refusal = paired.refused;
+        res.status(401).json({
+          error: refusalText(refusal, body.secret !== undefined ? 'link' : 'code', deps.pairing.terms().validForSeconds),
+          code: PAIRING_REFUSALS[refusal],
+        } satisfies ApiError);
+        return;
       }
       deps.attempts.succeed(source);
       const { device, credential } = paired.value;
