@@ -1,8 +1,9 @@
 /** `pocketmux help`, `help COMMAND` and `COMMAND --help`, as the built CLI prints them. */
-import { describe, expect, it } from 'vitest';
-import { agentEnv, newTestEnvironment, runCli } from '../support/agent.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentEnv, cleanupAgents, newTestEnvironment, runCli } from '../support/agent.js';
 
 const env = agentEnv(newTestEnvironment());
+afterAll(cleanupAgents);
 const help = (...args: string[]) => runCli(args, env);
 
 describe('pocketmux help', () => {

@@ -63,8 +63,12 @@ export function testCertificate(dir: string, days = 30): { cert: string; key: st
   return { cert, key };
 }
 
+/** Every test environment's root, removed by cleanupAgents whether or not an agent ran in it. */
+const environmentRoots = new Set<string>();
+
 export function newTestEnvironment(): Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'> {
   const root = mkdtempSync(join(tmpdir(), 'pocketmux-test-'));
+  environmentRoots.add(root);
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
   return { root, home, dataDir: join(root, 'data'), tmuxSocket: testSocketName('test') };
@@ -201,7 +205,9 @@ export async function cleanupAgents(): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (inPanes.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   for (const pid of inPanes.filter(isRunning)) process.kill(pid, 'SIGKILL');
-  for (const root of new Set(all.map((a) => a.root))) {
+  const roots = new Set([...all.map((a) => a.root), ...environmentRoots]);
+  environmentRoots.clear();
+  for (const root of roots) {
     // A process killed a moment ago (claude in a pane) may still be writing as it dies.
     rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
