@@ -126,9 +126,9 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
   } else if (https) {
     checks.push(check('tls', 'ok', `served by a proxy at ${config.publicUrl}`));
   } else if (phones) {
-    checks.push(check('tls', 'fix', 'no HTTPS, yet phones reach the agent: they get no install, offline or push, and the pairing secret crosses the network in the clear; see "Use it from your phone" in the README'));
+    checks.push(check('tls', 'fix', 'no HTTPS, yet phones reach the agent: they get no install, offline or push, and the pairing secret crosses the network in the clear; see "Put it on your phone" in the README'));
   } else {
-    checks.push(check('tls', 'optional', 'no HTTPS, and this machine needs none (http://127.0.0.1 is secure to its browser); a phone needs it: --tailscale, --public-url or --tls-cert/--tls-key, see "Use it from your phone" in the README'));
+    checks.push(check('tls', 'optional', 'no HTTPS, and this machine needs none (http://127.0.0.1 is secure to its browser); a phone needs it: --tailscale, --public-url or --tls-cert/--tls-key, see "Put it on your phone" in the README'));
   }
 
   checks.push(pushCheck(paths, https, phones));

@@ -103,7 +103,7 @@ export function blockedText(blocker: Blocker, platform: Platform): BlockedText {
       return {
         title: 'Notifications need HTTPS',
         why: 'This page came over plain HTTP. Browsers allow notifications (and installing the app) only on a secure address: https://, or http://127.0.0.1 on the machine itself.',
-        todo: 'Start pocketmux with a certificate or with --tailscale (see “Use it from your phone” in the README), then open its https:// address here.',
+        todo: 'Start pocketmux with a certificate or with --tailscale (see “Put it on your phone” in the README), then open its https:// address here.',
         note: null,
       };
     case 'ios-home-screen':
