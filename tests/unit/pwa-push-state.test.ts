@@ -54,7 +54,7 @@ describe('what the Notifications section says', () => {
     expect(blockerOf({ ...ready, secure: false, platform: 'ios' })).toBe('insecure');
     const text = blockedText('insecure', 'android');
     expect(text.title).toBe('Notifications need HTTPS');
-    expect(text.todo).toContain('“Use it from your phone”');
+    expect(text.todo).toContain('“Put it on your phone”');
   });
 
   it('sends iOS Safari to the home screen, whatever else it offers', () => {
