@@ -25,6 +25,7 @@ import { api, claim, eventually, type Session, TerminalClient } from '../support
 import { runHookScript } from '../support/hook-script.js';
 import { capturedHook, StatusClient } from '../support/status.js';
 import { testSocketName } from '../support/temp.js';
+import { shellWord } from '../../agent/config/shell-words.js';
 
 /** A tmux server of its own, standing for the person's tmux: never pocketmux's. */
 class ForeignServer {
@@ -612,7 +613,7 @@ describe('whether the user hooks are installed', () => {
     expect(none.body).toMatchObject({ state: 'none', settingsPath, detail: null });
     // The agent's data dir is not the default one: the command names it.
     expect(none.body.installCommand).toMatch(/ hooks install --data-dir \S+$/);
-    expect(none.body.installCommand.endsWith(`hooks install --data-dir '${agent.dataDir}'`)).toBe(true);
+    expect(none.body.installCommand.endsWith(`hooks install --data-dir ${shellWord(agent.dataDir)}`)).toBe(true);
 
     const install = await runCli(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(install.code, install.stderr).toBe(0);
