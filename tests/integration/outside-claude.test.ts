@@ -22,6 +22,7 @@ import { api, claim, eventually, type Session, TerminalClient } from '../support
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { OwnTmux } from '../support/own-tmux.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
+import { shellWord } from '../../agent/config/shell-words.js';
 
 type Decided = { resolution: ApprovalResolution };
 
@@ -55,7 +56,7 @@ describe('Claude started outside pocketmux', () => {
     const before = (await api<{ state: string; installCommand: string }>(phone, 'GET', '/api/hooks')).body;
     expect(before.state).toBe('none');
     // This agent's data dir is not the default one: the command the app shows names it.
-    expect(before.installCommand).toMatch(new RegExp(`hooks install --data-dir '${agent.dataDir}'$`));
+    expect(before.installCommand.endsWith(`hooks install --data-dir ${shellWord(agent.dataDir)}`)).toBe(true);
     const installed = await runCli(['hooks', 'install', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(installed.code, installed.stderr).toBe(0);
     expect((await api<{ state: string }>(phone, 'GET', '/api/hooks')).body.state).toBe('installed');

@@ -68,7 +68,12 @@ function runUnit(unit: string, home: string): { child: ChildProcess; stdout: () 
   return { child, stdout: () => out, stderr: () => err };
 }
 
-const loginEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', SHELL: '/bin/bash', LANG: 'C.UTF-8' });
+/**
+ * A login shell's PATH: this process's, without what npm adds to it for a script
+ * (node_modules/.bin, node-gyp-bin), which the unit leaves out, and each directory once.
+ */
+const loginPath = () => [...new Set((process.env.PATH ?? '/usr/bin:/bin').split(':').filter((dir) => dir.startsWith('/') && !dir.includes('/node_modules/') && !dir.includes('node-gyp-bin')))].join(':');
+const loginEnv = () => ({ PATH: loginPath(), SHELL: '/bin/bash', LANG: 'C.UTF-8' });
 
 describe('the generated systemd unit', () => {
   it("starts the agent from its ExecStart line, exactly as written", async () => {
