@@ -137,7 +137,10 @@ describe('the agent killed with SIGKILL', () => {
     const pending = hook('PermissionRequest', { tool_input: { command: 'npm run deploy', description: 'Deploy' } }, (c) => held.push(c));
     const open = await eventually(async () => (await openApprovals()).find((a) => a.tabId === claudeTab.id && a.id !== settled.id), 10_000, 'the open approval');
     expect(open.summary.title).toContain('npm run deploy');
-    await onDisk<StatusFile>(agent, 'status.json', (f) => f.tabs[claudeTab.id]?.state === 'needs-input', 'the Claude tab waiting');
+    // Waiting on disk since the first request too: the file must show this one, as of its hook.
+    const live = (await api<{ tabs: Record<string, TabStatus> }>(phone, 'GET', '/api/status')).body.tabs[claudeTab.id];
+    expect(live?.state).toBe('needs-input');
+    await onDisk<StatusFile>(agent, 'status.json', (f) => f.tabs[claudeTab.id]?.state === 'needs-input' && (f.tabs[claudeTab.id]?.seq ?? -1) >= (live?.seq ?? Number.POSITIVE_INFINITY), 'the Claude tab waiting on the second request');
     const before = await seen();
 
     await agent.stop('SIGKILL');
