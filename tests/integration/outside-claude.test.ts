@@ -159,8 +159,11 @@ describe('Claude started outside pocketmux', () => {
         'the new session with its claude pid',
       );
       expect(after).toMatchObject({ pid: before.pid, pane: before.pane, terminal: 'tmux' });
-      expect((await outsideList()).map((s) => s.key)).not.toContain(key);
+      // The old session's SessionEnd and the new one's SessionStart race each other (an HTTP hook
+      // and the script): the old one goes when its SessionEnd is in, which may come second.
+      const oldKey = key;
       key = after.key;
+      await eventually(async () => !(await outsideList()).some((s) => s.key === oldKey), 15_000, 'the old session forgotten');
       await status.waitState(key, 'idle');
     });
 
