@@ -7,7 +7,8 @@ import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalOutcome, ApprovalQuestion, ApprovalResolution } from '../../protocol/approvals.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
-import { advisedCommand, defaultDataDir } from '../config/command-name.js';
+import { advisedCommand } from '../config/command-name.js';
+import { defaultDataDir } from '../config/home.js';
 import { CliError, type Connection, call, connect, EXIT } from './remote.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 

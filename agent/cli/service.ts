@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 import { ConfigError, type ConfigInput, resolveConfig } from '../config/config.js';
+import { defaultDataDir } from '../config/home.js';
 import { defaultTmuxSocket } from '../config/tmux-socket.js';
 import { TlsError } from '../http/tls.js';
 import { type InstalledJob, LaunchdManager, lockHolder, type ManagerState, type ServiceManager, type Step, SystemdManager, waitForAgent } from '../service/manager.js';
@@ -251,7 +252,7 @@ async function uninstall(manager: ServiceManager, dataDir: string | null, deps: 
   unlinkSync(manager.path);
   deps.out(`  removed ${visibleText(manager.path)}\n`);
   if (outcome.ok) deps.out(showSteps(await manager.afterRemove()));
-  const sessions = installed.job ? tmuxSocketOf(installed.job.command, installed.job.dataDir, deps.home) : defaultTmuxSocket(join(deps.home, '.pocketmux'), deps.home);
+  const sessions = installed.job ? tmuxSocketOf(installed.job.command, installed.job.dataDir, deps.home) : defaultTmuxSocket(defaultDataDir(deps.home), deps.home);
   if (!outcome.ok) {
     deps.err(
       `pocketmux: the file is removed, but the agent could not be stopped from here: ${visibleText(outcome.reason ?? '')}\n` +
@@ -271,7 +272,7 @@ async function uninstall(manager: ServiceManager, dataDir: string | null, deps: 
 export function tmuxSocketOf(command: string[], dataDir: string | null, home: string): string {
   const at = command.indexOf('--tmux-socket');
   const given = at >= 0 ? command[at + 1] : undefined;
-  return given ?? defaultTmuxSocket(dataDir ?? join(home, '.pocketmux'), home);
+  return given ?? defaultTmuxSocket(dataDir ?? defaultDataDir(home), home);
 }
 
 export interface ServiceStatus {

@@ -1,6 +1,6 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { defaultDataDir } from './home.js';
 import { BIN_FILE } from './package.js';
 import { shellWord } from './shell-words.js';
 
@@ -52,10 +52,6 @@ export function commandName(): string {
   return cached;
 }
 
-/** Where the agent keeps its state when neither --data-dir nor POCKETMUX_DIR says otherwise. */
-export function defaultDataDir(home: string = homedir()): string {
-  return join(home, '.pocketmux');
-}
 
 export interface AdviceContext {
   /** How this installation is run; commandName() unless a test injects it. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { defaultDataDir } from './home.js';
 
 /** The tmux server of the default data dir (~/.pocketmux): the name every release used. */
 export const DEFAULT_TMUX_SOCKET = 'pocketmux';
@@ -27,7 +28,7 @@ export function dataDirIdentity(dataDir: string): string {
 }
 
 function isDefaultDataDir(dataDir: string, home: string): boolean {
-  const standard = join(home, '.pocketmux');
+  const standard = defaultDataDir(home);
   return dataDir === standard || realPathOf(dataDir) === realPathOf(standard);
 }
 
