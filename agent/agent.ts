@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { PairingResponse } from '../protocol/api.js';
-import { isUnmanagedKey } from '../protocol/hook-contract.js';
+import { isOutsideKey } from '../protocol/hook-contract.js';
 import type { UserHooksView } from '../protocol/outside.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
 import { PaneDialogs } from './approvals/pane-dialogs.js';
@@ -44,7 +44,7 @@ import { userHooksInstall } from './cli/hooks-cli.js';
 import { advisedCommand } from './config/command-name.js';
 import { adoptOutside } from './outside/adopt.js';
 import { claudePanes } from './outside/claude-panes.js';
-import { ForeignTmux } from './outside/foreign-tmux.js';
+import { OutsideTmux } from './outside/outside-tmux.js';
 import { OutsideSessions, outsidePlace } from './outside/outside-sessions.js';
 import { processAlive } from './util/process-alive.js';
 import { forgetClosedTabs } from './status/closed-tabs.js';
@@ -128,35 +128,35 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       versions: new ClaudeVersions({ PATH: login.path }, log),
       resumeAfterReboot: config.resumeClaudeAfterReboot,
     });
-    const status = new StatusManager(paths.status, log, config.maxUnmanagedSessions);
+    const status = new StatusManager(paths.status, log, config.maxOutsideSessions);
     status.load();
     agent.register(toDisposable(() => status.flush()));
     agent.register(forgetClosedTabs(status, tabs));
 
     // Claude started outside the tabs (pocketmux hooks install): kept while its claude runs.
-    const foreign = new ForeignTmux(config.tmuxBin, login.env, tmuxAtLeast(tmuxVersion, 3, 2));
+    const outsideTmux = new OutsideTmux(config.tmuxBin, login.env, tmuxAtLeast(tmuxVersion, 3, 2));
     const outside = new OutsideSessions({
       path: paths.outside,
       log,
       claudeConfigDir: config.claudeConfigDir,
-      max: config.maxUnmanagedSessions,
-      paneExists: (pane) => foreign.paneExists(pane),
+      max: config.maxOutsideSessions,
+      paneExists: (pane) => outsideTmux.paneExists(pane),
       claudeInPane: async (pane) => {
-        const pid = await foreign.panePid(pane);
+        const pid = await outsideTmux.panePid(pane);
         return pid !== null && findClaude(pid, config.claudeConfigDir, await processLister().list()) !== null;
       },
     });
     outside.load();
     agent.register(toDisposable(() => outside.flush()));
     // A status of an outside session the agent no longer knows (from before this file) goes.
-    for (const key of Object.keys(status.snapshot())) if (isUnmanagedKey(key) && !outside.has(key)) status.forget(key);
+    for (const key of Object.keys(status.snapshot())) if (isOutsideKey(key) && !outside.has(key)) status.forget(key);
     outside.on('forgotten', (session) => {
       approvals.settleTab(session.key, 'claude-exited');
       status.forget(session.key);
     });
     // The status cap let one go: so does the list.
     status.on('message', (msg) => {
-      if (msg.type === 'status:removed' && isUnmanagedKey(msg.tabId)) outside.forget(msg.tabId, 'status-dropped');
+      if (msg.type === 'status:removed' && isOutsideKey(msg.tabId)) outside.forget(msg.tabId, 'status-dropped');
     });
     const outsideSweep = setInterval(() => void outside.sweep().catch((err: Error) => log.warn('outside sessions check failed', { error: err.message })), config.outsidePollMs);
     outsideSweep.unref();
@@ -178,7 +178,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     });
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
     const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option) => dialogs.answer(approval, option));
-    const dialogs: PaneDialogs = new PaneDialogs(claudePanes(tabs, outside, foreign), approvals, () => status.snapshot(), log, (tabId) => planInTranscript(transcripts, status.get(tabId)?.transcriptPath ?? null));
+    const dialogs: PaneDialogs = new PaneDialogs(claudePanes(tabs, outside, outsideTmux), approvals, () => status.snapshot(), log, (tabId) => planInTranscript(transcripts, status.get(tabId)?.transcriptPath ?? null));
     // Claude moved on without a hook saying so (Esc in a dialog, claude gone): nothing it
     // asked in that tab is waiting any more.
     status.on('effect', (key, effect) => {
@@ -201,7 +201,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const notifier = new PushNotifier({ subscriptions, sender, approvals, status, presence, place: (key) => tabs.place(key) ?? outsidePlace(outside.get(key)), log });
     agent.register(toDisposable(() => notifier.dispose()));
 
-    const channels = new ChannelTable({ config, tabs, tmux, outside, foreign, status, approvals, presence, terminals, transcripts, log });
+    const channels = new ChannelTable({ config, tabs, tmux, outside, outsideTmux, status, approvals, presence, terminals, transcripts, log });
 
     const hookToken = loadHookToken(paths.hookToken);
     const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
@@ -249,7 +249,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
           },
           terminalStats: () => terminals.stats(),
           outside,
-          foreign,
+          outsideTmux,
           userHooks: () => userHooksView(config),
           adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
         }),

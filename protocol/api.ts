@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DECISION_LIMITS, DECISIONS } from './approvals.js';
-import { UNMANAGED_KEY_MAX, UNMANAGED_PREFIX } from './hook-contract.js';
+import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -94,7 +94,7 @@ export const CreateTabBody = z.strictObject({
 export type CreateTabBody = z.infer<typeof CreateTabBody>;
 
 /** `:key` in `/api/outside/:key/...`: an outside session's key (hook-contract.ts). */
-export const OutsideKey = z.string().max(UNMANAGED_KEY_MAX).regex(new RegExp(`^${UNMANAGED_PREFIX}[A-Za-z0-9-]+$`), 'not an outside session key');
+export const OutsideKey = z.string().max(OUTSIDE_KEY_MAX).regex(new RegExp(`^${OUTSIDE_PREFIX}[A-Za-z0-9-]+$`), 'not an outside session key');
 
 /** `POST /api/outside/:key/adopt`: into this workspace, else the one of its directory. */
 export const AdoptBody = z.strictObject({ workspaceId: WorkspaceId.optional() });

@@ -36,13 +36,21 @@ export function receivedHeader(name: (typeof HOOK_HEADERS)[keyof typeof HOOK_HEA
  * to a length that fits wherever a tab id goes (64 characters: the app's paths, the status
  * channel's messages). Claude's ids are UUIDs (36 characters).
  */
-export const UNMANAGED_PREFIX = 'unmanaged-';
-export const UNMANAGED_KEY_MAX = 64;
+export const OUTSIDE_PREFIX = 'outside-';
+export const OUTSIDE_KEY_MAX = 64;
 
-export function unmanagedKey(sessionId: string): string {
-  return `${UNMANAGED_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, UNMANAGED_KEY_MAX - UNMANAGED_PREFIX.length)}`;
+export function outsideSessionKey(sessionId: string): string {
+  return `${OUTSIDE_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, OUTSIDE_KEY_MAX - OUTSIDE_PREFIX.length)}`;
 }
 
-export function isUnmanagedKey(key: string): boolean {
-  return key.startsWith(UNMANAGED_PREFIX);
+export function isOutsideKey(key: string): boolean {
+  return key.startsWith(OUTSIDE_PREFIX);
+}
+
+/** The prefix versions up to 0.1 wrote for the same sessions, read from their status and outside files. */
+const EARLIER_OUTSIDE_PREFIX = 'unmanaged-';
+
+/** A key read from a file an earlier version wrote, under the prefix of today. */
+export function currentSessionKey(key: string): string {
+  return key.startsWith(EARLIER_OUTSIDE_PREFIX) ? `${OUTSIDE_PREFIX}${key.slice(EARLIER_OUTSIDE_PREFIX.length)}` : key;
 }

@@ -8,7 +8,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
-import type { ForeignTmux } from '../outside/foreign-tmux.js';
+import type { OutsideTmux } from '../outside/outside-tmux.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
@@ -43,7 +43,7 @@ export interface ChannelServices {
   tmux: Tmux;
   /** Claude sessions outside the tabs, and the way to their panes on other tmux servers. */
   outside: OutsideSessions;
-  foreign: ForeignTmux;
+  outsideTmux: OutsideTmux;
   status: StatusManager;
   /** What Claude waits on the person for, sent with the status. */
   approvals: ApprovalStore;

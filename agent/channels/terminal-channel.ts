@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
-import type { ForeignTmux } from '../outside/foreign-tmux.js';
+import type { OutsideTmux } from '../outside/outside-tmux.js';
 import { OutsidePaneError, type OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { TerminalBridge, TerminalTarget } from '../terminal/terminal-bridge.js';
@@ -30,7 +30,7 @@ export class TerminalChannel implements Channel {
     private readonly tabs: TabService,
     private readonly tmux: Tmux,
     private readonly outside: OutsideSessions,
-    private readonly foreign: ForeignTmux,
+    private readonly outsideTmux: OutsideTmux,
   ) {}
 
   accept(ws: WebSocket, { device, url }: ChannelContext): void {
@@ -41,9 +41,9 @@ export class TerminalChannel implements Channel {
       this.attach(ws, device.id, size, () => tabTerminal(tab, this.tmux, this.tabs));
       return;
     }
-    const session = isUnmanagedKey(id) ? this.outside.get(id) : undefined;
+    const session = isOutsideKey(id) ? this.outside.get(id) : undefined;
     if (!session) {
-      ws.close(CloseCode.TabNotFound, isUnmanagedKey(id) ? 'no such session' : 'no such tab');
+      ws.close(CloseCode.TabNotFound, isOutsideKey(id) ? 'no such session' : 'no such tab');
       return;
     }
     // Its frames wait, unread, while its claude is looked for: none is lost, and none reaches
@@ -52,7 +52,7 @@ export class TerminalChannel implements Channel {
     this.outside.paneToDrive(session).then(
       (pane) => {
         if (ws.readyState !== ws.OPEN) return;
-        this.attach(ws, device.id, size, () => outsideTerminal(id, pane, this.foreign));
+        this.attach(ws, device.id, size, () => outsideTerminal(id, pane, this.outsideTmux));
         ws.resume();
       },
       (err: unknown) => {
@@ -85,5 +85,5 @@ export class TerminalChannel implements Channel {
 export const terminalChannel: ChannelDefinition = {
   path: '/api/terminal',
   caps: 'own',
-  open: (s) => new TerminalChannel(s.terminals, s.tabs, s.tmux, s.outside, s.foreign),
+  open: (s) => new TerminalChannel(s.terminals, s.tabs, s.tmux, s.outside, s.outsideTmux),
 };

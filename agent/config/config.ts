@@ -34,7 +34,7 @@ export interface AgentConfig {
   maxWorkspaces: number;
   maxTabs: number;
   /** Claude sessions outside the agent's tabs remembered from hooks; past it the least active is forgotten. */
-  maxUnmanagedSessions: number;
+  maxOutsideSessions: number;
   /** How often the agent checks that each Claude outside the tabs still runs (its process, else its pane). */
   outsidePollMs: number;
   /** How often pane titles are polled while a client watches (/api/sync). */
@@ -86,7 +86,7 @@ export const DEFAULTS = {
   maxTerminalsPerDevice: 8,
   maxWorkspaces: 500,
   maxTabs: 500,
-  maxUnmanagedSessions: 200,
+  maxOutsideSessions: 200,
   outsidePollMs: 5_000,
   titlePollMs: 2_000,
 } as const;
@@ -196,7 +196,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     maxTerminalsPerDevice: DEFAULTS.maxTerminalsPerDevice,
     maxWorkspaces: count('POCKETMUX_MAX_WORKSPACES', DEFAULTS.maxWorkspaces),
     maxTabs: count('POCKETMUX_MAX_TABS', DEFAULTS.maxTabs),
-    maxUnmanagedSessions: DEFAULTS.maxUnmanagedSessions,
+    maxOutsideSessions: DEFAULTS.maxOutsideSessions,
     outsidePollMs: ms('POCKETMUX_OUTSIDE_POLL_MS', DEFAULTS.outsidePollMs),
     titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
     claudeBin: flags.claudeBin ?? env.POCKETMUX_CLAUDE ?? 'claude',

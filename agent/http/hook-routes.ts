@@ -1,4 +1,4 @@
-import { HOOK_HEADERS, HOOK_PATH_PREFIX, receivedHeader, STATUSLINE_HOOK, unmanagedKey } from '../../protocol/hook-contract.js';
+import { HOOK_HEADERS, HOOK_PATH_PREFIX, receivedHeader, STATUSLINE_HOOK, outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
 import { basename } from 'node:path';
@@ -195,7 +195,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
       return refuse(res, 400, `invalid statusline report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
     }
     const { tab, lookupFailed } = await tabOf(req);
-    const key = tab ?? unmanagedKey(parsed.data.session_id);
+    const key = tab ?? outsideSessionKey(parsed.data.session_id);
     if (!tab && !lookupFailed) reportOutside(req, key, parsed.data.session_id, parsed.data.cwd);
     deps.status.applyUsage(key, parsed.data);
     res.writeHead(204).end();
@@ -207,7 +207,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     const payload = parsed.payload;
     const { tab, lookupFailed } = await tabOf(req);
     if (tab) deps.tabs.noteClaudeSession(tab, payload.session_id);
-    const key = tab ?? unmanagedKey(payload.session_id);
+    const key = tab ?? outsideSessionKey(payload.session_id);
     if (!tab && !lookupFailed) reportOutside(req, key, payload.session_id, payload.cwd);
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });

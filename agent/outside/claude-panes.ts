@@ -1,7 +1,7 @@
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { DialogPanes } from '../approvals/pane-dialogs.js';
 import type { TabService } from '../tabs/tab-service.js';
-import { type ForeignTmux, PaneUnreachableError } from './foreign-tmux.js';
+import { type OutsideTmux, PaneUnreachableError } from './outside-tmux.js';
 import type { OutsideSessions } from './outside-sessions.js';
 
 /**
@@ -9,14 +9,14 @@ import type { OutsideSessions } from './outside-sessions.js';
  * or an outside session's on the person's own tmux server. An outside session with no tmux
  * has no pane: reading or typing there throws.
  */
-export function claudePanes(tabs: TabService, outside: OutsideSessions, foreign: ForeignTmux): DialogPanes {
+export function claudePanes(tabs: TabService, outside: OutsideSessions, outsideTmux: OutsideTmux): DialogPanes {
   const paneOf = (key: string) => {
     const pane = outside.get(key)?.tmux;
     if (!pane) throw new PaneUnreachableError('no terminal: started outside tmux');
     return pane;
   };
   return {
-    screen: (key) => (isUnmanagedKey(key) ? foreign.capture(paneOf(key)) : tabs.screen(key)),
-    sendInput: (key, text, enter) => (isUnmanagedKey(key) ? foreign.type(paneOf(key), text, enter) : tabs.sendInput(key, text, enter)),
+    screen: (key) => (isOutsideKey(key) ? outsideTmux.capture(paneOf(key)) : tabs.screen(key)),
+    sendInput: (key, text, enter) => (isOutsideKey(key) ? outsideTmux.type(paneOf(key), text, enter) : tabs.sendInput(key, text, enter)),
   };
 }

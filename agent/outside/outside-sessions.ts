@@ -9,12 +9,13 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { currentSessionKey } from '../../protocol/hook-contract.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import { isClaudeOfSession, isProvenClaudeOfSession, type ProcessInspector, processLister, readSessionFile } from '../claude/process.js';
 import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
-import { type ForeignPane, isPaneId, parseTmuxEnv } from './foreign-tmux.js';
+import { type OutsidePane, isPaneId, parseTmuxEnv } from './outside-tmux.js';
 import { processAlive } from '../util/process-alive.js';
 
 export interface OutsideSession {
@@ -22,7 +23,7 @@ export interface OutsideSession {
   sessionId: string;
   cwd: string | null;
   /** Its pane and tmux server, when it runs in tmux. */
-  tmux: ForeignPane | null;
+  tmux: OutsidePane | null;
   pid: number | null;
   firstSeenAt: number;
   lastSeenAt: number;
@@ -95,11 +96,11 @@ export interface OutsideSessionsOptions {
   /** Kept at most; past it the one heard of least recently is forgotten. */
   max: number;
   /** Whether a pane still exists: asked only of a session whose process is not known. */
-  paneExists: (pane: ForeignPane) => Promise<boolean>;
+  paneExists: (pane: OutsidePane) => Promise<boolean>;
   /** Whether a process runs; by default signal 0. */
   processAlive?: (pid: number) => boolean;
   /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
-  claudeInPane?: (pane: ForeignPane) => Promise<boolean>;
+  claudeInPane?: (pane: OutsidePane) => Promise<boolean>;
   /** What a process is, before it is signalled; by default this system's own (/proc, else `ps`). */
   processes?: ProcessInspector;
 }
@@ -124,7 +125,10 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     }
     if (result.status !== 'ok') return;
     const kept = [...result.value.sessions].sort((a, b) => b.lastSeenAt - a.lastSeenAt).slice(0, this.opts.max);
-    for (const s of kept.reverse()) this.sessions.set(s.key, s);
+    for (const s of kept.reverse()) {
+      const key = currentSessionKey(s.key);
+      this.sessions.set(key, { ...s, key });
+    }
   }
 
   has(key: string): boolean {
@@ -233,7 +237,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
    * claude (the shell it ran from) and what is typed there would run as a command. A session
    * whose claude is gone is forgotten. Throws OutsidePaneError.
    */
-  async paneToDrive(session: OutsideSession): Promise<ForeignPane> {
+  async paneToDrive(session: OutsideSession): Promise<OutsidePane> {
     if (!session.tmux) throw new OutsidePaneError('no-tmux', 'no terminal: started outside tmux');
     if (!(await this.stillRunning(session))) {
       this.forget(session.key, 'process-gone');
@@ -305,7 +309,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
   }
 }
 
-function samePane(a: ForeignPane | null, b: ForeignPane | null): boolean {
+function samePane(a: OutsidePane | null, b: OutsidePane | null): boolean {
   return a === b || (a !== null && b !== null && a.socketPath === b.socketPath && a.serverPid === b.serverPid && a.pane === b.pane);
 }
 

@@ -1,4 +1,4 @@
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { currentSessionKey, isOutsideKey } from '../../protocol/hook-contract.js';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
@@ -61,8 +61,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
   constructor(
     private readonly path: string,
     private readonly log: Logger,
-    /** Unmanaged sessions kept at most: any claude on the machine can report, and each would stay forever. */
-    private readonly maxUnmanaged: number = DEFAULTS.maxUnmanagedSessions,
+    /** Outside sessions kept at most: any claude on the machine can report, and each would stay forever. */
+    private readonly maxOutside: number = DEFAULTS.maxOutsideSessions,
   ) {
     super();
     this.file = new GatheredWriter(path, () => ({ version: 1, tabs: Object.fromEntries(this.tabs) }), log, 'the status file');
@@ -76,8 +76,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
       return;
     }
     if (result.status !== 'ok') return;
-    for (const [key, status] of Object.entries(result.value.tabs)) this.tabs.set(key, restoredStatus(status));
-    this.forgetLeastActiveUnmanaged();
+    for (const [key, status] of Object.entries(result.value.tabs)) this.tabs.set(currentSessionKey(key), restoredStatus(status));
+    this.forgetLeastActiveOutside();
   }
 
   /** Writes are gathered (GatheredWriter): a burst of hooks costs one write, keeping the hook path fast. */
@@ -104,7 +104,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     const isNew = !this.tabs.has(key);
     if (status !== before || isNew) {
       this.tabs.set(key, status);
-      if (isNew) this.forgetLeastActiveUnmanaged(key);
+      if (isNew) this.forgetLeastActiveOutside(key);
       this.persist();
       if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning) {
         this.emit('message', { type: 'status:update', tabId: key, status });
@@ -131,7 +131,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     const status = { ...before, usage };
     const isNew = !this.tabs.has(key);
     this.tabs.set(key, status);
-    if (isNew) this.forgetLeastActiveUnmanaged(key);
+    if (isNew) this.forgetLeastActiveOutside(key);
     if (same) return;
     this.persist();
     this.emit('message', { type: 'status:update', tabId: key, status });
@@ -144,23 +144,23 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
     return status;
   }
 
-  /** A tab closed, or an unmanaged session was let go: its status goes with it, on clients too. */
+  /** A tab closed, or an outside session was let go: its status goes with it, on clients too. */
   forget(key: string): void {
     if (!this.tabs.delete(key)) return;
     this.persist();
     this.emit('message', { type: 'status:removed', tabId: key });
   }
 
-  /** Past the cap, the unmanaged sessions heard of least recently are forgotten; `keep` just arrived. */
-  private forgetLeastActiveUnmanaged(keep?: string): void {
-    const unmanaged = [...this.tabs].filter(([key]) => isUnmanagedKey(key) && key !== keep);
-    const excess = unmanaged.length + (keep !== undefined && isUnmanagedKey(keep) ? 1 : 0) - this.maxUnmanaged;
+  /** Past the cap, the outside sessions heard of least recently are forgotten; `keep` just arrived. */
+  private forgetLeastActiveOutside(keep?: string): void {
+    const outside = [...this.tabs].filter(([key]) => isOutsideKey(key) && key !== keep);
+    const excess = outside.length + (keep !== undefined && isOutsideKey(keep) ? 1 : 0) - this.maxOutside;
     if (excess <= 0) return;
     // A stable sort keeps map order (first heard of first) among equal times.
-    unmanaged.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));
-    for (const [key] of unmanaged.slice(0, excess)) {
+    outside.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));
+    for (const [key] of outside.slice(0, excess)) {
       this.forget(key);
-      this.log.debug('forgot the least active Claude session outside the tabs: too many to keep', { key, max: this.maxUnmanaged });
+      this.log.debug('forgot the least active Claude session outside the tabs: too many to keep', { key, max: this.maxOutside });
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { TabRecord } from '../store/workspace-store.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Tmux } from '../tmux/tmux.js';
-import { checkSocket, type ForeignPane, type ForeignTmux } from '../outside/foreign-tmux.js';
+import { checkSocket, type OutsidePane, type OutsideTmux } from '../outside/outside-tmux.js';
 import type { TerminalTarget } from './terminal-bridge.js';
 
 /** A tab's terminal: its session on pocketmux's tmux server; a kill frame closes the tab. */
@@ -21,14 +21,14 @@ export function tabTerminal(tab: TabRecord, tmux: Tmux, tabs: TabService): Termi
  * checked (a socket, the agent's own user's) before anything is spawned; the pane is the
  * person's, so a kill frame does not end it.
  */
-export function outsideTerminal(key: string, pane: ForeignPane, foreign: ForeignTmux): TerminalTarget {
+export function outsideTerminal(key: string, pane: OutsidePane, outsideTmux: OutsideTmux): TerminalTarget {
   checkSocket(pane.socketPath);
   return {
     id: key,
-    spawn: { file: foreign.bin, args: foreign.attachArgs(pane) },
-    leaveCopyMode: () => foreign.leaveCopyMode(pane),
+    spawn: { file: outsideTmux.bin, args: outsideTmux.attachArgs(pane) },
+    leaveCopyMode: () => outsideTmux.leaveCopyMode(pane),
     kill: null,
-    ended: async () => !(await foreign.paneExists(pane)),
-    redraw: (clientTty) => foreign.redrawClient(pane, clientTty),
+    ended: async () => !(await outsideTmux.paneExists(pane)),
+    redraw: (clientTty) => outsideTmux.redrawClient(pane, clientTty),
   };
 }

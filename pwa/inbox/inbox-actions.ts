@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { actionsOf } from '../shared/action-request.js';
 import { ApiRequestError } from '../shared/api-request.js';
 import * as api from '../shared/api.js';
@@ -39,7 +39,7 @@ function sentence(text: string): string {
  */
 function reply(key: string, text: string): Promise<undefined> {
   const body = { text, enter: true };
-  return isUnmanagedKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
+  return isOutsideKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
 }
 
 /**

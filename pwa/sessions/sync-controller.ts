@@ -37,7 +37,7 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
     return undefined;
   }
 
-  /** A Claude session outside the tabs, by its key (`unmanaged-<session id>`). */
+  /** A Claude session outside the tabs, by its key (`outside-<session id>`). */
   outsideSession(key: string): OutsideSessionView | undefined {
     return this.outside.find((s) => s.key === key);
   }

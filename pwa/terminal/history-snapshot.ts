@@ -2,7 +2,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { type ITheme, Terminal } from '@xterm/xterm';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { PaneHistorySchema } from '../../protocol/pane-history.js';
 import { paneHistory } from '../shared/api.js';
 import { errorText } from '../shared/api-request.js';
@@ -82,7 +82,7 @@ export class HistorySnapshot implements Finder, Disposable {
 
   private async load(): Promise<void> {
     try {
-      const parsed = safeParse(PaneHistorySchema, await paneHistory(this.opts.tabId, isUnmanagedKey(this.opts.tabId), this.abort.signal));
+      const parsed = safeParse(PaneHistorySchema, await paneHistory(this.opts.tabId, isOutsideKey(this.opts.tabId), this.abort.signal));
       if (this.store.isDisposed) return;
       if (!parsed.success) throw new Error('the agent answered in a form this app does not know');
       const finder = await this.show(parsed.data.text);

@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../shared/icons.js';
@@ -515,7 +515,7 @@ export class TerminalView extends LitElement {
   }
 
   private get isOutside(): boolean {
-    return isUnmanagedKey(this.tabId);
+    return isOutsideKey(this.tabId);
   }
 
   /** Whether the list says this is a Claude started outside tmux: nothing to attach to. */

@@ -1,11 +1,11 @@
 /**
  * What the composer asks of a session, by its key: a tab's id goes to the tab's routes, an
- * outside session's key (`unmanaged-…`) to the outside routes, as the inbox's reply does
+ * outside session's key (`outside-…`) to the outside routes, as the inbox's reply does
  * (pwa/inbox/inbox-actions.ts).
  */
 import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
 import { PROOF_HEADER } from '../../protocol/device-proof.js';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { reportAccessLost } from '../shared/access-lost.js';
 import { ApiRequestError } from '../shared/api-request.js';
 import * as api from '../shared/api.js';
@@ -21,12 +21,12 @@ export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
 
 /** Text typed into the session's pane: a tab's, or an outside session's through its own tmux. */
 function typeInto(key: string, body: TabInputBody): Promise<undefined> {
-  return isUnmanagedKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
+  return isOutsideKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
 }
 
 /**
  * Sends a prompt to the session, text and Enter in one request, by the routes the inbox's
- * reply uses (by key: a tab's id, an outside session's `unmanaged-…`). The agent pastes the
+ * reply uses (by key: a tab's id, an outside session's `outside-…`). The agent pastes the
  * text and then presses Enter, so Claude submits it whatever its length.
  */
 export async function sendPrompt(key: string, text: string): Promise<void> {
@@ -36,11 +36,11 @@ export async function sendPrompt(key: string, text: string): Promise<void> {
 /** Escape in the session's pane: Claude stops what it does, as Esc in the terminal. */
 export function pressEscape(key: string): Promise<undefined> {
   const body = { key: 'Escape' as const };
-  return isUnmanagedKey(key) ? api.outsideKey(key, body) : api.tabKey(key, body);
+  return isOutsideKey(key) ? api.outsideKey(key, body) : api.tabKey(key, body);
 }
 
 export async function slashCommands(key: string): Promise<SlashCommandView[]> {
-  return readableCommands(await (isUnmanagedKey(key) ? api.outsideCommands(key) : api.tabCommands(key)));
+  return readableCommands(await (isOutsideKey(key) ? api.outsideCommands(key) : api.tabCommands(key)));
 }
 
 /** 820 B, 14 KB, 2.5 MB, 10 MB: in the binary units the upload limit is set in. */
@@ -73,7 +73,7 @@ export interface UploadHandle {
  */
 export function uploadFile(key: string, file: Blob, name: string, onProgress: (sent: number, total: number) => void): UploadHandle {
   if (file.size > UPLOAD_MAX_BYTES) return { done: Promise.reject(new FileTooLargeError(name, file.size)), abort: () => {} };
-  const route = isUnmanagedKey(key) ? api.API_ROUTES.outsideUpload : api.API_ROUTES.tabUpload;
+  const route = isOutsideKey(key) ? api.API_ROUTES.outsideUpload : api.API_ROUTES.tabUpload;
   const xhr = new XMLHttpRequest();
   const path = api.routePath(route, key);
   let cancelled = false;

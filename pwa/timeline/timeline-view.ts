@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isUnmanagedKey } from '../../protocol/hook-contract.js';
+import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type {
@@ -685,7 +685,7 @@ export class TimelineView extends LitElement {
 
   private renderBanner() {
     const link = this.link;
-    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, isUnmanagedKey(this.tabId))}</div>`;
+    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, isOutsideKey(this.tabId))}</div>`;
     if (link.kind === 'access-lost') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';

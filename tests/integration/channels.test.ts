@@ -108,11 +108,11 @@ describe('a client that stalls and comes back', () => {
     client.resume();
 
     const synced = await eventually(
-      () => client.of<Extract<StatusServerMessage, { type: 'status:sync' }>>('status:sync').find((m, i) => i > 0 && m.tabs['unmanaged-stalled']?.state === 'ready-for-review'),
+      () => client.of<Extract<StatusServerMessage, { type: 'status:sync' }>>('status:sync').find((m, i) => i > 0 && m.tabs['outside-stalled']?.state === 'ready-for-review'),
       20_000,
       'a fresh status:sync showing the last state',
     );
-    expect(synced.tabs['unmanaged-stalled']?.seq).toBe(notifications + 1);
+    expect(synced.tabs['outside-stalled']?.seq).toBe(notifications + 1);
     expect(client.of('status:hook-event').length).toBeLessThan(notifications);
     client.ws.close();
   });
@@ -124,7 +124,7 @@ describe('heartbeat on the JSON channels', () => {
     const s = await claim(quick);
     // A timeline follows only a session the agent knows: one is made known by its first hook.
     await postHook(quick, 'SessionStart', { session_id: 'nobody' });
-    const paths = ['/api/sync', '/api/status', '/api/timeline?tab=unmanaged-nobody'];
+    const paths = ['/api/sync', '/api/status', '/api/timeline?tab=outside-nobody'];
     const silent = paths.map((path) => new RawChannel(s, path, { autoPong: false }));
     const answering = paths.map((path) => new RawChannel(s, path));
     await Promise.all([...silent, ...answering].map((c) => c.opened));
@@ -168,7 +168,7 @@ describe('transcripts named by hooks', () => {
     for (const [i, path] of paths.entries()) {
       // Busy: the agent follows the transcript for Esc, and the timeline reads it.
       await postHook(reader, 'UserPromptSubmit', { session_id: `odd-${i}`, transcript_path: path, prompt: 'hi' });
-      timelines.push(new RawChannel(s, `/api/timeline?tab=unmanaged-odd-${i}`));
+      timelines.push(new RawChannel(s, `/api/timeline?tab=outside-odd-${i}`));
     }
     for (const timeline of timelines) {
       const page = await eventually(() => timeline.of<Extract<TimelineServerMessage, { type: 'timeline:page' }>>('timeline:page')[0], 10_000, 'a timeline page');
@@ -216,13 +216,13 @@ describe('transcripts named by hooks', () => {
 
     const pageOf = async (channel: RawChannel) =>
       eventually(() => channel.of<Extract<TimelineServerMessage, { type: 'timeline:page' }>>('timeline:page').find((p) => p.entries.length > 0), 20_000, 'a page of entries');
-    const first = new RawChannel(s, '/api/timeline?tab=unmanaged-big');
+    const first = new RawChannel(s, '/api/timeline?tab=outside-big');
     const firstPage = await pageOf(first);
     first.ws.close();
     await first.closed;
 
     const before = procBytesRead(reader.pid);
-    const second = new RawChannel(s, '/api/timeline?tab=unmanaged-big');
+    const second = new RawChannel(s, '/api/timeline?tab=outside-big');
     const secondPage = await pageOf(second);
     const read = procBytesRead(reader.pid) - before;
     expect(secondPage.entries).toEqual(firstPage.entries);
@@ -238,7 +238,7 @@ describe('transcripts named by hooks', () => {
     writeFileSync(path, fixture);
     // Busy: the monitor follows the transcript for Esc, every 100 ms here.
     await postHook(reader, 'UserPromptSubmit', { session_id: 'shared', transcript_path: path, prompt: 'hi' });
-    const timeline = new RawChannel(s, '/api/timeline?tab=unmanaged-shared');
+    const timeline = new RawChannel(s, '/api/timeline?tab=outside-shared');
     await eventually(
       () => timeline.of<Extract<TimelineServerMessage, { type: 'timeline:page' }>>('timeline:page').find((p) => p.entries.length > 0),
       20_000,

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import {
   type ApiError,
   type SlashCommandsResponse,
@@ -99,7 +99,7 @@ describe('Escape in a pane', () => {
     }
     expect((await api(phone, 'POST', '/api/tabs/tb-nope/keys', { key: 'Escape' })).status).toBe(404);
     expect((await api(phone, 'POST', '/api/tabs/NOT%20AN%20ID/keys', { key: 'Escape' })).status).toBe(400);
-    expect((await api(phone, 'POST', '/api/outside/unmanaged-nope/keys', { key: 'Escape' })).status).toBe(404);
+    expect((await api(phone, 'POST', '/api/outside/outside-nope/keys', { key: 'Escape' })).status).toBe(404);
   });
 });
 
@@ -140,7 +140,7 @@ describe('slash commands', () => {
 
   it('is 404 for an unknown tab or session', async () => {
     expect((await api(phone, 'GET', '/api/tabs/tb-nope/commands')).status).toBe(404);
-    expect((await api(phone, 'GET', '/api/outside/unmanaged-nope/commands')).status).toBe(404);
+    expect((await api(phone, 'GET', '/api/outside/outside-nope/commands')).status).toBe(404);
   });
 });
 
@@ -240,7 +240,7 @@ describe('uploads', () => {
 
   it('is 404 for an unknown tab or session, and 401 without a credential', async () => {
     expect((await upload('/api/tabs/tb-nope/uploads', Buffer.from('x'))).status).toBe(404);
-    expect((await upload('/api/outside/unmanaged-nope/uploads', Buffer.from('x'))).status).toBe(404);
+    expect((await upload('/api/outside/outside-nope/uploads', Buffer.from('x'))).status).toBe(404);
     const before = listUploads(dir);
     expect((await upload(`/api/tabs/${tab.id}/uploads`, Buffer.from('x'), { device: null })).status).toBe(401);
     expect(listUploads(dir)).toEqual(before);
@@ -282,7 +282,7 @@ describe('a Claude started outside pocketmux', () => {
   async function report(id: string, cwd: string, tmuxEnv: Record<string, string>): Promise<string> {
     const run = await runHookScript(agent.dataDir, '--global SessionStart', payload(id, cwd), tmuxEnv);
     expect(run).toMatchObject({ code: 0 });
-    const key = unmanagedKey(id);
+    const key = outsideSessionKey(id);
     await eventually(async () => (await api<OutsideSessionsResponse>(phone, 'GET', '/api/outside')).body.sessions.some((s) => s.key === key), 15_000, `${key} listed`);
     return key;
   }

@@ -122,7 +122,7 @@ describe('live JSON channels per device', () => {
   it('opens no timeline for an outside session the agent does not know', async () => {
     const agent = await startAgent();
     const a = await claim(agent);
-    const made = new RawChannel(a, '/api/timeline?tab=unmanaged-made-up-1234');
+    const made = new RawChannel(a, '/api/timeline?tab=outside-made-up-1234');
     expect((await made.closed).code).toBe(CloseCode.TabNotFound);
   });
 });
@@ -192,13 +192,13 @@ describe('Claude sessions from outside the agent', () => {
     await hook('outside-200');
 
     const tabs = (await api<{ tabs: Record<string, TabStatus> }>(s, 'GET', '/api/status')).body.tabs;
-    const unmanaged = Object.keys(tabs).filter((k) => k.startsWith('unmanaged-'));
-    expect(unmanaged).toHaveLength(200);
-    expect(unmanaged).toContain('unmanaged-outside-0');
-    expect(unmanaged).toContain('unmanaged-outside-200');
-    expect(unmanaged).not.toContain('unmanaged-outside-1');
+    const outside = Object.keys(tabs).filter((k) => k.startsWith('outside-'));
+    expect(outside).toHaveLength(200);
+    expect(outside).toContain('outside-outside-0');
+    expect(outside).toContain('outside-outside-200');
+    expect(outside).not.toContain('outside-outside-1');
     await eventually(
-      () => client.messages.some((m) => m.type === 'status:removed' && m.tabId === 'unmanaged-outside-1'),
+      () => client.messages.some((m) => m.type === 'status:removed' && m.tabId === 'outside-outside-1'),
       5_000,
       'the removal told to clients',
     );

@@ -187,12 +187,12 @@ describe('Claude hooks', () => {
     client.ws.close();
   });
 
-  it('keeps events from a pane it does not manage as an unmanaged session', async () => {
+  it('keeps events from a pane it does not manage as an outside session', async () => {
     const client = new StatusClient(session);
     await client.opened;
     const start = { ...captured[0], session_id: 'outside-1234' };
     await runHook('SessionStart', start, { TMUX_PANE: '%999', TMUX: '/tmp/tmux-0/default,1,0' });
-    await eventually(() => client.latest('unmanaged-outside-1234')?.state === 'idle', 5000, 'unmanaged session');
+    await eventually(() => client.latest('outside-outside-1234')?.state === 'idle', 5000, 'outside session');
     client.ws.close();
   });
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processAlive } from '../../agent/util/process-alive.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
@@ -79,7 +79,7 @@ describe('Claude started outside pocketmux', () => {
       const found = await sessionIn(project);
       key = found.key;
       expect(found).toMatchObject({ terminal: 'tmux', pane: paneId });
-      expect(key).toBe(unmanagedKey(found.sessionId));
+      expect(key).toBe(outsideSessionKey(found.sessionId));
       await pane.waitScreen('the idle prompt', (s) => /^❯ *$/m.test(s), 30_000);
       await status.waitState(key, 'idle');
     });
@@ -219,7 +219,7 @@ describe('Claude started outside pocketmux', () => {
     });
 
     it('is refused for an unknown session, and for a bad key', async () => {
-      expect((await api(phone, 'POST', `/api/outside/${unmanagedKey('0000aaaa-0000')}/adopt`, {})).status).toBe(404);
+      expect((await api(phone, 'POST', `/api/outside/${outsideSessionKey('0000aaaa-0000')}/adopt`, {})).status).toBe(404);
       expect((await api(phone, 'POST', '/api/outside/not-a-key/adopt', {})).status).toBe(400);
     });
   });

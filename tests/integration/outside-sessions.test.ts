@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeStandIn } from '../support/own-tmux.js';
 import { descendants, processLister, procStartTime } from '../../agent/claude/process.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse, OutsideSessionView, UserHooksView } from '../../protocol/outside.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
 import { FrameType } from '../../protocol/terminal-frame.js';
@@ -28,7 +28,7 @@ import { testSocketName } from '../support/temp.js';
 import { shellWord } from '../../agent/config/shell-words.js';
 
 /** A tmux server of its own, standing for the person's tmux: never pocketmux's. */
-class ForeignServer {
+class OutsideServer {
   readonly name = testSocketName('outside');
   socketPath = '';
   private serverPid = '';
@@ -154,7 +154,7 @@ function lastSnapshot(sync: RawChannel): SyncSnapshot | undefined {
 }
 
 const children: ChildProcess[] = [];
-const servers: ForeignServer[] = [];
+const servers: OutsideServer[] = [];
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -162,8 +162,8 @@ afterAll(async () => {
   await cleanupAgents();
 });
 
-async function foreignServer(home: string): Promise<{ server: ForeignServer; pane: string }> {
-  const server = new ForeignServer(home);
+async function outsideServer(home: string): Promise<{ server: OutsideServer; pane: string }> {
+  const server = new OutsideServer(home);
   servers.push(server);
   const pane = await server.start();
   return { server, pane };
@@ -172,22 +172,22 @@ async function foreignServer(home: string): Promise<{ server: ForeignServer; pan
 describe('Claude sessions outside the tabs', () => {
   let agent: AgentHandle;
   let session: Session;
-  let server: ForeignServer;
+  let server: OutsideServer;
   let pane: string;
   let status: StatusClient;
   let sync: RawChannel;
   let claudeBin: string;
   const inTmux = { id: newSessionId(), cwd: '/home/someone/in-tmux' };
   const plain = { id: newSessionId(), cwd: '/home/someone/plain' };
-  const tmuxKey = unmanagedKey(inTmux.id);
-  const plainKey = unmanagedKey(plain.id);
+  const tmuxKey = outsideSessionKey(inTmux.id);
+  const plainKey = outsideSessionKey(plain.id);
 
   beforeAll(async () => {
     // No sweep while these run: a pane that cannot be reached (f) would be forgotten by one.
     agent = await startAgent({ env: { POCKETMUX_OUTSIDE_POLL_MS: '3600000' } });
     session = await claim(agent);
     claudeBin = claudeStandIn(agent.root);
-    ({ server, pane } = await foreignServer(agent.home));
+    ({ server, pane } = await outsideServer(agent.home));
     status = new StatusClient(session);
     sync = new RawChannel(session, '/api/sync');
     await Promise.all([status.opened, sync.opened]);
@@ -298,8 +298,8 @@ describe('Claude sessions outside the tabs', () => {
     const none = await api<{ error: string }>(session, 'POST', `/api/outside/${plainKey}/input`, { text: 'echo hi' });
     expect(none.status).toBe(409);
     expect(none.body.error).toMatch(/outside tmux/);
-    expect((await api(session, 'POST', `/api/outside/${unmanagedKey(newSessionId())}/input`, { text: 'echo hi' })).status).toBe(404);
-    for (const bad of ['tb-notoutside', 'unmanaged-bad%21key', `unmanaged-${'a'.repeat(65)}`, 'unmanaged-']) {
+    expect((await api(session, 'POST', `/api/outside/${outsideSessionKey(newSessionId())}/input`, { text: 'echo hi' })).status).toBe(404);
+    for (const bad of ['tb-notoutside', 'outside-bad%21key', `outside-${'a'.repeat(65)}`, 'outside-']) {
       expect((await api(session, 'POST', `/api/outside/${bad}/input`, { text: 'echo hi' })).status, bad).toBe(400);
     }
     // A body that is not input is refused too.
@@ -311,7 +311,7 @@ describe('Claude sessions outside the tabs', () => {
     expect(closed.code).toBe(CloseCode.TabNotFound);
     expect(closed.reason).toMatch(/^no terminal/);
 
-    const unknown = new TerminalClient(session, unmanagedKey(newSessionId()));
+    const unknown = new TerminalClient(session, outsideSessionKey(newSessionId()));
     await unknown.opened;
     expect((await unknown.closed).code).toBe(CloseCode.TabNotFound);
   });
@@ -319,7 +319,7 @@ describe('Claude sessions outside the tabs', () => {
   it('(c) types nothing into a pane where only a shell runs: 409, and the session is forgotten', async () => {
     const shellPane = await server.newPane();
     const id = newSessionId();
-    const key = unmanagedKey(id);
+    const key = outsideSessionKey(id);
     const refuse = async (text: string) => {
       const res = await api<{ error: string }>(session, 'POST', `/api/outside/${key}/input`, { text });
       expect(res.status).toBe(409);
@@ -356,7 +356,7 @@ describe('Claude sessions outside the tabs', () => {
     const claudePane = await server.newPane(`'${claudeBin}'; exec /bin/sh`);
     const pid = await server.claudePid(claudePane);
     const id = newSessionId();
-    const key = unmanagedKey(id);
+    const key = outsideSessionKey(id);
     const sessionsDir = join(agent.home, '.claude', 'sessions');
     mkdirSync(sessionsDir, { recursive: true });
     // As Claude writes it on Linux: with the process's start time.
@@ -395,7 +395,7 @@ describe('Claude sessions outside the tabs', () => {
 
   it('(d) forgets a session at its SessionEnd: gone from /api/outside, the sync snapshot and the status', async () => {
     const ending = { id: newSessionId(), cwd: '/home/someone/ending' };
-    const key = unmanagedKey(ending.id);
+    const key = outsideSessionKey(ending.id);
     const endPane = await server.newPane();
     await report(agent, 'SessionStart', startPayload(ending.id, ending.cwd), server.env(endPane));
     await waitListed(session, key);
@@ -424,7 +424,7 @@ describe('Claude sessions outside the tabs', () => {
     const file = join(agent.root, 'not-a-socket');
     writeFileSync(file, 'plain file\n');
     const odd = { id: newSessionId(), cwd: '/home/someone/odd' };
-    const key = unmanagedKey(odd.id);
+    const key = outsideSessionKey(odd.id);
     await report(agent, 'SessionStart', startPayload(odd.id, odd.cwd), { TMUX: `${file},4242,0`, TMUX_PANE: '%0' });
     expect(await waitListed(session, key)).toMatchObject({ terminal: 'tmux', pane: '%0', cwd: odd.cwd });
 
@@ -446,7 +446,7 @@ describe('Claude sessions outside the tabs', () => {
 
     // A server that is gone (its socket removed) is refused the same way.
     const goneId = newSessionId();
-    const goneKey = unmanagedKey(goneId);
+    const goneKey = outsideSessionKey(goneId);
     await report(agent, 'SessionStart', startPayload(goneId, '/x'), { TMUX: `${join(agent.root, 'no-such-socket')},4242,0`, TMUX_PANE: '%1' });
     await waitListed(session, goneKey);
     const goneTerm = new TerminalClient(session, goneKey);
@@ -467,12 +467,12 @@ describe('Claude sessions outside the tabs', () => {
 describe('checking that each outside claude still runs', () => {
   let agent: AgentHandle;
   let session: Session;
-  let server: ForeignServer;
+  let server: OutsideServer;
 
   beforeAll(async () => {
     agent = await startAgent({ env: { POCKETMUX_OUTSIDE_POLL_MS: '200' } });
     session = await claim(agent);
-    ({ server } = await foreignServer(agent.home));
+    ({ server } = await outsideServer(agent.home));
   });
 
   it('(e) forgets a session whose pane is gone, and one whose claude process (from its session file) exits', async () => {
@@ -485,14 +485,14 @@ describe('checking that each outside claude still runs', () => {
     await once(claude, 'spawn');
     const pid = claude.pid as number;
     const withPid = { id: newSessionId(), cwd: '/home/someone/with-pid' };
-    const pidKey = unmanagedKey(withPid.id);
+    const pidKey = outsideSessionKey(withPid.id);
     // The agent's Claude config dir: ~/.claude of the test HOME (no CLAUDE_CONFIG_DIR is set).
     const sessionsDir = join(agent.home, '.claude', 'sessions');
     mkdirSync(sessionsDir, { recursive: true });
     writeFileSync(join(sessionsDir, `${pid}.json`), JSON.stringify({ pid, sessionId: withPid.id, cwd: withPid.cwd, startedAt: Date.now() }));
 
     const inPane = { id: newSessionId(), cwd: '/home/someone/in-pane' };
-    const paneKey = unmanagedKey(inPane.id);
+    const paneKey = outsideSessionKey(inPane.id);
     const doomed = await server.newPane();
     // With its pid known, the pane is not what decides: this one's pane goes away too.
     const pidPane = await server.newPane();
@@ -522,8 +522,8 @@ describe('checking that each outside claude still runs', () => {
     await status.opened;
     const file = join(agent.root, 'not-a-socket');
     writeFileSync(file, '');
-    const key = unmanagedKey(newSessionId());
-    await report(agent, 'SessionStart', startPayload(key.slice('unmanaged-'.length), '/x'), { TMUX: `${file},1,0`, TMUX_PANE: '%3' });
+    const key = outsideSessionKey(newSessionId());
+    await report(agent, 'SessionStart', startPayload(key.slice('outside-'.length), '/x'), { TMUX: `${file},1,0`, TMUX_PANE: '%3' });
     // It may be gone before a listing sees it: its status, given by the hook, is what is removed.
     await eventually(() => status.messages.some((m) => m.type === 'status:removed' && m.tabId === key), 15_000, 'status:removed');
     await waitGone(session, key);
@@ -533,7 +533,7 @@ describe('checking that each outside claude still runs', () => {
 
   it('(e) keeps one with neither a process nor a pane until its SessionEnd', async () => {
     const id = newSessionId();
-    const key = unmanagedKey(id);
+    const key = outsideSessionKey(id);
     const status = new StatusClient(session);
     await status.opened;
     // Another session, reported after it, is forgotten by a sweep: by then this one went through one.
@@ -541,9 +541,9 @@ describe('checking that each outside claude still runs', () => {
     const otherPane = await server.newPane();
     await report(agent, 'SessionStart', startPayload(id, '/plain'), {});
     await report(agent, 'SessionStart', startPayload(other.id, '/other'), server.env(otherPane));
-    await waitListed(session, unmanagedKey(other.id));
+    await waitListed(session, outsideSessionKey(other.id));
     await server.run('kill-pane', '-t', otherPane);
-    await waitGone(session, unmanagedKey(other.id));
+    await waitGone(session, outsideSessionKey(other.id));
     expect((await outsideList(session)).some((v) => v.key === key)).toBe(true);
     await report(agent, 'SessionEnd', { ...startPayload(id, '/plain'), hook_event_name: 'SessionEnd', reason: 'other' }, {});
     await waitGone(session, key);
@@ -557,7 +557,7 @@ describe('an agent restart', () => {
     const env = newTestEnvironment();
     const first = await startAgent({ reuse: env, env: { POCKETMUX_OUTSIDE_POLL_MS: '3600000' } });
     const firstSession = await claim(first);
-    const { server, pane } = await foreignServer(env.home);
+    const { server, pane } = await outsideServer(env.home);
     // Its claude runs in the pane: a terminal opens only there.
     await server.startClaude(pane, claudeStandIn(env.root));
     const inTmux = newSessionId();
@@ -568,9 +568,9 @@ describe('an agent restart', () => {
     const long = `long-${'a'.repeat(251)}`;
     await report(first, 'SessionStart', startPayload(long, '/restart/long'), {});
     const before = [
-      await waitListed(firstSession, unmanagedKey(inTmux)),
-      await waitListed(firstSession, unmanagedKey(plain)),
-      await waitListed(firstSession, unmanagedKey(long)),
+      await waitListed(firstSession, outsideSessionKey(inTmux)),
+      await waitListed(firstSession, outsideSessionKey(plain)),
+      await waitListed(firstSession, outsideSessionKey(long)),
     ];
     expect(await first.stop()).toBe(0);
 
@@ -581,13 +581,13 @@ describe('an agent restart', () => {
 
     const status = new StatusClient(session);
     await status.opened;
-    await status.waitState(unmanagedKey(inTmux), 'idle');
-    await status.waitState(unmanagedKey(plain), 'idle');
+    await status.waitState(outsideSessionKey(inTmux), 'idle');
+    await status.waitState(outsideSessionKey(plain), 'idle');
     status.ws.close();
 
     // The pane is reached through its own server as before.
     const marker = `restarted-${randomBytes(3).toString('hex')}`;
-    const term = new TerminalClient(session, unmanagedKey(inTmux));
+    const term = new TerminalClient(session, outsideSessionKey(inTmux));
     await term.opened;
     term.type(`${marker}\r`);
     await server.waitForEcho(pane, marker);
@@ -595,11 +595,11 @@ describe('an agent restart', () => {
 
     // Hooks keep coming to the new agent (its script was rewritten at start): SessionEnd forgets.
     await report(second, 'SessionEnd', { ...startPayload(plain, '/restart/plain'), hook_event_name: 'SessionEnd', reason: 'other' }, {});
-    await waitGone(session, unmanagedKey(plain));
+    await waitGone(session, outsideSessionKey(plain));
     await second.stop();
     const third = await startAgent({ reuse: env, env: { POCKETMUX_OUTSIDE_POLL_MS: '3600000' } });
     const thirdSession = await claim(third);
-    expect((await outsideList(thirdSession)).map((v) => v.key)).toEqual([unmanagedKey(inTmux), unmanagedKey(long)]);
+    expect((await outsideList(thirdSession)).map((v) => v.key)).toEqual([outsideSessionKey(inTmux), outsideSessionKey(long)]);
   });
 });
 
@@ -630,7 +630,7 @@ describe('whether the user hooks are installed', () => {
     const child = spawn('/bin/sh', ['-c', command as string], { env: { PATH: process.env.PATH }, stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin.end(`${JSON.stringify(startPayload(id, '/from/user/settings'))}\n`);
     expect((await once(child, 'exit'))[0]).toBe(0);
-    expect(await waitListed(session, unmanagedKey(id))).toMatchObject({ cwd: '/from/user/settings', terminal: 'none' });
+    expect(await waitListed(session, outsideSessionKey(id))).toMatchObject({ cwd: '/from/user/settings', terminal: 'none' });
 
     const uninstall = await runCli(['hooks', 'uninstall', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(uninstall.code, uninstall.stderr).toBe(0);

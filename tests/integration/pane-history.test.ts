@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import type { ApiError, TabView } from '../../protocol/api.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { PANE_HISTORY_MAX_BYTES, type PaneHistory, PaneHistorySchema } from '../../protocol/pane-history.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
@@ -143,7 +143,7 @@ describe("an outside Claude's pane, on the person's own tmux server", () => {
     const id = newId();
     const payload = { ...sessionStart, session_id: id, cwd, transcript_path: `/nonexistent/${id}.jsonl`, hook_event_name: 'SessionStart' };
     expect(await runHookScript(agent.dataDir, '--global SessionStart', payload, tmuxEnv)).toMatchObject({ code: 0 });
-    const key = unmanagedKey(id);
+    const key = outsideSessionKey(id);
     await eventually(async () => (await api<OutsideSessionsResponse>(phone, 'GET', '/api/outside')).body.sessions.some((s) => s.key === key), 15_000, `${key} listed`);
     return key;
   }
@@ -191,10 +191,10 @@ describe("an outside Claude's pane, on the person's own tmux server", () => {
     const none = await history(`/api/outside/${plain}/history`);
     expect(none.status).toBe(409);
     expect(none.body.error).toMatch(/started outside tmux/);
-    const unknown = await history(`/api/outside/${unmanagedKey(newId())}/history`);
+    const unknown = await history(`/api/outside/${outsideSessionKey(newId())}/history`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatch(/^no Claude session unmanaged-/);
-    for (const bad of ['tb-notoutside', 'unmanaged-bad%21key', `unmanaged-${'a'.repeat(65)}`]) {
+    expect(unknown.body.error).toMatch(/^no Claude session outside-/);
+    for (const bad of ['tb-notoutside', 'outside-bad%21key', `outside-${'a'.repeat(65)}`]) {
       expect((await history(`/api/outside/${bad}/history`)).status, bad).toBe(400);
     }
   });

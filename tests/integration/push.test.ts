@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { PushPayload, PushState } from '../../protocol/push.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
@@ -163,7 +163,7 @@ describe('Web Push', () => {
   it('names a Claude started outside pocketmux by its project directory', async () => {
     const headers = { 'content-type': 'application/json', 'x-pocketmux-token': readFileSync(join(env.dataDir, 'hook-token'), 'utf8').trim() };
     const sessionId = 'f0e1d2c3-0000-4000-8000-000000000abc';
-    const key = unmanagedKey(sessionId);
+    const key = outsideSessionKey(sessionId);
     const hook = (event: string, extra: Record<string, unknown> = {}) =>
       fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify({ ...capturedHook(event), session_id: sessionId, cwd: '/srv/code/billing', ...extra }) });
     expect((await hook('SessionStart')).status).toBe(204);
@@ -177,7 +177,7 @@ describe('Web Push', () => {
   it('writes out control and bidi characters of Claude’s last message in the review push, as the inbox card does', async () => {
     const headers = { 'content-type': 'application/json', 'x-pocketmux-token': readFileSync(join(env.dataDir, 'hook-token'), 'utf8').trim() };
     const sessionId = 'f0e1d2c3-0000-4000-8000-0000000bad01';
-    const key = unmanagedKey(sessionId);
+    const key = outsideSessionKey(sessionId);
     const hook = (event: string, extra: Record<string, unknown> = {}) =>
       fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify({ ...capturedHook(event), session_id: sessionId, cwd: '/srv/code/reports', ...extra }) });
     expect((await hook('SessionStart')).status).toBe(204);

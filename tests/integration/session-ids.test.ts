@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { procStartTime } from '../../agent/claude/process.js';
 import { processAlive } from '../../agent/util/process-alive.js';
 import type { TabView } from '../../protocol/api.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { api, claim, eventually, firstWorkspaceId, type Session } from '../support/client.js';
@@ -100,7 +100,7 @@ describe('a session id from a hook that reads as an option', () => {
     writeFileSync(join(env.home, '.claude', 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId: OPTION_AS_ID, cwd: project, procStart: procStartTime(pid) ?? undefined }));
 
     expect(await hook('SessionStart', OPTION_AS_ID, {}, '--global SessionStart')).toMatchObject({ code: 0 });
-    const key = unmanagedKey(OPTION_AS_ID);
+    const key = outsideSessionKey(OPTION_AS_ID);
     await eventually(
       async () => (await api<{ sessions: OutsideSessionView[] }>(phone, 'GET', '/api/outside')).body.sessions.find((s) => s.key === key && s.pid === pid),
       10_000,

@@ -1,7 +1,7 @@
 /**
  * Redrawing one attached client on demand (`refresh-client -t <its tty>`), as the terminal
  * bridge asks once a held flood goes quiet: on pocketmux's own server (`Tmux`) and on a
- * person's server (`ForeignTmux`), each with a real `tmux attach` under node-pty, as the
+ * person's server (`OutsideTmux`), each with a real `tmux attach` under node-pty, as the
  * bridge runs it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ForeignTmux } from '../../agent/outside/foreign-tmux.js';
+import { OutsideTmux } from '../../agent/outside/outside-tmux.js';
 import { TmuxArgumentError } from '../../agent/tmux/commands.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
 import { eventually } from '../support/client.js';
@@ -88,11 +88,11 @@ describe('redrawing one attached client', () => {
     await server.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', `printf '${MARK}\\n'; exec cat`);
     const [serverPid, pane] = (await server.run('display', '-p', '#{pid}\t#{pane_id}')).trim().split('\t');
     const target = { socketPath: server.socketPath, serverPid: Number(serverPid), pane: pane as string };
-    const foreign = new ForeignTmux('tmux', env);
-    const client = attach(foreign.bin, foreign.attachArgs(target));
+    const outsideTmux = new OutsideTmux('tmux', env);
+    const client = attach(outsideTmux.bin, outsideTmux.attachArgs(target));
     const before = await settled(client);
 
-    await foreign.redrawClient(target, client.tty);
+    await outsideTmux.redrawClient(target, client.tty);
     await eventually(() => client.output().slice(before).includes(MARK), 10_000, 'the redrawn screen');
   }, 60_000);
 });

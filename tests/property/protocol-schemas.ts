@@ -114,7 +114,7 @@ const tabView = {
 };
 const workspaceView = { id: 'ws-1', name: 'Home', dir: '/home/ada', createdAt: '2026-01-01T00:00:00.000Z', tabs: [tabView] };
 const outsideView = {
-  key: 'unmanaged-3f1c2a9e',
+  key: 'outside-3f1c2a9e',
   sessionId: '3f1c2a9e',
   cwd: '/home/ada',
   terminal: 'tmux',
@@ -133,7 +133,7 @@ export const EXAMPLES: Record<string, unknown> = {
   DisplayName: 'My project',
   ClaudeSessionId: '3f1c2a9e-0000-4000-8000-000000000001',
   PermissionMode: 'acceptEdits',
-  OutsideKey: 'unmanaged-3f1c2a9e',
+  OutsideKey: 'outside-3f1c2a9e',
   CreateWorkspaceBody: { name: 'App', dir: '~/src/app' },
   RenameBody: { name: 'Renamed' },
   CreateTabBody: { workspaceId: 'ws-1', name: 'Claude', kind: 'claude', claude: { resume: '3f1c2a9e-0000-4000-8000-00000000beef', permissionMode: 'plan' } },
@@ -332,7 +332,7 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
   },
   OutsideKey: (d) => {
     expectLength(d, 0, 64);
-    expect(d).toMatch(/^unmanaged-[A-Za-z0-9-]+$/);
+    expect(d).toMatch(/^outside-[A-Za-z0-9-]+$/);
   },
   CreateWorkspaceBody: (d) => {
     const b = d as { name?: string; dir: string };

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type PaneInfo, paneListFormat, parsePaneListing, parseSessionName, parseTmuxVersion, sessionNameFor } from '../../agent/tmux/commands.js';
-import { isPaneId, parseTmuxEnv } from '../../agent/outside/foreign-tmux.js';
+import { isPaneId, parseTmuxEnv } from '../../agent/outside/outside-tmux.js';
 import { hostileChar, hostileString, RUNS } from './hostile.js';
 
 /** The fields of `paneListFormat`, in order, as tmux substitutes them. */

@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent } from '../support/agent.js';
 import { DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
 import { api, eventually, localDevice, type Session } from '../support/client.js';
@@ -195,7 +195,7 @@ function claudeSession(home: string, cwd: string): OutsideFixture {
   mkdirSync(folder, { recursive: true });
   const transcript = join(folder, `${sessionId}.jsonl`);
   copyFileSync(join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl'), transcript);
-  return { sessionId, key: unmanagedKey(sessionId), cwd, transcript };
+  return { sessionId, key: outsideSessionKey(sessionId), cwd, transcript };
 }
 
 async function ok<T>(what: string, call: Promise<{ status: number; body: T }>): Promise<T> {

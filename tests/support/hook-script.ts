@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { capturedHook } from './status.js';
 
 export interface HookRun {
@@ -56,7 +56,7 @@ export function outsideFixture(home: string, project: string): OutsideFixture {
   mkdirSync(folder, { recursive: true });
   const transcript = join(folder, `${sessionId}.jsonl`);
   copyFileSync(TRANSCRIPT_FIXTURE, transcript);
-  return { sessionId, key: unmanagedKey(sessionId), cwd: realpathSync(cwd), transcript };
+  return { sessionId, key: outsideSessionKey(sessionId), cwd: realpathSync(cwd), transcript };
 }
 
 /** A captured hook payload of `event`, as that session would send it. */

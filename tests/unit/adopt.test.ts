@@ -24,7 +24,7 @@ import { LimitError, WorkspaceStore } from '../../agent/store/workspace-store.js
 import { TabService } from '../../agent/tabs/tab-service.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
 import { createLogger } from '../../agent/util/log.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { parseHookPayload } from '../../protocol/hooks.js';
 import { eventually } from '../support/client.js';
 import { capturedHook } from '../support/status.js';
@@ -164,7 +164,7 @@ async function claudeOf(sessionId: string, opts: ClaudeOptions = {}): Promise<nu
 /** A session outside the tabs, heard of by its hook, with its claude found when there is one. */
 async function outsideSession(w: World, opts: { cwd?: string; withClaude?: boolean; claude?: ClaudeOptions } = {}): Promise<{ key: string; sessionId: string; pid: number | null }> {
   const sessionId = `${randomBytes(4).toString('hex')}-0000-4000-8000-${randomBytes(6).toString('hex')}`;
-  const key = unmanagedKey(sessionId);
+  const key = outsideSessionKey(sessionId);
   const pid = opts.withClaude === false ? null : await claudeOf(sessionId, opts.claude);
   w.outside.report(key, { sessionId, cwd: opts.cwd ?? project, tmuxEnv: undefined, pane: undefined });
   w.status.applyHook(key, hook('SessionStart', sessionId));
@@ -206,7 +206,7 @@ async function refused(promise: Promise<unknown>): Promise<AdoptError> {
 describe('adopting a Claude session started outside the tabs', () => {
   it('refuses a session it does not know: 404', async () => {
     const w = world();
-    const err = await refused(adoptOutside(w.deps, unmanagedKey('never-heard-of')));
+    const err = await refused(adoptOutside(w.deps, outsideSessionKey('never-heard-of')));
     expect(err.status).toBe(404);
     expect(w.signals).toEqual([]);
   });

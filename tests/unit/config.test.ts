@@ -29,7 +29,7 @@ describe('agent configuration', () => {
 
   it('takes the workspace and tab caps from the environment, and refuses a cap of 0', () => {
     const c = resolveConfig({}, {});
-    expect([c.maxWorkspaces, c.maxTabs, c.maxTerminalsPerDevice, c.maxUnmanagedSessions]).toEqual([500, 500, 8, 200]);
+    expect([c.maxWorkspaces, c.maxTabs, c.maxTerminalsPerDevice, c.maxOutsideSessions]).toEqual([500, 500, 8, 200]);
     const set = resolveConfig({}, { POCKETMUX_MAX_WORKSPACES: '3', POCKETMUX_MAX_TABS: '7' });
     expect([set.maxWorkspaces, set.maxTabs]).toEqual([3, 7]);
     expect(() => resolveConfig({}, { POCKETMUX_MAX_TABS: '0' })).toThrow(/POCKETMUX_MAX_TABS must be between 1 and 100000/);

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { procStartTime } from '../../agent/claude/process.js';
-import type { ForeignPane } from '../../agent/outside/foreign-tmux.js';
+import type { OutsidePane } from '../../agent/outside/outside-tmux.js';
 import { type ForgetReason, type OutsideSession, OutsideSessions, type OutsideSessionsOptions } from '../../agent/outside/outside-sessions.js';
 import { createLogger, type Logger } from '../../agent/util/log.js';
-import { unmanagedKey } from '../../protocol/hook-contract.js';
+import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { eventually } from '../support/client.js';
 
 const TMUX_ENV = '/tmp/tmux-1000/default,4242,0';
@@ -37,11 +37,11 @@ interface Recorded {
   store: OutsideSessions;
   changes: () => number;
   forgotten: { session: OutsideSession; reason: ForgetReason }[];
-  paneChecks: ForeignPane[];
+  paneChecks: OutsidePane[];
 }
 
-function open(options: Partial<OutsideSessionsOptions> = {}, paneAlive: (pane: ForeignPane) => boolean | Promise<boolean> = () => true): Recorded {
-  const paneChecks: ForeignPane[] = [];
+function open(options: Partial<OutsideSessionsOptions> = {}, paneAlive: (pane: OutsidePane) => boolean | Promise<boolean> = () => true): Recorded {
+  const paneChecks: OutsidePane[] = [];
   const store = new OutsideSessions({
     path,
     log: createLogger({ stderr: false }),
@@ -89,7 +89,7 @@ async function killed(child: ChildProcess): Promise<void> {
 describe('OutsideSessions: what hooks report', () => {
   it('creates a session from its first report and tells listeners once', async () => {
     const { store, changes } = open();
-    const key = unmanagedKey('s-1');
+    const key = outsideSessionKey('s-1');
     store.report(key, { sessionId: 's-1', cwd: '/home/me/project', tmuxEnv: TMUX_ENV, pane: '%3' }, 1_000);
     await settle();
     expect(changes()).toBe(1);
@@ -100,20 +100,20 @@ describe('OutsideSessions: what hooks report', () => {
 
   it('keeps a session outside tmux as one with no terminal', async () => {
     const { store } = open();
-    store.report(unmanagedKey('plain'), { sessionId: 'plain', cwd: '/srv', tmuxEnv: undefined, pane: undefined }, 1);
+    store.report(outsideSessionKey('plain'), { sessionId: 'plain', cwd: '/srv', tmuxEnv: undefined, pane: undefined }, 1);
     // A $TMUX that does not parse, or a pane that is not %N, is no tmux either.
-    store.report(unmanagedKey('odd'), { sessionId: 'odd', cwd: '/srv', tmuxEnv: 'relative/path,1,0', pane: '%1' }, 2);
-    store.report(unmanagedKey('odd2'), { sessionId: 'odd2', cwd: '/srv', tmuxEnv: TMUX_ENV, pane: 'main:0.1' }, 3);
+    store.report(outsideSessionKey('odd'), { sessionId: 'odd', cwd: '/srv', tmuxEnv: 'relative/path,1,0', pane: '%1' }, 2);
+    store.report(outsideSessionKey('odd2'), { sessionId: 'odd2', cwd: '/srv', tmuxEnv: TMUX_ENV, pane: 'main:0.1' }, 3);
     expect(store.views().map((v) => [v.key, v.terminal, v.pane])).toEqual([
-      [unmanagedKey('plain'), 'none', null],
-      [unmanagedKey('odd'), 'none', null],
-      [unmanagedKey('odd2'), 'none', null],
+      [outsideSessionKey('plain'), 'none', null],
+      [outsideSessionKey('odd'), 'none', null],
+      [outsideSessionKey('odd2'), 'none', null],
     ]);
   });
 
   it('tells listeners nothing for a report that says only "still here", but notes when it was heard', async () => {
     const { store, changes } = open();
-    const key = unmanagedKey('s-2');
+    const key = outsideSessionKey('s-2');
     const report = { sessionId: 's-2', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' };
     store.report(key, report, 1_000);
     await settle();
@@ -127,7 +127,7 @@ describe('OutsideSessions: what hooks report', () => {
 
   it('tells listeners of a changed directory or pane', async () => {
     const { store, changes } = open();
-    const key = unmanagedKey('s-3');
+    const key = outsideSessionKey('s-3');
     store.report(key, { sessionId: 's-3', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' }, 1);
     await settle();
     store.report(key, { sessionId: 's-3', cwd: '/b', tmuxEnv: TMUX_ENV, pane: '%1' }, 2);
@@ -148,7 +148,7 @@ describe('OutsideSessions: what hooks report', () => {
 
   it('forgets a session: listeners get it and the reason, and a second forget does nothing', async () => {
     const { store, changes, forgotten } = open();
-    const key = unmanagedKey('s-4');
+    const key = outsideSessionKey('s-4');
     store.report(key, { sessionId: 's-4', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%5' }, 1);
     await settle();
     store.forget(key, 'session-ended');
@@ -157,7 +157,7 @@ describe('OutsideSessions: what hooks report', () => {
     expect(forgotten).toEqual([{ session: expect.objectContaining({ key, sessionId: 's-4', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%5' } }), reason: 'session-ended' }]);
     expect(changes()).toBe(2);
     store.forget(key, 'session-ended');
-    store.forget(unmanagedKey('never-heard'), 'session-ended');
+    store.forget(outsideSessionKey('never-heard'), 'session-ended');
     expect(forgotten).toHaveLength(1);
     expect(changes()).toBe(2);
   });
@@ -173,7 +173,7 @@ describe('OutsideSessions: finding and checking the claude process', () => {
     writeFileSync(join(configDir, 'sessions', 'notes.txt'), 'x');
     writeFileSync(join(configDir, 'sessions', '123.json'), 'not json');
     const { store, forgotten, paneChecks, changes } = open({}, () => false);
-    const key = unmanagedKey('alive-1');
+    const key = outsideSessionKey('alive-1');
     store.report(key, { sessionId: 'alive-1', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
     // Found by the report itself, in the background: the clients hear of the pid.
     await eventually(() => store.get(key)?.pid === pid, 5_000, 'the pid to be found');
@@ -193,7 +193,7 @@ describe('OutsideSessions: finding and checking the claude process', () => {
 
   it('finds the pid on a sweep when the session file appears after the first report', async () => {
     const { store } = open();
-    const key = unmanagedKey('late-file');
+    const key = outsideSessionKey('late-file');
     store.report(key, { sessionId: 'late-file', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await settle();
     expect(store.get(key)?.pid).toBeNull();
@@ -208,7 +208,7 @@ describe('OutsideSessions: finding and checking the claude process', () => {
     const pid = child.pid as number;
     writeSessionFile(pid, 'removed-file');
     const { store, forgotten } = open();
-    const key = unmanagedKey('removed-file');
+    const key = outsideSessionKey('removed-file');
     store.report(key, { sessionId: 'removed-file', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
     expect(store.get(key)?.pid).toBe(pid);
@@ -223,7 +223,7 @@ describe('OutsideSessions: finding and checking the claude process', () => {
     const pid = child.pid as number;
     writeSessionFile(pid, 'first-owner');
     const { store, forgotten } = open();
-    const key = unmanagedKey('first-owner');
+    const key = outsideSessionKey('first-owner');
     store.report(key, { sessionId: 'first-owner', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
     expect(store.get(key)?.pid).toBe(pid);
@@ -238,26 +238,26 @@ describe('OutsideSessions: finding and checking the claude process', () => {
     writeSessionFile(child.pid as number, 'with-pid');
     const gone = new Set(['%2']);
     const { store, forgotten, paneChecks } = open({}, (pane) => !gone.has(pane.pane));
-    store.report(unmanagedKey('with-pid'), { sessionId: 'with-pid', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
-    store.report(unmanagedKey('pane-only'), { sessionId: 'pane-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
-    store.report(unmanagedKey('pane-alive'), { sessionId: 'pane-alive', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%3' });
-    store.report(unmanagedKey('nothing'), { sessionId: 'nothing', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(outsideSessionKey('with-pid'), { sessionId: 'with-pid', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    store.report(outsideSessionKey('pane-only'), { sessionId: 'pane-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    store.report(outsideSessionKey('pane-alive'), { sessionId: 'pane-alive', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%3' });
+    store.report(outsideSessionKey('nothing'), { sessionId: 'nothing', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
     // The one with a pid stays though its pane is reported gone; the pane-only one in %2 goes.
-    expect(store.list().map((s) => s.key).sort()).toEqual([unmanagedKey('nothing'), unmanagedKey('pane-alive'), unmanagedKey('with-pid')].sort());
-    expect(forgotten).toEqual([{ session: expect.objectContaining({ key: unmanagedKey('pane-only') }), reason: 'pane-gone' }]);
+    expect(store.list().map((s) => s.key).sort()).toEqual([outsideSessionKey('nothing'), outsideSessionKey('pane-alive'), outsideSessionKey('with-pid')].sort());
+    expect(forgotten).toEqual([{ session: expect.objectContaining({ key: outsideSessionKey('pane-only') }), reason: 'pane-gone' }]);
     expect(paneChecks.map((p) => p.pane).sort()).toEqual(['%2', '%3']);
     // A session with neither a process nor a pane stays until SessionEnd or the cap.
-    expect(store.get(unmanagedKey('nothing'))).toBeDefined();
+    expect(store.get(outsideSessionKey('nothing'))).toBeDefined();
   });
 
   it('keeps a session when the pane check itself fails', async () => {
     const { store, forgotten } = open({}, () => {
       throw new Error('tmux wedged');
     });
-    store.report(unmanagedKey('wedged'), { sessionId: 'wedged', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(outsideSessionKey('wedged'), { sessionId: 'wedged', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
     await store.sweep();
-    expect(store.has(unmanagedKey('wedged'))).toBe(true);
+    expect(store.has(outsideSessionKey('wedged'))).toBe(true);
     expect(forgotten).toEqual([]);
   });
 
@@ -265,9 +265,9 @@ describe('OutsideSessions: finding and checking the claude process', () => {
     writeSessionFile(4_000_000, 'injected');
     let alive = true;
     const { store, forgotten } = open({ processAlive: (pid) => pid === 4_000_000 && alive });
-    store.report(unmanagedKey('injected'), { sessionId: 'injected', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(outsideSessionKey('injected'), { sessionId: 'injected', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
-    expect(store.get(unmanagedKey('injected'))?.pid).toBe(4_000_000);
+    expect(store.get(outsideSessionKey('injected'))?.pid).toBe(4_000_000);
     alive = false;
     await store.sweep();
     expect(forgotten.map((f) => f.reason)).toEqual(['process-gone']);
@@ -286,14 +286,14 @@ describe.runIf(onLinux)('OutsideSessions: a claude is its session\'s only while 
     // A file left by a claude that was killed, its pid taken since by another process.
     writeSessionFile(other.pid as number, 'stale-start', { procStart: `${Number(procStartTime(other.pid as number)) + 1}` });
     const { store, forgotten } = open();
-    store.report(unmanagedKey('own-start'), { sessionId: 'own-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
-    store.report(unmanagedKey('stale-start'), { sessionId: 'stale-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(outsideSessionKey('own-start'), { sessionId: 'own-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(outsideSessionKey('stale-start'), { sessionId: 'stale-start', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
-    expect(store.get(unmanagedKey('own-start'))?.pid).toBe(own.pid);
-    expect(store.get(unmanagedKey('stale-start'))?.pid).toBeNull();
+    expect(store.get(outsideSessionKey('own-start'))?.pid).toBe(own.pid);
+    expect(store.get(outsideSessionKey('stale-start'))?.pid).toBeNull();
     // Not forgotten either: nothing says its claude is gone, only that this pid is not it.
     await store.sweep();
-    expect(store.get(unmanagedKey('stale-start'))?.pid).toBeNull();
+    expect(store.get(outsideSessionKey('stale-start'))?.pid).toBeNull();
     expect(forgotten).toEqual([]);
   });
 
@@ -303,7 +303,7 @@ describe.runIf(onLinux)('OutsideSessions: a claude is its session\'s only while 
     const start = procStartTime(pid) as string;
     writeSessionFile(pid, 'restarted', { procStart: start });
     const { store, forgotten } = open();
-    const key = unmanagedKey('restarted');
+    const key = outsideSessionKey('restarted');
     store.report(key, { sessionId: 'restarted', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await store.sweep();
     expect(store.get(key)?.pid).toBe(pid);
@@ -319,14 +319,14 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
     const child = await sleeper();
     const pid = child.pid as number;
     writeSessionFile(pid, 'known');
-    const claudeChecks: ForeignPane[] = [];
+    const claudeChecks: OutsidePane[] = [];
     const { store, paneChecks, forgotten } = open({
       claudeInPane: async (pane) => {
         claudeChecks.push(pane);
         return false;
       },
     });
-    const key = unmanagedKey('known');
+    const key = outsideSessionKey('known');
     store.report(key, { sessionId: 'known', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
     await store.sweep();
     const session = store.get(key) as OutsideSession;
@@ -345,18 +345,18 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
 
   it('with no process known: whether a claude runs in its pane, as the pane check given says', async () => {
     const inPane = new Map([['%1', true], ['%2', false]]);
-    const claudeChecks: ForeignPane[] = [];
+    const claudeChecks: OutsidePane[] = [];
     const { store, paneChecks } = open({
       claudeInPane: async (pane) => {
         claudeChecks.push(pane);
         return inPane.get(pane.pane) ?? false;
       },
     });
-    store.report(unmanagedKey('claude-there'), { sessionId: 'claude-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
-    store.report(unmanagedKey('shell-only'), { sessionId: 'shell-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    store.report(outsideSessionKey('claude-there'), { sessionId: 'claude-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(outsideSessionKey('shell-only'), { sessionId: 'shell-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
     await settle();
-    expect(await store.stillRunning(store.get(unmanagedKey('claude-there')) as OutsideSession)).toBe(true);
-    expect(await store.stillRunning(store.get(unmanagedKey('shell-only')) as OutsideSession)).toBe(false);
+    expect(await store.stillRunning(store.get(outsideSessionKey('claude-there')) as OutsideSession)).toBe(true);
+    expect(await store.stillRunning(store.get(outsideSessionKey('shell-only')) as OutsideSession)).toBe(false);
     // Asked with the pane and its server as the hooks named them.
     expect(claudeChecks).toEqual([
       { socketPath: SOCKET, serverPid: 4242, pane: '%1' },
@@ -365,25 +365,25 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
     expect(paneChecks).toEqual([]);
     // The sweep goes by the pane, not by what runs in it: a shell left in the pane keeps the session listed.
     await store.sweep();
-    expect(store.has(unmanagedKey('shell-only'))).toBe(true);
+    expect(store.has(outsideSessionKey('shell-only'))).toBe(true);
     expect(claudeChecks).toHaveLength(2);
   });
 
   it('with no process known and no pane check given: whether the pane is there', async () => {
     const { store, paneChecks } = open({}, (pane) => pane.pane === '%1');
-    store.report(unmanagedKey('pane-there'), { sessionId: 'pane-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
-    store.report(unmanagedKey('pane-gone'), { sessionId: 'pane-gone', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
+    store.report(outsideSessionKey('pane-there'), { sessionId: 'pane-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
+    store.report(outsideSessionKey('pane-gone'), { sessionId: 'pane-gone', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
     await settle();
-    expect(await store.stillRunning(store.get(unmanagedKey('pane-there')) as OutsideSession)).toBe(true);
-    expect(await store.stillRunning(store.get(unmanagedKey('pane-gone')) as OutsideSession)).toBe(false);
+    expect(await store.stillRunning(store.get(outsideSessionKey('pane-there')) as OutsideSession)).toBe(true);
+    expect(await store.stillRunning(store.get(outsideSessionKey('pane-gone')) as OutsideSession)).toBe(false);
     expect(paneChecks.map((p) => p.pane)).toEqual(['%1', '%2']);
   });
 
   it('outside tmux with no process known: nothing tells otherwise, so yes', async () => {
     const { store, paneChecks } = open({ claudeInPane: async () => false }, () => false);
-    store.report(unmanagedKey('plain'), { sessionId: 'plain', cwd: '/a', tmuxEnv: undefined, pane: undefined });
+    store.report(outsideSessionKey('plain'), { sessionId: 'plain', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await settle();
-    expect(await store.stillRunning(store.get(unmanagedKey('plain')) as OutsideSession)).toBe(true);
+    expect(await store.stillRunning(store.get(outsideSessionKey('plain')) as OutsideSession)).toBe(true);
     expect(paneChecks).toEqual([]);
   });
 });
@@ -392,8 +392,8 @@ describe('OutsideSessions: the sweep', () => {
   it('does not forget a session that was forgotten and heard of again while it waited', async () => {
     const child = await sleeper();
     writeSessionFile(child.pid as number, 'with-pid');
-    const paneKey = unmanagedKey('pane-only');
-    const pidKey = unmanagedKey('with-pid');
+    const paneKey = outsideSessionKey('pane-only');
+    const pidKey = outsideSessionKey('with-pid');
     let store: OutsideSessions | null = null;
     let first = true;
     // Pane %1 answers gone; the first time it is asked, both sessions end and start again while
@@ -432,7 +432,7 @@ describe('OutsideSessions: the sweep', () => {
 
   it('looks through the session files at every sweep for a session heard of in the last minute', async () => {
     const { store } = open();
-    const key = unmanagedKey('young');
+    const key = outsideSessionKey('young');
     store.report(key, { sessionId: 'young', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await settle();
     await store.sweep();
@@ -446,7 +446,7 @@ describe('OutsideSessions: the sweep', () => {
 
   it('looks again for an older session only once 30 seconds have passed since the last look', async () => {
     const { store } = open();
-    const key = unmanagedKey('old');
+    const key = outsideSessionKey('old');
     // Heard of two minutes ago: its first report looked (and found no file).
     store.report(key, { sessionId: 'old', cwd: '/a', tmuxEnv: undefined, pane: undefined }, Date.now() - 120_000);
     await settle();
@@ -467,12 +467,21 @@ describe('OutsideSessions: the sweep', () => {
   it('looks at the first sweep after a start for sessions kept in the file', async () => {
     const child = await sleeper();
     const old = Date.now() - 3_600_000;
-    writeFileSync(path, JSON.stringify({ version: 1, sessions: [{ key: unmanagedKey('kept'), sessionId: 'kept', cwd: '/a', tmux: null, pid: null, firstSeenAt: old, lastSeenAt: old }] }));
+    writeFileSync(path, JSON.stringify({ version: 1, sessions: [{ key: outsideSessionKey('kept'), sessionId: 'kept', cwd: '/a', tmux: null, pid: null, firstSeenAt: old, lastSeenAt: old }] }));
     writeSessionFile(child.pid as number, 'kept');
     const { store } = open();
     store.load();
     await store.sweep();
-    expect(store.get(unmanagedKey('kept'))?.pid).toBe(child.pid);
+    expect(store.get(outsideSessionKey('kept'))?.pid).toBe(child.pid);
+  });
+
+  it('reads a session an earlier version kept under its old key prefix under the prefix of today', () => {
+    const at = Date.now();
+    writeFileSync(path, JSON.stringify({ version: 1, sessions: [{ key: 'unmanaged-kept', sessionId: 'kept', cwd: '/a', tmux: null, pid: null, firstSeenAt: at, lastSeenAt: at }] }));
+    const { store } = open();
+    store.load();
+    expect(store.has('unmanaged-kept')).toBe(false);
+    expect(store.get('outside-kept')).toMatchObject({ key: 'outside-kept', sessionId: 'kept', cwd: '/a' });
   });
 });
 
@@ -480,16 +489,16 @@ describe('OutsideSessions: the cap', () => {
   it('forgets the session heard of least recently past the cap, never the new one', async () => {
     const { store, forgotten } = open({ max: 3 });
     for (const [id, at] of [['c1', 1_000], ['c2', 2_000], ['c3', 3_000]] as const) {
-      store.report(unmanagedKey(id), { sessionId: id, cwd: '/a', tmuxEnv: undefined, pane: undefined }, at);
+      store.report(outsideSessionKey(id), { sessionId: id, cwd: '/a', tmuxEnv: undefined, pane: undefined }, at);
     }
     // c1 is heard from again: c2 is now the least recent.
-    store.report(unmanagedKey('c1'), { sessionId: 'c1', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 4_000);
-    store.report(unmanagedKey('c4'), { sessionId: 'c4', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 5_000);
+    store.report(outsideSessionKey('c1'), { sessionId: 'c1', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 4_000);
+    store.report(outsideSessionKey('c4'), { sessionId: 'c4', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 5_000);
     expect(store.list().map((s) => s.sessionId).sort()).toEqual(['c1', 'c3', 'c4']);
     expect(forgotten).toEqual([{ session: expect.objectContaining({ sessionId: 'c2' }), reason: 'too-many' }]);
     // A newcomer with an older timestamp than all others still stays.
-    store.report(unmanagedKey('c5'), { sessionId: 'c5', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 10);
-    expect(store.has(unmanagedKey('c5'))).toBe(true);
+    store.report(outsideSessionKey('c5'), { sessionId: 'c5', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 10);
+    expect(store.has(outsideSessionKey('c5'))).toBe(true);
     expect(store.list()).toHaveLength(3);
     expect(forgotten.map((f) => f.session.sessionId)).toEqual(['c2', 'c3']);
   });
@@ -500,10 +509,10 @@ describe('OutsideSessions: the file', () => {
     const child = await sleeper();
     writeSessionFile(child.pid as number, 'kept-1');
     const first = open().store;
-    first.report(unmanagedKey('kept-1'), { sessionId: 'kept-1', cwd: '/one', tmuxEnv: TMUX_ENV, pane: '%1' }, 1_000);
-    first.report(unmanagedKey('kept-2'), { sessionId: 'kept-2', cwd: undefined, tmuxEnv: undefined, pane: undefined }, 2_000);
+    first.report(outsideSessionKey('kept-1'), { sessionId: 'kept-1', cwd: '/one', tmuxEnv: TMUX_ENV, pane: '%1' }, 1_000);
+    first.report(outsideSessionKey('kept-2'), { sessionId: 'kept-2', cwd: undefined, tmuxEnv: undefined, pane: undefined }, 2_000);
     // Found by the look the first report starts (these two were heard of long ago: no sweep looks again soon).
-    await eventually(() => first.get(unmanagedKey('kept-1'))?.pid === child.pid, 5_000, 'the pid to be found');
+    await eventually(() => first.get(outsideSessionKey('kept-1'))?.pid === child.pid, 5_000, 'the pid to be found');
     await first.flush();
     expect(existsSync(path)).toBe(true);
 
@@ -515,9 +524,9 @@ describe('OutsideSessions: the file', () => {
 
   it('writes by itself shortly after a change', async () => {
     const { store } = open();
-    store.report(unmanagedKey('auto'), { sessionId: 'auto', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 1);
+    store.report(outsideSessionKey('auto'), { sessionId: 'auto', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 1);
     await eventually(() => existsSync(path) && readFileSync(path, 'utf8').includes('"auto"'), 5_000, 'the file to be written');
-    store.forget(unmanagedKey('auto'), 'session-ended');
+    store.forget(outsideSessionKey('auto'), 'session-ended');
     await eventually(() => !readFileSync(path, 'utf8').includes('"auto"'), 5_000, 'the forgotten session to leave the file');
   });
 
@@ -541,7 +550,7 @@ describe('OutsideSessions: the file', () => {
 
   it('loads at most the cap, the most recently heard of', () => {
     const sessions = [5, 1, 4, 2, 3].map((n) => ({
-      key: unmanagedKey(`l${n}`),
+      key: outsideSessionKey(`l${n}`),
       sessionId: `l${n}`,
       cwd: `/p${n}`,
       tmux: n % 2 ? { socketPath: SOCKET, serverPid: 4242, pane: `%${n}` } : null,
@@ -553,20 +562,20 @@ describe('OutsideSessions: the file', () => {
     const { store } = open({ max: 3 });
     store.load();
     expect(store.list().map((s) => s.sessionId).sort()).toEqual(['l3', 'l4', 'l5']);
-    expect(store.get(unmanagedKey('l5'))).toEqual(sessions[0]);
+    expect(store.get(outsideSessionKey('l5'))).toEqual(sessions[0]);
     // The least recent of those loaded is the first to go past the cap.
     const forgotten: string[] = [];
     store.on('forgotten', (s) => forgotten.push(s.sessionId));
-    store.report(unmanagedKey('new'), { sessionId: 'new', cwd: '/n', tmuxEnv: undefined, pane: undefined }, 10_000);
+    store.report(outsideSessionKey('new'), { sessionId: 'new', cwd: '/n', tmuxEnv: undefined, pane: undefined }, 10_000);
     expect(forgotten).toEqual(['l3']);
   });
 
   it('reads a file from before the server\'s pid was kept: the pid is not known', () => {
-    const old = { key: unmanagedKey('older'), sessionId: 'older', cwd: '/a', tmux: { socketPath: SOCKET, pane: '%4' }, pid: null, firstSeenAt: 1, lastSeenAt: 2 };
+    const old = { key: outsideSessionKey('older'), sessionId: 'older', cwd: '/a', tmux: { socketPath: SOCKET, pane: '%4' }, pid: null, firstSeenAt: 1, lastSeenAt: 2 };
     writeFileSync(path, JSON.stringify({ version: 1, sessions: [old] }));
     const { store } = open();
     store.load();
-    expect(store.get(unmanagedKey('older'))).toEqual({ ...old, tmux: { socketPath: SOCKET, serverPid: null, pane: '%4' } });
+    expect(store.get(outsideSessionKey('older'))).toEqual({ ...old, tmux: { socketPath: SOCKET, serverPid: null, pane: '%4' } });
   });
 
   it('keeps every session through a restart, whatever session id a hook named', async () => {
@@ -575,13 +584,13 @@ describe('OutsideSessions: the file', () => {
     const longId = `long-${'x'.repeat(251)}`;
     const overlong = `over-${'y'.repeat(300)}`;
     const first = open().store;
-    first.report(unmanagedKey('short'), { sessionId: 'short', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 1);
-    first.report(unmanagedKey(longId), { sessionId: longId, cwd: '/a', tmuxEnv: undefined, pane: undefined }, 2);
-    first.report(unmanagedKey(overlong), { sessionId: overlong, cwd: '/a', tmuxEnv: undefined, pane: undefined }, 3);
+    first.report(outsideSessionKey('short'), { sessionId: 'short', cwd: '/a', tmuxEnv: undefined, pane: undefined }, 1);
+    first.report(outsideSessionKey(longId), { sessionId: longId, cwd: '/a', tmuxEnv: undefined, pane: undefined }, 2);
+    first.report(outsideSessionKey(overlong), { sessionId: overlong, cwd: '/a', tmuxEnv: undefined, pane: undefined }, 3);
     // A cwd past what the file holds is not kept either (the one known stays).
-    first.report(unmanagedKey('short'), { sessionId: 'short', cwd: `/${'c'.repeat(5000)}`, tmuxEnv: undefined, pane: undefined }, 4);
-    expect(first.has(unmanagedKey(overlong))).toBe(false);
-    expect(first.get(unmanagedKey('short'))?.cwd).toBe('/a');
+    first.report(outsideSessionKey('short'), { sessionId: 'short', cwd: `/${'c'.repeat(5000)}`, tmuxEnv: undefined, pane: undefined }, 4);
+    expect(first.has(outsideSessionKey(overlong))).toBe(false);
+    expect(first.get(outsideSessionKey('short'))?.cwd).toBe('/a');
     await first.flush();
     const second = open().store;
     second.load();

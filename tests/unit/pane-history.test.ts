@@ -4,7 +4,7 @@
  * line's start, the slots, and the schema both sides read it with.
  */
 import { describe, expect, it } from 'vitest';
-import { foreignCommands } from '../../agent/outside/foreign-tmux.js';
+import { outsideCommands } from '../../agent/outside/outside-tmux.js';
 import { TmuxError, TmuxRunner } from '../../agent/tmux/client.js';
 import { TmuxCommands } from '../../agent/tmux/commands.js';
 import { HISTORY_LIMIT_LINES, tmuxConfig } from '../../agent/tmux/config-file.js';
@@ -44,7 +44,7 @@ describe('the capture commands', () => {
 
   it("read an outside pane on the person's server, no further back than our own", () => {
     const target = { socketPath: '/tmp/tmux-1000/default', serverPid: 4242, pane: '%7' };
-    expect(foreignCommands.captureHistory(target, HISTORY_LIMIT_LINES)).toEqual([
+    expect(outsideCommands.captureHistory(target, HISTORY_LIMIT_LINES)).toEqual([
       '-u',
       '-S',
       '/tmp/tmux-1000/default',

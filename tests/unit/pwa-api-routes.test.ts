@@ -32,10 +32,10 @@ describe('replies typed into a pane', () => {
       return new Response(null, { status: 204 });
     });
     await tabInput('t1', { text: 'go on', enter: true });
-    await outsideInput('unmanaged-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', { text: 'go on', enter: true });
+    await outsideInput('outside-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', { text: 'go on', enter: true });
     expect(calls).toEqual([
       { url: '/api/tabs/t1/input', method: 'POST', body: { text: 'go on', enter: true } },
-      { url: '/api/outside/unmanaged-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0/input', method: 'POST', body: { text: 'go on', enter: true } },
+      { url: '/api/outside/outside-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0/input', method: 'POST', body: { text: 'go on', enter: true } },
     ]);
   });
 });
@@ -52,17 +52,17 @@ describe('adopting a Claude started outside pocketmux', () => {
       calls.push({ url, method: init.method, body: JSON.parse(String(init.body)) });
       return new Response(JSON.stringify(tab), { status: 201, headers: { 'content-type': 'application/json' } });
     });
-    expect(await adoptOutside('unmanaged-0f1e2d3c')).toEqual(tab);
-    await adoptOutside('unmanaged-0f1e2d3c', { workspaceId: 'w1' });
+    expect(await adoptOutside('outside-0f1e2d3c')).toEqual(tab);
+    await adoptOutside('outside-0f1e2d3c', { workspaceId: 'w1' });
     expect(calls).toEqual([
-      { url: '/api/outside/unmanaged-0f1e2d3c/adopt', method: 'POST', body: {} },
-      { url: '/api/outside/unmanaged-0f1e2d3c/adopt', method: 'POST', body: { workspaceId: 'w1' } },
+      { url: '/api/outside/outside-0f1e2d3c/adopt', method: 'POST', body: {} },
+      { url: '/api/outside/outside-0f1e2d3c/adopt', method: 'POST', body: { workspaceId: 'w1' } },
     ]);
   });
 
   it("fails with the agent's reason when it refuses", async () => {
     const error = 'Claude is working or waiting on an answer: adopt it when its turn has ended';
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error }), { status: 409, headers: { 'content-type': 'application/json' } }));
-    await expect(adoptOutside('unmanaged-0f1e2d3c')).rejects.toMatchObject({ status: 409, message: expect.stringContaining('adopt it when its turn has ended') });
+    await expect(adoptOutside('outside-0f1e2d3c')).rejects.toMatchObject({ status: 409, message: expect.stringContaining('adopt it when its turn has ended') });
   });
 });

@@ -26,7 +26,7 @@ describe("the composer's history of what was sent from this device", () => {
   it('keeps prompts per session, oldest first, and a prompt sent again moves to the end', () => {
     const storage = new MemoryStorage();
     const a = new ComposerHistory(storage, 't1');
-    const b = new ComposerHistory(storage, 'unmanaged-abc');
+    const b = new ComposerHistory(storage, 'outside-abc');
     a.add('run the tests');
     a.add('fix the failing one');
     b.add('hello from outside');

@@ -18,7 +18,7 @@ beforeEach(() => {
   vi.stubGlobal('location', new URL('http://127.0.0.1:8420/'));
 });
 
-const OUTSIDE = 'unmanaged-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+const OUTSIDE = 'outside-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 
 /** XMLHttpRequest as the upload uses it, answering as the agent would. */
 class FakeXhr {

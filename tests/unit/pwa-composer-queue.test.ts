@@ -95,7 +95,7 @@ describe('whether the composer can type into a session', () => {
   });
 
   it('types into an outside session in tmux, never into one started outside tmux', () => {
-    const key = 'unmanaged-0f1e2d3c';
+    const key = 'outside-0f1e2d3c';
     expect(inputBlock({ key, tab: undefined, outside: { terminal: 'tmux' }, status: running, gone: false })).toBeNull();
     expect(inputBlock({ key, tab: undefined, outside: { terminal: 'none' }, status: running, gone: false })).toBe(NO_TERMINAL_INPUT);
     expect(NO_TERMINAL_INPUT).toBe('No terminal to type into: started outside tmux');

@@ -42,7 +42,7 @@ function workspace(id: string, ...tabs: TabView[]): WorkspaceView {
 }
 
 function outside(sessionId: string, fields: Partial<OutsideSessionView> = {}): OutsideSessionView {
-  return { key: `unmanaged-${sessionId}`, sessionId, cwd: `/home/ada/${sessionId}`, terminal: 'tmux', pane: '%1', pid: null, firstSeenAt: 1, ...fields };
+  return { key: `outside-${sessionId}`, sessionId, cwd: `/home/ada/${sessionId}`, terminal: 'tmux', pane: '%1', pid: null, firstSeenAt: 1, ...fields };
 }
 
 /** The list as the sync channel gives it. */
@@ -83,7 +83,7 @@ describe('buildInbox', () => {
         e: status('busy'),
         f: status('needs-input', 5),
       },
-      [approval('late', 'a', 300), approval('early', 'unmanaged-xyz', 100), approval('middle', 'f', 200)],
+      [approval('late', 'a', 300), approval('early', 'outside-xyz', 100), approval('middle', 'f', 200)],
     );
     expect(ids(inbox.approvals)).toEqual(['early', 'middle', 'late']);
     // a and f have open approvals: they are on their cards, not again as waiting tabs.
@@ -106,7 +106,7 @@ describe('buildInbox', () => {
   });
 
   it('leaves out tabs the list does not show, but not their approvals', () => {
-    const inbox = buildInbox(lists(list), { gone: status('ready-for-review'), 'unmanaged-x': status('needs-input') }, [approval('p', 'unmanaged-x', 1)]);
+    const inbox = buildInbox(lists(list), { gone: status('ready-for-review'), 'outside-x': status('needs-input') }, [approval('p', 'outside-x', 1)]);
     expect(inbox.review).toEqual([]);
     expect(inbox.waiting).toEqual([]);
     expect(inboxCount(inbox)).toBe(1);
@@ -132,10 +132,10 @@ describe('countFromStatuses', () => {
       b: status('needs-input'),
       c: status('ready-for-review'),
       d: status('busy'),
-      'unmanaged-x': status('ready-for-review'),
-      'unmanaged-z': status('needs-input'),
+      'outside-x': status('ready-for-review'),
+      'outside-z': status('needs-input'),
     };
-    const approvals = [approval('1', 'a', 1), approval('2', 'unmanaged-y', 2), approval('3', 'unmanaged-z', 3)];
+    const approvals = [approval('1', 'a', 1), approval('2', 'outside-y', 2), approval('3', 'outside-z', 3)];
     expect(countFromStatuses(statuses, approvals)).toBe(6);
     const list = [workspace('w', tab('a'), tab('b'), tab('c'), tab('d'))];
     expect(inboxCount(buildInbox(lists(list, outside('x'), outside('y'), outside('z')), statuses, approvals))).toBe(6);
@@ -180,8 +180,8 @@ describe('outside sessions in the inbox', () => {
   it('names its cards by the group and the project', () => {
     expect(placeNames({ outside: tmux }, tmux.key)).toEqual({ workspace: 'Outside pocketmux', tab: 'api' });
     expect(placeNames({ outside: plain }, plain.key)).toEqual({ workspace: 'Outside pocketmux', tab: 'web' });
-    expect(placeNames({ outside: outside('n', { cwd: null }) }, 'unmanaged-n').tab).toBe('Claude');
-    expect(placeNames({ outside: outside('s', { cwd: '/srv/report\u202etxt' }) }, 'unmanaged-s').tab).toBe('report\\u202etxt');
+    expect(placeNames({ outside: outside('n', { cwd: null }) }, 'outside-n').tab).toBe('Claude');
+    expect(placeNames({ outside: outside('s', { cwd: '/srv/report\u202etxt' }) }, 'outside-s').tab).toBe('report\\u202etxt');
   });
 
   it('offers the terminal only where there is one, the timeline always, and a reply only into tmux', () => {
@@ -189,7 +189,7 @@ describe('outside sessions in the inbox', () => {
     expect(canOpenTerminal({ outside: plain }, plain.key)).toBe(false);
     // Not listed (yet): a tab's terminal is still there to open; an outside one's is not known.
     expect(canOpenTerminal(undefined, 'a')).toBe(true);
-    expect(canOpenTerminal(undefined, 'unmanaged-q')).toBe(false);
+    expect(canOpenTerminal(undefined, 'outside-q')).toBe(false);
     const ws = workspace('w', tab('a'));
     expect(canOpenTerminal({ workspace: ws, tab: tab('a') }, 'a')).toBe(true);
 
@@ -210,7 +210,7 @@ describe('placeNames', () => {
     expect(placeNames({ workspace: ws, tab: tab('a') }, 'a')).toEqual({ workspace: 'report\\u202etxt', tab: 'Claude' });
     expect(placeNames({ workspace: ws, tab: tab('a', { name: 'fix\u001b[2J' }) }, 'a').tab).toBe('fix\\x1b[2J');
     expect(placeNames({ workspace: ws, tab: tab('a', { kind: 'shell', title: { command: 'bash', path: '/' } }) }, 'a').tab).toBe('bash');
-    expect(placeNames(undefined, 'unmanaged-abc')).toEqual({ workspace: 'Outside pocketmux', tab: 'Claude' });
+    expect(placeNames(undefined, 'outside-abc')).toEqual({ workspace: 'Outside pocketmux', tab: 'Claude' });
   });
 });
 

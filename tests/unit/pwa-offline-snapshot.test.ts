@@ -29,7 +29,7 @@ const workspace: WorkspaceView = {
   ],
 };
 
-const outside: OutsideSessionView = { key: 'unmanaged-abc', sessionId: 'abc', cwd: '/home/me/web', terminal: 'none', pane: null, pid: null, firstSeenAt: NOW - 60_000 };
+const outside: OutsideSessionView = { key: 'outside-abc', sessionId: 'abc', cwd: '/home/me/web', terminal: 'none', pane: null, pid: null, firstSeenAt: NOW - 60_000 };
 
 const status: TabStatus = {
   state: 'needs-input',

@@ -103,7 +103,7 @@ describe('attentionCount', () => {
       c: status('ready-for-review'),
       d: status('idle'),
       // A session outside the agent's tabs has no row, so it does not count.
-      'unmanaged-x': status('needs-input'),
+      'outside-x': status('needs-input'),
     };
     expect(attentionCount(list, statuses)).toBe(2);
     expect(attentionCount([], statuses)).toBe(0);
@@ -113,14 +113,14 @@ describe('attentionCount', () => {
 describe('the group of Claude sessions outside pocketmux', () => {
   it('shows the most urgent state, an outside session without a status yet as unknown', () => {
     expect(outsideGroupState([], {})).toBeNull();
-    expect(outsideGroupState(['unmanaged-a'], {})).toBe('unknown');
-    expect(outsideGroupState(['unmanaged-a', 'unmanaged-b'], { 'unmanaged-a': status('busy'), 'unmanaged-b': status('ready-for-review') })).toBe('ready-for-review');
-    expect(outsideGroupState(['unmanaged-a', 'unmanaged-b'], { 'unmanaged-a': status('needs-input'), 'unmanaged-b': status('ready-for-review') })).toBe('needs-input');
+    expect(outsideGroupState(['outside-a'], {})).toBe('unknown');
+    expect(outsideGroupState(['outside-a', 'outside-b'], { 'outside-a': status('busy'), 'outside-b': status('ready-for-review') })).toBe('ready-for-review');
+    expect(outsideGroupState(['outside-a', 'outside-b'], { 'outside-a': status('needs-input'), 'outside-b': status('ready-for-review') })).toBe('needs-input');
   });
 
   it('counts the sessions that wait on the person', () => {
-    const statuses = { 'unmanaged-a': status('needs-input'), 'unmanaged-b': status('ready-for-review'), 'unmanaged-c': status('busy'), other: status('needs-input') };
-    expect(outsideAttentionCount(['unmanaged-a', 'unmanaged-b', 'unmanaged-c', 'unmanaged-d'], statuses)).toBe(2);
+    const statuses = { 'outside-a': status('needs-input'), 'outside-b': status('ready-for-review'), 'outside-c': status('busy'), other: status('needs-input') };
+    expect(outsideAttentionCount(['outside-a', 'outside-b', 'outside-c', 'outside-d'], statuses)).toBe(2);
   });
 });
 

@@ -49,11 +49,11 @@ const workspaces = [
   { id: 'w1', tabs: [tab('a'), tab('b', 'claude')] },
   { id: 'w2', tabs: [tab('c', 'shell', 'server')] },
 ] as unknown as WorkspaceView[];
-const outside = [{ key: 'unmanaged-s1', cwd: '/home/me/other' }] as unknown as OutsideSessionView[];
+const outside = [{ key: 'outside-s1', cwd: '/home/me/other' }] as unknown as OutsideSessionView[];
 
 describe('the order tabs are counted in', () => {
   it('is the list, top to bottom: workspaces in order, then the outside sessions', () => {
-    expect(tabOrder(workspaces, outside)).toEqual(['a', 'b', 'c', 'unmanaged-s1']);
+    expect(tabOrder(workspaces, outside)).toEqual(['a', 'b', 'c', 'outside-s1']);
   });
 
   it('wraps around at both ends, and starts from an end when nothing is open', () => {
@@ -68,7 +68,7 @@ describe('the order tabs are counted in', () => {
 
   it('offers beside the panes the tabs not up yet, named as the list names them', () => {
     const offered = paneCandidates(workspaces, outside, new Set(['a']));
-    expect(offered.map((c) => c.tabId)).toEqual(['b', 'c', 'unmanaged-s1']);
+    expect(offered.map((c) => c.tabId)).toEqual(['b', 'c', 'outside-s1']);
     expect(offered.map((c) => c.name)).toEqual(['Claude', 'server', 'other']);
     expect(offered[2]?.detail).toMatch(/^Outside pocketmux · /);
     expect(describePane(workspaces, outside, 'a')?.name).toBe('bash');

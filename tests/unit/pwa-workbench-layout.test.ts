@@ -118,7 +118,7 @@ describe('closing and resizing', () => {
 describe('the layout remembered on this device', () => {
   it('comes back as it was saved', () => {
     const storage = memory();
-    const l: Layout = { panes: [term('a'), { tabId: 'unmanaged-x1', view: 'timeline' }], focused: 1, direction: 'column', sizes: [0.6, 0.4] };
+    const l: Layout = { panes: [term('a'), { tabId: 'outside-x1', view: 'timeline' }], focused: 1, direction: 'column', sizes: [0.6, 0.4] };
     saveLayout(storage, l);
     expect(loadLayout(storage)).toEqual(l);
   });

@@ -6,7 +6,7 @@ import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../outside/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
-import { type ForeignPane, type ForeignTmux, PaneUnreachableError } from '../../outside/foreign-tmux.js';
+import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
 import { TmuxError } from '../../tmux/client.js';
 import type { Logger } from '../../util/log.js';
@@ -15,7 +15,7 @@ import { sendHistory } from './pane-history.js';
 
 export interface OutsideRouteDeps {
   outside: OutsideSessions;
-  foreign: ForeignTmux;
+  outsideTmux: OutsideTmux;
   /** Makes an outside session a Claude tab of its own (agent/outside/adopt.ts). */
   adoptOutside: (key: string, workspaceId: string | undefined) => Promise<TabView>;
   /** Whether Claude's user settings hold pocketmux's hooks, read when asked. */
@@ -47,7 +47,7 @@ async function sessionDirOf(session: OutsideSession): Promise<string | null> {
  * rule too): where typed text and keys may go. `409` when it has no tmux, or its claude is
  * gone (the session is then forgotten).
  */
-async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideSession, what: string): Promise<ForeignPane> {
+async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideSession, what: string): Promise<OutsidePane> {
   try {
     return await deps.outside.paneToDrive(session);
   } catch (err) {
@@ -57,7 +57,7 @@ async function paneOf(deps: Pick<OutsideRouteDeps, 'outside'>, session: OutsideS
   }
 }
 
-/** tmux failures reaching a foreign pane, as `409`s. */
+/** tmux failures reaching an outside pane, as `409`s. */
 function paneFailure(err: unknown, what: string): unknown {
   if (err instanceof PaneUnreachableError) return new HttpError(409, `cannot reach its pane: ${err.message}`);
   if (err instanceof TmuxError) return new HttpError(409, `could not ${what} its pane (${err.message})`);
@@ -89,7 +89,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const body = parse(TabInputBody, req.body, 'input');
       const pane = await paneOf(deps, sessionOf(deps, key), 'typed');
       try {
-        await deps.foreign.type(pane, body.text, body.enter);
+        await deps.outsideTmux.type(pane, body.text, body.enter);
       } catch (err) {
         throw paneFailure(err, 'type into');
       }
@@ -105,7 +105,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const pane = await paneOf(deps, session, 'pressed');
       try {
         // Queued together, behind any typed text still waiting for that pane.
-        await Promise.all([deps.foreign.leaveCopyMode(pane), deps.foreign.sendKey(pane, body.key)]);
+        await Promise.all([deps.outsideTmux.leaveCopyMode(pane), deps.outsideTmux.sendKey(pane, body.key)]);
       } catch (err) {
         throw paneFailure(err, `press ${body.key} in`);
       }
@@ -132,7 +132,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       if (!pane) throw new HttpError(409, 'no terminal: this Claude was started outside tmux, so there is no history to read');
       await sendHistory(res, async () => {
         try {
-          return await deps.foreign.captureHistory(pane);
+          return await deps.outsideTmux.captureHistory(pane);
         } catch (err) {
           throw paneFailure(err, 'read the history of');
         }

@@ -7,22 +7,22 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ForeignPane, ForeignTmux, foreignCommands } from '../../agent/outside/foreign-tmux.js';
+import { type OutsidePane, OutsideTmux, outsideCommands } from '../../agent/outside/outside-tmux.js';
 import { eventually } from '../support/client.js';
 import { SocketTmux } from '../support/socket-tmux.js';
 
 const START = '\x1b[200~';
 const END = '\x1b[201~';
 
-describe('foreignCommands for pasting', () => {
+describe('outsideCommands for pasting', () => {
   const target = { socketPath: '/tmp/tmux-1000/default', serverPid: 4242, pane: '%7' };
 
   it('pastes a named buffer into the pane and deletes it, bracketed when the program asked', () => {
-    expect(foreignCommands.pasteBufferCommand(target, 'pocketmux-paste-ab')).toEqual(['paste-buffer', '-d', '-p', '-r', '-b', 'pocketmux-paste-ab', '-t', '%7']);
+    expect(outsideCommands.pasteBufferCommand(target, 'pocketmux-paste-ab')).toEqual(['paste-buffer', '-d', '-p', '-r', '-b', 'pocketmux-paste-ab', '-t', '%7']);
   });
 
   it('submits text as pastes a line at a time, C-j between lines, then Enter once', () => {
-    expect(foreignCommands.submitCommands(target, 'one\r\nls;', 'pocketmux-paste-ab')).toEqual([
+    expect(outsideCommands.submitCommands(target, 'one\r\nls;', 'pocketmux-paste-ab')).toEqual([
       ['set-buffer', '-b', 'pocketmux-paste-ab', '--', 'one'],
       ['paste-buffer', '-d', '-p', '-r', '-b', 'pocketmux-paste-ab', '-t', '%7'],
       ['send-keys', '-t', '%7', 'C-j'],
@@ -39,7 +39,7 @@ class TestServer extends SocketTmux {
    * A pane whose program writes every byte it receives to `file`, untranslated (raw mode, no
    * echo); `bracketed`: it first asks for bracketed paste, as Claude Code does.
    */
-  async recorder(file: string, bracketed: boolean): Promise<ForeignPane> {
+  async recorder(file: string, bracketed: boolean): Promise<OutsidePane> {
     const ask = bracketed ? "printf '\\033[?2004h'; " : '';
     const command = `${ask}printf 'ready'; stty raw -echo; exec cat > '${file}'`;
     const args = ['new-session', '-d', '-P', '-F', '#{pid} #{pane_id}', '-x', '80', '-y', '24', command];
@@ -57,12 +57,12 @@ class TestServer extends SocketTmux {
 
 }
 
-describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {
-  const foreign = new ForeignTmux('tmux', { PATH: process.env.PATH });
+describe('OutsideTmux.type with Enter, on real tmux servers of its own', () => {
+  const outsideTmux = new OutsideTmux('tmux', { PATH: process.env.PATH });
   let home: string;
   let server: TestServer;
   beforeEach(() => {
-    home = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-paste-'));
+    home = mkdtempSync(join(tmpdir(), 'pocketmux-outside-paste-'));
     server = new TestServer(join(home, 'sock'), home);
   });
   afterEach(async () => {
@@ -76,7 +76,7 @@ describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {
   it('pastes each line bracketed, with a line break between lines, then presses Enter once, and leaves no buffer', async () => {
     const file = join(home, 'bracketed.bin');
     const target = await server.recorder(file, true);
-    await foreign.type(target, 'first line\nsecond; line\r\n\nfourth;', true);
+    await outsideTmux.type(target, 'first line\nsecond; line\r\n\nfourth;', true);
     const got = await received(file);
     expect(got).toBe(`${START}first line${END}\n${START}second; line${END}\n\n${START}fourth;${END}\r`);
     expect(await server.buffers()).toBe('');
@@ -85,7 +85,7 @@ describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {
   it('pastes plain text to a program that did not ask for bracketed paste', async () => {
     const file = join(home, 'plain.bin');
     const target = await server.recorder(file, false);
-    await foreign.type(target, 'héllo 日本 🙂\nnext', true);
+    await outsideTmux.type(target, 'héllo 日本 🙂\nnext', true);
     expect(await received(file)).toBe('héllo 日本 🙂\nnext\r');
     expect(await server.buffers()).toBe('');
   });
@@ -93,8 +93,8 @@ describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {
   it('types literal keys, no paste, when asked for no Enter', async () => {
     const file = join(home, 'keys.bin');
     const target = await server.recorder(file, true);
-    await foreign.type(target, '1', false);
-    await foreign.type(target, '', true);
+    await outsideTmux.type(target, '1', false);
+    await outsideTmux.type(target, '', true);
     expect(await received(file)).toBe('1\r');
   });
 
@@ -106,7 +106,7 @@ describe('ForeignTmux.type with Enter, on real tmux servers of its own', () => {
     const textA = Array.from({ length: 40 }, (_, i) => line('A', i)).join('\n');
     const textB = Array.from({ length: 40 }, (_, i) => line('B', i)).join('\n');
     expect(Buffer.byteLength(textA)).toBeGreaterThan(3 * 12 * 1024);
-    await Promise.all([foreign.type(a, textA, true), foreign.type(b, textB, true)]);
+    await Promise.all([outsideTmux.type(a, textA, true), outsideTmux.type(b, textB, true)]);
     const [gotA, gotB] = [await received(fileA), await received(fileB)];
     // Every piece arrived bracketed, in order, once; Enter once, at the end.
     const unwrap = (got: string) => got.slice(0, -1).replaceAll(START, '').replaceAll(END, '');
@@ -137,12 +137,12 @@ process.exit(1);
 `,
     );
     chmodSync(wrapper, 0o755);
-    const failing = new ForeignTmux(wrapper, { PATH: process.env.PATH });
+    const failing = new OutsideTmux(wrapper, { PATH: process.env.PATH });
     await expect(failing.type(target, 'never pasted', true)).rejects.toThrow(/paste refused/);
     expect(await server.buffers()).toBe('');
     expect(readFileSync(file, 'utf8')).toBe('');
     // The pane takes input as before.
-    await foreign.type(target, 'after', true);
+    await outsideTmux.type(target, 'after', true);
     expect(await received(file)).toBe(`${START}after${END}\r`);
   });
 });

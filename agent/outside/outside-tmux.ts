@@ -14,7 +14,7 @@ import { InputBacklogError, PaneInputQueue } from '../tmux/input-queue.js';
 import { historyTail, newestLines } from '../tmux/pane-history.js';
 
 /** A pane and the tmux server it belongs to. */
-export interface ForeignPane {
+export interface OutsidePane {
   /** The server's socket, from `$TMUX`. */
   socketPath: string;
   /**
@@ -67,12 +67,12 @@ export function checkSocket(socketPath: string, uid = process.getuid?.()): void 
 }
 
 /** Argument lists for a pane on another server. Pure, so each is tested without tmux. */
-export const foreignCommands = {
+export const outsideCommands = {
   /**
    * `-S` is the client's own option, read as it is: no command-line escaping applies to it.
    * `-u`: output as UTF-8 whatever the agent's locale (see TmuxCommands).
    */
-  base(target: ForeignPane): string[] {
+  base(target: OutsidePane): string[] {
     return ['-u', '-S', target.socketPath];
   },
 
@@ -82,21 +82,21 @@ export const foreignCommands = {
    * (tmux 3.2 and later): never start a server, which `attach-session` would do on a stale
    * socket, loading the person's config under the agent.
    */
-  attach(target: ForeignPane, noStartServer = true): string[] {
+  attach(target: OutsidePane, noStartServer = true): string[] {
     return [...(noStartServer ? ['-N'] : []), ...this.base(target), 'select-pane', '-t', target.pane, ';', 'attach-session', '-t', target.pane];
   },
 
   /** Prints the pane's id and its server's pid if the pane exists. */
-  exists(target: ForeignPane): string[] {
+  exists(target: OutsidePane): string[] {
     return [...this.base(target), 'display-message', '-p', '-t', target.pane, '#{pane_id} #{pid} #{pane_pid}'];
   },
 
-  capture(target: ForeignPane): string[] {
+  capture(target: OutsidePane): string[] {
     return [...this.base(target), 'capture-pane', '-p', '-t', target.pane];
   },
 
   /** Redraws the browser terminal's own client of that server, named by its tty. */
-  redrawClient(target: ForeignPane, clientTty: string): string[] {
+  redrawClient(target: OutsidePane, clientTty: string): string[] {
     return [...this.base(target), 'refresh-client', '-t', clientTtyArg(clientTty)];
   },
 
@@ -104,43 +104,43 @@ export const foreignCommands = {
    * The pane's history and screen, for find, as `TmuxCommands.captureHistory` reads a tab's:
    * at most `lines` back, however long a history the person's tmux keeps.
    */
-  captureHistory(target: ForeignPane, lines: number): string[] {
+  captureHistory(target: OutsidePane, lines: number): string[] {
     return [...this.base(target), 'capture-pane', '-p', '-e', '-J', '-S', `-${lines}`, '-t', target.pane];
   },
 
-  leaveCopyModeCommand(target: ForeignPane): string[] {
+  leaveCopyModeCommand(target: OutsidePane): string[] {
     return ['if-shell', '-F', '-t', target.pane, '#{pane_in_mode}', 'send-keys -X cancel'];
   },
 
-  sendLiteralCommand(target: ForeignPane, text: string): string[] {
+  sendLiteralCommand(target: OutsidePane, text: string): string[] {
     return ['send-keys', '-t', target.pane, '-l', '--', tmuxArg(text)];
   },
 
-  sendKeyCommand(target: ForeignPane, key: 'Enter' | 'Escape' | 'C-j'): string[] {
+  sendKeyCommand(target: OutsidePane, key: 'Enter' | 'Escape' | 'C-j'): string[] {
     return ['send-keys', '-t', target.pane, key];
   },
 
   /** Pastes a buffer into the pane and deletes it, bracketed when the program asked (see `TmuxCommands.pasteBufferCommand`). */
-  pasteBufferCommand(target: ForeignPane, buffer: string): string[] {
+  pasteBufferCommand(target: OutsidePane, buffer: string): string[] {
     return ['paste-buffer', '-d', '-p', '-r', '-b', tmuxArg(buffer), '-t', target.pane];
   },
 
   /** Text to submit, pasted into the pane through `buffer`, then Enter (see `pastePieces`). */
-  submitCommands(target: ForeignPane, text: string, buffer: string): string[][] {
+  submitCommands(target: OutsidePane, text: string, buffer: string): string[][] {
     return pasteAndSubmitCommands(
       text,
       buffer,
-      (b) => foreignCommands.pasteBufferCommand(target, b),
-      (key) => foreignCommands.sendKeyCommand(target, key),
+      (b) => outsideCommands.pasteBufferCommand(target, b),
+      (key) => outsideCommands.sendKeyCommand(target, key),
     );
   },
 };
 
-/** One queue for every foreign pane: its key names the socket and the pane, and is read back to run. */
-const queueKey = (target: ForeignPane) => JSON.stringify([target.socketPath, target.pane]);
+/** One queue for every outside pane: its key names the socket and the pane, and is read back to run. */
+const queueKey = (target: OutsidePane) => JSON.stringify([target.socketPath, target.pane]);
 
 /** Runs commands against panes of other tmux servers, each pane's input in order. */
-export class ForeignTmux {
+export class OutsideTmux {
   private readonly runner: TmuxRunner;
   /** A pane's entry lives while it has input waiting, so nothing here grows with panes seen. */
   private readonly input: PaneInputQueue;
@@ -154,7 +154,7 @@ export class ForeignTmux {
     this.runner = new TmuxRunner(bin, env);
     this.input = new PaneInputQueue((commands, key) => {
       const [socketPath] = JSON.parse(key) as [string, string];
-      return this.runner.run([...foreignCommands.base({ socketPath, serverPid: null, pane: '' }), ...chainCommands(commands)]);
+      return this.runner.run([...outsideCommands.base({ socketPath, serverPid: null, pane: '' }), ...chainCommands(commands)]);
     });
   }
 
@@ -162,10 +162,10 @@ export class ForeignTmux {
    * The pane's process id when the pane exists on the same server (the one whose pid its
    * hooks gave); null when it, or its server, is gone.
    */
-  async panePid(target: ForeignPane): Promise<number | null> {
+  async panePid(target: OutsidePane): Promise<number | null> {
     try {
       checkSocket(target.socketPath);
-      const [pane, serverPid, panePid] = (await this.runner.run(foreignCommands.exists(target))).trim().split(' ');
+      const [pane, serverPid, panePid] = (await this.runner.run(outsideCommands.exists(target))).trim().split(' ');
       if (pane !== target.pane || (target.serverPid !== null && Number(serverPid) !== target.serverPid)) return null;
       const pid = Number(panePid);
       return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -176,23 +176,23 @@ export class ForeignTmux {
   }
 
   /** Whether the pane still exists on its server; false when the server is gone too. */
-  async paneExists(target: ForeignPane): Promise<boolean> {
+  async paneExists(target: OutsidePane): Promise<boolean> {
     return (await this.panePid(target)) !== null;
   }
 
-  attachArgs(target: ForeignPane): string[] {
-    return foreignCommands.attach(target, this.noStartServer);
+  attachArgs(target: OutsidePane): string[] {
+    return outsideCommands.attach(target, this.noStartServer);
   }
 
   /** Has the person's tmux redraw the browser terminal's client on `clientTty` now. */
-  async redrawClient(target: ForeignPane, clientTty: string): Promise<void> {
+  async redrawClient(target: OutsidePane, clientTty: string): Promise<void> {
     checkSocket(target.socketPath);
-    await this.runner.run(foreignCommands.redrawClient(target, clientTty));
+    await this.runner.run(outsideCommands.redrawClient(target, clientTty));
   }
 
-  async capture(target: ForeignPane): Promise<string> {
+  async capture(target: OutsidePane): Promise<string> {
     checkSocket(target.socketPath);
-    return this.runner.run(foreignCommands.capture(target));
+    return this.runner.run(outsideCommands.capture(target));
   }
 
   /**
@@ -200,11 +200,11 @@ export class ForeignTmux {
    * while it is the same pane, on the server its hooks named (a server started again on that
    * socket numbers its panes afresh). `PaneUnreachableError` says why not.
    */
-  async captureHistory(target: ForeignPane): Promise<PaneHistory> {
+  async captureHistory(target: OutsidePane): Promise<PaneHistory> {
     checkSocket(target.socketPath);
     if ((await this.panePid(target)) === null) throw new PaneUnreachableError('its pane is gone');
     const tail = historyTail();
-    await this.runner.runInto(foreignCommands.captureHistory(target, HISTORY_LIMIT_LINES), tail);
+    await this.runner.runInto(outsideCommands.captureHistory(target, HISTORY_LIMIT_LINES), tail);
     return newestLines(tail.result());
   }
 
@@ -214,34 +214,34 @@ export class ForeignTmux {
    * The paste goes through a buffer of this call's own on the person's server, deleted by the
    * paste, or afterwards when a run failed part way.
    */
-  async type(target: ForeignPane, text: string, enter: boolean): Promise<void> {
+  async type(target: OutsidePane, text: string, enter: boolean): Promise<void> {
     checkSocket(target.socketPath);
-    const commands = [foreignCommands.leaveCopyModeCommand(target)];
+    const commands = [outsideCommands.leaveCopyModeCommand(target)];
     if (enter && text !== '') {
       const buffer = `${PASTE_BUFFER_PREFIX}${randomBytes(8).toString('hex')}`;
       try {
-        return await this.input.send(queueKey(target), [...commands, ...foreignCommands.submitCommands(target, text, buffer)]);
+        return await this.input.send(queueKey(target), [...commands, ...outsideCommands.submitCommands(target, text, buffer)]);
       } catch (err) {
         // A backlog refusal ran nothing, and is what floods meet: no tmux run for it.
         if (!(err instanceof InputBacklogError)) {
-          await this.runner.run([...foreignCommands.base(target), ...deleteBufferCommand(buffer)]).catch(() => undefined);
+          await this.runner.run([...outsideCommands.base(target), ...deleteBufferCommand(buffer)]).catch(() => undefined);
         }
         throw err;
       }
     }
-    for (const chunk of chunkUtf8(text)) commands.push(foreignCommands.sendLiteralCommand(target, chunk));
-    if (enter) commands.push(foreignCommands.sendKeyCommand(target, 'Enter'));
+    for (const chunk of chunkUtf8(text)) commands.push(outsideCommands.sendLiteralCommand(target, chunk));
+    if (enter) commands.push(outsideCommands.sendKeyCommand(target, 'Enter'));
     return this.input.send(queueKey(target), commands);
   }
 
-  async leaveCopyMode(target: ForeignPane): Promise<void> {
+  async leaveCopyMode(target: OutsidePane): Promise<void> {
     checkSocket(target.socketPath);
-    return this.input.send(queueKey(target), [foreignCommands.leaveCopyModeCommand(target)], { shareable: true });
+    return this.input.send(queueKey(target), [outsideCommands.leaveCopyModeCommand(target)], { shareable: true });
   }
 
   /** Sends named keys (a dialog's digit is typed as text; Escape by name). */
-  async sendKey(target: ForeignPane, key: 'Enter' | 'Escape'): Promise<void> {
+  async sendKey(target: OutsidePane, key: 'Enter' | 'Escape'): Promise<void> {
     checkSocket(target.socketPath);
-    return this.input.send(queueKey(target), [foreignCommands.sendKeyCommand(target, key)]);
+    return this.input.send(queueKey(target), [outsideCommands.sendKeyCommand(target, key)]);
   }
 }

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkSocket, type ForeignPane, ForeignTmux, foreignCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/foreign-tmux.js';
+import { checkSocket, type OutsidePane, OutsideTmux, outsideCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/outside-tmux.js';
 import { eventually } from '../support/client.js';
 import { SocketTmux } from '../support/socket-tmux.js';
 
@@ -57,49 +57,49 @@ describe('isPaneId', () => {
   });
 });
 
-describe('foreignCommands', () => {
+describe('outsideCommands', () => {
   const target = { socketPath: '/tmp/tmux-1000/default', serverPid: 4242, pane: '%7' };
 
   it('runs every command on the pane\'s own server', () => {
-    expect(foreignCommands.base(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default']);
+    expect(outsideCommands.base(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default']);
     // The pane, its server's pid and its process: a restarted server numbers its panes afresh.
-    expect(foreignCommands.exists(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'display-message', '-p', '-t', '%7', '#{pane_id} #{pid} #{pane_pid}']);
-    expect(foreignCommands.capture(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'capture-pane', '-p', '-t', '%7']);
-    expect(foreignCommands.redrawClient(target, '/dev/pts/3')).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'refresh-client', '-t', '/dev/pts/3']);
+    expect(outsideCommands.exists(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'display-message', '-p', '-t', '%7', '#{pane_id} #{pid} #{pane_pid}']);
+    expect(outsideCommands.capture(target)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'capture-pane', '-p', '-t', '%7']);
+    expect(outsideCommands.redrawClient(target, '/dev/pts/3')).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'refresh-client', '-t', '/dev/pts/3']);
   });
 
   it('attaches by selecting the pane, then attaching to its session, in UTF-8, never starting a server', () => {
-    expect(foreignCommands.attach(target)).toEqual(['-N', '-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
-    expect(foreignCommands.attach(target, true)).toEqual(foreignCommands.attach(target));
+    expect(outsideCommands.attach(target)).toEqual(['-N', '-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
+    expect(outsideCommands.attach(target, true)).toEqual(outsideCommands.attach(target));
     // A tmux older than 3.2 has no -N: left out.
-    expect(foreignCommands.attach(target, false)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
+    expect(outsideCommands.attach(target, false)).toEqual(['-u', '-S', '/tmp/tmux-1000/default', 'select-pane', '-t', '%7', ';', 'attach-session', '-t', '%7']);
   });
 
   it('gives the attach arguments for the tmux it runs: -N only where the tmux takes it', () => {
-    expect(new ForeignTmux('tmux', {}).attachArgs(target)).toEqual(foreignCommands.attach(target, true));
-    expect(new ForeignTmux('tmux', {}, true).attachArgs(target)).toContain('-N');
-    expect(new ForeignTmux('tmux', {}, false).attachArgs(target)).not.toContain('-N');
-    expect(new ForeignTmux('tmux', {}, false).attachArgs(target)).toEqual(foreignCommands.attach(target, false));
+    expect(new OutsideTmux('tmux', {}).attachArgs(target)).toEqual(outsideCommands.attach(target, true));
+    expect(new OutsideTmux('tmux', {}, true).attachArgs(target)).toContain('-N');
+    expect(new OutsideTmux('tmux', {}, false).attachArgs(target)).not.toContain('-N');
+    expect(new OutsideTmux('tmux', {}, false).attachArgs(target)).toEqual(outsideCommands.attach(target, false));
   });
 
   it('builds the input commands for a queue (no server in them: the queue adds it)', () => {
-    expect(foreignCommands.leaveCopyModeCommand(target)).toEqual(['if-shell', '-F', '-t', '%7', '#{pane_in_mode}', 'send-keys -X cancel']);
-    expect(foreignCommands.sendLiteralCommand(target, 'hello')).toEqual(['send-keys', '-t', '%7', '-l', '--', 'hello']);
-    expect(foreignCommands.sendKeyCommand(target, 'Enter')).toEqual(['send-keys', '-t', '%7', 'Enter']);
-    expect(foreignCommands.sendKeyCommand(target, 'Escape')).toEqual(['send-keys', '-t', '%7', 'Escape']);
+    expect(outsideCommands.leaveCopyModeCommand(target)).toEqual(['if-shell', '-F', '-t', '%7', '#{pane_in_mode}', 'send-keys -X cancel']);
+    expect(outsideCommands.sendLiteralCommand(target, 'hello')).toEqual(['send-keys', '-t', '%7', '-l', '--', 'hello']);
+    expect(outsideCommands.sendKeyCommand(target, 'Enter')).toEqual(['send-keys', '-t', '%7', 'Enter']);
+    expect(outsideCommands.sendKeyCommand(target, 'Escape')).toEqual(['send-keys', '-t', '%7', 'Escape']);
   });
 
   it('passes a socket path as it is (a client option, read verbatim), and escapes a trailing semicolon in typed text', () => {
     const odd = { socketPath: '/tmp/odd;', serverPid: null, pane: '%1' };
-    expect(foreignCommands.base(odd)).toEqual(['-u', '-S', '/tmp/odd;']);
-    const attach = foreignCommands.attach(odd);
+    expect(outsideCommands.base(odd)).toEqual(['-u', '-S', '/tmp/odd;']);
+    const attach = outsideCommands.attach(odd);
     expect(attach.slice(0, 4)).toEqual(['-N', '-u', '-S', '/tmp/odd;']);
     // The one bare ';' is the separator between the two commands.
     expect(attach.filter((a) => a === ';')).toHaveLength(1);
-    expect(foreignCommands.exists(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
-    expect(foreignCommands.capture(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
+    expect(outsideCommands.exists(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
+    expect(outsideCommands.capture(odd).slice(0, 3)).toEqual(['-u', '-S', '/tmp/odd;']);
     // A command argument is split at a trailing ';' by tmux: typed text is escaped.
-    expect(foreignCommands.sendLiteralCommand(odd, 'ls;')).toEqual(['send-keys', '-t', '%1', '-l', '--', 'ls\\;']);
+    expect(outsideCommands.sendLiteralCommand(odd, 'ls;')).toEqual(['send-keys', '-t', '%1', '-l', '--', 'ls\\;']);
   });
 });
 
@@ -107,7 +107,7 @@ describe('checkSocket', () => {
   let dir: string;
   let server: Server | null = null;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-'));
+    dir = mkdtempSync(join(tmpdir(), 'pocketmux-outside-'));
   });
   afterEach(async () => {
     if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
@@ -158,7 +158,7 @@ describe('checkSocket', () => {
 /** The person's tmux, standing in, with the panes these tests need. */
 class TestServer extends SocketTmux {
   /** Starts the server with one pane running /bin/sh: that pane as a claude's hooks would name it. */
-  async start(): Promise<ForeignPane> {
+  async start(): Promise<OutsidePane> {
     await this.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '/bin/sh');
     const [serverPid, pane] = (await this.run('display', '-p', '#{pid}\t#{pane_id}')).trim().split('\t');
     return { socketPath: this.socketPath, serverPid: Number(serverPid), pane: pane as string };
@@ -170,11 +170,11 @@ class TestServer extends SocketTmux {
 
 }
 
-describe('ForeignTmux', () => {
-  const foreign = new ForeignTmux('tmux', { PATH: process.env.PATH });
+describe('OutsideTmux', () => {
+  const outsideTmux = new OutsideTmux('tmux', { PATH: process.env.PATH });
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-'));
+    dir = mkdtempSync(join(tmpdir(), 'pocketmux-outside-'));
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -185,12 +185,12 @@ describe('ForeignTmux', () => {
     writeFileSync(file, '');
     for (const socketPath of [file, join(dir, 'missing')]) {
       const target = { socketPath, serverPid: null, pane: '%0' };
-      expect(await foreign.paneExists(target)).toBe(false);
-      expect(await foreign.panePid(target)).toBeNull();
-      await expect(foreign.capture(target)).rejects.toThrow(PaneUnreachableError);
-      await expect(foreign.type(target, 'x', true)).rejects.toThrow(PaneUnreachableError);
-      await expect(foreign.sendKey(target, 'Enter')).rejects.toThrow(PaneUnreachableError);
-      await expect(foreign.leaveCopyMode(target)).rejects.toThrow(PaneUnreachableError);
+      expect(await outsideTmux.paneExists(target)).toBe(false);
+      expect(await outsideTmux.panePid(target)).toBeNull();
+      await expect(outsideTmux.capture(target)).rejects.toThrow(PaneUnreachableError);
+      await expect(outsideTmux.type(target, 'x', true)).rejects.toThrow(PaneUnreachableError);
+      await expect(outsideTmux.sendKey(target, 'Enter')).rejects.toThrow(PaneUnreachableError);
+      await expect(outsideTmux.leaveCopyMode(target)).rejects.toThrow(PaneUnreachableError);
     }
   });
 
@@ -199,8 +199,8 @@ describe('ForeignTmux', () => {
     const server = createServer((c) => c.destroy());
     await new Promise<void>((resolve) => server.listen(path, () => resolve()));
     try {
-      expect(await foreign.paneExists({ socketPath: path, serverPid: null, pane: '%0' })).toBe(false);
-      expect(await foreign.panePid({ socketPath: path, serverPid: null, pane: '%0' })).toBeNull();
+      expect(await outsideTmux.paneExists({ socketPath: path, serverPid: null, pane: '%0' })).toBe(false);
+      expect(await outsideTmux.panePid({ socketPath: path, serverPid: null, pane: '%0' })).toBeNull();
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
@@ -214,11 +214,11 @@ describe('ForeignTmux', () => {
       servers.push(s);
       return s;
     };
-    const lines = async (target: ForeignPane) => (await foreign.capture(target)).split('\n').map((l) => l.trim());
-    const showsLine = (target: ForeignPane, line: string) => eventually(async () => (await lines(target)).includes(line), 10_000, `"${line}" in ${target.socketPath}`);
+    const lines = async (target: OutsidePane) => (await outsideTmux.capture(target)).split('\n').map((l) => l.trim());
+    const showsLine = (target: OutsidePane, line: string) => eventually(async () => (await lines(target)).includes(line), 10_000, `"${line}" in ${target.socketPath}`);
 
     beforeEach(() => {
-      home = mkdtempSync(join(tmpdir(), 'pocketmux-foreign-srv-'));
+      home = mkdtempSync(join(tmpdir(), 'pocketmux-outside-srv-'));
     });
     afterEach(async () => {
       for (const s of servers.splice(0)) await s.stop();
@@ -228,18 +228,18 @@ describe('ForeignTmux', () => {
     it('sees the pane and its process, types into it (leaving copy-mode first) and captures what it shows', async () => {
       const tmux = server('sock');
       const target = await tmux.start();
-      expect(await foreign.paneExists(target)).toBe(true);
-      expect(await foreign.panePid(target)).toBe(await tmux.panePid(target.pane));
-      expect(await foreign.paneExists({ ...target, pane: '%999' })).toBe(false);
-      expect(await foreign.panePid({ ...target, pane: '%999' })).toBeNull();
+      expect(await outsideTmux.paneExists(target)).toBe(true);
+      expect(await outsideTmux.panePid(target)).toBe(await tmux.panePid(target.pane));
+      expect(await outsideTmux.paneExists({ ...target, pane: '%999' })).toBe(false);
+      expect(await outsideTmux.panePid({ ...target, pane: '%999' })).toBeNull();
       await tmux.run('copy-mode', '-t', target.pane);
       expect((await tmux.run('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('1');
       const marker = `unit-${randomBytes(3).toString('hex')}`;
-      await foreign.type(target, `echo ${marker}-$((6*7))`, true);
+      await outsideTmux.type(target, `echo ${marker}-$((6*7))`, true);
       expect((await tmux.run('display', '-p', '-t', target.pane, '#{pane_in_mode}')).trim()).toBe('0');
       await showsLine(target, `${marker}-42`);
       // A trailing ';' is typed, not taken as tmux's separator.
-      await foreign.type(target, `echo ${marker}-semi;`, true);
+      await outsideTmux.type(target, `echo ${marker}-semi;`, true);
       await showsLine(target, `${marker}-semi`);
     });
 
@@ -247,25 +247,25 @@ describe('ForeignTmux', () => {
       const tmux = server('sock');
       const before = await tmux.start();
       await tmux.run('kill-server');
-      await eventually(async () => !(await foreign.paneExists(before)), 10_000, 'the first server to be gone');
+      await eventually(async () => !(await outsideTmux.paneExists(before)), 10_000, 'the first server to be gone');
       const after = await tmux.start();
       // The new server numbers its panes afresh: the same id, another pane.
       expect(after.pane).toBe(before.pane);
       expect(after.serverPid).not.toBe(before.serverPid);
-      expect(await foreign.panePid(before)).toBeNull();
-      expect(await foreign.paneExists(before)).toBe(false);
-      expect(await foreign.panePid(after)).toBe(await tmux.panePid(after.pane));
+      expect(await outsideTmux.panePid(before)).toBeNull();
+      expect(await outsideTmux.paneExists(before)).toBe(false);
+      expect(await outsideTmux.panePid(after)).toBe(await tmux.panePid(after.pane));
       // Where the server's pid was not known, the pane id is all there is to go by.
-      expect(await foreign.panePid({ ...before, serverPid: null })).toBe(await tmux.panePid(after.pane));
+      expect(await outsideTmux.panePid({ ...before, serverPid: null })).toBe(await tmux.panePid(after.pane));
     });
 
     it('reaches a server whose socket path ends in ";"', async () => {
       const tmux = server('odd;');
       const target = await tmux.start();
       expect(target.socketPath.endsWith('/odd;')).toBe(true);
-      expect(await foreign.paneExists(target)).toBe(true);
+      expect(await outsideTmux.paneExists(target)).toBe(true);
       const marker = `odd-${randomBytes(3).toString('hex')}`;
-      await foreign.type(target, `echo ${marker}-$((2*5))`, true);
+      await outsideTmux.type(target, `echo ${marker}-$((2*5))`, true);
       await showsLine(target, `${marker}-10`);
     });
 
@@ -273,17 +273,17 @@ describe('ForeignTmux', () => {
       const [a, b] = [await server('a').start(), await server('b').start()];
       expect(a.pane).toBe(b.pane);
       const [ma, mb] = [`on-a-${randomBytes(3).toString('hex')}`, `on-b-${randomBytes(3).toString('hex')}`];
-      await Promise.all([foreign.type(a, `echo ${ma}-$((1+1))`, true), foreign.type(b, `echo ${mb}-$((2+2))`, true)]);
+      await Promise.all([outsideTmux.type(a, `echo ${ma}-$((1+1))`, true), outsideTmux.type(b, `echo ${mb}-$((2+2))`, true)]);
       await showsLine(a, `${ma}-2`);
       await showsLine(b, `${mb}-4`);
-      expect((await foreign.capture(a)).includes(mb)).toBe(false);
-      expect((await foreign.capture(b)).includes(ma)).toBe(false);
+      expect((await outsideTmux.capture(a)).includes(mb)).toBe(false);
+      expect((await outsideTmux.capture(b)).includes(ma)).toBe(false);
     });
 
     it('attaches with arguments that never start a server on a socket where none runs', async () => {
       const socketPath = join(home, 'nobody-here');
       const run = new Promise<number | null>((resolve) => {
-        execFile(foreign.bin, foreign.attachArgs({ socketPath, serverPid: null, pane: '%0' }), { env: { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color' }, timeout: 5_000 }, (err) =>
+        execFile(outsideTmux.bin, outsideTmux.attachArgs({ socketPath, serverPid: null, pane: '%0' }), { env: { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color' }, timeout: 5_000 }, (err) =>
           resolve(err ? ((err as { code?: number }).code ?? -1) : 0),
         );
       });
@@ -295,8 +295,8 @@ describe('ForeignTmux', () => {
       const tmux = server('sock');
       const target = await tmux.start();
       await tmux.run('kill-server');
-      await eventually(async () => !(await foreign.paneExists(target)), 10_000, 'the pane to be gone');
-      expect(await foreign.panePid(target)).toBeNull();
+      await eventually(async () => !(await outsideTmux.paneExists(target)), 10_000, 'the pane to be gone');
+      expect(await outsideTmux.panePid(target)).toBeNull();
     });
   });
 });
