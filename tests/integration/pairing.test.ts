@@ -50,7 +50,7 @@ describe('pairing', () => {
   });
 
   it('refuses a pairing after it expired (POCKETMUX_PAIRING_TTL_MS)', async () => {
-    // Ten minutes by the clock is tests/unit/pairing-clock.test.ts; here the setting, end to end.
+    // Ten minutes by the clock is tests/integration/pairing-clock.test.ts; here the setting, end to end.
     const own = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '10' } });
     // Asked for as the CLI does: the pairing printed at start is already gone.
     const token = readFileSync(join(own.dataDir, 'hook-token'), 'utf8').trim();
