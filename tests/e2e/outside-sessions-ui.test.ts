@@ -15,7 +15,8 @@ import { claudeStandIn } from '../support/own-tmux.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { api, eventually, localDevice, type Session } from '../support/client.js';
+import { api, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { testSocketName } from '../support/temp.js';
 

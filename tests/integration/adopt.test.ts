@@ -26,7 +26,7 @@ import { Tmux } from '../../agent/tmux/tmux.js';
 import { createLogger } from '../../agent/util/log.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { parseHookPayload } from '../../protocol/hooks.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { capturedHook } from '../support/status.js';
 import { testSocketName } from '../support/temp.js';
 

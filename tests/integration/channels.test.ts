@@ -12,7 +12,8 @@ import type { StatusServerMessage } from '../../protocol/status.js';
 import type { TimelineServerMessage } from '../../protocol/timeline.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { RawChannel, procBytesRead, procMemory, unreadByAgent } from '../support/channels.js';
-import { api, claim, eventually, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
+import { api, claim, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const MB = 1024 * 1024;
 

@@ -20,6 +20,7 @@ import {
 } from '../support/claude-env.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { testSocketName } from '../support/temp.js';
+import { eventually } from '../support/eventually.js';
 
 const SOCKET = testSocketName('test');
 const SESSION = 'claude';
@@ -41,17 +42,8 @@ function tmux(...args: string[]): Promise<string> {
 /** The screen as text; the CLI pads its prompt character with a no-break space, read as a space. */
 const capture = async () => (await tmux('capture-pane', '-p', '-t', SESSION)).replaceAll('\u00a0', ' ');
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) {
-      const screen = await capture().catch((error: unknown) => String(error));
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- pane ---\n${screen}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return eventually(probe, timeoutMs, what, async () => `--- pane ---\n${await capture()}`) as Promise<T>;
 }
 
 const waitForScreen = (what: string, test: (screen: string) => boolean, timeoutMs?: number) =>

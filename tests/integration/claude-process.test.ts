@@ -22,6 +22,7 @@ import {
 import type { TranscriptSummary } from '../../agent/claude/transcript-reader.js';
 import { recoveredState } from '../../agent/status/status-monitor.js';
 import { listClaudeSessions, projectSlug } from '../../agent/claude/sessions.js';
+import { eventually } from '../support/eventually.js';
 
 let dir: string;
 beforeEach(() => {
@@ -151,13 +152,15 @@ describe('process detection', () => {
 
       // Up when the claude has renamed itself.
       let claudePid: number | undefined;
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const table = await proc.list();
-        claudePid = descendants(table, root).find((pid) => table.get(pid)?.comm === 'claude');
-        if (claudePid !== undefined && descendants(table, root).length === 3) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await eventually(
+        async () => {
+          const table = await proc.list();
+          claudePid = descendants(table, root).find((pid) => table.get(pid)?.comm === 'claude');
+          return claudePid !== undefined && descendants(table, root).length === 3;
+        },
+        10_000,
+        'the claude to rename itself',
+      ).catch(() => undefined);
       expect(claudePid).toBeDefined();
 
       const [fromProc, fromPs] = [await proc.list(), await ps.list()];
@@ -178,8 +181,7 @@ describe('process detection', () => {
       process.kill(-root, 'SIGKILL');
       await once(tree, 'exit');
       rmSync(join(dir, 'sessions'), { recursive: true });
-      const gone = Date.now() + 5_000;
-      while (Date.now() < gone && (await proc.list()).has(claudePid as number)) await new Promise((r) => setTimeout(r, 50));
+      await eventually(async () => !(await proc.list()).has(claudePid as number), 5_000, 'the claude to be gone').catch(() => undefined);
       expect(findClaude(root, dir, await proc.list())).toBeNull();
       expect(findClaude(root, dir, await ps.list())).toBeNull();
     });

@@ -21,8 +21,9 @@ import {
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane } from '../support/claude-tab.js';
-import { api, claim, createTab, eventually, recordTypedText, type Session, deviceHeaders } from '../support/client.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
+import { api, claim, createTab, recordTypedText, type Session, deviceHeaders } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { FakeAnthropic, slow } from '../support/fake-anthropic.js';
 import { runHookScript } from '../support/hook-script.js';
 import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { JsonClient, type JsonClientOptions } from '../../agent/channels/json-client.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const servers: WebSocketServer[] = [];
 const sockets: WebSocket[] = [];

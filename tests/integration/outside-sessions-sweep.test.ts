@@ -9,7 +9,7 @@ import type { OutsidePane } from '../../agent/outside/outside-tmux.js';
 import { type ForgetReason, type OutsideSession, OutsideSessions, type OutsideSessionsOptions } from '../../agent/outside/outside-sessions.js';
 import { createLogger, type Logger } from '../../agent/util/log.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const TMUX_ENV = '/tmp/tmux-1000/default,4242,0';
 const SOCKET = '/tmp/tmux-1000/default';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OutsidePane, OutsideTmux, outsideCommands } from '../../agent/outside/outside-tmux.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { SocketTmux } from '../support/socket-tmux.js';
 
 const START = '\x1b[200~';

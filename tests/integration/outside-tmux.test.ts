@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkSocket, type OutsidePane, OutsideTmux, outsideCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/outside-tmux.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { SocketTmux } from '../support/socket-tmux.js';
 
 describe('parseTmuxEnv', () => {

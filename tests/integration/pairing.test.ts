@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
-import { api, claim, createTab, deviceHeaders, deviceSocket, eventually, newDeviceKey, pairAnother, pairDevice, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, deviceHeaders, deviceSocket, newDeviceKey, pairAnother, pairDevice, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let owner: Session;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { subcommandOf } from '../../agent/tmux/client.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { testSocketName, tmuxSocketPath } from '../support/temp.js';
 
 describe('tmux under LANG=C', () => {

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OutsideTmux } from '../../agent/outside/outside-tmux.js';
 import { TmuxArgumentError } from '../../agent/tmux/commands.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { SocketTmux } from '../support/socket-tmux.js';
 import { testSocketName, tmuxSocketPath } from '../support/temp.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { runHookScript } from '../support/hook-script.js';
-import { claim, createTab, eventually, type Session } from '../support/client.js';
+import { claim, createTab, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { capturedHook, paneEnv, StatusClient } from '../support/status.js';
 
 let agent: AgentHandle;

@@ -7,7 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { Approval } from '../../protocol/approvals.js';
 import { type AgentHandle, agentEnv, tmux } from './agent.js';
-import { api, eventually, type Session } from './client.js';
+import { api, type Session } from './client.js';
+import { eventually } from './eventually.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from './hook-script.js';
 import { claudeStandIn, type OwnTmux } from './own-tmux.js';
 

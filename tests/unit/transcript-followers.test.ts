@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TranscriptFollowers } from '../../agent/claude/transcript-followers.js';
 import { TranscriptReader } from '../../agent/claude/transcript-reader.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pocketmux-followers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
