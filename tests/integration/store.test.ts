@@ -183,7 +183,13 @@ describe('single-instance lock', () => {
 
   it('reclaims an empty or garbled lock file', () => {
     const path = join(dir, 'agent.lock');
-    writeFileSync(path, 'garbage');
-    InstanceLock.acquire(path).release();
+    for (const left of ['', 'garbage']) {
+      writeFileSync(path, left);
+      // Reclaimed: the lock is taken, and the file now names this process.
+      const lock = InstanceLock.acquire(path);
+      expect(readFileSync(path, 'utf8').trim(), JSON.stringify(left)).toBe(String(process.pid));
+      lock.release();
+      expect(existsSync(path)).toBe(false);
+    }
   });
 });
