@@ -21,7 +21,7 @@ import { ARTIFACTS, browserApi, DESKTOP, launchBrowser, PHONE, pairBrowser, pair
 import { api, createTab, localDevice, pairAnother, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { paneEnv } from '../support/status.js';
 import { HISTORY_STORAGE_KEY } from '../../pwa/timeline/composer-history.js';
 

@@ -4,7 +4,7 @@
  * nothing is signalled until every refusal has been asked. Its claude is a sleeping process
  * named in a session file; `signal` and `alive` are injected, so nothing real is ended by it.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,7 @@ import { parseHookPayload } from '../../protocol/hooks.js';
 import { eventually } from '../support/eventually.js';
 import { capturedHook } from '../support/status.js';
 import { testSocketName } from '../support/temp.js';
+import { TmuxServer } from '../support/tmux-server.js';
 
 const log = createLogger({ stderr: false });
 
@@ -41,11 +42,7 @@ const children: ChildProcess[] = [];
 const closers: (() => Promise<void> | void)[] = [];
 
 function runTmux(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile('tmux', ['-L', tmuxName, ...args], { env: { PATH: process.env.PATH, HOME: dir, LANG: 'C.UTF-8' }, timeout: 5_000 }, (err, out, stderr) =>
-      err ? reject(new Error(`tmux ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out),
-    ),
-  );
+  return new TmuxServer({ name: tmuxName }, { PATH: process.env.PATH ?? '', HOME: dir, LANG: 'C.UTF-8' }).run(...args);
 }
 
 beforeEach(async () => {

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { descendants, processLister, procStartTime } from '../../agent/claude/process.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';

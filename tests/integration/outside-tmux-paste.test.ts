@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OutsidePane, OutsideTmux, outsideCommands } from '../../agent/outside/outside-tmux.js';
 import { eventually } from '../support/eventually.js';
-import { SocketTmux } from '../support/socket-tmux.js';
+import { bareTmuxEnv, TmuxServer } from '../support/tmux-server.js';
 
 const START = '\x1b[200~';
 const END = '\x1b[201~';
@@ -34,7 +34,14 @@ describe('outsideCommands for pasting', () => {
 });
 
 /** The person's tmux, standing in, with the panes these tests need. */
-class TestServer extends SocketTmux {
+class TestServer extends TmuxServer {
+  constructor(
+    readonly socketPath: string,
+    home: string,
+  ) {
+    super({ socketPath }, bareTmuxEnv(home));
+  }
+
   /**
    * A pane whose program writes every byte it receives to `file`, untranslated (raw mode, no
    * echo); `bracketed`: it first asks for bracketed paste, as Claude Code does.

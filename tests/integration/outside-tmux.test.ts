@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkSocket, type OutsidePane, OutsideTmux, outsideCommands, isPaneId, PaneUnreachableError, parseTmuxEnv } from '../../agent/outside/outside-tmux.js';
 import { eventually } from '../support/eventually.js';
-import { SocketTmux } from '../support/socket-tmux.js';
+import { bareTmuxEnv, TmuxServer } from '../support/tmux-server.js';
 
 describe('parseTmuxEnv', () => {
   it('reads the socket path and server pid of a normal $TMUX', () => {
@@ -156,7 +156,14 @@ describe('checkSocket', () => {
 });
 
 /** The person's tmux, standing in, with the panes these tests need. */
-class TestServer extends SocketTmux {
+class TestServer extends TmuxServer {
+  constructor(
+    readonly socketPath: string,
+    home: string,
+  ) {
+    super({ socketPath }, bareTmuxEnv(home));
+  }
+
   /** Starts the server with one pane running /bin/sh: that pane as a claude's hooks would name it. */
   async start(): Promise<OutsidePane> {
     await this.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '/bin/sh');

@@ -31,7 +31,7 @@ import { DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support
 import { api, localDevice, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { paneEnv } from '../support/status.js';
 
 export const SCREENSHOTS_DIR = join(REPO_ROOT, 'docs', 'screenshots');

@@ -14,6 +14,7 @@ import type { AgentHandle } from './agent.js';
 import { tmuxEnvArgs } from './claude-env.js';
 import { eventually } from './eventually.js';
 import { testSocketName } from './temp.js';
+import { TmuxServer } from './tmux-server.js';
 
 /** The line the permission dialog asks in 2.1.332. */
 export const PERMISSION_DIALOG = 'Do you want to proceed?';
@@ -79,11 +80,15 @@ export interface ClaudePaneOptions {
 export class ClaudePane {
   private socketPath: string | undefined;
   private pids: number[] = [];
+  /** With only PATH: whatever this process carries (an outer Claude's variables, say) must not reach a server started here and, through it, the CLI. */
+  private readonly server: TmuxServer;
 
   constructor(
     readonly socket: string,
     readonly target: string,
-  ) {}
+  ) {
+    this.server = new TmuxServer({ name: socket });
+  }
 
   /** Starts the CLI in a new tmux server of its own and waits for its idle prompt; `stop` ends it. */
   static async start(options: ClaudePaneOptions): Promise<ClaudePane> {
@@ -112,14 +117,7 @@ export class ClaudePane {
   }
 
   tmux(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      // Only PATH: whatever this process carries (an outer Claude's variables, say) must not
-      // reach a server started here and, through it, the CLI.
-      execFile('tmux', ['-L', this.socket, ...args], { timeout: 5_000, env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
-        else resolve(stdout);
-      });
-    });
+    return this.server.run(...args);
   }
 
   /** The screen as text; the CLI pads its prompt character with a no-break space, read as a space. */
