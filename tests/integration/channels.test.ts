@@ -185,8 +185,12 @@ describe('transcripts named by hooks', () => {
     expect(res.status).toBe(200);
 
     await eventually(() => paths.every((p) => logText().includes(JSON.stringify(p))), 10_000, 'a refusal logged for every path');
-    // Many polls later, still one line per path.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Many polls later, still one line per path. A poll walks the sessions in the order they
+    // came, so the refusal of a transcript named later shows a poll that went past these first.
+    for (const [round, later] of ['/etc/hostname', '/etc/hosts', '/etc/group', '/etc/shells', '/etc/os-release'].entries()) {
+      await postHook(reader, 'UserPromptSubmit', { session_id: `odd-later-${round}`, transcript_path: later, prompt: 'hi' });
+      await eventually(() => logText().includes(JSON.stringify(later)), 10_000, `a refusal logged for ${later}`);
+    }
     for (const path of paths) {
       const lines = logText().split('\n').filter((l) => l.includes('refused to read a transcript') && l.includes(JSON.stringify(path)));
       expect(lines, path).toHaveLength(1);

@@ -6,6 +6,7 @@ import { ApprovalStore, type ApprovalRequest } from '../../agent/approvals/appro
 import { PANE_DIALOG_TIMINGS, PaneDialogs } from '../../agent/approvals/pane-dialogs.js';
 import { initialStatus } from '../../agent/status/reducer.js';
 import { createLogger } from '../../agent/util/log.js';
+import { eventually } from '../support/eventually.js';
 
 const PLAN_SCREEN = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'ask-user-question', 'pane-exit-plan-mode.txt'), 'utf8');
 const log = createLogger({ stderr: false });
@@ -28,7 +29,8 @@ describe('PaneDialogs', () => {
   it('offers a plan once: the poll does not add a second card while the plan is being read', async () => {
     const store = new ApprovalStore(log);
     const waiting: Record<string, TabStatus> = { 'tb-1': { ...initialStatus(0), state: 'needs-input', claudeRunning: true } };
-    let planRead: (plan: string) => void = () => undefined;
+    const notAsked = () => undefined;
+    let planRead: (plan: string) => void = notAsked;
     const dialogs = new PaneDialogs(
       { screen: async () => PLAN_SCREEN, sendInput: async () => undefined },
       store,
@@ -40,8 +42,8 @@ describe('PaneDialogs', () => {
       { ...PANE_DIALOG_TIMINGS, keyRetryMs: 10 },
     );
     const offered = dialogs.offer(planRequest);
-    // The tab waits on the person with no approval open yet: what the poll looks for.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The tab waits on the person with no approval open yet (the plan is being read): what the poll looks for.
+    await eventually(() => planRead !== notAsked, 5_000, 'the plan to be asked for');
     await dialogs.poll();
     expect(store.list()).toEqual([]);
     planRead('Step 1: rename the button.');
