@@ -103,7 +103,20 @@ describe("Claude's answers as Markdown", () => {
     expect(html).toContain('&lt;script&gt;');
     // What was written is shown as written.
     expect(await page.evaluate(() => document.body.lastElementChild?.textContent)).toContain('<img src="x" onerror="window.__pwned = true">');
-    await page.waitForTimeout(200);
+    // An image of the same broken src, put in by the test: once its error has fired, the error of
+    // one the Markdown had let in would have fired too.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const probe = document.createElement('img');
+          probe.onerror = () => {
+            probe.remove();
+            resolve();
+          };
+          probe.src = 'x';
+          document.body.append(probe);
+        }),
+    );
     expect(await page.evaluate(() => document.querySelectorAll('.md script, .md img, .md iframe, .md [onerror], .md [onclick]').length)).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
   });

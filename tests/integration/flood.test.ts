@@ -129,7 +129,7 @@ describe('output flood', () => {
     // on a dead link: the agent must stop reading the pty rather than queue output.
     term.type(`yes "$(printf '%0248d' 7)"\r`);
     const socket = (term.ws as unknown as { _socket: Socket })._socket;
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => (await stats()).bytesOut > 0, 10_000, 'the flood to start');
     socket.pause();
     const paused = await eventually(async () => {
       const s = await stats();
