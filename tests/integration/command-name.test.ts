@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { advisedCommand, resolveCommandName } from '../../agent/config/command-name.js';
 
@@ -21,35 +21,11 @@ function install(name: string): { bin: string; pathDir: string } {
 }
 
 const global = install('global');
-const other = install('other');
 const npxCache = join(root, 'npx', 'node_modules', '.bin');
 mkdirSync(npxCache, { recursive: true });
 symlinkSync(global.bin, join(npxCache, 'pocketmux'));
 const empty = join(root, 'empty');
 mkdirSync(empty);
-
-describe('resolveCommandName', () => {
-  it('is `pocketmux` when the first pocketmux on PATH is this installation', () => {
-    expect(resolveCommandName([empty, global.pathDir, other.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
-  });
-
-  it('is this installation\'s bin by its path when another installation comes first, or none is on PATH', () => {
-    expect(resolveCommandName([other.pathDir, global.pathDir].join(delimiter), global.bin)).toBe(global.bin);
-    expect(resolveCommandName(empty, global.bin)).toBe(global.bin);
-    expect(resolveCommandName(undefined, global.bin)).toBe(global.bin);
-  });
-
-  it('ignores the node_modules/.bin that npm start and npx put on PATH', () => {
-    expect(resolveCommandName([npxCache, empty].join(delimiter), global.bin)).toBe(global.bin);
-    expect(resolveCommandName([npxCache, global.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
-  });
-
-  it('ignores a pocketmux that is not an executable file', () => {
-    const notExecutable = join(root, 'plain');
-    mkdirSync(join(notExecutable, 'pocketmux'), { recursive: true });
-    expect(resolveCommandName([notExecutable, global.pathDir].join(delimiter), global.bin)).toBe('pocketmux');
-  });
-});
 
 /** What /bin/sh runs when the line is pasted: the program and its words, one per line. */
 function pasted(line: string): string[] {
@@ -79,9 +55,4 @@ describe('advisedCommand', () => {
     expect(pasted(advisedCommand('tab status tb-1', dataDir, { command, home }))).toEqual([bin, 'tab', 'status', 'tb-1', '--data-dir', dataDir]);
   });
 
-  it('names no data dir for the default one, however it is spelled', () => {
-    expect(advisedCommand('pair', join(home, '.pocketmux'), { command: 'pocketmux', home })).toBe('pocketmux pair');
-    expect(advisedCommand('pair', `${home}/x/../.pocketmux/`, { command: 'pocketmux', home })).toBe('pocketmux pair');
-    expect(advisedCommand('hooks install', join(home, 'other'), { command: 'pocketmux', home })).toBe(`pocketmux hooks install --data-dir ${join(home, 'other')}`);
-  });
 });
