@@ -11,7 +11,8 @@
  * exactly what install added.
  */
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
-import { EVENT_HOOK_TIMEOUT_S, isPocketmuxStatusLine, PERMISSION_HOOK_TIMEOUT_S, TAB_HOOKS_ENV } from './hook-files.js';
+import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limits.js';
+import { isPocketmuxStatusLine, TAB_HOOKS_ENV } from './hook-files.js';
 
 export { TAB_HOOKS_ENV };
 
