@@ -10,7 +10,7 @@ import type { Disposable } from '../util/disposable.js';
 import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
 import { closeServer, listen } from './listen.js';
 import { pwaFiles } from './pwa-files.js';
-import type { TlsMaterial } from './tls.js';
+import type { TlsMaterial } from '../store/tls.js';
 
 export interface ServerDeps extends UpgradeDeps {
   /** Serve HTTPS (and WSS) instead of HTTP. */
