@@ -33,7 +33,7 @@ export interface Channel {
   /** Takes an upgraded socket; one it cannot serve it closes, with a code saying why. */
   accept(ws: WebSocket, ctx: ChannelContext): void;
   /** The agent stops: every socket gets the channel's goodbye and its timers end. */
-  close(): void;
+  dispose(): void;
 }
 
 /** The agent's services a channel may build on. */

@@ -77,7 +77,7 @@ export class TerminalChannel implements Channel {
     this.terminals.attach(ws, target, device, size);
   }
 
-  close(): void {
+  dispose(): void {
     this.terminals.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
   }
 }

@@ -69,7 +69,7 @@ export class AgentServers implements Disposable {
   async dispose(): Promise<void> {
     // Upgraded sockets are no longer the server's HTTP connections: unless their channels
     // close them first, with their own close codes, closing the server waits on them.
-    this.channels.close();
+    this.channels.dispose();
     await closeServer(this.server);
     if (this.local) await closeServer(this.local);
   }

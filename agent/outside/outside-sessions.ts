@@ -17,6 +17,7 @@ import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { type OutsidePane, isPaneId, parseTmuxEnv } from './outside-tmux.js';
 import { processAlive } from '../util/process-alive.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface OutsideSession {
   key: string;
@@ -105,7 +106,7 @@ export interface OutsideSessionsOptions {
   processes?: ProcessInspector;
 }
 
-export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
+export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> implements Disposable {
   private readonly sessions = new Map<string, OutsideSession>();
   private readonly file: GatheredWriter;
   private sweeping = false;
@@ -306,6 +307,11 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
 
   flush(): Promise<void> {
     return this.file.flush();
+  }
+
+  /** The agent stops: what is not yet on disk is written. */
+  dispose(): Promise<void> {
+    return this.flush();
   }
 }
 

@@ -8,6 +8,7 @@ import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
+import type { Disposable } from '../util/disposable.js';
 
 const PersistedStatus = z.object({
   state: z.enum(CLAUDE_STATES),
@@ -54,7 +55,7 @@ function hookDetail(payload: HookPayload): string | null {
  * Owns every tab's status: feeds events through the pure reducer, persists the result, and
  * tells listeners (the /api/status channel, later push and approvals) what changed.
  */
-export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
+export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> implements Disposable {
   private readonly tabs = new Map<string, TabStatus>();
   private readonly file: GatheredWriter;
 
@@ -88,6 +89,11 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
   /** On shutdown: lets a write in flight land, then writes the latest state. */
   flush(): Promise<void> {
     return this.file.flush();
+  }
+
+  /** The agent stops: what is not yet on disk is written. */
+  dispose(): Promise<void> {
+    return this.flush();
   }
 
   get(key: string): TabStatus | undefined {
