@@ -1,4 +1,5 @@
-import { currentSessionKey, isOutsideKey } from '../../protocol/hook-contract.js';
+import { currentSessionKey } from '../../protocol/hook-contract.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
@@ -159,8 +160,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
 
   /** Past the cap, the outside sessions heard of least recently are forgotten; `keep` just arrived. */
   private forgetLeastActiveOutside(keep?: string): void {
-    const outside = [...this.tabs].filter(([key]) => isOutsideKey(key) && key !== keep);
-    const excess = outside.length + (keep !== undefined && isOutsideKey(keep) ? 1 : 0) - this.maxOutside;
+    const outside = [...this.tabs].filter(([key]) => parseSessionKey(key).kind === 'outside' && key !== keep);
+    const excess = outside.length + (keep !== undefined && parseSessionKey(keep).kind === 'outside' ? 1 : 0) - this.maxOutside;
     if (excess <= 0) return;
     // A stable sort keeps map order (first heard of first) among equal times.
     outside.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));

@@ -1,13 +1,13 @@
+import { parseSessionKey } from '../../protocol/session-key.js';
+import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
-import { toDisposable, type Disposable } from '../util/disposable.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
-import type { StatusManager } from './status-manager.js';
+import { type Disposable, toDisposable } from '../util/disposable.js';
 
 /** A closed tab's status goes with it, on clients too; sessions outside the tabs stay until their claude ends. */
-export function forgetClosedTabs(status: StatusManager, tabs: TabService): Disposable {
+export function forgetClosedTabs(status: Pick<StatusManager, 'snapshot' | 'forget'>, tabs: Pick<TabService, 'tab' | 'on' | 'off'>): Disposable {
   const onChange = () => {
     for (const key of Object.keys(status.snapshot())) {
-      if (!isOutsideKey(key) && !tabs.tab(key)) status.forget(key);
+      if (parseSessionKey(key).kind === 'tab' && !tabs.tab(key)) status.forget(key);
     }
   };
   tabs.on('change', onChange);
