@@ -247,6 +247,12 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     return session.tmux;
   }
 
+  /** Whether the process last seen as this session's claude is still alive: the status monitor asks. */
+  claudeAlive(key: string): boolean {
+    const pid = this.sessions.get(key)?.pid ?? null;
+    return pid !== null && (this.opts.processAlive ?? processAlive)(pid);
+  }
+
   /** Whether `pid` is this session's claude, now. */
   isItsClaude(session: OutsideSession, pid: number): boolean {
     return isClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processAlive ?? processAlive);
