@@ -3,10 +3,11 @@ import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusEffect } from '../status/reducer.js';
 import type { StatusManager } from '../status/status-manager.js';
 import { type Disposable, toDisposable } from '../util/disposable.js';
+import type { Listenable } from '../util/listenable.js';
 
 export interface ApprovalSettlementDeps {
-  status: Pick<StatusManager, 'get' | 'apply' | 'on' | 'off'>;
-  approvals: Pick<ApprovalStore, 'settleTab' | 'on' | 'off'>;
+  status: Pick<StatusManager, 'get' | 'apply'> & Listenable<{ effect: [string, StatusEffect] }>;
+  approvals: Pick<ApprovalStore, 'settleTab'> & Listenable<{ message: [ApprovalServerMessage] }>;
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { DeviceProofs } from '../auth/device-proof.js';
-import type { DeviceSockets } from '../auth/device-sockets.js';
 import type { PushSubscriptions } from '../push/push-subscriptions.js';
 
 export interface DeviceRevocationDeps {
   proofs: Pick<DeviceProofs, 'forget'>;
   subscriptions: Pick<PushSubscriptions, 'forget'>;
-  sockets: Pick<DeviceSockets, 'revoke'>;
+  /** Closes the device's open sockets; how many is not asked here. */
+  sockets: { revoke(deviceId: string): unknown };
 }
 
 /** A device unpaired keeps nothing: its proofs are forgotten, its pushes stop and its open sockets close. */

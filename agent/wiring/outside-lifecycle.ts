@@ -4,11 +4,12 @@ import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { ForgetReason, OutsideSession, OutsideSessions } from '../outside/outside-sessions.js';
 import type { StatusManager } from '../status/status-manager.js';
 import { type Disposable, toDisposable } from '../util/disposable.js';
+import type { Listenable } from '../util/listenable.js';
 import type { Logger } from '../util/log.js';
 
 export interface OutsideLifecycleDeps {
-  outside: Pick<OutsideSessions, 'has' | 'forget' | 'sweep' | 'on' | 'off'>;
-  status: Pick<StatusManager, 'snapshot' | 'forget' | 'on' | 'off'>;
+  outside: Pick<OutsideSessions, 'has' | 'forget' | 'sweep'> & Listenable<{ forgotten: [OutsideSession, ForgetReason] }>;
+  status: Pick<StatusManager, 'snapshot' | 'forget'> & Listenable<{ message: [StatusServerMessage] }>;
   approvals: Pick<ApprovalStore, 'settleTab'>;
   log: Pick<Logger, 'warn'>;
   /** How often the sessions are looked through for a claude that has ended. */
