@@ -56,7 +56,7 @@ describe('single-instance lock', () => {
     writeFileSync(path, `${dead.stdout}\n`);
     const lock = InstanceLock.acquire(path);
     expect(readFileSync(path, 'utf8').trim()).toBe(String(process.pid));
-    lock.release();
+    lock.dispose();
     expect(existsSync(path)).toBe(false);
   });
 

@@ -149,7 +149,7 @@ describe('single-instance lock', () => {
       // Reclaimed: the lock is taken, and the file now names this process.
       const lock = InstanceLock.acquire(path);
       expect(readFileSync(path, 'utf8').trim(), JSON.stringify(left)).toBe(String(process.pid));
-      lock.release();
+      lock.dispose();
       expect(existsSync(path)).toBe(false);
     }
   });
