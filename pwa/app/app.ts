@@ -1,28 +1,28 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import './update-toast.js';
-import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from './access.js';
-import { errorText } from './api-request.js';
-import { Backoff } from './backoff.js';
-import { type Route, RouteController, router } from './router.js';
-import type { ConnectionKind } from './reconnecting-socket.js';
-import { SessionActionsController } from '../sessions/session-actions.js';
+import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from '../core/access.js';
+import { errorText } from '../core/api-request.js';
+import { Backoff } from '../core/backoff.js';
+import { type Route, RouteController, router } from '../core/router.js';
+import type { ConnectionKind } from '../core/reconnecting-socket.js';
+import { SessionActionsController } from '../core/session-actions.js';
 import { StatusController } from '../sessions/status-controller.js';
 import { SyncController } from '../sessions/sync-controller.js';
 import { InboxActionsController } from '../inbox/inbox-actions.js';
 import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
-import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from '../inbox/deep-link.js';
+import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from './deep-link.js';
 import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
-import { buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../inbox/inbox-items.js';
+import { buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../core/inbox-items.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
-import { MediaQueryController } from './media-query-controller.js';
-import { followThemeChoice } from './theme-choice.js';
+import { MediaQueryController } from '../core/media-query-controller.js';
+import { followThemeChoice } from '../ui/theme-choice.js';
 import '../sessions/session-list.js';
 import { pageTitle, SCREEN_NAME_EVENT } from '../terminal/page-title.js';
 import './unreachable-screen.js';
 import { offlineOr } from '../offline/offline-access.js';
-import { OfflineSaveController } from '../offline/save-controller.js';
+import { OfflineSaveController } from '../core/offline-save-controller.js';
 import { isAppShortcutKey } from '../workbench/shortcut-keys.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
@@ -218,7 +218,7 @@ export class App extends LitElement {
   }
 
   private loadTerminalView(): Promise<void> {
-    this.terminalView ??= import('../workbench/tab-screen.js').then(
+    this.terminalView ??= import('./tab-screen.js').then(
       (mod) => {
         this.stopShortcuts ??= mod.installAppShortcuts({
           active: () => this.access.kind === 'granted',
@@ -263,7 +263,7 @@ export class App extends LitElement {
   private loadSettingsView(): void {
     if (this.settingsRequested) return;
     this.settingsRequested = true;
-    import('../devices/devices-view.js').catch((err: unknown) => {
+    import('../settings/devices-view.js').catch((err: unknown) => {
       this.settingsRequested = false;
       this.settingsLoadError = errorText(err);
     });

@@ -1,8 +1,8 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { agentText } from './agent-text.js';
-import { screenCard } from './screen-card.js';
-import { controls } from './shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import { screenCard } from '../ui/screen-card.js';
+import { controls } from '../ui/styles.js';
 
 /**
  * Shown while the agent cannot be asked whether this browser may come in (the app keeps

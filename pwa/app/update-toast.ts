@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { UPDATE_READY_EVENT, type UpdateReadyEvent } from './update-event.js';
-import { controls } from './shared-styles.js';
+import { controls } from '../ui/styles.js';
 
 /** Offers to switch to a newer version once its service worker is installed and waiting. */
 @customElement('pm-update-toast')

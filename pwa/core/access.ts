@@ -2,8 +2,8 @@ import type { SessionResponse } from '../../protocol/api.js';
 import { type AccessRefusal, isAccessRefusal } from '../../protocol/refusals.js';
 import * as api from './api.js';
 import { ApiRequestError, errorText } from './api-request.js';
-import { setHomeDirectory } from '../sessions/labels.js';
-import type { SessionsSnapshot } from '../offline/snapshot.js';
+import { setHomeDirectory } from './labels.js';
+import type { SessionsSnapshot } from './offline-snapshot.js';
 
 export { onAccessLost } from './access-lost.js';
 

@@ -1,8 +1,8 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 import type { OutsideSessionView } from '../../protocol/outside.js';
-import '../shared/confirm-bar.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
-import { terminalPath } from '../shared/router.js';
+import '../ui/confirm-bar.js';
+import { PendingActionController } from './pending-action-controller.js';
+import { terminalPath } from './router.js';
 import { adoptQuestion } from './labels.js';
 import { sessionActions } from './session-actions.js';
 

@@ -11,8 +11,8 @@ import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { OUTSIDE_GROUP, outsideLabel, tabLabel } from '../sessions/labels.js';
-import { hasTimeline } from '../sessions/tab-status.js';
+import { OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
+import { hasTimeline } from './tab-status.js';
 
 /** Where a tab lives in the list. */
 export interface TabPlace {

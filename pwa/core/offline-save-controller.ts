@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { deviceStorage, HISTORY_STORAGE_KEY } from '../shared/device-storage.js';
-import type { SessionLists } from './snapshot.js';
+import { deviceStorage, HISTORY_STORAGE_KEY } from './device-storage.js';
+import type { SessionLists } from './offline-snapshot.js';
 
 /**
  * At most one write this often: the first change is written at once (what was just seen is

@@ -16,7 +16,7 @@ import {
   type SessionLists,
   type SessionsSnapshot,
   snapshotRecord,
-} from './snapshot.js';
+} from './offline-snapshot.js';
 
 const DB_NAME = 'pocketmux-offline';
 /** The database's own version: which stores and indexes it has (records carry theirs). */

@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { z } from 'zod';
 import type { ClaudeSessionsResponse, CreateTabBody, CreateWorkspaceBody, TabView, WorkspaceView } from '../../protocol/api.js';
-import { actionsOf } from '../shared/action-request.js';
-import * as api from '../shared/api.js';
+import { actionsOf } from './action-request.js';
+import * as api from './api.js';
 
 /** What the parts of the session list, and a tab's screen, ask of the app. */
 export type SessionActionMap = {

@@ -1,10 +1,16 @@
-import type { TimelineState } from '../timeline/timeline-store.js';
+import type { TimelineEntry } from '../../protocol/timeline.js';
 import { saveTimeline } from './offline-store.js';
-import { saveDelay } from './save-controller.js';
-import { timelineRecord } from './snapshot.js';
+import { saveDelay } from './offline-save-controller.js';
+import { timelineRecord } from './offline-snapshot.js';
 
+
+/** What a timeline keeps offline: its entries and the Claude session they came from. */
+interface SavedState {
+  readonly sessionId: string | null;
+  readonly entries: readonly TimelineEntry[];
+}
 /** The latest state of each timeline changed since the last write, by tab id or outside key. */
-const pending = new Map<string, TimelineState>();
+const pending = new Map<string, SavedState>();
 let timer: ReturnType<typeof setTimeout> | null = null;
 let lastWrite = 0;
 
@@ -28,7 +34,7 @@ window.addEventListener('pagehide', flush);
  * streams of appends while Claude works gather into one write per `SAVE_DELAY_MS`. A timeline
  * still loading, or with nothing in it, is not kept.
  */
-export function rememberTimeline(key: string, state: TimelineState): void {
+export function rememberTimeline(key: string, state: SavedState): void {
   if (!key || !state.loaded || state.entries.length === 0) return;
   pending.set(key, state);
   timer ??= setTimeout(flush, saveDelay(lastWrite, Date.now()));

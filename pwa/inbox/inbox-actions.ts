@@ -2,10 +2,10 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { isOutsideKey } from '../../protocol/hook-contract.js';
-import { actionsOf } from '../shared/action-request.js';
-import { ApiRequestError } from '../shared/api-request.js';
-import * as api from '../shared/api.js';
-import type { SettlingApproval } from './inbox-items.js';
+import { actionsOf } from '../core/action-request.js';
+import { ApiRequestError } from '../core/api-request.js';
+import * as api from '../core/api.js';
+import type { SettlingApproval } from '../core/inbox-items.js';
 
 /** What the inbox's cards ask of the page. */
 export type InboxActionMap = {

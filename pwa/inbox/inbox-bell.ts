@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { bellIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { bellIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 
 /** Asks the app to show the inbox: the home screen, from its top. */
 export const SHOW_INBOX_EVENT = 'pm-show-inbox';

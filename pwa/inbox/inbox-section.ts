@@ -1,12 +1,12 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { chevronIcon, closeIcon, terminalIcon } from '../shared/icons.js';
-import { router, terminalPath } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
+import { chevronIcon, closeIcon, terminalIcon } from '../ui/icons.js';
+import { router, terminalPath } from '../core/router.js';
+import { controls } from '../ui/styles.js';
 import './approval-card.js';
 import { ClockController } from './clock-controller.js';
-import { ageText, canOpenTerminal, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from '../core/inbox-items.js';
 import './review-card.js';
 
 /** The inbox's note was tapped away. */

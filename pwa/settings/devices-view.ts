@@ -2,18 +2,18 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { DeviceBinding, DeviceView, PairingResponse } from '../../protocol/api.js';
-import { agentText } from '../shared/agent-text.js';
-import '../shared/confirm-bar.js';
-import { backIcon, plusIcon } from '../shared/icons.js';
+import { agentText } from '../core/agent-text.js';
+import '../ui/confirm-bar.js';
+import { backIcon, plusIcon } from '../ui/icons.js';
 import '../pairing/pairing-panel.js';
 import './notifications-section.js';
 import './theme-setting.js';
 import './user-hooks-section.js';
-import { controls, pageBar } from '../shared/shared-styles.js';
-import * as api from '../shared/api.js';
-import { errorText } from '../shared/api-request.js';
-import { router } from '../shared/router.js';
-import { relativeTime } from '../shared/time.js';
+import { controls, pageBar } from '../ui/styles.js';
+import * as api from '../core/api.js';
+import { errorText } from '../core/api-request.js';
+import { router } from '../core/router.js';
+import { relativeTime } from '../core/time.js';
 
 /** How often the list is asked again while a pairing is shown, to see the new device arrive. */
 const PAIRING_POLL_MS = 3_000;

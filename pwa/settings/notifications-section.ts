@@ -14,11 +14,11 @@ import {
   sameKey,
   urlBase64ToUint8Array,
 } from '../push/push-state.js';
-import { agentText } from '../shared/agent-text.js';
-import * as api from '../shared/api.js';
-import { ApiRequestError, errorText } from '../shared/api-request.js';
-import { bellIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import * as api from '../core/api.js';
+import { ApiRequestError, errorText } from '../core/api-request.js';
+import { bellIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 
 type Busy = 'enable' | 'disable' | 'test' | null;
 

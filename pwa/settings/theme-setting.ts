@@ -1,8 +1,8 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { controls } from '../shared/shared-styles.js';
-import { currentTheme, onThemeChange, type Theme } from '../shared/theme.js';
-import { saveThemeChoice, THEME_CHOICES, THEME_STORAGE_KEY, type ThemeChoice, themeChoice } from '../shared/theme-choice.js';
+import { controls } from '../ui/styles.js';
+import { currentTheme, onThemeChange, type Theme } from '../ui/theme.js';
+import { saveThemeChoice, THEME_CHOICES, THEME_STORAGE_KEY, type ThemeChoice, themeChoice } from '../ui/theme-choice.js';
 
 const CHOICE_LABEL: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
 

@@ -1,9 +1,9 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import * as api from '../shared/api.js';
-import { errorText } from '../shared/api-request.js';
-import { sparkIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import * as api from '../core/api.js';
+import { errorText } from '../core/api-request.js';
+import { sparkIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import { parseUserHooks, type UserHooksMessage, userHooksError } from './user-hooks-text.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { UserHooksViewSchema, type UserHooksView } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
-import { shortPath } from '../sessions/labels.js';
+import { shortPath } from '../core/labels.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 
 /** A run of plain text, or a command to set in code type. */

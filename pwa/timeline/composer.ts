@@ -4,17 +4,17 @@ import { live } from 'lit/directives/live.js';
 import type { SlashCommandView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { ToolCallEntry } from '../../protocol/timeline.js';
-import { agentText } from '../shared/agent-text.js';
-import { errorText } from '../shared/api-request.js';
-import { MediaQueryController } from '../shared/media-query-controller.js';
-import { controls } from '../shared/shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import { errorText } from '../core/api-request.js';
+import { MediaQueryController } from '../core/media-query-controller.js';
+import { controls } from '../ui/styles.js';
 import { ComposerHistory, HistoryCursor } from './composer-history.js';
 import { inTurn, PROMPT_MAX_LENGTH, PromptQueue, promptText } from './composer-queue.js';
 import { doingNow, doingNowText, nextTurnStart } from './doing-now.js';
 import { fileMention, fileSize, insertAt, pressEscape, sendPrompt, slashCommands, UPLOAD_MAX_BYTES, type UploadHandle, uploadFile } from './session-input.js';
 import { filterCommands, insertCommand, slashQuery, sourceLabel } from './slash-commands.js';
 import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, stopIcon } from './timeline-icons.js';
-import { deviceStorage } from '../shared/device-storage.js';
+import { deviceStorage } from '../core/device-storage.js';
 
 /** What was being written in each session's composer, kept while the page lives (terminal and back). */
 const drafts = new Map<string, string>();

@@ -6,10 +6,10 @@
 import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
 import { PROOF_HEADER } from '../../protocol/device-proof.js';
 import { isOutsideKey } from '../../protocol/hook-contract.js';
-import { reportAccessLost } from '../shared/access-lost.js';
-import { ApiRequestError } from '../shared/api-request.js';
-import * as api from '../shared/api.js';
-import { requestTarget, signProof } from '../shared/device-key.js';
+import { reportAccessLost } from '../core/access-lost.js';
+import { ApiRequestError } from '../core/api-request.js';
+import * as api from '../core/api.js';
+import { requestTarget, signProof } from '../core/device-key.js';
 import { readableCommands } from './slash-commands.js';
 
 /**

@@ -16,10 +16,10 @@ import type {
   TimelineEntry,
   ToolCallEntry,
 } from '../../protocol/timeline.js';
-import { controls } from '../shared/shared-styles.js';
-import type { ConnectionState } from '../shared/reconnecting-socket.js';
-import { TAB_MISSING_EVENT } from '../shared/tab-missing.js';
-import { shortTime } from '../shared/time.js';
+import { controls } from '../ui/styles.js';
+import type { ConnectionState } from '../core/reconnecting-socket.js';
+import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
+import { shortTime } from '../core/time.js';
 import './composer.js';
 import { inputBlock } from './composer-target.js';
 import { currentTool, turnOutputTokens } from './doing-now.js';
@@ -27,7 +27,7 @@ import { HostSessionFeed } from './host-session.js';
 import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
-import { rememberTimeline } from '../offline/timeline-saver.js';
+import { rememberTimeline } from '../core/timeline-saver.js';
 
 /** Within this many pixels of the end counts as "at the end": new entries keep it in view. */
 const PINNED_SLACK_PX = 64;

@@ -1,6 +1,6 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { controls } from './shared-styles.js';
+import { controls } from './styles.js';
 
 /** Asks before something that cannot be undone: fires `pm-confirm` or `pm-cancel`. */
 @customElement('pm-confirm-bar')

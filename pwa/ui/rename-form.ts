@@ -1,6 +1,6 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
-import { controls } from './shared-styles.js';
+import { controls } from './styles.js';
 
 /** An inline name editor: fires `pm-save` with the new name, or `pm-cancel`. */
 @customElement('pm-rename-form')

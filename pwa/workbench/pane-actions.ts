@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { closeIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { closeIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import type { SplitDirection } from './layout.js';
 import type { PaneCandidate } from './tab-order.js';
 import { splitColumnIcon, splitRowIcon } from './workbench-icons.js';

@@ -1,6 +1,6 @@
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
-import { type Route, router, type TabViewMode, tabViewPath } from '../shared/router.js';
+import { type Route, router, type TabViewMode, tabViewPath } from '../core/router.js';
 import { type AppShortcut, listenForAppShortcuts } from './app-shortcuts.js';
 import { stepTab, tabOrder } from './tab-order.js';
 import type { Workbench } from './workbench.js';
