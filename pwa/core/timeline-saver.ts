@@ -4,11 +4,13 @@ import { saveDelay } from './offline-save-controller.js';
 import { timelineRecord } from './offline-snapshot.js';
 
 
-/** What a timeline keeps offline: its entries and the Claude session they came from. */
+/** What of a timeline is kept offline: its entries and the Claude session they came from, once loaded. */
 interface SavedState {
+  readonly loaded: boolean;
   readonly sessionId: string | null;
   readonly entries: readonly TimelineEntry[];
 }
+
 /** The latest state of each timeline changed since the last write, by tab id or outside key. */
 const pending = new Map<string, SavedState>();
 let timer: ReturnType<typeof setTimeout> | null = null;
