@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
@@ -9,6 +9,12 @@ import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../ui/icons.js'
 import '../ui/connection-note.js';
 import '../terminal/key-bar.js';
 import { controls } from '../ui/styles.js';
+import { tabScreenStyles } from './tab-screen-styles.js';
+import { FindController } from './find-controller.js';
+import { keysOf } from './shortcut-keys-text.js';
+import { TextSizeController } from './text-size-controller.js';
+import { type CardExit, endedCard, loadErrorCard, missingCard } from './closed-cards.js';
+import { NO_TERMINAL_REASON, NO_TERMINAL_TEXT } from './closed-text.js';
 import '../ui/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from '../terminal/keys.js';
 import { outsideLabel, parsePaneTitle, shortPath, tabLabel } from '../core/labels.js';
@@ -20,56 +26,14 @@ import type { TerminalSession, ViewShortcut } from '../terminal/terminal-session
 import type { FindBar } from '../terminal/find-bar.js';
 import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
 import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT } from '../terminal/find-count.js';
-import { type HistoryState, historyNote } from '../terminal/history-text.js';
-import type { Finder } from '../terminal/terminal-finder.js';
-import { defaultFontSize, FONT_SIZE_MAX, FONT_SIZE_MIN, type FontSizeStep, loadFontSize, saveFontSize, stepFontSize } from '../terminal/font-size.js';
+import { historyNote } from '../terminal/history-text.js';
 import { SCREEN_NAME_EVENT } from '../terminal/page-title.js';
-import { minusIcon, plusIcon, searchIcon, textSizeIcon } from '../terminal/terminal-icons.js';
-import { onMac, TERMINAL_SHORTCUTS } from '../terminal/terminal-shortcuts.js';
-import { CLOSE_PANE_EVENT } from '../workbench/pane-actions.js';
+import { searchIcon, textSizeIcon } from '../terminal/terminal-icons.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
 
-const MAC = onMac();
-
-/** A shortcut's keys on this platform, for a button's tooltip. */
-function keysOf(action: (typeof TERMINAL_SHORTCUTS)[number]['action']): string {
-  const shortcut = TERMINAL_SHORTCUTS.find((s) => s.action === action);
-  return shortcut ? (MAC ? shortcut.macKeys : shortcut.keys) : '';
-}
-
 function titleKey(title: PaneTitle | null): string {
   return title ? `${title.command}|${title.path}` : '';
-}
-
-/** Shown instead of the terminal of a Claude started outside tmux. */
-export const NO_TERMINAL_TEXT =
-  'No terminal: this Claude was started outside tmux. Its approvals, questions and timeline are here; type to it in its own terminal on the machine.';
-
-/** The agent's close reason for the terminal of a session started outside tmux. */
-const NO_TERMINAL_REASON = 'no terminal: started outside tmux';
-
-function endedText(code: number, outside: boolean): string {
-  if (outside) {
-    switch (code) {
-      case CloseCode.TabNotFound:
-        return 'pocketmux no longer knows this Claude session: it ended, or stopped reporting here.';
-      case CloseCode.SessionEnded:
-        return 'The pane this Claude ran in is gone: it was closed, or its tmux server ended.';
-    }
-  }
-  switch (code) {
-    case CloseCode.TabNotFound:
-      return 'pocketmux has no tab at this address: it was closed, here or on another device, or the link is not one of its tabs.';
-    case CloseCode.SessionEnded:
-      return 'The shell in this tab exited, or the tab was closed.';
-    case CloseCode.DeviceRevoked:
-      return 'This device was removed from pocketmux. Pair it again to continue.';
-    case CloseCode.ConnectionLimit:
-      return 'Too many terminals were open on the agent, so it closed this one, the oldest. The shell is still running.';
-    default:
-      return 'The agent closed this terminal because a message was not understood.';
-  }
 }
 
 /**
@@ -84,318 +48,7 @@ function endedText(code: number, outside: boolean): string {
  */
 @customElement('pm-terminal-view')
 export class TerminalView extends LitElement {
-  static override styles = [
-    controls,
-    css`
-      .tools {
-        display: contents;
-      }
-      /* Measured on the view itself, not the window: in the desktop split a pane is narrow on a wide screen. */
-      @container (max-width: 600px) {
-        header.crowded .tools {
-          display: none;
-        }
-      }
-      /* A quarter of a laptop's split would cut even a shell's name to a letter: the tools give way there too. */
-      @container (max-width: 280px) {
-        .tools {
-          display: none;
-        }
-      }
-
-      :host {
-        position: fixed;
-        top: 0;
-        left: 0;
-        right: 0;
-        height: var(--pm-viewport-height, 100dvh);
-        display: flex;
-        flex-direction: column;
-        background: var(--pm-bg);
-        z-index: 2;
-        container-type: inline-size;
-      }
-      /* A pane of the desktop split: as large as the workbench gives it. */
-      :host([pane]) {
-        position: relative;
-        top: auto;
-        left: auto;
-        right: auto;
-        height: auto;
-        min-width: 0;
-        min-height: 0;
-        z-index: auto;
-      }
-      :host([pane]) header {
-        padding: 0 6px 0 10px;
-      }
-      /* The pane with the keyboard: a line in the accent colour under its header. */
-      :host([pane][focused]) header {
-        box-shadow: inset 0 -2px 0 var(--pm-accent);
-      }
-      header {
-        flex: none;
-        display: flex;
-        align-items: center;
-        gap: 4px;
-        min-height: 48px;
-        padding: var(--pm-safe-top) calc(8px + var(--pm-safe-right)) 0 calc(2px + var(--pm-safe-left));
-        background: var(--pm-surface);
-        border-bottom: 1px solid var(--pm-border);
-      }
-      .title {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        justify-content: center;
-        line-height: 1.2;
-      }
-      .name {
-        display: flex;
-        align-items: center;
-        gap: 7px;
-        min-width: 0;
-      }
-      .primary-text {
-        font-weight: 650;
-        font-size: 15px;
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-      }
-      /* Paths lose their start, not their end: the last directory says the most. */
-      .secondary-text {
-        color: var(--pm-muted);
-        font-family: var(--pm-mono);
-        font-size: 12px;
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        direction: rtl;
-        text-align: left;
-      }
-      /*
-       * Beside a state the name keeps its room, up to most of the line: a phone's header is
-       * narrow, and a short name ("Claude") cut to its first letter says nothing. The state
-       * gives way with an ellipsis; the dot before the name still shows it.
-       */
-      .primary-text:not(:last-child) {
-        flex-shrink: 0;
-        max-width: 60%;
-      }
-      .state-text {
-        flex: 0 1 auto;
-        min-width: 0;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        font-size: 12px;
-        font-weight: 600;
-        white-space: nowrap;
-        color: var(--pm-muted);
-      }
-      .state-text.needs-input {
-        color: var(--pm-attention);
-      }
-      .state-text.ready-for-review {
-        color: var(--pm-review);
-      }
-      .state-text.busy {
-        color: var(--pm-busy);
-      }
-      .switch {
-        flex: none;
-        display: inline-flex;
-        padding: 2px;
-        gap: 2px;
-        border-radius: 12px;
-        background: var(--pm-bg);
-        border: 1px solid var(--pm-border);
-      }
-      .switch button {
-        border: none;
-        background: transparent;
-        color: var(--pm-muted);
-        min-height: 40px;
-        padding: 0 12px;
-      }
-      .switch button[aria-pressed='true'] {
-        background: var(--pm-surface-3);
-        color: var(--pm-text);
-      }
-      /* On a phone (or in a narrow pane) the two choices keep their icons and lose their words (still their names). */
-      @container (max-width: 560px) {
-        .switch button {
-          padding: 0;
-          width: 44px;
-        }
-        .switch .word {
-          position: absolute;
-          width: 1px;
-          height: 1px;
-          overflow: hidden;
-          clip-path: inset(50%);
-        }
-      }
-      /* The tab's view, and on a wide screen what Claude asks beside it. */
-      .body {
-        flex: 1 1 auto;
-        min-height: 0;
-        display: flex;
-      }
-      .main {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-      }
-      .stage {
-        position: relative;
-        flex: 1 1 auto;
-        min-height: 0;
-        display: flex;
-      }
-      .banner {
-        position: absolute;
-        top: 8px;
-        left: 50%;
-        transform: translateX(-50%);
-        display: flex;
-        align-items: center;
-        gap: 10px;
-        padding: 3px 3px 3px 14px;
-        max-width: calc(100% - 16px);
-        border-radius: 12px;
-        background: var(--pm-warn-bg);
-        border: 1px solid var(--pm-warn-border);
-        color: var(--pm-warn);
-        font-size: 14px;
-        white-space: nowrap;
-        box-shadow: 0 6px 20px var(--pm-shadow);
-      }
-      .banner button {
-        font-size: 14px;
-        border-color: var(--pm-warn-border);
-        background: transparent;
-        color: var(--pm-text);
-      }
-      .overlay {
-        position: absolute;
-        inset: 0;
-        display: grid;
-        place-items: center;
-        padding: 24px;
-        background: color-mix(in srgb, var(--pm-bg) 82%, transparent);
-        backdrop-filter: blur(2px);
-      }
-      .card {
-        max-width: 360px;
-        display: flex;
-        flex-direction: column;
-        gap: 12px;
-        padding: 20px;
-        border-radius: var(--pm-radius);
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        text-align: center;
-      }
-      .card h2 {
-        margin: 0;
-        font-size: 19px;
-      }
-      .card p {
-        margin: 0;
-        color: var(--pm-muted);
-      }
-      .no-terminal {
-        display: grid;
-        place-items: center;
-        padding: 24px;
-      }
-      .no-terminal .card {
-        align-items: center;
-      }
-      .no-terminal .glyph {
-        display: grid;
-        place-items: center;
-        width: 44px;
-        height: 44px;
-        border-radius: 12px;
-        background: var(--pm-surface-2);
-        color: var(--pm-muted);
-      }
-      .no-terminal .card p {
-        color: var(--pm-text);
-        line-height: 1.45;
-      }
-      .adopt[aria-expanded='true'] {
-        background: var(--pm-surface-2);
-      }
-      .adopt-panel {
-        flex: none;
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-        padding: 8px calc(8px + var(--pm-safe-right)) 8px calc(8px + var(--pm-safe-left));
-        background: var(--pm-surface);
-        border-bottom: 1px solid var(--pm-border);
-      }
-      .adopt-panel .error {
-        padding: 0 4px;
-      }
-      /* xterm's layers (the WebGL renderer's canvases, its helpers) stack among themselves, under
-         what this view lays over the terminal: find, the text size, banners, the ended card. */
-      ::slotted(.pm-term-host) {
-        isolation: isolate;
-      }
-      /* The text size, under its header button, over the terminal's top right corner. */
-      .size-panel {
-        position: absolute;
-        top: 8px;
-        right: calc(16px + var(--pm-safe-right));
-        z-index: 1;
-        display: flex;
-        align-items: center;
-        gap: 4px;
-        padding: 4px;
-        border-radius: var(--pm-radius);
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        box-shadow: 0 6px 20px var(--pm-shadow);
-      }
-      .size-panel output {
-        min-width: 52px;
-        text-align: center;
-        font-size: 14px;
-        font-variant-numeric: tabular-nums;
-      }
-      .size-panel button {
-        min-height: 40px;
-        min-width: 40px;
-        padding: 0 10px;
-      }
-      .size-panel button.icon {
-        padding: 0;
-      }
-      /* A finger needs 44 px; a mouse does with the smaller switch and panel. */
-      @media (pointer: coarse) {
-        .switch button,
-        .size-panel button {
-          min-height: var(--pm-tap);
-        }
-        .size-panel button {
-          min-width: var(--pm-tap);
-        }
-      }
-      .loading {
-        position: absolute;
-        inset: 0;
-        display: grid;
-        place-items: center;
-        color: var(--pm-muted);
-      }
-    `,
-  ];
+  static override styles = [controls, tabScreenStyles];
 
   @property() tabId = '';
   /** The tab as the sync channel last described it; undefined until known. */
@@ -423,15 +76,10 @@ export class TerminalView extends LitElement {
   @state() private loaded = false;
   @state() private loadError = '';
   @state() private ctrl = false;
-  @state() private touch = matchMedia(COARSE_POINTER).matches;
-  /** The terminal's text size on this device (font-size.ts). */
-  @state() private fontSize = loadFontSize(this.touch);
-  @state() private findOpen = false;
-  /** While find is open, how the pane's history it searches stands (history-snapshot.ts). */
-  @state() private historyState: HistoryState | null = null;
-  /** The snapshot of that history, searched in place of the screen. */
-  private historyFinder: Finder | null = null;
-  @state() private sizeOpen = false;
+  /** A phone's coarse pointer: no focus that would pop its keyboard, and the key bar under the terminal. */
+  @state() touch = matchMedia(COARSE_POINTER).matches;
+  private readonly find = new FindController(this);
+  private readonly textSize = new TextSizeController(this);
 
   /** Adopting the outside session on screen; its new tab replaces it here. */
   private readonly adoption = new AdoptController(this, (path) => router.replace(path));
@@ -457,7 +105,7 @@ export class TerminalView extends LitElement {
 
   constructor() {
     super();
-    this.addEventListener(FIND_CLOSE_EVENT, () => this.closeFind());
+    this.addEventListener(FIND_CLOSE_EVENT, () => this.find.close());
     this.addEventListener(TAB_MISSING_EVENT, () => {
       this.timelineMissing = true;
     });
@@ -565,8 +213,8 @@ export class TerminalView extends LitElement {
     this.liveTitle = null;
     this.loadError = '';
     this.ctrl = false;
-    this.findOpen = false;
-    this.sizeOpen = false;
+    this.find.reset();
+    this.textSize.setOpen(false);
     const host = document.createElement('div');
     host.className = 'pm-term-host';
     this.termHost = host;
@@ -583,7 +231,7 @@ export class TerminalView extends LitElement {
     this.session = new mod.TerminalSession({
       tabId: this.tabId,
       host,
-      fontSize: this.fontSize,
+      fontSize: this.textSize.fontSize,
       onState: (s) => {
         this.connection = s;
       },
@@ -610,8 +258,8 @@ export class TerminalView extends LitElement {
 
   private stop(): void {
     this.generation++;
-    this.findOpen = false;
-    this.sizeOpen = false;
+    this.find.reset();
+    this.textSize.setOpen(false);
     this.loadError = '';
     this.session?.dispose();
     this.session = null;
@@ -644,52 +292,26 @@ export class TerminalView extends LitElement {
   }
 
   private onShortcut(action: ViewShortcut): void {
-    if (action === 'find') void this.openFind();
-    else this.changeFontSize(action === 'font-bigger' ? 'bigger' : action === 'font-smaller' ? 'smaller' : 'reset');
-  }
-
-  private async openFind(): Promise<void> {
-    const session = this.session;
-    if (!session) return;
-    this.sizeOpen = false;
-    // The screen holds no history of its own: find fetches the pane's and lays it over the terminal.
-    if (!this.findOpen) {
-      this.historyFinder = session.openHistory((state) => {
-        if (this.session === session) this.historyState = state;
-      });
-    }
-    this.findOpen = true;
-    await this.updateComplete;
-    await this.renderRoot.querySelector<FindBar>('pm-find-bar')?.focusField();
-  }
-
-  private closeFind(): void {
-    if (!this.findOpen) return;
-    this.findOpen = false;
-    this.session?.finder.clear();
-    this.session?.closeHistory();
-    this.historyFinder = null;
-    this.historyState = null;
-    this.session?.scrollToBottom();
-    // On a phone, focus would pop the keyboard up over the screen.
-    if (!this.touch) this.session?.focus();
-  }
-
-  private toggleFind(): void {
-    if (this.findOpen) this.closeFind();
-    else void this.openFind();
+    if (action === 'find') void this.find.show();
+    else this.textSize.change(action === 'font-bigger' ? 'bigger' : action === 'font-smaller' ? 'smaller' : 'reset');
   }
 
   private toggleSize(): void {
-    this.sizeOpen = !this.sizeOpen;
-    if (this.sizeOpen && this.findOpen) this.closeFind();
+    this.textSize.setOpen(!this.textSize.open);
+    if (this.textSize.open && this.find.open) this.find.close();
   }
 
-  /** A new text size: kept on this device, and the terminal refits (telling tmux its new size). */
-  private changeFontSize(step: FontSizeStep): void {
-    this.fontSize = stepFontSize(this.fontSize, step, defaultFontSize(this.touch));
-    saveFontSize(this.fontSize, this.touch);
-    this.session?.setFontSize(this.fontSize);
+  /** The terminal on screen, for find and the text size; null while none is attached. */
+  get terminal(): TerminalSession | null {
+    return this.session;
+  }
+
+  findOpening(): void {
+    this.textSize.setOpen(false);
+  }
+
+  async focusFindBar(): Promise<void> {
+    await this.renderRoot.querySelector<FindBar>('pm-find-bar')?.focusField();
   }
 
   /** Tells the app what to call the page while this screen shows: the tab's name. */
@@ -785,44 +407,15 @@ export class TerminalView extends LitElement {
         class="icon ghost"
         aria-label="Find"
         title=${`Find (${keysOf('find')})`}
-        aria-expanded=${this.findOpen}
+        aria-expanded=${this.find.open}
         ?disabled=${!ready}
-        @click=${this.toggleFind}
+        @click=${() => this.find.toggle()}
       >
         ${searchIcon()}
       </button>
-      <button class="icon ghost" aria-label="Text size" title="Text size" aria-expanded=${this.sizeOpen} @click=${this.toggleSize}>
+      <button class="icon ghost" aria-label="Text size" title="Text size" aria-expanded=${this.textSize.open} @click=${this.toggleSize}>
         ${textSizeIcon()}
       </button></span>`;
-  }
-
-  private renderSizePanel() {
-    return html`<div class="size-panel" role="group" aria-label="Text size" @keydown=${(e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      this.sizeOpen = false;
-      this.session?.focus();
-    }}>
-      <button
-        class="icon"
-        aria-label="Smaller text"
-        title=${`Smaller text (${keysOf('font-smaller')})`}
-        ?disabled=${this.fontSize <= FONT_SIZE_MIN}
-        @click=${() => this.changeFontSize('smaller')}
-      >
-        ${minusIcon()}
-      </button>
-      <output aria-live="polite">${this.fontSize} px</output>
-      <button
-        class="icon"
-        aria-label="Bigger text"
-        title=${`Bigger text (${keysOf('font-bigger')})`}
-        ?disabled=${this.fontSize >= FONT_SIZE_MAX}
-        @click=${() => this.changeFontSize('bigger')}
-      >
-        ${plusIcon()}
-      </button>
-      <button title=${`Default size (${keysOf('font-reset')})`} @click=${() => this.changeFontSize('reset')}>Reset</button>
-    </div>`;
   }
 
   private renderSwitch() {
@@ -839,7 +432,7 @@ export class TerminalView extends LitElement {
     return html`<div class="stage">
       ${this.timelineLoaded ? html`<pm-timeline-view .tabId=${this.tabId}></pm-timeline-view>` : nothing}
       ${!this.timelineLoaded && !this.loadError ? html`<div class="loading" role="status">Loading timeline…</div>` : nothing}
-      ${this.loadError ? this.renderLoadError('timeline') : nothing}
+      ${this.loadError ? loadErrorCard('timeline', this.loadError) : nothing}
     </div>`;
   }
 
@@ -849,10 +442,10 @@ export class TerminalView extends LitElement {
     return html`
       <div class="stage">
         <slot></slot>
-        ${this.findOpen && this.session
-          ? html`<pm-find-bar .finder=${this.historyFinder ?? this.session.finder} .note=${historyNote(this.historyState)}></pm-find-bar>`
+        ${this.find.open && this.session
+          ? html`<pm-find-bar .finder=${this.find.historyFinder ?? this.session.finder} .note=${historyNote(this.find.historyState)}></pm-find-bar>`
           : nothing}
-        ${this.sizeOpen ? this.renderSizePanel() : nothing}
+        ${this.textSize.open ? this.textSize.renderPanel() : nothing}
         ${!this.loaded && !this.loadError ? html`<div class="loading" role="status">Loading terminal…</div>` : nothing}
         ${c.kind === 'reconnecting'
           ? html`<div class="banner" role="status">
@@ -860,8 +453,8 @@ export class TerminalView extends LitElement {
               <button type="button" @click=${() => this.session?.reconnectNow()}>Retry now</button>
             </div>`
           : nothing}
-        ${ended === null || this.adoption.busy ? nothing : this.renderEnded(ended)}
-        ${this.loadError ? this.renderLoadError('terminal') : nothing}
+        ${ended === null || this.adoption.busy ? nothing : endedCard(ended, this.cardExit)}
+        ${this.loadError ? loadErrorCard('terminal', this.loadError) : nothing}
       </div>
       ${this.touch && ended === null
         ? html`<pm-key-bar
@@ -887,6 +480,10 @@ export class TerminalView extends LitElement {
     </div>`;
   }
 
+  private get cardExit(): CardExit {
+    return { outside: this.isOutside, closesPane: this.pane && this.closable, screen: this };
+  }
+
   private renderMissing(label: { primary: string; secondary: string }) {
     const back = this.pane && this.closable;
     return html`
@@ -900,46 +497,12 @@ export class TerminalView extends LitElement {
       </header>
       <div class="body">
         <div class="main">
-          <div class="stage no-terminal">
-            <div class="card" role="alert">
-              <h2>${this.isOutside ? 'No such Claude session' : 'No such tab'}</h2>
-              <p>${endedText(CloseCode.TabNotFound, this.isOutside)}</p>
-              ${back
-                ? html`<button class="primary" @click=${() => this.dispatchEvent(new CustomEvent(CLOSE_PANE_EVENT, { bubbles: true }))}>Close this pane</button>`
-                : html`<button class="primary" @click=${() => router.toList()}>Back to sessions</button>`}
-            </div>
-          </div>
+          ${missingCard(this.cardExit)}
         </div>
       </div>
     `;
   }
 
-  private renderEnded(code: number) {
-    const stillRunning = code === CloseCode.ConnectionLimit || code === CloseCode.DeviceRevoked;
-    return html`<div class="overlay">
-      <div class="card" role="alert">
-        <h2>${stillRunning ? 'Terminal closed' : 'Session ended'}</h2>
-        <p>${endedText(code, this.isOutside)}</p>
-        ${code === CloseCode.ConnectionLimit ? html`<button class="primary" @click=${() => location.reload()}>Reconnect</button>` : nothing}
-        ${this.pane && this.closable
-          ? html`<button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => this.dispatchEvent(new CustomEvent(CLOSE_PANE_EVENT, { bubbles: true }))}>
-              Close this pane
-            </button>`
-          : html`<button class=${code === CloseCode.ConnectionLimit ? '' : 'primary'} @click=${() => router.toList()}>Back to sessions</button>`}
-      </div>
-    </div>`;
-  }
-
-  private renderLoadError(what: TabViewMode) {
-    return html`<div class="overlay">
-      <div class="card" role="alert">
-        <h2>Could not load the ${what}</h2>
-        <p>${this.loadError}</p>
-        <p>pocketmux may have been updated; reloading fetches the new version.</p>
-        <button class="primary" @click=${() => location.reload()}>Reload</button>
-      </div>
-    </div>`;
-  }
 }
 
 declare global {
