@@ -123,7 +123,7 @@ export class App extends LitElement {
         inbox.focus();
       } else {
         // An empty inbox takes no room; the bell, which says nothing waits, answers the key instead.
-        this.querySelector('pm-inbox-bell')?.shadowRoot?.querySelector('button')?.focus();
+        this.querySelector('pm-inbox-bell')?.focusButton();
       }
       return;
     }
@@ -343,11 +343,7 @@ export class App extends LitElement {
 
   private async scrollToCard(id: string): Promise<void> {
     await this.updateComplete;
-    const inbox = this.querySelector('pm-inbox');
-    await inbox?.updateComplete;
-    const card = inbox?.shadowRoot?.querySelector(`pm-approval-card[data-approval-id="${CSS.escape(id)}"]`);
-    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    card?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+    await this.querySelector('pm-inbox')?.scrollToApproval(id);
   }
 
   private showLinkNote(note: string): void {

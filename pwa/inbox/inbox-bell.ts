@@ -42,6 +42,11 @@ export class InboxBell extends LitElement {
 
   @property({ type: Number }) count = 0;
 
+  /** Gives the keyboard to the bell's button. */
+  focusButton(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
+  }
+
   override render() {
     const n = this.count;
     const name = n === 0 ? 'Inbox, nothing waits for you' : `Inbox, ${n} ${n === 1 ? 'thing waits' : 'things wait'} for you`;

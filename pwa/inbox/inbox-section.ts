@@ -135,6 +135,14 @@ export class InboxSection extends LitElement {
     this.hidden = approvals.length + waiting.length + review.length === 0 && !this.note;
   }
 
+  /** Brings the card of approval `id` into view, once the inbox has drawn it. */
+  async scrollToApproval(id: string): Promise<void> {
+    await this.updateComplete;
+    const card = this.renderRoot.querySelector(`pm-approval-card[data-approval-id="${CSS.escape(id)}"]`);
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+  }
+
   override render() {
     const { approvals, waiting, review } = this.inbox;
     if (this.hidden) return nothing;

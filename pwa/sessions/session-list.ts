@@ -117,6 +117,15 @@ export class SessionList extends LitElement {
     `;
   }
 
+  /** Gives the keyboard to the row of `tabId` when the list holds it, else to the list's first control. */
+  focusRow(tabId: string | null): void {
+    const cards = [...this.renderRoot.querySelectorAll('pm-workspace-card')];
+    if (tabId && cards.some((card) => card.focusTab(tabId))) return;
+    const first = this.renderRoot.querySelector<HTMLElement>('button');
+    if (first) first.focus();
+    else cards[0]?.focusFirst();
+  }
+
   private renderWorkspaces() {
     if (this.workspaces.length === 0) {
       return html`<div class="placeholder">No workspaces yet. Add a directory to start a shell in it.</div>`;

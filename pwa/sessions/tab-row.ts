@@ -58,6 +58,11 @@ export class TabRow extends LitElement {
     router.go(terminalPath(this.tab.id));
   }
 
+  /** Gives the keyboard to the row's own button, the one that opens the tab. */
+  focusButton(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
+  }
+
   override render() {
     const claude = this.tab.kind === 'claude';
     const label = tabLabel(this.tab);

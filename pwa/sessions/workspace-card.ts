@@ -14,6 +14,7 @@ import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
 import '../ui/status-dot.js';
 import './tab-row.js';
+import type { TabRow } from './tab-row.js';
 
 /** A workspace: its name and directory, its tabs, and the actions on it. */
 @customElement('pm-workspace-card')
@@ -149,6 +150,18 @@ export class WorkspaceCard extends LitElement {
   private async newTab(kind: 'shell' | 'claude'): Promise<void> {
     const created = await this.creation.run(() => sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspace.id, kind }));
     if (created) router.go(terminalPath(created.value.id));
+  }
+
+  /** Gives the keyboard to the row of `tabId`; false when this card does not hold it. */
+  focusTab(tabId: string): boolean {
+    const row = this.renderRoot.querySelector<TabRow>(`pm-tab-row[data-tab-id="${CSS.escape(tabId)}"]`);
+    if (!row) return false;
+    row.focusButton();
+    return true;
+  }
+
+  focusFirst(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
   }
 
   override render() {

@@ -430,7 +430,7 @@ export class TerminalView extends LitElement {
 
   private renderTimeline() {
     return html`<div class="stage">
-      ${this.timelineLoaded ? html`<pm-timeline-view .tabId=${this.tabId}></pm-timeline-view>` : nothing}
+      ${this.timelineLoaded ? html`<pm-timeline-view .tabId=${this.tabId} .status=${this.status} .tab=${this.tab} .outside=${this.outside}></pm-timeline-view>` : nothing}
       ${!this.timelineLoaded && !this.loadError ? html`<div class="loading" role="status">Loading timeline…</div>` : nothing}
       ${this.loadError ? loadErrorCard('timeline', this.loadError) : nothing}
     </div>`;

@@ -23,7 +23,6 @@ import { shortTime } from '../core/time.js';
 import './composer.js';
 import { inputBlock } from './composer-target.js';
 import { currentTool, turnOutputTokens } from './doing-now.js';
-import { HostSessionFeed } from './host-session.js';
 import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
@@ -546,12 +545,6 @@ export class TimelineView extends LitElement {
 
   private connection: TimelineConnection | null = null;
   private pinned = true;
-  /** Until the tab screen binds status, tab and outside itself, they are read from it. */
-  private readonly feed = new HostSessionFeed(this, (facts) => {
-    if (facts.status !== this.status) this.status = facts.status;
-    if (facts.tab !== this.tab) this.tab = facts.tab;
-    if (facts.outside !== this.outside) this.outside = facts.outside;
-  });
   /** The composer growing, or the keyboard opening, shrinks the scroller: the end stays in view. */
   private readonly resize = new ResizeObserver(() => {
     if (this.pinned) this.toEnd();
@@ -559,13 +552,11 @@ export class TimelineView extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.feed.attach();
     this.open();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.feed.detach();
     this.resize.disconnect();
     this.connection?.dispose();
     this.connection = null;
