@@ -7,8 +7,8 @@
  */
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
@@ -171,7 +171,7 @@ export interface PlaceNames {
 }
 
 export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {
-  if (!place) return isOutsideKey(key) ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
+  if (!place) return parseSessionKey(key).kind === 'outside' ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
   if (isOutsidePlace(place)) return { workspace: OUTSIDE_GROUP, tab: outsideLabel(place.outside.cwd).primary };
   const { workspace, tab } = place;
   // As the tab's row names it: a Claude tab the person did not name is "Claude".
@@ -185,7 +185,7 @@ export function placeNames(place: SessionPlace | undefined, key: string): PlaceN
  */
 export function canOpenTerminal(place: SessionPlace | undefined, key: string): boolean {
   if (isOutsidePlace(place)) return place.outside.terminal === 'tmux';
-  return !isOutsideKey(key);
+  return parseSessionKey(key).kind === 'tab';
 }
 
 /** Whether a card may offer the session's conversation: every Claude outside pocketmux has one. */

@@ -2,8 +2,8 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../ui/icons.js';
 import '../ui/connection-note.js';
@@ -163,7 +163,7 @@ export class TerminalView extends LitElement {
   }
 
   private get isOutside(): boolean {
-    return isOutsideKey(this.tabId);
+    return parseSessionKey(this.tabId).kind === 'outside';
   }
 
   /** Whether the list says this is a Claude started outside tmux: nothing to attach to. */

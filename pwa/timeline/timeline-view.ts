@@ -3,8 +3,8 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type {
   TimelineEntry,
@@ -188,7 +188,7 @@ export class TimelineView extends LitElement {
 
   private renderBanner() {
     const link = this.link;
-    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, isOutsideKey(this.tabId))}</div>`;
+    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, parseSessionKey(this.tabId).kind === 'outside')}</div>`;
     if (link.kind === 'access-lost') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';
