@@ -64,8 +64,8 @@ export class App extends LitElement {
   @state() private settingsLoadError = '';
   /** The open tab's name, as its screen calls it: in the page title while that screen shows. */
   @state() private screenName = '';
-  private readonly onScreenName = (e: Event) => {
-    this.screenName = (e as CustomEvent<string>).detail;
+  private readonly onScreenName = (e: CustomEvent<string>) => {
+    this.screenName = e.detail;
   };
   private settingsRequested = false;
   /**

@@ -110,7 +110,7 @@ export class TerminalView extends LitElement {
       this.timelineMissing = true;
     });
     // The snapshot of the history (in the light DOM) starts below the find bar.
-    this.addEventListener(FIND_SPACE_EVENT, (e) => this.style.setProperty('--pm-find-space', `${(e as CustomEvent<number>).detail}px`));
+    this.addEventListener(FIND_SPACE_EVENT, (e) => this.style.setProperty('--pm-find-space', `${e.detail}px`));
   }
 
   override connectedCallback(): void {

@@ -123,4 +123,10 @@ declare global {
   interface HTMLElementTagNameMap {
     'pm-key-bar': KeyBar;
   }
+  interface HTMLElementEventMap {
+    'pm-key': CustomEvent<{ key: BarKey }>;
+    'pm-ctrl': CustomEvent<{ on: boolean }>;
+    'pm-line': CustomEvent<{ text: string }>;
+    'pm-paste': CustomEvent<undefined>;
+  }
 }

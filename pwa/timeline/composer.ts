@@ -473,4 +473,8 @@ declare global {
   interface HTMLElementTagNameMap {
     'pm-composer': Composer;
   }
+  interface HTMLElementEventMap {
+    /** A prompt left for Claude: the timeline follows the conversation to where it will show. */
+    'pm-prompt-sent': Event;
+  }
 }
