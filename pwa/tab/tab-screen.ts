@@ -11,13 +11,14 @@ import '../terminal/key-bar.js';
 import { controls } from '../ui/styles.js';
 import { tabScreenStyles } from './tab-screen-styles.js';
 import { FindController } from './find-controller.js';
-import { keysOf } from './shortcut-keys-text.js';
+import { type ScreenLabel, screenLabel } from './screen-label.js';
+import { toolButtons, viewSwitch } from './header-controls.js';
 import { TextSizeController } from './text-size-controller.js';
 import { type CardExit, endedCard, loadErrorCard, missingCard } from './closed-cards.js';
 import { NO_TERMINAL_REASON, NO_TERMINAL_TEXT } from './closed-text.js';
 import '../ui/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from '../terminal/keys.js';
-import { outsideLabel, parsePaneTitle, shortPath, tabLabel } from '../core/labels.js';
+import { parsePaneTitle, } from '../core/labels.js';
 import type { ConnectionState } from '../core/reconnecting-socket.js';
 import { router, type TabViewMode, tabViewPath } from '../core/router.js';
 import { canAdopt, describeStatus, hasTimeline } from '../core/tab-status.js';
@@ -28,7 +29,6 @@ import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
 import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT } from '../terminal/find-count.js';
 import { historyNote } from '../terminal/history-text.js';
 import { SCREEN_NAME_EVENT } from '../terminal/page-title.js';
-import { searchIcon, textSizeIcon } from '../terminal/terminal-icons.js';
 
 const COARSE_POINTER = '(pointer: coarse)';
 
@@ -332,20 +332,16 @@ export class TerminalView extends LitElement {
     return this.timelineMissing || (c.kind === 'closed-final' && c.code === CloseCode.TabNotFound);
   }
 
-  private get label(): { primary: string; secondary: string } {
-    if (this.missing && !this.knownTab && !this.knownOutside) return { primary: this.isOutside ? 'No such session' : 'No such tab', secondary: '' };
-    if (this.isOutside) {
-      const l = outsideLabel(this.currentOutside?.cwd ?? null);
-      return { primary: l.primary, secondary: l.path };
-    }
-    if (this.knownTab?.id === this.tabId) {
-      const l = tabLabel(this.knownTab, this.liveTitle);
-      // Whatever runs in a Claude tab (claude, or the shell after it exits), it is "Claude".
-      if (this.knownTab.kind === 'claude' && !this.knownTab.name) return { primary: 'Claude', secondary: l.path };
-      return { primary: l.primary, secondary: l.command ? `${l.command} · ${l.path}` : l.path };
-    }
-    if (this.liveTitle) return { primary: this.liveTitle.command, secondary: shortPath(this.liveTitle.path) };
-    return { primary: 'Terminal', secondary: '' };
+  private get label(): ScreenLabel {
+    return screenLabel({
+      key: this.tabId,
+      isOutside: this.isOutside,
+      missing: this.missing,
+      outside: this.currentOutside,
+      knownTab: this.knownTab,
+      knownOutside: this.knownOutside,
+      liveTitle: this.liveTitle,
+    });
   }
 
   override render() {
@@ -373,8 +369,16 @@ export class TerminalView extends LitElement {
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
         ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
-        ${this.view === 'terminal' && !noTerminal ? this.renderTools() : nothing}
-        ${timeline ? this.renderSwitch() : nothing}
+        ${this.view === 'terminal' && !noTerminal
+          ? toolButtons({
+              ready: this.loaded && this.session !== null,
+              findOpen: this.find.open,
+              sizeOpen: this.textSize.open,
+              toggleFind: () => this.find.toggle(),
+              toggleSize: () => this.toggleSize(),
+            })
+          : nothing}
+        ${timeline ? viewSwitch(this.view, (view) => this.switchTo(view)) : nothing}
         ${adoptable
           ? html`<button
               class="icon ghost adopt"
@@ -398,34 +402,6 @@ export class TerminalView extends LitElement {
   private get connectionNote(): string {
     const c = this.connection;
     return !this.loaded || c.kind === 'connecting' ? 'Connecting…' : c.kind === 'reconnecting' ? 'Offline' : '';
-  }
-
-  /** Find and the text size: header buttons for what the terminal's shortcuts also do. */
-  private renderTools() {
-    const ready = this.loaded && this.session !== null;
-    return html`<span class="tools"><button
-        class="icon ghost"
-        aria-label="Find"
-        title=${`Find (${keysOf('find')})`}
-        aria-expanded=${this.find.open}
-        ?disabled=${!ready}
-        @click=${() => this.find.toggle()}
-      >
-        ${searchIcon()}
-      </button>
-      <button class="icon ghost" aria-label="Text size" title="Text size" aria-expanded=${this.textSize.open} @click=${this.toggleSize}>
-        ${textSizeIcon()}
-      </button></span>`;
-  }
-
-  private renderSwitch() {
-    const option = (view: TabViewMode, text: string, icon: unknown) =>
-      html`<button type="button" aria-pressed=${this.view === view} title=${text} @click=${() => this.switchTo(view)}>
-        ${icon}<span class="word">${text}</span>
-      </button>`;
-    return html`<div class="switch" role="group" aria-label="Show">
-      ${option('terminal', 'Terminal', terminalIcon())} ${option('timeline', 'Timeline', timelineIcon())}
-    </div>`;
   }
 
   private renderTimeline() {
@@ -484,7 +460,7 @@ export class TerminalView extends LitElement {
     return { outside: this.isOutside, closesPane: this.pane && this.closable, screen: this };
   }
 
-  private renderMissing(label: { primary: string; secondary: string }) {
+  private renderMissing(label: ScreenLabel) {
     const back = this.pane && this.closable;
     return html`
       <header>
