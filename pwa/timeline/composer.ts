@@ -8,15 +8,16 @@ import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
 import { MediaQueryController } from '../core/media-query-controller.js';
 import { controls } from '../ui/styles.js';
+import { doingLine, historyMenu } from './composer-parts.js';
 import { composerStyles } from './composer-styles.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { type ComposerNote, UploadController } from './upload-controller.js';
 import { ComposerHistory, HistoryCursor } from './composer-history.js';
 import { inTurn, PROMPT_MAX_LENGTH, PromptQueue, promptText } from './composer-queue.js';
-import { doingNow, doingNowText, nextTurnStart } from './doing-now.js';
+import { doingNow, nextTurnStart } from './doing-now.js';
 import { insertAt, pressEscape, sendPrompt, } from './session-input.js';
 import { insertCommand, slashQuery, } from './slash-commands.js';
-import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, stopIcon } from './timeline-icons.js';
+import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, } from './timeline-icons.js';
 import { deviceStorage } from '../core/device-storage.js';
 
 /** What was being written in each session's composer, kept while the page lives (terminal and back). */
@@ -373,9 +374,23 @@ export class Composer extends LitElement {
     const busy = this.status?.state === 'busy';
     const turn = inTurn(this.status?.state);
     return html`
-      ${busy ? this.renderDoing(blocked === null) : nothing}
+      ${busy
+        ? doingLine(doingNow(this.status, this.tool, this.turnStart, this.now, this.tokens), {
+            shown: blocked === null,
+            pending: this.pending === 'stop',
+            press: () => void this.stop(),
+          })
+        : nothing}
       ${this.menu === 'slash' && !blocked ? this.slash.render(this.slashOptions(), this.active, (command) => this.pick(command)) : nothing}
-      ${this.menu === 'history' && !blocked ? this.renderHistoryMenu() : nothing}
+      ${this.menu === 'history' && !blocked
+        ? historyMenu(
+            this.history.entries(),
+            (text) => this.recall(text),
+            () => {
+              this.menu = null;
+            },
+          )
+        : nothing}
       <div class="inner">
         ${this.queued !== null
           ? html`<div class="line queued">
@@ -436,36 +451,6 @@ export class Composer extends LitElement {
       </div>
       <div class="visually-hidden" role="status">${this.announcement}</div>
     `;
-  }
-
-  private renderDoing(canStop: boolean) {
-    const d = doingNow(this.status, this.tool, this.turnStart, this.now, this.tokens);
-    if (!d) return nothing;
-    return html`<div class="doing" role="group" aria-label=${`Claude is working: ${doingNowText(d)}`}>
-      <span class="spin" aria-hidden="true"></span>
-      <span class="what" aria-hidden="true">
-        <span class=${d.tool ? 'now tool' : 'now'}>${d.what}</span>
-        <span class="meta">${[d.elapsed, d.tokens && `↓ ${d.tokens}`, ...d.usage].filter(Boolean).map((part) => html`<span>${part}</span>`)}</span>
-      </span>
-      ${canStop
-        ? html`<button class="stop" aria-label="Stop Claude" ?disabled=${this.pending === 'stop'} @click=${() => this.stop()}>${stopIcon()}Stop</button>`
-        : nothing}
-    </div>`;
-  }
-
-  private renderHistoryMenu() {
-    const entries = this.history.entries().slice().reverse();
-    return html`<div class="menu" id="history-menu" role="region" aria-label="Sent from this device">
-      <div class="menu-head">
-        <span>Sent from this device</span>
-        <button class="icon" aria-label="Close" @click=${() => (this.menu = null)}>${closeSmallIcon()}</button>
-      </div>
-      ${entries.length === 0
-        ? html`<div class="menu-note">Nothing sent from this device yet.</div>`
-        : html`<ul>
-            ${entries.map((text) => html`<li><button class="recall" @click=${() => this.recall(text)}><span>${text}</span></button></li>`)}
-          </ul>`}
-    </div>`;
   }
 }
 
