@@ -74,7 +74,7 @@ export class App extends LitElement {
    */
   @state() private terminalLoadError = '';
   /** The tab screen's code (with the shortcuts) once asked for; null again after it failed. */
-  private terminalView: Promise<void> | null = null;
+  private tabScreen: Promise<void> | null = null;
   /** The tabs the desktop split shows (its `pm-panes` event): their cards need no way there. */
   @state() private paneTabs: ReadonlySet<string> = new Set();
   private stopShortcuts: (() => void) | null = null;
@@ -217,8 +217,8 @@ export class App extends LitElement {
     if (access.kind === 'unpaired' && this.access.kind === 'unpaired' && this.access.lost === 'cut-off' && this.access.secret === null) this.access = access;
   }
 
-  private loadTerminalView(): Promise<void> {
-    this.terminalView ??= import('./tab-screen.js').then(
+  private loadTabScreen(): Promise<void> {
+    this.tabScreen ??= import('./tab-screen.js').then(
       (mod) => {
         this.stopShortcuts ??= mod.installAppShortcuts({
           active: () => this.access.kind === 'granted',
@@ -231,11 +231,11 @@ export class App extends LitElement {
         });
       },
       (err: unknown) => {
-        this.terminalView = null;
+        this.tabScreen = null;
         this.terminalLoadError = errorText(err);
       },
     );
-    return this.terminalView;
+    return this.tabScreen;
   }
 
   /**
@@ -248,16 +248,16 @@ export class App extends LitElement {
     e.preventDefault();
     e.stopPropagation();
     const again: KeyboardEventInit = { key: e.key, code: e.code, ctrlKey: true, shiftKey: true, bubbles: true, cancelable: true };
-    void this.loadTerminalView().then(() => {
+    void this.loadTabScreen().then(() => {
       if (this.stopShortcuts) window.dispatchEvent(new KeyboardEvent('keydown', again));
     });
   };
 
   /** After the list is on screen: the tab screen is fetched while nothing else happens. */
-  private prefetchTerminalView(): void {
-    if (this.terminalView) return;
+  private prefetchTabScreen(): void {
+    if (this.tabScreen) return;
     const idle = (cb: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(cb, { timeout: 5_000 }) : setTimeout(cb, 2_000));
-    idle(() => this.loadTerminalView());
+    idle(() => this.loadTabScreen());
   }
 
   private loadSettingsView(): void {
@@ -315,7 +315,7 @@ export class App extends LitElement {
     // Leaving the list: remember where it was, before it is hidden.
     if (granted && this.shownRoute === 'list' && route.name !== 'list') this.listScroll = window.scrollY;
     if (granted && route.name === 'settings') this.loadSettingsView();
-    if (granted && route.name === 'terminal') void this.loadTerminalView();
+    if (granted && route.name === 'terminal') void this.loadTabScreen();
     this.status.setViewing(granted && route.name === 'terminal' ? route.tabId : null);
   }
 
@@ -366,7 +366,7 @@ export class App extends LitElement {
       this.shownRoute = null;
       return;
     }
-    if (this.sync.loaded) this.prefetchTerminalView();
+    if (this.sync.loaded) this.prefetchTabScreen();
     const shown = this.routes.route.name;
     if (shown === this.shownRoute) return;
     // The list stays mounted under the other screens; put it back where the person left it.

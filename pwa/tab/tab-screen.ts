@@ -47,7 +47,7 @@ function titleKey(title: PaneTitle | null): string {
  * downloads them and the timeline never pulls in xterm.
  */
 @customElement('pm-terminal-view')
-export class TerminalView extends LitElement {
+export class TabScreen extends LitElement {
   static override styles = [controls, tabScreenStyles];
 
   @property() tabId = '';
@@ -483,6 +483,6 @@ export class TerminalView extends LitElement {
 
 declare global {
   interface HTMLElementTagNameMap {
-    'pm-terminal-view': TerminalView;
+    'pm-terminal-view': TabScreen;
   }
 }

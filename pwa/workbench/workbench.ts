@@ -6,7 +6,7 @@ import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { router, type TabViewMode, tabViewPath } from '../core/router.js';
 import '../tab/tab-screen.js';
-import type { TerminalView } from '../tab/tab-screen.js';
+import type { TabScreen } from '../tab/tab-screen.js';
 import {
   closePane,
   equalize,
@@ -108,8 +108,8 @@ export class Workbench extends LitElement {
     this.dispatchEvent(new CustomEvent<ReadonlySet<string>>('pm-panes', { detail: new Set(ids), bubbles: true }));
   }
 
-  private paneElements(): TerminalView[] {
-    return [...this.querySelectorAll<TerminalView>(':scope > .pm-panes > pm-terminal-view')];
+  private paneElements(): TabScreen[] {
+    return [...this.querySelectorAll<TabScreen>(':scope > .pm-panes > pm-terminal-view')];
   }
 
   private setLayout(next: Layout, remember = true): void {
