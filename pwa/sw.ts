@@ -2,7 +2,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR } from '../protocol/device-proof.js';
 import { type NotificationData, notificationFor, outcomeLine, readPush } from './push/worker-push.js';
-import { learnAgentTime, requestTarget, signProof } from './shared/device-key.js';
+import { learnAgentTime, requestTarget, signProof } from './core/device-key.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
