@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { precompressDir } from '../../build/precompress.js';
+import { precompressDir } from '../../../build/precompress.js';
 
 describe('precompressDir', () => {
   let dir = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText } from '../../protocol/duration-text.js';
+import { durationText } from '../../../protocol/duration-text.js';
 
 describe('durationText', () => {
   it('says a limit as it is, with the right plural', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OutsideKey } from '../../protocol/api.js';
-import { isOutsideKey, OUTSIDE_KEY_MAX, outsideSessionKey } from '../../protocol/hook-contract.js';
+import { OutsideKey } from '../../../protocol/api.js';
+import { isOutsideKey, OUTSIDE_KEY_MAX, outsideSessionKey } from '../../../protocol/hook-contract.js';
 
 describe('outside session keys', () => {
   it("are the prefix and Claude's session id", () => {

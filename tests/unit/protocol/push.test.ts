@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionBody } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
-import { type PushPayload, PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
-import { ApprovalStore } from '../../agent/approvals/approval-store.js';
-import { approvalRequest } from '../../agent/approvals/from-hooks.js';
-import type { PermissionRequestPayload } from '../../agent/approvals/summary.js';
-import { endpointProblem } from '../../agent/push/push-endpoints.js';
-import { approvalPush, closePush, lastSentence, needsInputPush, reviewPush } from '../../agent/push/push-payloads.js';
-import { createLogger } from '../../agent/util/log.js';
-import { capturedHook } from '../support/status.js';
+import { DecisionBody } from '../../../protocol/api.js';
+import type { Approval } from '../../../protocol/approvals.js';
+import { type PushPayload, PUSH_PAYLOAD_MAX } from '../../../protocol/push.js';
+import { ApprovalStore } from '../../../agent/approvals/approval-store.js';
+import { approvalRequest } from '../../../agent/approvals/from-hooks.js';
+import type { PermissionRequestPayload } from '../../../agent/approvals/summary.js';
+import { endpointProblem } from '../../../agent/push/push-endpoints.js';
+import { approvalPush, closePush, lastSentence, needsInputPush, reviewPush } from '../../../agent/push/push-payloads.js';
+import { createLogger } from '../../../agent/util/log.js';
+import { capturedHook } from '../../support/status.js';
 
 const approval: Approval = {
   id: 'ap-1234567890',

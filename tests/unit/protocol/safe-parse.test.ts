@@ -7,15 +7,15 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as mini from 'zod/mini';
-import { parseClientMessage } from '../../agent/channels/client-message.js';
-import { HttpError, parse } from '../../agent/http/routes/handler.js';
-import { parseHookPayload } from '../../protocol/hooks.js';
-import { safeParse } from '../../protocol/safe-parse.js';
-import { StatusServerMessage } from '../../protocol/status.js';
-import { StatusClientMessage } from '../../protocol/status-client.js';
-import { parseServerMessage } from '../../pwa/core/server-message.js';
+import { parseClientMessage } from '../../../agent/channels/client-message.js';
+import { HttpError, parse } from '../../../agent/http/routes/handler.js';
+import { parseHookPayload } from '../../../protocol/hooks.js';
+import { safeParse } from '../../../protocol/safe-parse.js';
+import { StatusServerMessage } from '../../../protocol/status.js';
+import { StatusClientMessage } from '../../../protocol/status-client.js';
+import { parseServerMessage } from '../../../pwa/core/server-message.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** Plain JSON: own `toString` and `valueOf` that are not functions, so no primitive comes of it. */
 const HOSTILE_TEXT = '{"length":{"toString":1,"valueOf":1}}';

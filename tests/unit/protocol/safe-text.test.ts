@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unsafeLinesProblem, unsafeTextProblem, visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
+import { unsafeLinesProblem, unsafeTextProblem, visibleJson, visibleLines, visibleText } from '../../../protocol/safe-text.js';
 
 // Every character the terminal or the bidi algorithm acts on, by class.
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));

@@ -10,7 +10,7 @@ import {
   MAX_TERMINAL_DIMENSION,
   MAX_TERMINAL_ROWS,
   type TerminalFrame,
-} from '../../protocol/terminal-frame.js';
+} from '../../../protocol/terminal-frame.js';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DecisionBody } from '../../protocol/api.js';
-import { DecisionBody as DecisionBodySchema } from '../../protocol/api.js';
-import type { ApprovalServerMessage } from '../../protocol/approvals.js';
-import { APPROVAL_LIMITS, type ApprovalRequest, ApprovalStore, alreadyResolved, type HeldHook } from '../../agent/approvals/approval-store.js';
-import { DEFAULT_DENY_MESSAGE, type HookDecision } from '../../agent/approvals/decision.js';
-import { describeRequest, type PermissionRequestPayload } from '../../agent/approvals/summary.js';
-import { createLogger } from '../../agent/util/log.js';
-import { capturedHook } from '../support/status.js';
+import type { DecisionBody } from '../../../../protocol/api.js';
+import { DecisionBody as DecisionBodySchema } from '../../../../protocol/api.js';
+import type { ApprovalServerMessage } from '../../../../protocol/approvals.js';
+import { APPROVAL_LIMITS, type ApprovalRequest, ApprovalStore, alreadyResolved, type HeldHook } from '../../../../agent/approvals/approval-store.js';
+import { DEFAULT_DENY_MESSAGE, type HookDecision } from '../../../../agent/approvals/decision.js';
+import { describeRequest, type PermissionRequestPayload } from '../../../../agent/approvals/summary.js';
+import { createLogger } from '../../../../agent/util/log.js';
+import { capturedHook } from '../../../support/status.js';
 
 const log = createLogger({ stderr: false });
 

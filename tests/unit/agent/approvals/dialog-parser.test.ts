@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dialogFingerprint, parseDialog, type ScreenDialog } from '../../agent/approvals/dialog-parser.js';
+import { dialogFingerprint, parseDialog, type ScreenDialog } from '../../../../agent/approvals/dialog-parser.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
 const PERMISSION = fixture('pane-1-permission-dialog.txt');

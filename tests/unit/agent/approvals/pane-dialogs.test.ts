@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TabStatus } from '../../protocol/status.js';
-import { ApprovalStore, type ApprovalRequest } from '../../agent/approvals/approval-store.js';
-import { PANE_DIALOG_TIMINGS, PaneDialogs } from '../../agent/approvals/pane-dialogs.js';
-import { initialStatus } from '../../agent/status/reducer.js';
-import { createLogger } from '../../agent/util/log.js';
-import { eventually } from '../support/eventually.js';
+import type { TabStatus } from '../../../../protocol/status.js';
+import { ApprovalStore, type ApprovalRequest } from '../../../../agent/approvals/approval-store.js';
+import { PANE_DIALOG_TIMINGS, PaneDialogs } from '../../../../agent/approvals/pane-dialogs.js';
+import { initialStatus } from '../../../../agent/status/reducer.js';
+import { createLogger } from '../../../../agent/util/log.js';
+import { eventually } from '../../../support/eventually.js';
 
-const PLAN_SCREEN = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'ask-user-question', 'pane-exit-plan-mode.txt'), 'utf8');
+const PLAN_SCREEN = readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332', 'ask-user-question', 'pane-exit-plan-mode.txt'), 'utf8');
 const log = createLogger({ stderr: false });
 
 const planRequest: ApprovalRequest = {

@@ -9,10 +9,10 @@ import {
   type RequestDescription,
   readQuestions,
   SUMMARY_LIMITS,
-} from '../../agent/approvals/summary.js';
-import { cardText } from '../../agent/util/card-text.js';
+} from '../../../../agent/approvals/summary.js';
+import { cardText } from '../../../../agent/util/card-text.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332');
 
 function permissionRequests(file: string): PermissionRequestPayload[] {
   return readFileSync(join(FIXTURES, file), 'utf8')

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { attemptSource, headerAddress, lastForwarded } from '../../agent/auth/client-address.js';
-import { AttemptLimiter, MAX_PROXIED_FAILURES, MAX_TRACKED_SOURCES, PairingAttempts } from '../../agent/auth/pairing.js';
+import { attemptSource, headerAddress, lastForwarded } from '../../../../agent/auth/client-address.js';
+import { AttemptLimiter, MAX_PROXIED_FAILURES, MAX_TRACKED_SOURCES, PairingAttempts } from '../../../../agent/auth/pairing.js';
 
 describe('pairing attempt limiter', () => {
   it('makes a source wait after five wrong attempts in a minute, and forgets it after the minute', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceProofs, MAX_PROOFS_PER_WINDOW, validPublicKey } from '../../agent/auth/device-proof.js';
-import { parseProof, PROOF_WINDOW_MS, splitTargetProof, withTargetProof } from '../../protocol/device-proof.js';
-import { newDeviceKey, signProof } from '../support/client.js';
+import { DeviceProofs, MAX_PROOFS_PER_WINDOW, validPublicKey } from '../../../../agent/auth/device-proof.js';
+import { parseProof, PROOF_WINDOW_MS, splitTargetProof, withTargetProof } from '../../../../protocol/device-proof.js';
+import { newDeviceKey, signProof } from '../../../support/client.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RefusalLog } from '../../agent/auth/refusal-log.js';
-import type { Logger } from '../../agent/util/log.js';
+import { RefusalLog } from '../../../../agent/auth/refusal-log.js';
+import type { Logger } from '../../../../agent/util/log.js';
 
 /** A logger that keeps what it is given, to read the lines back. */
 function recordingLogger(): Logger & { lines: { message: string; fields: Record<string, unknown> }[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Cut, UNPROVEN_LIMITS, UnprovenConnections } from '../../agent/auth/unproven-connections.js';
+import { type Cut, UNPROVEN_LIMITS, UnprovenConnections } from '../../../../agent/auth/unproven-connections.js';
 
 const limits = { perSource: 3, total: 6, headersMs: 10_000, idleMs: 5_000 };
 

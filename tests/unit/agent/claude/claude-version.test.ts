@@ -5,7 +5,7 @@ import {
   parseClaudeVersion,
   settingsFileFor,
   supportsHttpHooks,
-} from '../../agent/claude/claude-version.js';
+} from '../../../../agent/claude/claude-version.js';
 
 describe('claude version', () => {
   it('reads what `claude --version` prints', () => {

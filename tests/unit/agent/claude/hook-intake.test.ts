@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandHookSettings, hookScript, httpHookSettings, readUserStatusLine } from '../../agent/claude/hook-files.js';
-import { isLoopback } from '../../agent/auth/access.js';
-import { fromOurTmux, hookSender } from '../../agent/http/hook-routes.js';
-import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
+import { commandHookSettings, hookScript, httpHookSettings, readUserStatusLine } from '../../../../agent/claude/hook-files.js';
+import { isLoopback } from '../../../../agent/auth/access.js';
+import { fromOurTmux, hookSender } from '../../../../agent/http/hook-routes.js';
+import { HOOK_EVENT_NAMES } from '../../../../protocol/hooks.js';
 
 describe('hook intake guards', () => {
   it('accepts only loopback sources', () => {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTranscript, type TranscriptFile } from '../../agent/claude/transcript-file.js';
+import { openTranscript, type TranscriptFile } from '../../../../agent/claude/transcript-file.js';
 
 const base = mkdtempSync(join(tmpdir(), 'pocketmux-transcript-file-'));
 const config = join(base, 'claude');

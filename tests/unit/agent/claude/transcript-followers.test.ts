@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TranscriptFollowers } from '../../agent/claude/transcript-followers.js';
-import { TranscriptReader } from '../../agent/claude/transcript-reader.js';
-import { eventually } from '../support/eventually.js';
+import { TranscriptFollowers } from '../../../../agent/claude/transcript-followers.js';
+import { TranscriptReader } from '../../../../agent/claude/transcript-reader.js';
+import { eventually } from '../../../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pocketmux-followers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

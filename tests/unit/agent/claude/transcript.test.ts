@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTranscriptLine, type TranscriptRecord } from '../../agent/claude/transcript-parser.js';
-import { TranscriptReader } from '../../agent/claude/transcript-reader.js';
+import { parseTranscriptLine, type TranscriptRecord } from '../../../../agent/claude/transcript-parser.js';
+import { TranscriptReader } from '../../../../agent/claude/transcript-reader.js';
 import {
   clipText,
   clipToolInput,
@@ -11,9 +11,9 @@ import {
   TIMELINE_LIMITS,
   TimelineEntry,
   type ToolCallEntry,
-} from '../../protocol/timeline.js';
+} from '../../../../protocol/timeline.js';
 
-const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl');
+const FIXTURE = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332', 'transcript.jsonl');
 const fixtureText = readFileSync(FIXTURE, 'utf8');
 const fixtureLines = fixtureText.split('\n').filter((l) => l !== '');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPocketmuxStatusLine } from '../../agent/claude/hook-files.js';
+import { isPocketmuxStatusLine } from '../../../../agent/claude/hook-files.js';
 import {
   formatUserSettings,
   globalHookCommand,
@@ -8,8 +8,8 @@ import {
   UserHooksError,
   unmergeUserHooks,
   userHooksState,
-} from '../../agent/claude/user-hooks.js';
-import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
+} from '../../../../agent/claude/user-hooks.js';
+import { HOOK_EVENT_NAMES } from '../../../../protocol/hooks.js';
 
 const SCRIPT = "/home/o'neil/.pocketmux/hooks/hook.sh";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlCheck, parseCurlVersion } from '../../agent/cli/doctor.js';
+import { curlCheck, parseCurlVersion } from '../../../../agent/cli/doctor.js';
 
 describe('doctor: curl', () => {
   it('reads the version from the first line of curl --version', () => {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILTIN_COMMANDS } from '../../agent/composer/builtin-commands.js';
-import { COMMAND_LIMITS, commandDescription, commandName, commandsFrom, mergeCommands } from '../../agent/composer/command-files.js';
-import { readCommandFiles, slashCommands } from '../../agent/composer/command-scan.js';
+import { BUILTIN_COMMANDS } from '../../../../agent/composer/builtin-commands.js';
+import { COMMAND_LIMITS, commandDescription, commandName, commandsFrom, mergeCommands } from '../../../../agent/composer/command-files.js';
+import { readCommandFiles, slashCommands } from '../../../../agent/composer/command-scan.js';
 
 describe('a command name from its path under commands/', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   uploadFileName,
   uploadNameFromHeader,
   uploadStamp,
-} from '../../agent/composer/upload-name.js';
+} from '../../../../agent/composer/upload-name.js';
 
 describe('an upload name made safe', () => {
   it.each([

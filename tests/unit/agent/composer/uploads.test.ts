@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveUpload, UploadAbortedError, UploadError, UploadTooLargeError } from '../../agent/composer/uploads.js';
-import { Slots } from '../../agent/util/slots.js';
+import { saveUpload, UploadAbortedError, UploadError, UploadTooLargeError } from '../../../../agent/composer/uploads.js';
+import { Slots } from '../../../../agent/util/slots.js';
 
 const dirs: string[] = [];
 function temp(): string {

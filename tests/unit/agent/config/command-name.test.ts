@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { advisedCommand, resolveCommandName } from '../../agent/config/command-name.js';
+import { advisedCommand, resolveCommandName } from '../../../../agent/config/command-name.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'pocketmux-command-name-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

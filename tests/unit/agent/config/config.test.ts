@@ -1,11 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, resolveConfig } from '../../agent/config/config.js';
-import { extractMarkedPath, noProxyWithLoopback } from '../../agent/config/login-env.js';
-import { originAllowed, readCookie } from '../../agent/auth/access.js';
+import { ConfigError, DEFAULTS, resolveConfig } from '../../../../agent/config/config.js';
+import { extractMarkedPath, noProxyWithLoopback } from '../../../../agent/config/login-env.js';
+import { originAllowed, readCookie } from '../../../../agent/auth/access.js';
 import type { IncomingMessage } from 'node:http';
-import { guessDeviceName } from '../../agent/auth/device-name.js';
+import { guessDeviceName } from '../../../../agent/auth/device-name.js';
 
 describe('agent configuration', () => {
   it('uses the documented defaults', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedEncodings } from '../../agent/http/accept-encoding.js';
+import { acceptedEncodings } from '../../../../agent/http/accept-encoding.js';
 
 describe('acceptedEncodings', () => {
   it.each([

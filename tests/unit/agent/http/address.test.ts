@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentAddress } from '../../agent/http/address.js';
+import { AgentAddress } from '../../../../agent/http/address.js';
 
 describe('agent address', () => {
   it('on loopback over HTTP: no twin, no warning, cookies not Secure', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initialStatus, nextStatus, restoredStatus, type StatusEvent } from '../../agent/status/reducer.js';
-import { type HookPayload, parseHookPayload } from '../../protocol/hooks.js';
-import { highestPriority, LAST_MESSAGE_MAX, type TabStatus } from '../../protocol/status.js';
+import { initialStatus, nextStatus, restoredStatus, type StatusEvent } from '../../../../agent/status/reducer.js';
+import { type HookPayload, parseHookPayload } from '../../../../protocol/hooks.js';
+import { highestPriority, LAST_MESSAGE_MAX, type TabStatus } from '../../../../protocol/status.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332');
 
 /** The hook payloads of one real session, in firing order. */
 const captured: HookPayload[] = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
-import type { StatusServerMessage } from '../../protocol/status.js';
-import { StatusManager } from '../../agent/status/status-manager.js';
-import { outsideSessionKey } from '../../protocol/hook-contract.js';
-import { capturedHook } from '../support/status.js';
-import { createLogger } from '../../agent/util/log.js';
+import { parseHookPayload, StatusLineReport } from '../../../../protocol/hooks.js';
+import type { StatusServerMessage } from '../../../../protocol/status.js';
+import { StatusManager } from '../../../../agent/status/status-manager.js';
+import { outsideSessionKey } from '../../../../protocol/hook-contract.js';
+import { capturedHook } from '../../../support/status.js';
+import { createLogger } from '../../../../agent/util/log.js';
 
 const sessionStart = capturedHook('SessionStart');
 

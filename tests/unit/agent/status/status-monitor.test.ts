@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProcessLister, ProcessTable } from '../../agent/claude/process.js';
-import type { TranscriptFollowers } from '../../agent/claude/transcript-followers.js';
-import { initialStatus, type StatusEvent } from '../../agent/status/reducer.js';
-import type { StatusManager } from '../../agent/status/status-manager.js';
-import { StatusMonitor } from '../../agent/status/status-monitor.js';
-import type { TabService } from '../../agent/tabs/tab-service.js';
-import type { Logger } from '../../agent/util/log.js';
-import type { TabStatus } from '../../protocol/status.js';
+import type { ProcessLister, ProcessTable } from '../../../../agent/claude/process.js';
+import type { TranscriptFollowers } from '../../../../agent/claude/transcript-followers.js';
+import { initialStatus, type StatusEvent } from '../../../../agent/status/reducer.js';
+import type { StatusManager } from '../../../../agent/status/status-manager.js';
+import { StatusMonitor } from '../../../../agent/status/status-monitor.js';
+import type { TabService } from '../../../../agent/tabs/tab-service.js';
+import type { Logger } from '../../../../agent/util/log.js';
+import type { TabStatus } from '../../../../protocol/status.js';
 
 /** The monitor with one tab (pane pid 100) and stubs that record what it decides. */
 function setup(status: Partial<TabStatus>, list: () => Promise<ProcessTable>, configDir: string) {

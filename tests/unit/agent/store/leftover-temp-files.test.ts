@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeLeftoverTempFiles, writeJsonAtomic } from '../../agent/store/atomic-file.js';
+import { removeLeftoverTempFiles, writeJsonAtomic } from '../../../../agent/store/atomic-file.js';
 
 describe('removeLeftoverTempFiles', () => {
   let dir = '';

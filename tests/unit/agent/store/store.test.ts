@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic, writeJsonAtomicAsync } from '../../agent/store/atomic-file.js';
-import { InstanceLock, LockHeldError } from '../../agent/store/lock.js';
-import { LimitError, WorkspaceStore } from '../../agent/store/workspace-store.js';
-import { createLogger } from '../../agent/util/log.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic, writeJsonAtomicAsync } from '../../../../agent/store/atomic-file.js';
+import { InstanceLock, LockHeldError } from '../../../../agent/store/lock.js';
+import { LimitError, WorkspaceStore } from '../../../../agent/store/workspace-store.js';
+import { createLogger } from '../../../../agent/util/log.js';
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureSpawnHelperExecutable } from '../../agent/terminal/spawn-helper.js';
+import { ensureSpawnHelperExecutable } from '../../../../agent/terminal/spawn-helper.js';
 
 const dirs: string[] = [];
 afterEach(() => {

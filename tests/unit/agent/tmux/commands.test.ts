@@ -20,8 +20,8 @@ import {
   TmuxCommands,
   tmuxArg,
   tmuxIsRecentEnough,
-} from '../../agent/tmux/commands.js';
-import { printable, tmuxConfig } from '../../agent/tmux/config-file.js';
+} from '../../../../agent/tmux/commands.js';
+import { printable, tmuxConfig } from '../../../../agent/tmux/config-file.js';
 
 const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
 const BASE = ['-u', '-L', 'pocketmux', '-f', '/data/tmux.conf'];

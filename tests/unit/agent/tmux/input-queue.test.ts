@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandBytes } from '../../agent/tmux/commands.js';
-import { InputBacklogError, PaneInputQueue } from '../../agent/tmux/input-queue.js';
+import { commandBytes } from '../../../../agent/tmux/commands.js';
+import { InputBacklogError, PaneInputQueue } from '../../../../agent/tmux/input-queue.js';
 
 /** Stands in for tmux: records each run's commands and lets the test decide when it ends. */
 function recordingRunner() {

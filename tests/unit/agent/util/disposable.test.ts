@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DisposableStore, toDisposable } from '../../agent/util/disposable.js';
+import { DisposableStore, toDisposable } from '../../../../agent/util/disposable.js';
 
 describe('disposable store', () => {
   it('lets go in reverse order of registration, waiting for each before the next', async () => {

@@ -3,7 +3,7 @@
  * can write, and any depth at all for the ones it cannot.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonDepth, writeJson } from '../../agent/util/json-walk.js';
+import { jsonDepth, writeJson } from '../../../../agent/util/json-walk.js';
 
 function written(value: unknown): string {
   const pieces: string[] = [];

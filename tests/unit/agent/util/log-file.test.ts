@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogFile } from '../../agent/util/log-file.js';
-import { createLogger } from '../../agent/util/log.js';
+import { LogFile } from '../../../../agent/util/log-file.js';
+import { createLogger } from '../../../../agent/util/log.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { workspaceFor } from '../../agent/wiring/adopt.js';
-import type { WorkspaceRecord } from '../../agent/store/workspace-store.js';
+import { workspaceFor } from '../../../../agent/wiring/adopt.js';
+import type { WorkspaceRecord } from '../../../../agent/store/workspace-store.js';
 
 const ws = (id: string, dir: string): WorkspaceRecord => ({ id, name: id, dir, createdAt: '' });
 

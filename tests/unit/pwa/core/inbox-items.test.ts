@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TabView, WorkspaceView } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
-import type { OutsideSessionView } from '../../protocol/outside.js';
-import type { ClaudeState, TabStatus } from '../../protocol/status.js';
+import type { TabView, WorkspaceView } from '../../../../protocol/api.js';
+import type { Approval } from '../../../../protocol/approvals.js';
+import type { OutsideSessionView } from '../../../../protocol/outside.js';
+import type { ClaudeState, TabStatus } from '../../../../protocol/status.js';
 import {
   ageText,
   buildInbox,
@@ -15,7 +15,7 @@ import {
   placeNames,
   replyTarget,
   type SessionLists,
-} from '../../pwa/core/inbox-items.js';
+} from '../../../../pwa/core/inbox-items.js';
 
 function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}): TabStatus {
   return {

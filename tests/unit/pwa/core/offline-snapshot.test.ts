@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceView } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
-import type { OutsideSessionView } from '../../protocol/outside.js';
-import type { TabStatus } from '../../protocol/status.js';
-import { TIMELINE_FIRST_PAGE, TIMELINE_LIMITS, type AssistantTextEntry, type PromptEntry, type TimelineEntry } from '../../protocol/timeline.js';
+import type { WorkspaceView } from '../../../../protocol/api.js';
+import type { Approval } from '../../../../protocol/approvals.js';
+import type { OutsideSessionView } from '../../../../protocol/outside.js';
+import type { TabStatus } from '../../../../protocol/status.js';
+import { TIMELINE_FIRST_PAGE, TIMELINE_LIMITS, type AssistantTextEntry, type PromptEntry, type TimelineEntry } from '../../../../protocol/timeline.js';
 import {
   boundEntries,
   OFFLINE_LIMITS,
@@ -13,8 +13,8 @@ import {
   type SessionLists,
   snapshotRecord,
   timelineRecord,
-} from '../../pwa/core/offline-snapshot.js';
-import { SAVE_DELAY_MS, saveDelay } from '../../pwa/core/offline-save-controller.js';
+} from '../../../../pwa/core/offline-snapshot.js';
+import { SAVE_DELAY_MS, saveDelay } from '../../../../pwa/core/offline-save-controller.js';
 
 const NOW = Date.parse('2026-03-04T10:30:00.000Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TabView, WorkspaceView } from '../../protocol/api.js';
-import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../protocol/status.js';
+import type { TabView, WorkspaceView } from '../../../../protocol/api.js';
+import { CLAUDE_STATES, type ClaudeState, type TabStatus } from '../../../../protocol/status.js';
 import {
   attentionCount,
   canAdopt,
@@ -11,7 +11,7 @@ import {
   outsideGroupState,
   STATE_LABEL,
   workspaceState,
-} from '../../pwa/core/tab-status.js';
+} from '../../../../pwa/core/tab-status.js';
 
 function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus {
   return {

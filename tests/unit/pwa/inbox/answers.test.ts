@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalQuestion } from '../../protocol/approvals.js';
-import { answerOf, buildAnswers, emptyChoices, sendsAtOnce, setOther, toggleChoice } from '../../pwa/inbox/answers.js';
+import type { ApprovalQuestion } from '../../../../protocol/approvals.js';
+import { answerOf, buildAnswers, emptyChoices, sendsAtOnce, setOther, toggleChoice } from '../../../../pwa/inbox/answers.js';
 
 function question(text: string, labels: string[], multiSelect = false): ApprovalQuestion {
   return { question: text, header: null, options: labels.map((label) => ({ label, description: null })), multiSelect };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreateTabBody, CreateWorkspaceBody, DisplayName, displayNameFrom, PairBody, RenameBody } from '../../protocol/api.js';
-import { guessDeviceName } from '../../pwa/pairing/device-name.js';
+import { CreateTabBody, CreateWorkspaceBody, DisplayName, displayNameFrom, PairBody, RenameBody } from '../../../../protocol/api.js';
+import { guessDeviceName } from '../../../../pwa/pairing/device-name.js';
 
 const refused: [string, string, RegExp][] = [
   ['ESC', 'a\x1b]0;owned\x07b', /control characters \(found U\+001B\)/],

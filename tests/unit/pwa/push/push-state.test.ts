@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PUSH_SETTINGS } from '../../protocol/push.js';
-import { type BrowserFacts, blockedText, blockerOf, notificationsState, platformOf, sameKey, urlBase64ToUint8Array } from '../../pwa/push/push-state.js';
+import { DEFAULT_PUSH_SETTINGS } from '../../../../protocol/push.js';
+import { type BrowserFacts, blockedText, blockerOf, notificationsState, platformOf, sameKey, urlBase64ToUint8Array } from '../../../../pwa/push/push-state.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const IPAD_DESKTOP = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PushPayload } from '../../protocol/push.js';
-import { notificationFor, outcomeLine, readPush } from '../../pwa/push/worker-push.js';
+import type { PushPayload } from '../../../../protocol/push.js';
+import { notificationFor, outcomeLine, readPush } from '../../../../pwa/push/worker-push.js';
 
 const show: Extract<PushPayload, { kind: 'show' }> = {
   v: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PresenceMessage, PresenceReporter, presenceOf, samePresence } from '../../pwa/sessions/presence.js';
+import { type PresenceMessage, PresenceReporter, presenceOf, samePresence } from '../../../../pwa/sessions/presence.js';
 
 function reporter(open = true) {
   const sent: PresenceMessage[] = [];

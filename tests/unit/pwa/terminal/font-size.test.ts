@@ -9,7 +9,7 @@ import {
   parseFontSize,
   saveFontSize,
   stepFontSize,
-} from '../../pwa/terminal/font-size.js';
+} from '../../../../pwa/terminal/font-size.js';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BarKey, barKeySequence, withCtrl } from '../../pwa/terminal/keys.js';
+import { type BarKey, barKeySequence, withCtrl } from '../../../../pwa/terminal/keys.js';
 
 const plain = { ctrl: false, applicationCursor: false };
 

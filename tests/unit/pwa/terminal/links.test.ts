@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openableUrl } from '../../pwa/terminal/links.js';
-import { MAX_OSC52_BASE64, osc52Text } from '../../pwa/terminal/osc52.js';
-import { pageTitle } from '../../pwa/terminal/page-title.js';
+import { openableUrl } from '../../../../pwa/terminal/links.js';
+import { MAX_OSC52_BASE64, osc52Text } from '../../../../pwa/terminal/osc52.js';
+import { pageTitle } from '../../../../pwa/terminal/page-title.js';
 
 describe('links printed in the terminal', () => {
   it('open when they are http(s)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIND_HIGHLIGHT_LIMIT, matchCountText } from '../../pwa/terminal/find-count.js';
+import { FIND_HIGHLIGHT_LIMIT, matchCountText } from '../../../../pwa/terminal/find-count.js';
 
 describe("the find bar's count", () => {
   it('says which match is current out of how many', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countFromNewest, FIND_HIGHLIGHT_LIMIT, matchCountText } from '../../pwa/terminal/find-count.js';
-import { historyNote, snapshotScrollback, snapshotText } from '../../pwa/terminal/history-text.js';
+import { countFromNewest, FIND_HIGHLIGHT_LIMIT, matchCountText } from '../../../../pwa/terminal/find-count.js';
+import { historyNote, snapshotScrollback, snapshotText } from '../../../../pwa/terminal/history-text.js';
 
 describe("find in a pane's history", () => {
   it('counts matches from the newest, as a search upwards meets them', () => {

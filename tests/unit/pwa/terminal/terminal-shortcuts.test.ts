@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMacPlatform, type KeyLike, matchShortcut, TERMINAL_SHORTCUTS } from '../../pwa/terminal/terminal-shortcuts.js';
+import { isMacPlatform, type KeyLike, matchShortcut, TERMINAL_SHORTCUTS } from '../../../../pwa/terminal/terminal-shortcuts.js';
 
 function key(code: string, key: string, mods: Partial<Pick<KeyLike, 'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey'>> = {}): KeyLike {
   return { code, key, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, ...mods };

@@ -3,7 +3,7 @@
  * background: the foreground and the ANSI colours programs print in.
  */
 import { describe, expect, it } from 'vitest';
-import { findDecorations, TERMINAL_THEMES, terminalTheme } from '../../pwa/terminal/terminal-theme.js';
+import { findDecorations, TERMINAL_THEMES, terminalTheme } from '../../../../pwa/terminal/terminal-theme.js';
 
 type Rgb = [number, number, number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backingMatches, FRAMES_TO_FAIL, FRAMES_TO_TRUST, FrameTally, SLOW_FRAME_MS, showsDrawing } from '../../pwa/terminal/webgl-watch.js';
+import { backingMatches, FRAMES_TO_FAIL, FRAMES_TO_TRUST, FrameTally, SLOW_FRAME_MS, showsDrawing } from '../../../../pwa/terminal/webgl-watch.js';
 
 describe("the WebGL watch's judgement", () => {
   it('takes a backing store of CSS size times the pixel ratio, to a rounding, and refuses one in CSS pixels', () => {

@@ -7,7 +7,7 @@ import {
   HISTORY_STORAGE_KEY,
   type HistoryStorage,
   HistoryCursor,
-} from '../../pwa/timeline/composer-history.js';
+} from '../../../../pwa/timeline/composer-history.js';
 
 /** localStorage as the page has it, in memory. */
 class MemoryStorage implements HistoryStorage {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../protocol/api.js';
+import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../../../protocol/api.js';
 import {
   FileTooLargeError,
   fileMention,
@@ -11,7 +11,7 @@ import {
   UPLOAD_FILENAME_HEADER,
   UPLOAD_MAX_BYTES,
   uploadFile,
-} from '../../pwa/timeline/session-input.js';
+} from '../../../../pwa/timeline/session-input.js';
 
 // Requests are signed over their target on the page's origin; this browser holds no device key (no IndexedDB here), so none carries a proof.
 beforeEach(() => {

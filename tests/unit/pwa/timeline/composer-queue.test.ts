@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaudeState } from '../../protocol/status.js';
-import { inTurn, PromptQueue, promptText, QUEUE_FULL, takesPrompt } from '../../pwa/timeline/composer-queue.js';
-import { inputBlock, NO_TERMINAL_INPUT } from '../../pwa/timeline/composer-target.js';
+import type { ClaudeState } from '../../../../protocol/status.js';
+import { inTurn, PromptQueue, promptText, QUEUE_FULL, takesPrompt } from '../../../../pwa/timeline/composer-queue.js';
+import { inputBlock, NO_TERMINAL_INPUT } from '../../../../pwa/timeline/composer-target.js';
 
 describe('a prompt queued while Claude works', () => {
   /** What the composer does with each state the status channel reports: the prompts it sends. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SlashCommandView } from '../../protocol/api.js';
-import { filterCommands, insertCommand, readableCommands, SLASH_MENU_MAX, slashQuery, sourceLabel } from '../../pwa/timeline/slash-commands.js';
+import type { SlashCommandView } from '../../../../protocol/api.js';
+import { filterCommands, insertCommand, readableCommands, SLASH_MENU_MAX, slashQuery, sourceLabel } from '../../../../pwa/timeline/slash-commands.js';
 
 const cmd = (name: string, description: string | null = null, source: SlashCommandView['source'] = 'builtin'): SlashCommandView => ({ name, description, source });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TabStatus, TabUsage } from '../../protocol/status.js';
-import type { MessageUsage, PromptEntry, TimelineEntry, ToolCallEntry } from '../../protocol/timeline.js';
+import type { TabStatus, TabUsage } from '../../../../protocol/status.js';
+import type { MessageUsage, PromptEntry, TimelineEntry, ToolCallEntry } from '../../../../protocol/timeline.js';
 import {
   currentTool,
   doingNow,
@@ -11,7 +11,7 @@ import {
   tokensText,
   turnOutputTokens,
   usageParts,
-} from '../../pwa/timeline/doing-now.js';
+} from '../../../../pwa/timeline/doing-now.js';
 
 const base = { at: '2026-01-01T00:00:00.000Z', offset: 0, seq: 1 };
 const prompt = (id: string): PromptEntry => ({ ...base, id, kind: 'prompt', text: id, truncated: false });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type PromptEntry, type TimelineEntry, TimelineServerMessage, type ToolCallEntry } from '../../protocol/timeline.js';
-import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from '../../pwa/timeline/timeline-store.js';
+import { type PromptEntry, type TimelineEntry, TimelineServerMessage, type ToolCallEntry } from '../../../../protocol/timeline.js';
+import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from '../../../../pwa/timeline/timeline-store.js';
 
 const base = { at: '2026-01-01T00:00:00.000Z', offset: 0, seq: 1 };
 const prompt = (id: string, text = id): PromptEntry => ({ ...base, id, kind: 'prompt', text, truncated: false });

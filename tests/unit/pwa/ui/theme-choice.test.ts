@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { parseThemeChoice, resolveTheme, THEME_CHOICES, THEME_COLOR, THEME_STORAGE_KEY, type ThemeChoice } from '../../pwa/ui/theme-choice.js';
+import { parseThemeChoice, resolveTheme, THEME_CHOICES, THEME_COLOR, THEME_STORAGE_KEY, type ThemeChoice } from '../../../../pwa/ui/theme-choice.js';
 
-const BOOT_SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', 'pwa', 'public', 'theme-boot.js'), 'utf8');
+const BOOT_SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'pwa', 'public', 'theme-boot.js'), 'utf8');
 
 describe('the saved theme choice', () => {
   it('reads light and dark as themselves', () => {

@@ -15,7 +15,7 @@ import {
   parseLayout,
   saveLayout,
   singlePane,
-} from '../../pwa/workbench/layout.js';
+} from '../../../../pwa/workbench/layout.js';
 
 const term = (tabId: string) => ({ tabId, view: 'terminal' as const });
 const ids = (l: Layout) => l.panes.map((p) => p.tabId);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceView } from '../../protocol/api.js';
-import type { OutsideSessionView } from '../../protocol/outside.js';
-import { APP_SHORTCUTS, matchAppShortcut } from '../../pwa/workbench/app-shortcuts.js';
-import { describePane, paneCandidates, stepTab, tabOrder } from '../../pwa/workbench/tab-order.js';
-import { type KeyLike, matchShortcut } from '../../pwa/terminal/terminal-shortcuts.js';
+import type { WorkspaceView } from '../../../../protocol/api.js';
+import type { OutsideSessionView } from '../../../../protocol/outside.js';
+import { APP_SHORTCUTS, matchAppShortcut } from '../../../../pwa/workbench/app-shortcuts.js';
+import { describePane, paneCandidates, stepTab, tabOrder } from '../../../../pwa/workbench/tab-order.js';
+import { type KeyLike, matchShortcut } from '../../../../pwa/terminal/terminal-shortcuts.js';
 
 function key(code: string, mods: Partial<Pick<KeyLike, 'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey'>> = {}): KeyLike {
   return { code, key: '', ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, ...mods };
