@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
+import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { OutsideTmux } from '../outside/outside-tmux.js';
 import { OutsidePaneError, type OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
@@ -83,7 +84,7 @@ export class TerminalChannel implements Channel {
 }
 
 export const terminalChannel: ChannelDefinition = {
-  path: '/api/terminal',
+  path: CHANNEL_PATHS.terminal,
   caps: 'own',
   open: (s) => new TerminalChannel(s.terminals, s.tabs, s.tmux, s.outside, s.outsideTmux),
 };
