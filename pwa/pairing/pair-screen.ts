@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
+import { NAME_MAX, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
 import { durationText } from '../../protocol/duration-text.js';
 import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
 import * as api from '../shared/api.js';
@@ -14,7 +15,6 @@ import { guessThisDevice } from './device-name.js';
 
 /** Characters a pairing code may hold (no 0/O, 1/I/L), plus the dash people type in the middle. */
 const NOT_IN_CODE = /[^-2-9A-HJKMNP-Z]/g;
-const CODE_LENGTH = 8;
 /** When the agent asks us to slow down without saying for how long. */
 const DEFAULT_WAIT_S = 60;
 
@@ -193,7 +193,7 @@ export class PairScreen extends LitElement {
       input.value = clean;
       input.setSelectionRange(caret, caret);
     }
-    this.codeComplete = clean.replace(/-/g, '').length === CODE_LENGTH;
+    this.codeComplete = clean.replace(/-/g, '').length === PAIRING_CODE_LENGTH;
     if (/[^-\s2-9A-HJKMNP-Z]/i.test(typed)) this.alphabetHint = true;
     else if (clean === '' || this.codeComplete) this.alphabetHint = false;
     if (this.error) this.error = '';
@@ -209,7 +209,7 @@ export class PairScreen extends LitElement {
     } else {
       const code = this.codeInput?.value.trim() ?? '';
       if (!this.codeComplete) {
-        this.error = `A code has ${CODE_LENGTH} characters, like 7KQ2-M9XD.`;
+        this.error = `A code has ${PAIRING_CODE_LENGTH} characters, like 7KQ2-M9XD.`;
         return;
       }
       body = { code };
@@ -257,7 +257,7 @@ export class PairScreen extends LitElement {
                   id="code"
                   name="code"
                   placeholder="XXXX-XXXX"
-                  maxlength="9"
+                  maxlength=${PAIRING_CODE_LENGTH + 1}
                   inputmode="text"
                   autocapitalize="characters"
                   autocomplete="one-time-code"
@@ -277,7 +277,7 @@ export class PairScreen extends LitElement {
             id="name"
             name="deviceName"
             .value=${this.defaultName}
-            maxlength="80"
+            maxlength=${NAME_MAX}
             autocomplete="off"
             autocapitalize="words"
             enterkeyhint="go"

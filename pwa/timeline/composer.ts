@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { SlashCommandView } from '../../protocol/api.js';
+import { INPUT_TEXT_MAX, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { ToolCallEntry } from '../../protocol/timeline.js';
 import { agentText } from '../shared/agent-text.js';
@@ -9,9 +10,9 @@ import { errorText } from '../shared/api-request.js';
 import { MediaQueryController } from '../shared/media-query-controller.js';
 import { controls } from '../shared/shared-styles.js';
 import { ComposerHistory, HistoryCursor } from './composer-history.js';
-import { inTurn, PROMPT_MAX_LENGTH, PromptQueue, promptText } from './composer-queue.js';
+import { inTurn, PromptQueue, promptText } from './composer-queue.js';
 import { doingNow, doingNowText, nextTurnStart } from './doing-now.js';
-import { fileMention, fileSize, insertAt, pressEscape, sendPrompt, slashCommands, UPLOAD_MAX_BYTES, type UploadHandle, uploadFile } from './session-input.js';
+import { fileMention, fileSize, insertAt, pressEscape, sendPrompt, slashCommands, type UploadHandle, uploadFile } from './session-input.js';
 import { filterCommands, insertCommand, slashQuery, sourceLabel } from './slash-commands.js';
 import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, stopIcon } from './timeline-icons.js';
 import { deviceStorage } from '../shared/device-storage.js';
@@ -511,8 +512,8 @@ export class Composer extends LitElement {
     if (this.blocked || this.pending === 'send') return;
     const text = promptText(this.value);
     if (!text) return;
-    if (text.length > PROMPT_MAX_LENGTH) {
-      this.note = { kind: 'error', text: `The prompt is too long to send: at most ${PROMPT_MAX_LENGTH / 1024} KB.` };
+    if (text.length > INPUT_TEXT_MAX) {
+      this.note = { kind: 'error', text: `The prompt is too long to send: at most ${INPUT_TEXT_MAX / 1024} KB.` };
       return;
     }
     this.menu = null;
@@ -782,7 +783,7 @@ export class Composer extends LitElement {
                   enterkeyhint=${this.touch.matches ? 'enter' : 'send'}
                   autocomplete="off"
                   spellcheck="true"
-                  maxlength=${PROMPT_MAX_LENGTH}
+                  maxlength=${INPUT_TEXT_MAX}
                   aria-autocomplete="list"
                   aria-controls=${this.menu === 'slash' ? 'slash-menu' : nothing}
                   aria-activedescendant=${this.menu === 'slash' && this.slashOptions().length > 0 ? `command-${this.active}` : nothing}
