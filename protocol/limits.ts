@@ -15,7 +15,9 @@ export const INPUT_TEXT_MAX = 64 * 1024;
 /** A decision on an approval: its message to Claude, each answer, and how many answers. */
 export const DECISION_LIMITS = { message: 2000, answer: 2000, answers: 16 } as const;
 
-/** Characters of a pairing code, not counting the dash people type in the middle. */
+/** What a pairing code is made of: letters and digits a person cannot confuse, no 0/O, 1/I/L… */
+export const PAIRING_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+/** …this many, not counting the dash people type in the middle. */
 export const PAIRING_CODE_LENGTH = 8;
 
 /** The agent and the app each send a heartbeat this often on a socket (the agent's default)… */

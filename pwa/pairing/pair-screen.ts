@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
-import { NAME_MAX, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
+import { NAME_MAX, PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
 import { durationText } from '../../protocol/duration-text.js';
 import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
 import * as api from '../shared/api.js';
@@ -13,8 +13,10 @@ import { pair } from './pair-device.js';
 import { ApiRequestError, errorText } from '../shared/api-request.js';
 import { guessThisDevice } from './device-name.js';
 
-/** Characters a pairing code may hold (no 0/O, 1/I/L), plus the dash people type in the middle. */
-const NOT_IN_CODE = /[^-2-9A-HJKMNP-Z]/g;
+/** Characters a pairing code may hold, plus the dash people type in the middle. */
+const NOT_IN_CODE = new RegExp(`[^-${PAIRING_CODE_ALPHABET}]`, 'g');
+/** A character typed that no code holds, in either case (spaces are let pass): worth a hint. */
+const NO_CODE_CHARACTER = new RegExp(`[^-\\s${PAIRING_CODE_ALPHABET}]`, 'i');
 /** When the agent asks us to slow down without saying for how long. */
 const DEFAULT_WAIT_S = 60;
 
@@ -194,7 +196,7 @@ export class PairScreen extends LitElement {
       input.setSelectionRange(caret, caret);
     }
     this.codeComplete = clean.replace(/-/g, '').length === PAIRING_CODE_LENGTH;
-    if (/[^-\s2-9A-HJKMNP-Z]/i.test(typed)) this.alphabetHint = true;
+    if (NO_CODE_CHARACTER.test(typed)) this.alphabetHint = true;
     else if (clean === '' || this.codeComplete) this.alphabetHint = false;
     if (this.error) this.error = '';
   }

@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
-import { CloseCode } from '../../protocol/close-codes.js';
+import { CloseCode, NO_TERMINAL_REASON } from '../../protocol/close-codes.js';
 import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
@@ -46,8 +46,6 @@ function titleKey(title: PaneTitle | null): string {
 export const NO_TERMINAL_TEXT =
   'No terminal: this Claude was started outside tmux. Its approvals, questions and timeline are here; type to it in its own terminal on the machine.';
 
-/** The agent's close reason for the terminal of a session started outside tmux. */
-const NO_TERMINAL_REASON = 'no terminal: started outside tmux';
 
 function endedText(code: number, outside: boolean): string {
   if (outside) {
