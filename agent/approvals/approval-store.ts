@@ -13,6 +13,7 @@ import { newId } from '../util/ids.js';
 import { writeJson } from '../util/json-walk.js';
 import type { Logger } from '../util/log.js';
 import { type DecisionContext, decide, type HookDecision } from './decision.js';
+import type { Disposable } from '../util/disposable.js';
 
 /** What opening an approval needs: what cards show, and what answering Claude needs. */
 export type ApprovalRequest = Omit<Approval, 'id' | 'createdAt' | 'expiresAt'> & Pick<DecisionContext, 'toolInput' | 'suggestions' | 'questionKeys'>;
@@ -80,7 +81,7 @@ interface OpenApproval {
  * Everything here is synchronous up to the reply, so two decisions arriving together are
  * ordered by the event loop and only the first can win.
  */
-export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessage] }> {
+export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessage] }> implements Disposable {
   private readonly open = new Map<string, OpenApproval>();
   private readonly resolved = new Map<string, ApprovalResolution>();
   /** The tool and input each remembered resolution was for, to know its PostToolUse when it comes. */
@@ -208,10 +209,12 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
   /**
    * The agent stops: every held hook is answered with no decision now, so Claude is never left
    * waiting on a connection that dies with the agent; its dialogs stay in the terminals.
+   * Resolves a turn of the event loop later, once the answers are written to their sockets.
    */
-  close(): void {
+  dispose(): Promise<void> {
     this.closed = true;
     for (const entry of [...this.open.values()]) this.finish(entry, 'agent-stopped', { kind: 'agent', name: null }, null, null);
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   private finish(entry: OpenApproval, outcome: ApprovalOutcome, by: ApprovalResolver, message: string | null, reply: HookDecision | null): ApprovalResolution {

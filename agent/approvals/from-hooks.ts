@@ -43,7 +43,7 @@ export function approvalRequest(tabId: string, payload: PermissionRequestPayload
  * hook's request stays open (seen with the real CLI: it closes only when claude exits), so the
  * answer is learnt from what Claude does next.
  */
-export function settleFromHook(store: ApprovalStore, tabId: string, payload: HookPayload): void {
+export function settleFromHook(store: Pick<ApprovalStore, 'settleTool' | 'settleTab'>, tabId: string, payload: HookPayload): void {
   switch (payload.hook_event_name) {
     case 'PostToolUse':
     case 'PostToolUseFailure':

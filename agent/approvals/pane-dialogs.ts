@@ -5,6 +5,7 @@ import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { dialogFingerprint, parseDialog, type ScreenDialog } from './dialog-parser.js';
 import { cardText } from '../util/card-text.js';
 import { SUMMARY_LIMITS } from './summary.js';
+import type { Disposable } from '../util/disposable.js';
 
 /**
  * What the dialogs need of the panes Claude runs in (a tab's, or an outside session's in the
@@ -37,7 +38,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * offered as approvals of their own, answered by typing the option's key, and settled as
  * answered in the terminal when the dialog leaves the screen by other hands.
  */
-export class PaneDialogs {
+export class PaneDialogs implements Disposable {
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
   /** What each key-answered approval looks like on screen, to know when it is gone. */
@@ -68,7 +69,7 @@ export class PaneDialogs {
     this.timer.unref();
   }
 
-  stop(): void {
+  dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

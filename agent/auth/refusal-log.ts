@@ -1,4 +1,5 @@
 import type { Logger } from '../util/log.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface RefusalLogOptions {
   windowMs: number;
@@ -20,7 +21,7 @@ interface SourceWindow {
  * client fill the log: per source address, the first refusal in a window is logged and the
  * rest are counted, then summed up in one line when the window ends.
  */
-export class RefusalLog {
+export class RefusalLog implements Disposable {
   /** In order of window start, oldest first: expired windows are always at the front. */
   private readonly sources = new Map<string, SourceWindow>();
   private untracked: SourceWindow | null = null;
@@ -64,7 +65,7 @@ export class RefusalLog {
   }
 
   /** On shutdown: every count still open is said now. */
-  close(): void {
+  dispose(): void {
     clearInterval(this.timer);
     this.expire(Number.POSITIVE_INFINITY);
   }

@@ -28,7 +28,7 @@ export class ChannelTable {
   }
 
   /** The agent stops: each channel says goodbye to its sockets in its own words. */
-  close(): void {
-    for (const { channel } of this.byPath.values()) channel.close();
+  dispose(): void {
+    for (const { channel } of this.byPath.values()) channel.dispose();
   }
 }

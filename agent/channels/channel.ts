@@ -9,10 +9,9 @@ import type { AgentConfig } from '../config/config.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
-import type { OutsideTmux } from '../outside/outside-tmux.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
-import type { Tmux } from '../tmux/tmux.js';
 import type { Logger } from '../util/log.js';
+import type { ClaudePanes } from '../wiring/claude-pane.js';
 
 /** What an upgrade carries besides its socket, once the shared checks passed. */
 export interface ChannelContext {
@@ -34,17 +33,17 @@ export interface Channel {
   /** Takes an upgraded socket; one it cannot serve it closes, with a code saying why. */
   accept(ws: WebSocket, ctx: ChannelContext): void;
   /** The agent stops: every socket gets the channel's goodbye and its timers end. */
-  close(): void;
+  dispose(): void;
 }
 
 /** The agent's services a channel may build on. */
 export interface ChannelServices {
   config: AgentConfig;
   tabs: TabService;
-  tmux: Tmux;
-  /** Claude sessions outside the tabs, and the way to their panes on other tmux servers. */
+  /** Claude sessions outside the tabs. */
   outside: OutsideSessions;
-  outsideTmux: OutsideTmux;
+  /** The pane each session's Claude runs in, a tab's or an outside session's. */
+  panes: ClaudePanes;
   status: StatusManager;
   /** What Claude waits on the person for, sent with the status. */
   approvals: ApprovalStore;

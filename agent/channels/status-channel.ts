@@ -57,7 +57,7 @@ export class StatusChannel implements Channel {
     client.send(JSON.stringify(msg));
   }
 
-  close(): void {
+  dispose(): void {
     this.status.off('message', this.onMessage);
     this.approvals.off('message', this.onMessage);
     this.clients.closeAll();

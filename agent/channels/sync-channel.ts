@@ -73,7 +73,7 @@ export class SyncChannel implements Channel {
     }, 10);
   }
 
-  close(): void {
+  dispose(): void {
     this.tabs.off('change', this.onChange);
     this.outside.off('change', this.onChange);
     if (this.poll) clearInterval(this.poll);

@@ -1,14 +1,11 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import { CHANNEL_PATHS } from '../../protocol/routes.js';
-import type { OutsideTmux } from '../outside/outside-tmux.js';
-import { OutsidePaneError, type OutsideSessions } from '../outside/outside-sessions.js';
-import type { TabService } from '../tabs/tab-service.js';
-import type { TerminalBridge, TerminalTarget } from '../terminal/terminal-bridge.js';
-import { outsideTerminal, tabTerminal } from '../terminal/terminal-targets.js';
-import type { Tmux } from '../tmux/tmux.js';
+import { OutsidePaneError } from '../outside/outside-sessions.js';
+import type { TerminalBridge } from '../terminal/terminal-bridge.js';
+import type { ClaudePanes } from '../wiring/claude-pane.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 
 /** A size from the query; a missing or absurd one gets the usual terminal size instead. */
@@ -28,32 +25,24 @@ function dimension(raw: string | null, fallback: number): number {
 export class TerminalChannel implements Channel {
   constructor(
     private readonly terminals: TerminalBridge,
-    private readonly tabs: TabService,
-    private readonly tmux: Tmux,
-    private readonly outside: OutsideSessions,
-    private readonly outsideTmux: OutsideTmux,
+    private readonly panes: ClaudePanes,
   ) {}
 
   accept(ws: WebSocket, { device, url }: ChannelContext): void {
     const id = url.searchParams.get('tab') ?? '';
     const size = fitTerminalSize(dimension(url.searchParams.get('cols'), 80), dimension(url.searchParams.get('rows'), 24));
-    const tab = this.tabs.tab(id);
-    if (tab) {
-      this.attach(ws, device.id, size, () => tabTerminal(tab, this.tmux, this.tabs));
+    const pane = this.panes.of(id);
+    if (!pane) {
+      ws.close(CloseCode.TabNotFound, parseSessionKey(id).kind === 'outside' ? 'no such session' : 'no such tab');
       return;
     }
-    const session = isOutsideKey(id) ? this.outside.get(id) : undefined;
-    if (!session) {
-      ws.close(CloseCode.TabNotFound, isOutsideKey(id) ? 'no such session' : 'no such tab');
-      return;
-    }
-    // Its frames wait, unread, while its claude is looked for: none is lost, and none reaches
-    // the pane before the look says it may.
+    // Its frames wait, unread, while its pane is looked for (an outside session's claude must
+    // still run there): none is lost, and none reaches the pane before the look says it may.
     ws.pause();
-    this.outside.paneToDrive(session).then(
-      (pane) => {
+    pane.terminal().then(
+      (target) => {
         if (ws.readyState !== ws.OPEN) return;
-        this.attach(ws, device.id, size, () => outsideTerminal(id, pane, this.outsideTmux));
+        this.terminals.attach(ws, target, device.id, size);
         ws.resume();
       },
       (err: unknown) => {
@@ -66,19 +55,7 @@ export class TerminalChannel implements Channel {
     );
   }
 
-  /** Attaches the target `make` gives, or closes the socket saying why it could not. */
-  private attach(ws: WebSocket, device: string, size: { cols: number; rows: number }, make: () => TerminalTarget): void {
-    let target: TerminalTarget;
-    try {
-      target = make();
-    } catch (err) {
-      ws.close(CloseCode.AttachFailed, `no terminal: ${(err as Error).message}`.slice(0, 120));
-      return;
-    }
-    this.terminals.attach(ws, target, device, size);
-  }
-
-  close(): void {
+  dispose(): void {
     this.terminals.closeAll(CloseCode.AgentShutdown, 'agent shutting down');
   }
 }
@@ -86,5 +63,5 @@ export class TerminalChannel implements Channel {
 export const terminalChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.terminal,
   caps: 'own',
-  open: (s) => new TerminalChannel(s.terminals, s.tabs, s.tmux, s.outside, s.outsideTmux),
+  open: (s) => new TerminalChannel(s.terminals, s.panes),
 };

@@ -160,7 +160,7 @@ export class TimelineChannel implements Channel {
     }
   }
 
-  close(): void {
+  dispose(): void {
     if (this.timer) clearInterval(this.timer);
     for (const feed of this.feeds.values()) {
       for (const client of feed.clients) client.close(1001, 'agent shutting down');

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limits.js';
 import { dataPaths } from '../config/paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
 import { newSecret } from '../util/ids.js';
@@ -7,12 +8,6 @@ import type { Logger } from '../util/log.js';
 import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
 import { HOOK_HEADERS, hookPath, STATUSLINE_HOOK } from '../../protocol/hook-contract.js';
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
-
-/** How long Claude may wait on a PermissionRequest hook: an approval from a phone takes time. */
-export const PERMISSION_HOOK_TIMEOUT_S = 600;
-/** Every other event is reported and forgotten. */
-export const EVENT_HOOK_TIMEOUT_S = 10;
-
 
 /**
  * Set (to 1) for the claude a Claude tab starts, whose hooks come from `--settings`: the

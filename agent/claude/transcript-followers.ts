@@ -1,4 +1,5 @@
 import type { TranscriptReader } from './transcript-reader.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface FollowerLimits {
   /** Readers kept at most; the least recently used goes first. */
@@ -20,7 +21,7 @@ interface Follower {
  * last one leaves: a timeline reconnecting (a phone waking up) picks up where the reader
  * stopped instead of reading a transcript of many MB again.
  */
-export class TranscriptFollowers {
+export class TranscriptFollowers implements Disposable {
   /** In order of use, least recent first. */
   private readonly followers = new Map<string, Follower>();
   private readonly limits: FollowerLimits;
@@ -62,7 +63,7 @@ export class TranscriptFollowers {
     follower.idleTimer.unref();
   }
 
-  clear(): void {
+  dispose(): void {
     for (const path of [...this.followers.keys()]) this.forget(path);
   }
 

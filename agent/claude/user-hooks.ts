@@ -1,7 +1,7 @@
 /**
  * pocketmux's hooks in Claude Code's *user* settings (`~/.claude/settings.json`), so that every
  * claude on this machine reports to the agent, not only the ones started in a Claude tab. Pure:
- * text in, text out; `agent/cli/hooks-cli.ts` does the files.
+ * text in, text out; `user-hooks-file.ts` reads the file and `agent/cli/hooks-cli.ts` writes it.
  *
  * Each event gets one more entry running `'<dataDir>/hooks/hook.sh' --global <Event>`; the
  * person's own entries and every other key stay as they were. A claude started in a Claude tab
@@ -11,7 +11,8 @@
  * exactly what install added.
  */
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
-import { EVENT_HOOK_TIMEOUT_S, isPocketmuxStatusLine, PERMISSION_HOOK_TIMEOUT_S, TAB_HOOKS_ENV } from './hook-files.js';
+import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limits.js';
+import { isPocketmuxStatusLine, TAB_HOOKS_ENV } from './hook-files.js';
 
 export { TAB_HOOKS_ENV };
 

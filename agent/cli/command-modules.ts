@@ -19,7 +19,7 @@ export async function startErrorClasses(): Promise<(abstract new (...args: never
   const [config, listen, tls, tailscale, lock, permissions, tmux] = await Promise.all([
     import('../config/config.js'),
     import('../http/listen.js'),
-    import('../http/tls.js'),
+    import('../store/tls.js'),
     import('../tailscale.js'),
     import('../store/lock.js'),
     import('../store/permissions.js'),

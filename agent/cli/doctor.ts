@@ -4,14 +4,14 @@ import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { findExecutable } from '../claude/launcher.js';
-import { userHooksInstall } from './hooks-cli.js';
+import { userHooksInstall } from '../claude/user-hooks-file.js';
 import { advisedCommand } from '../config/command-name.js';
 import type { AgentConfig } from '../config/config.js';
 import { resolveLoginPath } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
 import { parseTmuxVersion, tmuxIsRecentEnough } from '../tmux/commands.js';
 import { visibleText } from '../../protocol/safe-text.js';
-import { PEM_MAX_BYTES } from '../http/tls.js';
+import { PEM_MAX_BYTES } from '../store/tls.js';
 import { readRegularFileSync } from '../util/regular-file.js';
 
 /**

@@ -3,7 +3,7 @@
  * user settings, so a claude started anywhere on this machine (not only in a Claude tab)
  * reports to the agent. The merge itself is `agent/claude/user-hooks.ts`.
  */
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
 import {
@@ -15,10 +15,9 @@ import {
   unmergeUserHooks,
   userHooksState,
 } from '../claude/user-hooks.js';
-import { readClaudeSettingsText } from '../claude/hook-files.js';
+import { hookScriptPath, readSettingsFile, type SettingsFile, userSettingsPath } from '../claude/user-hooks-file.js';
 import { advisedCommand } from '../config/command-name.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { FileRefusedError } from '../util/regular-file.js';
 import { EXIT } from './remote.js';
 
 export interface HooksCliOptions {
@@ -29,14 +28,6 @@ export interface HooksCliOptions {
   err?: (text: string) => void;
   /** For the backup's name. */
   now?: () => Date;
-}
-
-export function hookScriptPath(dataDir: string): string {
-  return join(dataDir, 'hooks', 'hook.sh');
-}
-
-export function userSettingsPath(claudeConfigDir: string): string {
-  return join(claudeConfigDir, 'settings.json');
 }
 
 /**
@@ -55,33 +46,6 @@ function installCreated(dataDir: string, target: string): boolean {
   }
 }
 
-interface SettingsFile {
-  /** The path named; writes go to the file it links to, so a symlinked settings.json stays a link. */
-  path: string;
-  target: string;
-  text: string | null;
-  mode: number | null;
-}
-
-function readSettingsFile(path: string): SettingsFile {
-  let target = path;
-  try {
-    target = realpathSync(path);
-  } catch {
-    // No file (or a dangling link): written where it is named.
-  }
-  try {
-    // Read so that a FIFO or a device there cannot hold the CLI, or the agent's settings page.
-    return { path, target, text: readClaudeSettingsText(target), mode: statSync(target).mode & 0o777 };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path, target, text: null, mode: null };
-    if (err instanceof FileRefusedError) {
-      throw new UserHooksError(`refusing to read ${path}${target === path ? '' : ` (a link to ${target})`}: ${err.reason}`);
-    }
-    throw new UserHooksError(`cannot read ${path}: ${(err as Error).message}`);
-  }
-}
-
 /** Backs the old file up (0600, beside it), then writes the new one atomically in the old one's mode. */
 function writeSettings(file: SettingsFile, text: string, now: Date): string | null {
   let backup: string | null = null;
@@ -97,23 +61,6 @@ function writeSettings(file: SettingsFile, text: string, now: Date): string | nu
   // The umask may have narrowed it on creation.
   chmodSync(file.target, mode);
   return backup;
-}
-
-export interface UserHooksInstall {
-  state: 'installed' | 'some' | 'none';
-  path: string;
-  missing: string[];
-}
-
-/**
- * Whether Claude's user settings hold pocketmux's hooks, for doctor and the app's settings.
- * Throws UserHooksError when the settings cannot be read.
- */
-export function userHooksInstall(claudeConfigDir: string, dataDir: string): UserHooksInstall {
-  const path = userSettingsPath(claudeConfigDir);
-  const file = readSettingsFile(path);
-  const state = userHooksState(parseUserSettings(file.text, path).settings, hookScriptPath(dataDir));
-  return { state: state.missing.length === 0 ? 'installed' : state.installed.length === 0 ? 'none' : 'some', path, missing: state.missing };
 }
 
 export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {

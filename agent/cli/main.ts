@@ -257,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
     await new Promise<void>((resolve) => {
       stopRequested = (signal: NodeJS.Signals) => {
         process.stderr.write(`pocketmux: ${signal}, stopping (tmux sessions keep running)\n`);
-        agent.close().then(resolve, resolve);
+        agent.dispose().then(resolve, resolve);
       };
       if (stopSignal) stopRequested(stopSignal);
     });

@@ -5,7 +5,7 @@ import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text
 import { ConfigError, type ConfigInput, resolveConfig } from '../config/config.js';
 import { defaultDataDir } from '../config/home.js';
 import { defaultTmuxSocket } from '../config/tmux-socket.js';
-import { TlsError } from '../http/tls.js';
+import { TlsError } from '../store/tls.js';
 import { type InstalledJob, LaunchdManager, lockHolder, type ManagerState, type ServiceManager, type Step, SystemdManager, waitForAgent } from '../service/manager.js';
 import { processRunner, type Runner, shellWords } from '../service/runner.js';
 import { launchdLogFiles, pocketmuxScript, ServiceError, serviceSpec } from '../service/spec.js';

@@ -11,11 +11,25 @@
 import type { Request, Response } from 'express';
 import type { UploadResponse } from '../../protocol/api.js';
 import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
-import { HttpError } from '../http/routes/handler.js';
 import type { Logger } from '../util/log.js';
 import { uploadNameFromHeader } from './upload-name.js';
 import type { Slots } from '../util/slots.js';
 import { discardBody, saveUpload, UploadAbortedError, UploadError, uploadSlots } from './uploads.js';
+
+/** Why an upload was refused; the route answers each with its HTTP status. */
+export type UploadRefusal = 'bad-name' | 'too-large' | 'busy' | 'failed';
+
+export class UploadRefused extends Error {
+  constructor(
+    readonly reason: UploadRefusal,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What an upload is refused with: its own reason, or what saving it found wrong with the folder. */
+type Refusal = UploadRefused | UploadError;
 
 export interface UploadRequestOptions {
   sessionDir: string;
@@ -28,7 +42,7 @@ export interface UploadRequestOptions {
  * Answers with `error` once the rest of the body is read; returns instead of throwing when
  * there is no one to answer (the body was too much to read, or the client left).
  */
-async function refuse(req: Request, res: Response, error: HttpError, maxBytes: number): Promise<HttpError | null> {
+async function refuse(req: Request, res: Response, error: Refusal, maxBytes: number): Promise<Refusal | null> {
   if (await discardBody(req, 2 * maxBytes)) return error;
   res.setHeader('Connection', 'close');
   req.socket.destroy();
@@ -39,14 +53,14 @@ export async function receiveUpload(req: Request, res: Response, opts: UploadReq
   const maxBytes = opts.maxBytes ?? UPLOAD_MAX_BYTES;
   // A client that leaves mid-body makes its request emit an error: never one without a listener.
   req.on('error', () => undefined);
-  const fail = async (error: HttpError) => {
+  const fail = async (error: Refusal) => {
     const answer = await refuse(req, res, error, maxBytes);
     if (answer) throw answer;
   };
   const header = uploadNameFromHeader(req.headers[UPLOAD_FILENAME_HEADER.toLowerCase()], UPLOAD_FILENAME_HEADER);
-  if (!header.ok) return fail(new HttpError(400, header.error));
+  if (!header.ok) return fail(new UploadRefused('bad-name', header.error));
   const declared = Number(req.headers['content-length'] ?? 0);
-  const tooLarge = new HttpError(413, `the file is larger than the upload limit of ${maxBytes} bytes`);
+  const tooLarge = new UploadRefused('too-large', `the file is larger than the upload limit of ${maxBytes} bytes`);
   if (declared > maxBytes) {
     if (declared <= 2 * maxBytes) return fail(tooLarge);
     // Far past the limit: not worth reading to answer politely.
@@ -56,7 +70,7 @@ export async function receiveUpload(req: Request, res: Response, opts: UploadReq
   const release = (opts.slots ?? uploadSlots).tryTake();
   if (!release) {
     res.setHeader('Retry-After', '2');
-    return fail(new HttpError(503, 'too many uploads at once; try again in a moment'));
+    return fail(new UploadRefused('busy', 'too many uploads at once; try again in a moment'));
   }
   let saved: UploadResponse;
   try {
@@ -67,8 +81,8 @@ export async function receiveUpload(req: Request, res: Response, opts: UploadReq
       req.socket.destroy();
       return;
     }
-    if (err instanceof UploadError) return fail(err.status === 413 ? tooLarge : new HttpError(err.status, err.message));
-    await refuse(req, res, new HttpError(500, 'upload failed'), maxBytes);
+    if (err instanceof UploadError) return fail(err.status === 413 ? tooLarge : err);
+    await refuse(req, res, new UploadRefused('failed', 'upload failed'), maxBytes);
     throw err;
   } finally {
     release();

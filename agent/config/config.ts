@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../protocol/limits.js';
-import { PERMISSION_HOOK_TIMEOUT_S } from '../claude/hook-files.js';
 import type { LogLevel } from '../util/log.js';
 import { dataDirProblem } from './data-dir-check.js';
+import { PERMISSION_HOOK_TIMEOUT_S } from './limits.js';
 import { expandHome } from './home.js';
 import { DEFAULT_TMUX_SOCKET, defaultTmuxSocket } from './tmux-socket.js';
 

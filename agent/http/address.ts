@@ -1,3 +1,8 @@
+import { HostGuard } from '../auth/host.js';
+import type { AgentConfig } from '../config/config.js';
+import { TailscaleServe } from '../tailscale.js';
+import type { Logger } from '../util/log.js';
+
 /** Said once, in full, when phones would reach the agent over plain HTTP. */
 export const PLAIN_HTTP_WARNING =
   'pocketmux is reachable from other machines over plain HTTP. Phones can use it as a web page, ' +
@@ -49,4 +54,14 @@ export class AgentAddress {
     const shown = isWildcardHost(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
     return publicUrl ?? `${tls ? 'https' : 'http'}://${shown}:${port}/`;
   }
+}
+
+/**
+ * Where the agent is reached: behind `tailscale serve` the tailnet name (asked of tailscale now),
+ * else the public URL given, else its own address; the Host header of each request must name one.
+ */
+export async function openAddress(config: Pick<AgentConfig, 'host' | 'tailscaleBin' | 'publicUrl'>, tls: boolean, log: Logger): Promise<{ address: AgentAddress; hostGuard: HostGuard; tailscale: TailscaleServe | null }> {
+  const tailscale = config.tailscaleBin ? new TailscaleServe(config.tailscaleBin, log) : null;
+  const publicUrl = tailscale ? await tailscale.publicUrl() : config.publicUrl;
+  return { address: new AgentAddress({ host: config.host, tls, publicUrl }), hostGuard: new HostGuard({ host: config.host, publicUrl }), tailscale };
 }

@@ -3,16 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
 import { basename } from 'node:path';
 import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
-import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
+import type { HeldHook } from '../approvals/approval-store.js';
 import type { HookDecision } from '../approvals/decision.js';
-import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
-import type { PaneDialogs } from '../approvals/pane-dialogs.js';
+import type { PermissionRequestPayload } from '../approvals/from-hooks.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { ConnectionProof } from '../auth/connection-guard.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
+import type { HookApprovals } from '../wiring/hook-approvals.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 
 
@@ -119,8 +119,8 @@ export interface HookRouteDeps {
   status: StatusManager;
   /** Sessions whose pane is not one of the tabs (or that run in no tmux at all). */
   outside: OutsideSessions;
-  approvals: ApprovalStore;
-  dialogs: PaneDialogs;
+  /** What the hooks do to the approvals (agent/wiring/hook-approvals.ts). */
+  approvals: HookApprovals;
   /** Told of a request with the token: its connection is no longer one that proved nothing. */
   connections: ConnectionProof;
   log: Logger;
@@ -212,10 +212,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
-    settleFromHook(deps.approvals, key, payload);
-    // Its claude exited (or /clear started a new session under a new id): nothing to show any more.
-    if (!tab && payload.hook_event_name === 'SessionEnd') deps.outside.forget(key, 'session-ended');
-    else if (deps.approvals.forTab(key).length > 0) deps.status.apply(key, { kind: 'approval-open', at: Date.now() });
+    deps.approvals.afterEvent(key, tab !== undefined, payload);
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
     // an empty JSON object, so neither makes a decision.
     res.writeHead(204).end();
@@ -223,34 +220,19 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
 
   /**
    * Claude shows its dialog and waits on this response at the same time; whichever is answered
-   * first wins. The response is held until the approval is settled. A plan's dialog does not
-   * obey the hook, so its hook is let go at once and the dialog is offered to be answered by keys.
+   * first wins. The response is held until the approval is settled (or let go at once: see
+   * HookApprovals.hold).
    */
   const holdForApproval = (res: ServerResponse, key: string, payload: PermissionRequestPayload): void => {
-    const request = approvalRequest(key, payload);
-    const held = heldResponse(res, deps.log);
-    if (request === null) {
-      deps.log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
-      held.reply(null);
-      return;
-    }
-    if (request.kind === 'plan') {
-      held.reply(null);
-      void deps.dialogs.offer(request);
-      return;
-    }
-    const approval = deps.approvals.add(request, held);
-    if (!approval) {
-      held.reply(null);
-      return;
-    }
+    const approval = deps.approvals.hold(key, payload, heldResponse(res, deps.log));
+    if (!approval) return;
     // Claude stopped waiting. Seen with the real CLI: "No" or Esc in the dialog closes the
     // hook's request (a "Yes" leaves it open); an exit says SessionEnd before its connections
     // go, and settles the approval as claude-exited first.
     res.on('close', () => {
       if (res.writableFinished) return;
       deps.log.debug('hook request closed by claude', { id: approval.id });
-      deps.approvals.settle(approval.id, 'answered-in-terminal', { kind: 'terminal', name: null });
+      deps.approvals.hookClosed(approval.id);
     });
   };
 

@@ -11,7 +11,7 @@ import type { Disposable } from '../util/disposable.js';
 import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
 import { closeServer, listen } from './listen.js';
 import { pwaFiles } from './pwa-files.js';
-import type { TlsMaterial } from './tls.js';
+import type { TlsMaterial } from '../store/tls.js';
 
 export interface ServerDeps extends UpgradeDeps {
   /** Serve HTTPS (and WSS) instead of HTTP. */
@@ -70,7 +70,7 @@ export class AgentServers implements Disposable {
   async dispose(): Promise<void> {
     // Upgraded sockets are no longer the server's HTTP connections: unless their channels
     // close them first, with their own close codes, closing the server waits on them.
-    this.channels.close();
+    this.channels.dispose();
     await closeServer(this.server);
     if (this.local) await closeServer(this.local);
   }

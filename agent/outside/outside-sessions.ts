@@ -18,6 +18,7 @@ import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { type OutsidePane, isPaneId, parseTmuxEnv } from './outside-tmux.js';
 import { processAlive } from '../util/process-alive.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface OutsideSession {
   key: string;
@@ -106,7 +107,7 @@ export interface OutsideSessionsOptions {
   processes?: ProcessInspector;
 }
 
-export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> {
+export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> implements Disposable {
   private readonly sessions = new Map<string, OutsideSession>();
   private readonly file: GatheredWriter;
   private sweeping = false;
@@ -247,6 +248,12 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     return session.tmux;
   }
 
+  /** Whether the process last seen as this session's claude is still alive: the status monitor asks. */
+  claudeAlive(key: string): boolean {
+    const pid = this.sessions.get(key)?.pid ?? null;
+    return pid !== null && (this.opts.processAlive ?? processAlive)(pid);
+  }
+
   /** Whether `pid` is this session's claude, now. */
   isItsClaude(session: OutsideSession, pid: number): boolean {
     return isClaudeOfSession(this.opts.claudeConfigDir, pid, session.sessionId, this.opts.processAlive ?? processAlive);
@@ -307,6 +314,11 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
 
   flush(): Promise<void> {
     return this.file.flush();
+  }
+
+  /** The agent stops: what is not yet on disk is written. */
+  dispose(): Promise<void> {
+    return this.flush();
   }
 }
 

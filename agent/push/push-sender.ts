@@ -5,6 +5,7 @@ import webpush from 'web-push';
 import type { PushPayload } from '../../protocol/push.js';
 import type { Logger } from '../util/log.js';
 import type { VapidKeys } from './vapid.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface PushTarget {
   endpoint: string;
@@ -40,7 +41,7 @@ const GONE = new Set([404, 410]);
  * retried with backoff; a subscription the service says is gone is reported (`gone`) to be
  * dropped. A `close` for a tag replaces a `show` of that tag still waiting for the same device.
  */
-export class PushSender extends EventEmitter<{ gone: [string]; delivered: [PushTarget, PushPayload] }> {
+export class PushSender extends EventEmitter<{ gone: [string]; delivered: [PushTarget, PushPayload] }> implements Disposable {
   private readonly queue: Job[] = [];
   private inFlight = 0;
   private dropped = 0;
@@ -69,7 +70,7 @@ export class PushSender extends EventEmitter<{ gone: [string]; delivered: [PushT
     this.pump();
   }
 
-  close(): void {
+  dispose(): void {
     this.closed = true;
     this.queue.length = 0;
     for (const t of this.timers) clearTimeout(t);

@@ -3,7 +3,7 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'no
 import { fileURLToPath } from 'node:url';
 import { type ConfigInput, expandHome, resolveConfig } from '../config/config.js';
 import { dataPaths } from '../config/paths.js';
-import { loadTls } from '../http/tls.js';
+import { loadTls } from '../store/tls.js';
 import { findExecutable } from '../claude/launcher.js';
 import { visibleText } from '../../protocol/safe-text.js';
 

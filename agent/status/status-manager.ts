@@ -1,4 +1,5 @@
-import { currentSessionKey, isOutsideKey } from '../../protocol/hook-contract.js';
+import { currentSessionKey } from '../../protocol/hook-contract.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { HookPayload, StatusLineReport } from '../../protocol/hooks.js';
@@ -8,6 +9,7 @@ import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
+import type { Disposable } from '../util/disposable.js';
 
 const PersistedStatus = z.object({
   state: z.enum(CLAUDE_STATES),
@@ -54,7 +56,7 @@ function hookDetail(payload: HookPayload): string | null {
  * Owns every tab's status: feeds events through the pure reducer, persists the result, and
  * tells listeners (the /api/status channel, later push and approvals) what changed.
  */
-export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> {
+export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> implements Disposable {
   private readonly tabs = new Map<string, TabStatus>();
   private readonly file: GatheredWriter;
 
@@ -88,6 +90,11 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
   /** On shutdown: lets a write in flight land, then writes the latest state. */
   flush(): Promise<void> {
     return this.file.flush();
+  }
+
+  /** The agent stops: what is not yet on disk is written. */
+  dispose(): Promise<void> {
+    return this.flush();
   }
 
   get(key: string): TabStatus | undefined {
@@ -153,8 +160,8 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
 
   /** Past the cap, the outside sessions heard of least recently are forgotten; `keep` just arrived. */
   private forgetLeastActiveOutside(keep?: string): void {
-    const outside = [...this.tabs].filter(([key]) => isOutsideKey(key) && key !== keep);
-    const excess = outside.length + (keep !== undefined && isOutsideKey(keep) ? 1 : 0) - this.maxOutside;
+    const outside = [...this.tabs].filter(([key]) => parseSessionKey(key).kind === 'outside' && key !== keep);
+    const excess = outside.length + (keep !== undefined && parseSessionKey(keep).kind === 'outside' ? 1 : 0) - this.maxOutside;
     if (excess <= 0) return;
     // A stable sort keeps map order (first heard of first) among equal times.
     outside.sort(([, a], [, b]) => lastActivity(a) - lastActivity(b));

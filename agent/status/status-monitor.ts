@@ -5,6 +5,7 @@ import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { StatusManager } from './status-manager.js';
 import type { TabStatus } from '../../protocol/status.js';
+import type { Disposable } from '../util/disposable.js';
 
 export interface MonitorOptions {
   status: StatusManager;
@@ -37,7 +38,7 @@ export function recoveredState(claudeRunning: boolean, transcript: TranscriptSum
  * while hooks speak: restart recovery, the safety-net poll (claude gone from its pane), and
  * the synthetic interrupt read from the transcript (Claude fires no hook for Esc).
  */
-export class StatusMonitor {
+export class StatusMonitor implements Disposable {
   /** The readers this monitor holds, by tab: only while the tab works or is being recovered. */
   private readonly readers = new Map<string, TranscriptReader>();
   private transcriptTimer: NodeJS.Timeout | null = null;
@@ -52,7 +53,7 @@ export class StatusMonitor {
     this.scheduleSafetyPoll();
   }
 
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
     if (this.transcriptTimer) clearInterval(this.transcriptTimer);
     if (this.safetyTimer) clearTimeout(this.safetyTimer);

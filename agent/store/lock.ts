@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { processAlive } from '../util/process-alive.js';
+import type { Disposable } from '../util/disposable.js';
 
 export class LockHeldError extends Error {
   constructor(
@@ -24,7 +25,7 @@ function readPid(path: string): number | null {
  * a process that no longer exists (the agent was SIGKILLed, the machine rebooted) is
  * reclaimed; a live holder is reported with its PID.
  */
-export class InstanceLock {
+export class InstanceLock implements Disposable {
   private constructor(readonly path: string) {}
 
   static acquire(path: string): InstanceLock {
@@ -51,7 +52,7 @@ export class InstanceLock {
     throw new Error(`could not take the lock ${path}: it keeps reappearing`);
   }
 
-  release(): void {
+  dispose(): void {
     if (readPid(this.path) !== process.pid) return;
     try {
       unlinkSync(this.path);

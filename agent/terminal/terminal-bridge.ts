@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import type { TerminalConnectionView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { decodeFrame, FrameType, fitTerminalSize, type TerminalFrame } from '../../protocol/terminal-frame.js';
-import { connectionToDrop } from '../channels/connection-limits.js';
+import { connectionToDrop } from '../util/connection-to-drop.js';
 import type { Logger } from '../util/log.js';
 import { PtyInput, ptyMaster } from './pty-input.js';
 

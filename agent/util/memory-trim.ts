@@ -122,7 +122,7 @@ export function heapCollector(): (() => void) | null {
 }
 
 /** The agent's trim: V8's collector, the event loop's own utilization and heap figures, on an unref'd timer. */
-export function startMemoryTrim(log: Logger): { trim: MemoryTrim; stop: () => void } {
+export function startMemoryTrim(log: Logger): { trim: MemoryTrim; dispose: () => void } {
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const trim = new MemoryTrim({
     collect: heapCollector(),
@@ -140,5 +140,5 @@ export function startMemoryTrim(log: Logger): { trim: MemoryTrim; stop: () => vo
   });
   const timer = setInterval(() => trim.check(), TRIM_CHECK_MS);
   timer.unref();
-  return { trim, stop: () => clearInterval(timer) };
+  return { trim, dispose: () => clearInterval(timer) };
 }

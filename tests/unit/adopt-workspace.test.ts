@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workspaceFor } from '../../agent/outside/adopt.js';
+import { workspaceFor } from '../../agent/wiring/adopt.js';
 import type { WorkspaceRecord } from '../../agent/store/workspace-store.js';
 
 const ws = (id: string, dir: string): WorkspaceRecord => ({ id, name: id, dir, createdAt: '' });

@@ -17,7 +17,7 @@ import { ClaudeVersions } from '../../agent/claude/claude-version.js';
 import { hookSettingsPaths } from '../../agent/claude/hook-files.js';
 import { procStartTime } from '../../agent/claude/process.js';
 import { processAlive } from '../../agent/util/process-alive.js';
-import { type AdoptDeps, AdoptError, adoptOutside } from '../../agent/outside/adopt.js';
+import { type AdoptDeps, AdoptError, adoptOutside } from '../../agent/wiring/adopt.js';
 import { type ForgetReason, type OutsideSession, OutsideSessions } from '../../agent/outside/outside-sessions.js';
 import { StatusManager } from '../../agent/status/status-manager.js';
 import { LimitError, WorkspaceStore } from '../../agent/store/workspace-store.js';
@@ -107,7 +107,7 @@ function world(limits = { workspaces: 5, tabs: 5 }): World {
   closers.push(
     () => outside.flush(),
     () => status.flush(),
-    () => approvals.close(),
+    () => approvals.dispose(),
   );
   const signals: World['signals'] = [];
   const forgotten: World['forgotten'] = [];

@@ -274,7 +274,7 @@ describe('ApprovalStore', () => {
     const { s } = store();
     const held = [heldHook(), heldHook()];
     const ids = held.map((h) => s.add(request(), h)?.id ?? '');
-    s.close();
+    s.dispose();
     expect(held.map((h) => h.replies)).toEqual([[null], [null]]);
     expect(await s.decide(ids[0] ?? '', { decision: 'allow' }, device)).toMatchObject({ ok: false, status: 409, error: 'already closed: the agent stopped' });
     expect(s.add(request(), heldHook())).toBeNull();

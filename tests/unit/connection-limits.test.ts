@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionToDrop } from '../../agent/channels/connection-limits.js';
+import { connectionToDrop } from '../../agent/util/connection-to-drop.js';
 
 const limits = { total: 6, perDevice: 3 };
 

@@ -122,7 +122,7 @@ describe('push payloads', () => {
     const decided = await store.decide(opened.id, DecisionBody.parse(JSON.parse(JSON.stringify(button?.decision))), { kind: 'device', name: 'Pixel 8' });
     expect(decided.ok).toBe(true);
     expect(replies).toEqual([{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { ...request.toolInput, answers: { [asked]: 'Red\u001b[0m' } } } } }]);
-    store.close();
+    store.dispose();
   });
 
   it('takes the last sentence of an answer', () => {

@@ -13,7 +13,7 @@ function recordingLogger(): Logger & { lines: { message: string; fields: Record<
 
 const open: RefusalLog[] = [];
 afterEach(() => {
-  for (const r of open.splice(0)) r.close();
+  for (const r of open.splice(0)) r.dispose();
 });
 
 function limiter(options: { maxSources?: number } = {}) {
@@ -67,7 +67,7 @@ describe('refusal logging', () => {
     const { log, refusals } = limiter();
     refusals.refused('::1', 'refused a WebSocket');
     refusals.refused('::1', 'refused a WebSocket');
-    refusals.close();
+    refusals.dispose();
     expect(log.lines.at(-1)?.fields).toMatchObject({ source: '::1', count: 1 });
   });
 });

@@ -177,13 +177,13 @@ describe('single-instance lock', () => {
     writeFileSync(path, `${dead.stdout}\n`);
     const lock = InstanceLock.acquire(path);
     expect(readFileSync(path, 'utf8').trim()).toBe(String(process.pid));
-    lock.release();
+    lock.dispose();
     expect(existsSync(path)).toBe(false);
   });
 
   it('reclaims an empty or garbled lock file', () => {
     const path = join(dir, 'agent.lock');
     writeFileSync(path, 'garbage');
-    InstanceLock.acquire(path).release();
+    InstanceLock.acquire(path).dispose();
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadTls, TlsError } from '../../agent/http/tls.js';
+import { loadTls, TlsError } from '../../agent/store/tls.js';
 
 describe('loadTls', () => {
   let dir = '';

@@ -35,7 +35,7 @@ describe('TranscriptFollowers', () => {
     await again.poll();
     expect(again.stats().position).toBe(line.length * 1000);
     expect(made).toBe(1);
-    followers.clear();
+    followers.dispose();
   });
 
   it('keeps at most `max` readers, letting the least recently used idle one go first', () => {
@@ -50,7 +50,7 @@ describe('TranscriptFollowers', () => {
     expect(followers.size).toBe(2);
     expect(followers.acquire(join(dir, 'x1'))).toBe(a);
     expect(followers.acquire(join(dir, 'x2'))).not.toBe(b);
-    followers.clear();
+    followers.dispose();
   });
 
   it('lets an idle reader go after a while, but not one in use', async () => {
@@ -60,6 +60,6 @@ describe('TranscriptFollowers', () => {
     followers.release(idle);
     await eventually(() => followers.size === 1, 5_000, 'the idle reader to go');
     expect(followers.acquire(join(dir, 'used'))).toBe(used);
-    followers.clear();
+    followers.dispose();
   });
 });

@@ -3,6 +3,8 @@ import type { ApiError } from '../../../protocol/api.js';
 import { AGENT_TIME_HEADER, PROOF_TIME_ERROR } from '../../../protocol/device-proof.js';
 import type { AccessControl } from '../../auth/access.js';
 import type { ConnectionProof } from '../../auth/connection-guard.js';
+import { type UploadRefusal, UploadRefused } from '../../composer/upload-request.js';
+import { UploadError } from '../../composer/uploads.js';
 import { LimitError } from '../../store/workspace-store.js';
 import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
 import { InputBacklogError } from '../../tmux/input-queue.js';
@@ -33,6 +35,9 @@ export type RouteDeps = { access: AccessControl; connections: ConnectionProof; l
  * when a client writes them as `\uXXXX` escapes.
  */
 const API_BODY_LIMIT = '512kb';
+
+/** The answer to each refused upload: a bad name, past the limit, no free slot, or a failure. */
+const UPLOAD_REFUSAL_STATUS: Readonly<Record<UploadRefusal, number>> = { 'bad-name': 400, 'too-large': 413, busy: 503, failed: 500 };
 
 /**
  * The REST API under `/api`. Every route but pairing is mounted behind the device
@@ -83,6 +88,10 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) } satisfies ApiError);
+      return;
+    }
+    if (err instanceof UploadRefused || err instanceof UploadError) {
+      res.status(err instanceof UploadRefused ? UPLOAD_REFUSAL_STATUS[err.reason] : err.status).json({ error: err.message } satisfies ApiError);
       return;
     }
     if (err instanceof UnavailableError || err instanceof LimitError) {

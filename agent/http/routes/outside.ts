@@ -4,7 +4,7 @@ import express, { type Router } from 'express';
 import { AdoptBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
-import { AdoptError } from '../../outside/adopt.js';
+import { AdoptError } from '../../wiring/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
@@ -18,7 +18,7 @@ import { on } from './on-route.js';
 export interface OutsideRouteDeps {
   outside: OutsideSessions;
   outsideTmux: OutsideTmux;
-  /** Makes an outside session a Claude tab of its own (agent/outside/adopt.ts). */
+  /** Makes an outside session a Claude tab of its own (agent/wiring/adopt.ts). */
   adoptOutside: (key: string, workspaceId: string | undefined) => Promise<TabView>;
   /** Whether Claude's user settings hold pocketmux's hooks, read when asked. */
   userHooks: () => UserHooksView;

@@ -15,7 +15,7 @@ import type { TabRecord, WorkspaceRecord, WorkspaceStore } from '../store/worksp
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import { processAlive } from '../util/process-alive.js';
-import type { OutsideSessions } from './outside-sessions.js';
+import type { OutsideSessions } from '../outside/outside-sessions.js';
 
 /** Why a session cannot be adopted now: 404 unknown, 409 not now (the message says why). */
 export class AdoptError extends Error {

@@ -1,5 +1,5 @@
 import { createSecureContext } from 'node:tls';
-import { assertPrivate } from '../store/permissions.js';
+import { assertPrivate } from './permissions.js';
 import { readRegularFileSync } from '../util/regular-file.js';
 
 export class TlsError extends Error {}

@@ -1,0 +1,9 @@
+/**
+ * Limits other rooms agree on, with nothing of ours beneath them: the config checks its
+ * settings against them and the hooks are written with them.
+ */
+
+/** How long Claude may wait on a PermissionRequest hook: an approval from a phone takes time. */
+export const PERMISSION_HOOK_TIMEOUT_S = 600;
+/** Every other event is reported and forgotten. */
+export const EVENT_HOOK_TIMEOUT_S = 10;

@@ -1,0 +1,63 @@
+import type { HookPayload } from '../../protocol/hooks.js';
+import type { Approval } from '../../protocol/approvals.js';
+import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
+import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
+import type { PaneDialogs } from '../approvals/pane-dialogs.js';
+import type { OutsideSessions } from '../outside/outside-sessions.js';
+import type { StatusManager } from '../status/status-manager.js';
+import type { Logger } from '../util/log.js';
+
+export interface HookApprovalsDeps {
+  approvals: Pick<ApprovalStore, 'add' | 'forTab' | 'settle' | 'settleTab' | 'settleTool'>;
+  status: Pick<StatusManager, 'apply'>;
+  outside: Pick<OutsideSessions, 'forget'>;
+  dialogs: Pick<PaneDialogs, 'offer'>;
+  log: Pick<Logger, 'warn'>;
+}
+
+/** What Claude's hooks do to the approvals, beyond the status every event goes to. */
+export interface HookApprovals {
+  /**
+   * An event that is not a PermissionRequest: the approvals it shows Claude no longer waits on
+   * are settled; an outside session's SessionEnd lets the session go (its claude exited, or
+   * /clear goes on under a new id), and a session still waiting stays in needs-input.
+   */
+  afterEvent(key: string, fromTab: boolean, payload: HookPayload): void;
+  /**
+   * A PermissionRequest: the approval it opens, holding `held` until it is settled, or null
+   * when `held` was let go at once: a plan's dialog does not obey the hook (it is offered to be
+   * answered by keys), and a tool input nested too deep is left to the terminal.
+   */
+  hold(key: string, payload: PermissionRequestPayload, held: HeldHook): Approval | null;
+  /** Claude closed the held hook's request: it stopped waiting, so the person answered in the terminal. */
+  hookClosed(approvalId: string): void;
+}
+
+export function hookApprovals({ approvals, status, outside, dialogs, log }: HookApprovalsDeps): HookApprovals {
+  return {
+    afterEvent(key, fromTab, payload) {
+      settleFromHook(approvals, key, payload);
+      if (!fromTab && payload.hook_event_name === 'SessionEnd') outside.forget(key, 'session-ended');
+      else if (approvals.forTab(key).length > 0) status.apply(key, { kind: 'approval-open', at: Date.now() });
+    },
+    hold(key, payload, held) {
+      const request = approvalRequest(key, payload);
+      if (request === null) {
+        log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
+        held.reply(null);
+        return null;
+      }
+      if (request.kind === 'plan') {
+        held.reply(null);
+        void dialogs.offer(request);
+        return null;
+      }
+      const approval = approvals.add(request, held);
+      if (!approval) held.reply(null);
+      return approval;
+    },
+    hookClosed(approvalId) {
+      approvals.settle(approvalId, 'answered-in-terminal', { kind: 'terminal', name: null });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest, HeldHook } from '../../../../agent/approvals/approval-store.js';
+import type { PermissionRequestPayload } from '../../../../agent/approvals/from-hooks.js';
+import type { ForgetReason } from '../../../../agent/outside/outside-sessions.js';
+import { hookApprovals } from '../../../../agent/wiring/hook-approvals.js';
+import type { Approval } from '../../../../protocol/approvals.js';
+import { type HookPayload, parseHookPayload } from '../../../../protocol/hooks.js';
+import { capturedHook } from '../../../support/status.js';
+
+function payload(event: string, fields: Record<string, unknown> = {}): HookPayload {
+  const parsed = parseHookPayload(event, { ...capturedHook(event), ...fields });
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.payload;
+}
+
+const permission = (fields: Record<string, unknown> = {}) => payload('PermissionRequest', fields) as PermissionRequestPayload;
+
+function heldHook(): HeldHook & { replies: unknown[] } {
+  const replies: unknown[] = [];
+  return { replies, reply: (decision) => void replies.push(decision) };
+}
+
+function world(opts: { open?: string[]; full?: boolean } = {}) {
+  const calls: string[] = [];
+  const open = new Set(opts.open ?? []);
+  const offered: ApprovalRequest[] = [];
+  const approvals = {
+    add: (request: ApprovalRequest) => (opts.full ? null : ({ id: 'ap-1', tabId: request.tabId } as Approval)),
+    forTab: (key: string) => (open.has(key) ? [{} as Approval] : []),
+    settle: (id: string, outcome: string) => {
+      calls.push(`settle ${id} ${outcome}`);
+      return null as never;
+    },
+    settleTab: (key: string, outcome: string) => {
+      open.delete(key);
+      calls.push(`settleTab ${key} ${outcome}`);
+    },
+    settleTool: (key: string, tool: string) => void calls.push(`settleTool ${key} ${tool}`),
+  };
+  const status = {
+    apply: (key: string, event: { kind: string }) => {
+      calls.push(`status ${key} ${event.kind}`);
+      return {} as never;
+    },
+  };
+  const outside = { forget: (key: string, reason: ForgetReason) => void calls.push(`forget ${key} ${reason}`) };
+  const dialogs = {
+    offer: async (request: ApprovalRequest) => {
+      offered.push(request);
+      return null;
+    },
+  };
+  const rule = hookApprovals({ approvals, status, outside, dialogs, log: { warn: () => undefined } });
+  return { calls, offered, rule };
+}
+
+describe('approvals from hooks', () => {
+  it('lets an outside session go on its SessionEnd, after settling what it asked as claude-exited', () => {
+    const { calls, rule } = world({ open: ['outside-a'] });
+    rule.afterEvent('outside-a', false, payload('SessionEnd'));
+    expect(calls).toEqual(['settleTab outside-a claude-exited', 'forget outside-a session-ended']);
+  });
+
+  it('keeps a tab on its SessionEnd: tabs are closed by the person', () => {
+    const { calls, rule } = world();
+    rule.afterEvent('tb-1', true, payload('SessionEnd'));
+    expect(calls).toEqual(['settleTab tb-1 claude-exited']);
+  });
+
+  it('keeps a session that still waits on an approval in needs-input after an event that settles none', () => {
+    const { calls, rule } = world({ open: ['tb-1'] });
+    rule.afterEvent('tb-1', true, payload('Notification'));
+    expect(calls).toEqual(['status tb-1 approval-open']);
+  });
+
+  it('holds a permission request as an approval until it is settled', () => {
+    const { rule } = world();
+    const held = heldHook();
+    expect(rule.hold('tb-1', permission(), held)).toMatchObject({ id: 'ap-1', tabId: 'tb-1' });
+    expect(held.replies).toEqual([]);
+  });
+
+  it('lets the hook go at once when the store takes no more approvals', () => {
+    const { rule } = world({ full: true });
+    const held = heldHook();
+    expect(rule.hold('tb-1', permission(), held)).toBeNull();
+    expect(held.replies).toEqual([null]);
+  });
+
+  it("lets a plan's hook go at once and offers its dialog to be answered by keys", () => {
+    const { offered, rule } = world();
+    const held = heldHook();
+    expect(rule.hold('tb-1', permission({ tool_name: 'ExitPlanMode', tool_input: { plan: 'do it' } }), held)).toBeNull();
+    expect(held.replies).toEqual([null]);
+    expect(offered.map((r) => [r.tabId, r.kind])).toEqual([['tb-1', 'plan']]);
+  });
+
+  it('settles an approval as answered in the terminal when claude closes its hook request', () => {
+    const { calls, rule } = world();
+    rule.hookClosed('ap-1');
+    expect(calls).toEqual(['settle ap-1 answered-in-terminal']);
+  });
+});
