@@ -3,7 +3,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR } from '../protocol/device-proof.js';
 import { API_PREFIX, API_ROUTES, routePath } from '../protocol/routes.js';
 import { type NotificationData, notificationFor, outcomeLine, readPush } from './push/worker-push.js';
-import { learnAgentTime, requestTarget, signProof } from './shared/device-key.js';
+import { learnAgentTime, requestTarget, signProof } from './core/device-key.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 

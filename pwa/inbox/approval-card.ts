@@ -4,16 +4,16 @@ import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalQuestion } from '../../protocol/approvals.js';
 import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
-import { agentText } from '../shared/agent-text.js';
-import { errorText } from '../shared/api-request.js';
-import { questionIcon, shieldIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
-import { router, tabViewPath } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import { errorText } from '../core/api-request.js';
+import { questionIcon, shieldIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
+import { router, tabViewPath } from '../core/router.js';
+import { controls } from '../ui/styles.js';
 import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther, toggleChoice } from './answers.js';
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from './inbox-items.js';
+import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;

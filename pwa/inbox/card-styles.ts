@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { spinner } from '../shared/shared-styles.js';
+import { spinner } from '../ui/styles.js';
 
 /** The look every inbox card shares: a surface with a coloured edge, its parts and buttons. */
 export const cardStyles = [

@@ -1,11 +1,11 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
-import { actionsOf } from '../shared/action-request.js';
-import { ApiRequestError } from '../shared/api-request.js';
-import * as api from '../shared/api.js';
-import type { SettlingApproval } from './inbox-items.js';
+import { actionsOf } from '../core/action-request.js';
+import { ApiRequestError } from '../core/api-request.js';
+import * as api from '../core/api.js';
+import { sessionRoutes } from '../core/session-routes.js';
+import type { SettlingApproval } from '../core/inbox-items.js';
 
 /** What the inbox's cards ask of the page. */
 export type InboxActionMap = {
@@ -38,8 +38,7 @@ function sentence(text: string): string {
  * pocketmux through its own tmux (the agent refuses, saying why, when it has none).
  */
 function reply(key: string, text: string): Promise<undefined> {
-  const body = { text, enter: true };
-  return isOutsideKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
+  return sessionRoutes(key).input({ text, enter: true });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { bellIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { bellIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 
 /** Asks the app to show the inbox: the home screen, from its top. */
 export const SHOW_INBOX_EVENT = 'pm-show-inbox';
@@ -41,6 +41,11 @@ export class InboxBell extends LitElement {
   ];
 
   @property({ type: Number }) count = 0;
+
+  /** Gives the keyboard to the bell's button. */
+  focusButton(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
+  }
 
   override render() {
     const n = this.count;

@@ -1,12 +1,12 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { chevronIcon, closeIcon, terminalIcon } from '../shared/icons.js';
-import { router, terminalPath } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
+import { chevronIcon, closeIcon, terminalIcon } from '../ui/icons.js';
+import { router, terminalPath } from '../core/router.js';
+import { controls } from '../ui/styles.js';
 import './approval-card.js';
 import { ClockController } from './clock-controller.js';
-import { ageText, canOpenTerminal, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, EMPTY_INBOX, type Inbox, placeNames, type TabEntry } from '../core/inbox-items.js';
 import './review-card.js';
 
 /** The inbox's note was tapped away. */
@@ -133,6 +133,14 @@ export class InboxSection extends LitElement {
     const { approvals, waiting, review } = this.inbox;
     // An empty inbox takes no room at all: the sessions start at the top.
     this.hidden = approvals.length + waiting.length + review.length === 0 && !this.note;
+  }
+
+  /** Brings the card of approval `id` into view, once the inbox has drawn it. */
+  async scrollToApproval(id: string): Promise<void> {
+    await this.updateComplete;
+    const card = this.renderRoot.querySelector(`pm-approval-card[data-approval-id="${CSS.escape(id)}"]`);
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
   }
 
   override render() {

@@ -1,15 +1,15 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { visibleLines } from '../../protocol/safe-text.js';
-import { agentText } from '../shared/agent-text.js';
-import { errorText } from '../shared/api-request.js';
-import { checkIcon, sendIcon } from '../shared/icons.js';
-import { router, tabViewPath } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import { errorText } from '../core/api-request.js';
+import { checkIcon, sendIcon } from '../ui/icons.js';
+import { router, tabViewPath } from '../core/router.js';
+import { controls } from '../ui/styles.js';
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
-import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from './inbox-items.js';
+import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
 
 /** Said instead of the reply field for a Claude started outside tmux. */
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';

@@ -1,4 +1,4 @@
-import type { Access } from '../shared/access.js';
+import type { Access } from '../core/access.js';
 
 /**
  * What to show when the agent could not be asked: the offline view over what this device

@@ -1,7 +1,7 @@
 import { css, html, LitElement, svg } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { controls, spinner } from '../shared/shared-styles.js';
-import { shortTime } from '../shared/time.js';
+import { controls, spinner } from '../ui/styles.js';
+import { shortTime } from '../core/time.js';
 
 /** "Retry now" shows that it is trying at least this long, so a quick failure still reads as a try. */
 const RETRY_FEEDBACK_MS = 1_200;

@@ -1,15 +1,15 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
-import { isOutsidePlace, placeHasTimeline, placeNames, sessionPlaces } from '../inbox/inbox-items.js';
-import { backIcon } from '../shared/icons.js';
-import { router } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
-import '../shared/status-dot.js';
-import { describeStatus } from '../sessions/tab-status.js';
-import { readTimeline } from './offline-store.js';
+import { isOutsidePlace, placeHasTimeline, placeNames, sessionPlaces } from '../core/inbox-items.js';
+import { backIcon } from '../ui/icons.js';
+import { router } from '../core/router.js';
+import { controls } from '../ui/styles.js';
+import '../ui/status-dot.js';
+import { describeStatus } from '../core/tab-status.js';
+import { readTimeline } from '../core/offline-store.js';
 import './offline-bar.js';
-import { OFFLINE_LIMITS, type SavedTimeline, type SessionsSnapshot } from './snapshot.js';
+import { OFFLINE_LIMITS, type SavedTimeline, type SessionsSnapshot } from '../core/offline-snapshot.js';
 
 /** Said for a Claude session whose conversation this device did not keep. */
 export const NOTHING_SAVED = `Nothing saved for this tab. This device keeps the conversations of the last ${OFFLINE_LIMITS.timelines} Claude tabs you opened; this one shows here once pocketmux is back.`;

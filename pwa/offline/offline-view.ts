@@ -1,12 +1,12 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { buildInbox, EMPTY_INBOX, type Inbox } from '../inbox/inbox-items.js';
+import { buildInbox, EMPTY_INBOX, type Inbox } from '../core/inbox-items.js';
 import '../inbox/inbox-section.js';
 import '../sessions/session-list.js';
-import type { Route } from '../shared/router.js';
+import type { Route } from '../core/router.js';
 import './offline-bar.js';
 import './offline-tab.js';
-import type { SessionsSnapshot } from './snapshot.js';
+import type { SessionsSnapshot } from '../core/offline-snapshot.js';
 
 /**
  * What the app shows while the agent is out of reach and this device saved the lists before:

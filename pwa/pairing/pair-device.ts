@@ -5,10 +5,10 @@
  */
 import type { PairBody } from '../../protocol/api.js';
 import { type DevicePublicKey, PROOF_KEY_ALGORITHM } from '../../protocol/device-proof.js';
-import { type Access, granted } from '../shared/access.js';
-import * as api from '../shared/api.js';
-import { errorText } from '../shared/api-request.js';
-import { canMakeDeviceKey, keepDeviceKey } from '../shared/device-key.js';
+import { type Access, granted } from '../core/access.js';
+import * as api from '../core/api.js';
+import { errorText } from '../core/api-request.js';
+import { canMakeDeviceKey, keepDeviceKey } from '../core/device-key.js';
 
 /** A new key pair, not yet kept; null where the browser gives no WebCrypto (not a secure context). */
 async function makeDeviceKey(): Promise<{ pair: CryptoKeyPair; publicKey: DevicePublicKey } | null> {

@@ -4,13 +4,13 @@ import type { PairBody } from '../../protocol/api.js';
 import { NAME_MAX, PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
 import { durationText } from '../../protocol/duration-text.js';
 import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
-import * as api from '../shared/api.js';
-import { agentText } from '../shared/agent-text.js';
-import { screenCard } from '../shared/screen-card.js';
-import { controls, fieldLabel } from '../shared/shared-styles.js';
-import type { Access, LostAccess } from '../shared/access.js';
+import * as api from '../core/api.js';
+import { agentText } from '../core/agent-text.js';
+import { screenCard } from '../ui/screen-card.js';
+import { controls, fieldLabel } from '../ui/styles.js';
+import type { Access, LostAccess } from '../core/access.js';
 import { pair } from './pair-device.js';
-import { ApiRequestError, errorText } from '../shared/api-request.js';
+import { ApiRequestError, errorText } from '../core/api-request.js';
 import { guessThisDevice } from './device-name.js';
 
 /** Characters a pairing code may hold, plus the dash people type in the middle. */

@@ -2,8 +2,8 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { PairingResponse } from '../../protocol/api.js';
-import { closeIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { closeIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 
 function countdown(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));

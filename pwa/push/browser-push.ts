@@ -1,6 +1,6 @@
 /**
  * The browser's side of Web Push for this page: what it offers, the service worker's
- * registration, and its push subscription. The agent's side is in shared/api.ts.
+ * registration, and its push subscription. The agent's side is in core/api.ts.
  */
 import { type BrowserFacts, platformOf } from './push-state.js';
 

@@ -2,9 +2,9 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
 import type { CreateWorkspaceBody } from '../../protocol/api.js';
 import { NAME_MAX } from '../../protocol/limits.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
-import { controls, fieldLabel } from '../shared/shared-styles.js';
-import { sessionActions } from './session-actions.js';
+import { PendingActionController } from '../core/pending-action-controller.js';
+import { controls, fieldLabel } from '../ui/styles.js';
+import { sessionActions } from '../core/session-actions.js';
 
 /**
  * The "Add workspace" form: a directory on the agent's machine, and an optional name. Loaded

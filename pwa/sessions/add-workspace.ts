@@ -1,7 +1,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { plusIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { plusIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 
 /**
  * "Add workspace" at the foot of the list. Its form (add-workspace-form.ts) loads when the

@@ -1,7 +1,7 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
-import '../shared/confirm-bar.js';
-import '../shared/rename-form.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
+import '../ui/confirm-bar.js';
+import '../ui/rename-form.js';
+import { PendingActionController } from '../core/pending-action-controller.js';
 
 export type ItemMode = 'idle' | 'menu' | 'rename' | 'confirm-close';
 

@@ -1,12 +1,12 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { ClaudeSessionSummary, CreateTabBody, PermissionMode } from '../../protocol/api.js';
-import { ApiRequestError, errorText } from '../shared/api-request.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
-import { router, terminalPath } from '../shared/router.js';
-import { sessionActions } from './session-actions.js';
-import { byteSize, relativeTime } from '../shared/time.js';
-import { controls, fieldLabel } from '../shared/shared-styles.js';
+import { ApiRequestError, errorText } from '../core/api-request.js';
+import { PendingActionController } from '../core/pending-action-controller.js';
+import { router, terminalPath } from '../core/router.js';
+import { sessionActions } from '../core/session-actions.js';
+import { byteSize, relativeTime } from '../core/time.js';
+import { controls, fieldLabel } from '../ui/styles.js';
 
 /** Claude Code's permission modes, in words; the empty value leaves the choice to the agent. */
 const MODES: [PermissionMode | '', string][] = [

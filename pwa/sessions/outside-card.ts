@@ -3,9 +3,9 @@ import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { OUTSIDE_GROUP } from './labels.js';
-import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from './tab-status.js';
-import '../shared/status-dot.js';
+import { OUTSIDE_GROUP } from '../core/labels.js';
+import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from '../core/tab-status.js';
+import '../ui/status-dot.js';
 import './outside-row.js';
 
 /**

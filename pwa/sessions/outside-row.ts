@@ -2,14 +2,14 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../shared/icons.js';
-import { router, tabViewPath } from '../shared/router.js';
-import { controls } from '../shared/shared-styles.js';
-import { AdoptController } from './adopt-controller.js';
-import { outsideLabel } from './labels.js';
+import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
+import { router, tabViewPath } from '../core/router.js';
+import { controls } from '../ui/styles.js';
+import { AdoptController } from '../core/adopt-controller.js';
+import { outsideLabel } from '../core/labels.js';
 import { rowStyles } from './row-styles.js';
-import { canAdopt, describeStatus } from './tab-status.js';
-import '../shared/status-dot.js';
+import { canAdopt, describeStatus } from '../core/tab-status.js';
+import '../ui/status-dot.js';
 
 /** Said in the row of a Claude started outside tmux, where the terminal button would be. */
 export const NO_TERMINAL_LINE = 'No terminal: started outside tmux';

@@ -5,13 +5,13 @@ import type { WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import './add-workspace.js';
-import '../shared/connection-note.js';
-import { settingsIcon } from '../shared/icons.js';
-import { controls, pageBar } from '../shared/shared-styles.js';
+import '../ui/connection-note.js';
+import { settingsIcon } from '../ui/icons.js';
+import { controls, pageBar } from '../ui/styles.js';
 import './workspace-card.js';
 import './outside-card.js';
-import { router, SETTINGS_PATH } from '../shared/router.js';
-import type { ConnectionKind } from '../shared/reconnecting-socket.js';
+import { router, SETTINGS_PATH } from '../core/router.js';
+import type { ConnectionKind } from '../core/reconnecting-socket.js';
 
 const CONNECTION_LABEL: Record<ConnectionKind, string> = {
   connecting: 'Connecting…',
@@ -115,6 +115,15 @@ export class SessionList extends LitElement {
         ${this.loaded && !this.offline ? html`<pm-add-workspace></pm-add-workspace>` : ''}
       </main>
     `;
+  }
+
+  /** Gives the keyboard to the row of `tabId` when the list holds it, else to the list's first control. */
+  focusRow(tabId: string | null): void {
+    const cards = [...this.renderRoot.querySelectorAll('pm-workspace-card')];
+    if (tabId && cards.some((card) => card.focusTab(tabId))) return;
+    const first = this.renderRoot.querySelector<HTMLElement>('button');
+    if (first) first.focus();
+    else cards[0]?.focusFirst();
   }
 
   private renderWorkspaces() {

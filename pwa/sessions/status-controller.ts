@@ -2,9 +2,9 @@ import type { ReactiveControllerHost } from 'lit';
 import type { Approval } from '../../protocol/approvals.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
-import { CHANNEL_PATHS } from '../shared/api.js';
-import { JsonChannelController } from '../shared/json-channel-controller.js';
-import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../inbox/open-approvals.js';
+import { CHANNEL_PATHS } from '../core/api.js';
+import { JsonChannelController } from '../core/json-channel-controller.js';
+import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../core/open-approvals.js';
 import { PresenceReporter, presenceOf } from './presence.js';
 
 /**

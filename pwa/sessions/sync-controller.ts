@@ -3,8 +3,8 @@ import type { WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
-import { CHANNEL_PATHS } from '../shared/api.js';
-import { JsonChannelController } from '../shared/json-channel-controller.js';
+import { CHANNEL_PATHS } from '../core/api.js';
+import { JsonChannelController } from '../core/json-channel-controller.js';
 
 /**
  * Keeps the workspace list, and the Claude sessions started outside pocketmux, live from

@@ -2,15 +2,15 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { TabView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { tabLabel } from './labels.js';
+import { tabLabel } from '../core/labels.js';
 import { ItemActionsController } from './item-actions-controller.js';
-import { router, terminalPath } from '../shared/router.js';
-import { sessionActions } from './session-actions.js';
-import { describeStatus } from './tab-status.js';
-import { chevronIcon, moreIcon, promptIcon, sparkIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { router, terminalPath } from '../core/router.js';
+import { sessionActions } from '../core/session-actions.js';
+import { describeStatus } from '../core/tab-status.js';
+import { chevronIcon, moreIcon, promptIcon, sparkIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import { rowStyles } from './row-styles.js';
-import '../shared/status-dot.js';
+import '../ui/status-dot.js';
 
 /** One tab of a workspace: opens its terminal; rename and close behind a menu. */
 @customElement('pm-tab-row')
@@ -56,6 +56,11 @@ export class TabRow extends LitElement {
 
   private open(): void {
     router.go(terminalPath(this.tab.id));
+  }
+
+  /** Gives the keyboard to the row's own button, the one that opens the tab. */
+  focusButton(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
   }
 
   override render() {

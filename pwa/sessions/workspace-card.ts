@@ -4,16 +4,17 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { WorkspaceView } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { shortPath } from './labels.js';
+import { shortPath } from '../core/labels.js';
 import { ItemActionsController } from './item-actions-controller.js';
-import { PendingActionController } from '../shared/pending-action-controller.js';
-import { router, terminalPath } from '../shared/router.js';
-import { sessionActions } from './session-actions.js';
-import { attentionCount, STATE_LABEL, workspaceState } from './tab-status.js';
-import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
-import '../shared/status-dot.js';
+import { PendingActionController } from '../core/pending-action-controller.js';
+import { router, terminalPath } from '../core/router.js';
+import { sessionActions } from '../core/session-actions.js';
+import { attentionCount, STATE_LABEL, workspaceState } from '../core/tab-status.js';
+import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
+import '../ui/status-dot.js';
 import './tab-row.js';
+import type { TabRow } from './tab-row.js';
 
 /** A workspace: its name and directory, its tabs, and the actions on it. */
 @customElement('pm-workspace-card')
@@ -149,6 +150,18 @@ export class WorkspaceCard extends LitElement {
   private async newTab(kind: 'shell' | 'claude'): Promise<void> {
     const created = await this.creation.run(() => sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspace.id, kind }));
     if (created) router.go(terminalPath(created.value.id));
+  }
+
+  /** Gives the keyboard to the row of `tabId`; false when this card does not hold it. */
+  focusTab(tabId: string): boolean {
+    const row = this.renderRoot.querySelector<TabRow>(`pm-tab-row[data-tab-id="${CSS.escape(tabId)}"]`);
+    if (!row) return false;
+    row.focusButton();
+    return true;
+  }
+
+  focusFirst(): void {
+    this.renderRoot.querySelector<HTMLElement>('button')?.focus();
   }
 
   override render() {

@@ -1,7 +1,7 @@
 import { css, html, LitElement, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { closeIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { closeIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT, type FindResults, matchCountText } from './find-count.js';
 import { downIcon, upIcon } from './terminal-icons.js';
 import type { Finder, FindOptions } from './terminal-finder.js';

@@ -40,3 +40,11 @@ export function countFromNewest(results: FindResults, limit = FIND_HIGHLIGHT_LIM
   if (resultIndex < 0 || resultCount >= limit) return { resultIndex: -1, resultCount };
   return { resultIndex: resultCount - 1 - resultIndex, resultCount };
 }
+
+declare global {
+  interface HTMLElementEventMap {
+    'pm-find-close': CustomEvent<undefined>;
+    /** The find bar's bottom edge, in pixels from the top of the screen it is drawn over. */
+    'pm-find-space': CustomEvent<number>;
+  }
+}

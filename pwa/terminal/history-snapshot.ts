@@ -2,11 +2,10 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { type ITheme, Terminal } from '@xterm/xterm';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { PaneHistorySchema } from '../../protocol/pane-history.js';
-import { paneHistory } from '../shared/api.js';
-import { errorText } from '../shared/api-request.js';
-import { currentTheme, onThemeChange, type Theme } from '../shared/theme.js';
+import { sessionRoutes } from '../core/session-routes.js';
+import { errorText } from '../core/api-request.js';
+import { currentTheme, onThemeChange, type Theme } from '../ui/theme.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 import { FIND_CLOSE_EVENT, type FindResults } from './find-count.js';
 import { type HistoryState, snapshotScrollback, snapshotText } from './history-text.js';
@@ -82,7 +81,7 @@ export class HistorySnapshot implements Finder, Disposable {
 
   private async load(): Promise<void> {
     try {
-      const parsed = safeParse(PaneHistorySchema, await paneHistory(this.opts.tabId, isOutsideKey(this.opts.tabId), this.abort.signal));
+      const parsed = safeParse(PaneHistorySchema, await sessionRoutes(this.opts.tabId).history(this.abort.signal));
       if (this.store.isDisposed) return;
       if (!parsed.success) throw new Error('the agent answered in a form this app does not know');
       const finder = await this.show(parsed.data.text);

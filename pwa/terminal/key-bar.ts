@@ -1,9 +1,9 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import type { BarKey } from './keys.js';
-import { arrowIcon, sendIcon } from '../shared/icons.js';
+import { arrowIcon, sendIcon } from '../ui/icons.js';
 import { pasteIcon } from './terminal-icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { controls } from '../ui/styles.js';
 
 /** Reading the clipboard needs the Clipboard API, in a secure context (HTTPS or localhost). */
 function canPaste(): boolean {
@@ -122,5 +122,11 @@ export class KeyBar extends LitElement {
 declare global {
   interface HTMLElementTagNameMap {
     'pm-key-bar': KeyBar;
+  }
+  interface HTMLElementEventMap {
+    'pm-key': CustomEvent<{ key: BarKey }>;
+    'pm-ctrl': CustomEvent<{ on: boolean }>;
+    'pm-line': CustomEvent<{ text: string }>;
+    'pm-paste': CustomEvent<undefined>;
   }
 }

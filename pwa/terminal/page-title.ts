@@ -9,3 +9,10 @@ export function pageTitle(waiting: number, screenName: string): string {
   const name = screenName.trim();
   return `${waiting > 0 ? `(${waiting}) ` : ''}${name ? `${name} · ` : ''}pocketmux`;
 }
+
+declare global {
+  interface HTMLElementEventMap {
+    /** What the screen on show is called: the page's title follows it. */
+    'pm-screen-name': CustomEvent<string>;
+  }
+}

@@ -1,7 +1,7 @@
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../protocol/limits.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
-import { CHANNEL_PATHS } from '../shared/api.js';
-import { type ConnectionState, ReconnectingSocket } from '../shared/reconnecting-socket.js';
+import { CHANNEL_PATHS } from '../core/api.js';
+import { type ConnectionState, ReconnectingSocket } from '../core/reconnecting-socket.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 
 /**

@@ -1,6 +1,6 @@
 import { SearchAddon } from '@xterm/addon-search';
 import type { Terminal } from '@xterm/xterm';
-import type { Theme } from '../shared/theme.js';
+import type { Theme } from '../ui/theme.js';
 import { countFromNewest, FIND_HIGHLIGHT_LIMIT, type FindResults } from './find-count.js';
 import { findDecorations } from './terminal-theme.js';
 

@@ -1,6 +1,6 @@
 import { svg, type SVGTemplateResult } from 'lit';
 
-/** The terminal's own icons, drawn as pwa/shared/icons.ts draws the app's. */
+/** The terminal's own icons, drawn as pwa/ui/icons.ts draws the app's. */
 function icon(body: SVGTemplateResult, size = 20) {
   return svg`<svg width=${size} height=${size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
 }

@@ -1,6 +1,6 @@
 import type { ISearchOptions } from '@xterm/addon-search';
 import type { ITheme } from '@xterm/xterm';
-import type { Theme } from '../shared/theme.js';
+import type { Theme } from '../ui/theme.js';
 
 export type SearchDecorations = NonNullable<ISearchOptions['decorations']>;
 

@@ -3,7 +3,7 @@
  * person can bring back with ↑ (or the history button on a touch screen) and send again.
  */
 
-import { HISTORY_STORAGE_KEY } from '../shared/device-storage.js';
+import { HISTORY_STORAGE_KEY } from '../core/device-storage.js';
 
 export { HISTORY_STORAGE_KEY };
 

@@ -1,7 +1,7 @@
 /** Whether a session's composer can type into it, and if not, the reason it says instead. */
 import type { TabView } from '../../protocol/api.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
 
 /** Said for a Claude started outside tmux: there is no pane to type into. */
@@ -22,7 +22,7 @@ export interface ComposerTarget {
  * status, the list not loaded) does not block: the agent refuses, saying why, if it must.
  */
 export function inputBlock(t: ComposerTarget): string | null {
-  const outside = isOutsideKey(t.key);
+  const outside = parseSessionKey(t.key).kind === 'outside';
   if (t.gone) return outside ? 'This Claude session is gone: there is nothing to type into.' : 'This tab is gone: there is nothing to type into.';
   if (outside) {
     if (t.outside?.terminal === 'none') return NO_TERMINAL_INPUT;

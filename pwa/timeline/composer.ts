@@ -1,49 +1,28 @@
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { SlashCommandView } from '../../protocol/api.js';
-import { INPUT_TEXT_MAX, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
+import { INPUT_TEXT_MAX } from '../../protocol/limits.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { ToolCallEntry } from '../../protocol/timeline.js';
-import { agentText } from '../shared/agent-text.js';
-import { errorText } from '../shared/api-request.js';
-import { MediaQueryController } from '../shared/media-query-controller.js';
-import { controls } from '../shared/shared-styles.js';
+import { agentText } from '../core/agent-text.js';
+import { errorText } from '../core/api-request.js';
+import { MediaQueryController } from '../core/media-query-controller.js';
+import { controls } from '../ui/styles.js';
+import { doingLine, historyMenu } from './composer-parts.js';
+import { composerStyles } from './composer-styles.js';
+import { SlashMenuController } from './slash-menu-controller.js';
+import { type ComposerNote, UploadController } from './upload-controller.js';
 import { ComposerHistory, HistoryCursor } from './composer-history.js';
 import { inTurn, PromptQueue, promptText } from './composer-queue.js';
-import { doingNow, doingNowText, nextTurnStart } from './doing-now.js';
-import { fileMention, fileSize, insertAt, pressEscape, sendPrompt, slashCommands, type UploadHandle, uploadFile } from './session-input.js';
-import { filterCommands, insertCommand, slashQuery, sourceLabel } from './slash-commands.js';
-import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, stopIcon } from './timeline-icons.js';
-import { deviceStorage } from '../shared/device-storage.js';
+import { doingNow, nextTurnStart } from './doing-now.js';
+import { insertAt, pressEscape, sendPrompt, } from './session-input.js';
+import { insertCommand, slashQuery, } from './slash-commands.js';
+import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, } from './timeline-icons.js';
+import { deviceStorage } from '../core/device-storage.js';
 
 /** What was being written in each session's composer, kept while the page lives (terminal and back). */
 const drafts = new Map<string, string>();
-
-type Commands =
-  | { kind: 'not-asked' }
-  | { kind: 'loading' }
-  | { kind: 'ready'; list: SlashCommandView[] }
-  | { kind: 'failed'; message: string };
-
-interface Note {
-  kind: 'error' | 'info';
-  text: string;
-}
-
-interface Upload {
-  name: string;
-  bytes: number;
-  sent: number;
-}
-
-
-/** A pasted image has no name of its own. */
-function nameOf(file: File): string {
-  if (file.name) return file.name;
-  const ext = /^image\/([a-z0-9]+)/.exec(file.type)?.[1] ?? 'bin';
-  return `pasted.${ext === 'jpeg' ? 'jpg' : ext}`;
-}
 
 /**
  * The phone's way to talk to Claude without a terminal: a field for the next prompt under the
@@ -55,331 +34,7 @@ function nameOf(file: File): string {
  */
 @customElement('pm-composer')
 export class Composer extends LitElement {
-  static override styles = [
-    controls,
-    css`
-      *,
-      *::before,
-      *::after {
-        box-sizing: border-box;
-      }
-      :host {
-        display: block;
-        position: relative;
-        flex: none;
-        background: var(--pm-surface);
-        border-top: 1px solid var(--pm-border);
-        padding: 8px calc(8px + var(--pm-safe-right)) calc(8px + var(--pm-safe-bottom)) calc(8px + var(--pm-safe-left));
-      }
-      .inner {
-        max-width: 820px;
-        margin: 0 auto;
-        display: flex;
-        flex-direction: column;
-        gap: 6px;
-      }
-      .row {
-        display: flex;
-        align-items: flex-end;
-        gap: 6px;
-      }
-      textarea {
-        flex: 1 1 auto;
-        min-width: 0;
-        min-height: var(--pm-tap);
-        max-height: min(40vh, 320px);
-        resize: none;
-        font: inherit;
-        font-size: 16px;
-        line-height: 1.4;
-        color: inherit;
-        padding: 10px 12px;
-        border-radius: 12px;
-        border: 1px solid var(--pm-field-border, var(--pm-border));
-        background: var(--pm-bg);
-        overflow-y: auto;
-        display: block;
-      }
-      textarea::placeholder {
-        color: var(--pm-muted);
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-      }
-      textarea:focus-visible {
-        outline: 2px solid var(--pm-accent);
-        outline-offset: 1px;
-      }
-      .blocked {
-        flex: 1 1 auto;
-        min-height: var(--pm-tap);
-        display: flex;
-        align-items: center;
-        padding: 8px 12px;
-        border-radius: 12px;
-        border: 1px dashed var(--pm-border);
-        color: var(--pm-muted);
-        font-size: 14px;
-        line-height: 1.35;
-      }
-      button.icon {
-        flex: none;
-        border-radius: 12px;
-      }
-      button.send {
-        border-radius: 50%;
-      }
-      .line {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        min-height: var(--pm-tap);
-        padding: 0 0 0 12px;
-        border-radius: 12px;
-        background: var(--pm-surface-2);
-        border: 1px solid var(--pm-border);
-        font-size: 14px;
-      }
-      .line .text {
-        flex: 1 1 auto;
-        min-width: 0;
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-      }
-      .line .label {
-        flex: none;
-        color: var(--pm-muted);
-        font-weight: 600;
-      }
-      .line button {
-        flex: none;
-        border: none;
-        background: transparent;
-      }
-      .line.queued {
-        border-color: color-mix(in srgb, var(--pm-busy) 45%, var(--pm-border));
-      }
-      .line.queued .label {
-        color: var(--pm-busy);
-      }
-      progress {
-        flex: 0 0 72px;
-        height: 6px;
-        accent-color: var(--pm-accent);
-      }
-      .note {
-        font-size: 14px;
-        padding: 0 4px;
-        overflow-wrap: anywhere;
-      }
-      .note.info {
-        color: var(--pm-muted);
-      }
-      .note.error {
-        color: var(--pm-danger);
-      }
-      /* Above the composer, over the conversation's reserved end: appearing moves nothing. */
-      .doing {
-        position: absolute;
-        left: calc(8px + var(--pm-safe-left));
-        right: calc(8px + var(--pm-safe-right));
-        bottom: calc(100% + 6px);
-        max-width: 820px;
-        margin: 0 auto;
-        display: flex;
-        align-items: center;
-        gap: 10px;
-        min-height: 48px;
-        padding: 1px 1px 1px 12px;
-        border-radius: 14px;
-        background: var(--pm-surface-2);
-        border: 1px solid color-mix(in srgb, var(--pm-busy) 40%, var(--pm-border));
-        font-size: 14px;
-        z-index: 1;
-      }
-      .doing .what {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        line-height: 1.25;
-      }
-      .doing .now {
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        font-weight: 600;
-      }
-      .doing .now.tool {
-        font-family: var(--pm-mono);
-        font-size: 13px;
-      }
-      /*
-       * Time, tokens, context and cost take more than a phone's line once the counts grow:
-       * they wrap between parts, never inside one. Each part's dot hangs in the gap before it,
-       * so the one starting a line falls outside the box and is clipped away.
-       */
-      .doing .meta {
-        display: flex;
-        flex-wrap: wrap;
-        column-gap: 1.1em;
-        overflow: hidden;
-        color: var(--pm-muted);
-        font-size: 12px;
-        font-variant-numeric: tabular-nums;
-      }
-      .doing .meta > span {
-        white-space: nowrap;
-      }
-      .doing .meta > span::before {
-        content: '·';
-        display: inline-block;
-        width: 1.1em;
-        margin-left: -1.1em;
-        text-align: center;
-      }
-      .spinner {
-        width: 18px;
-        height: 18px;
-        border-radius: 50%;
-        border: 2px solid currentColor;
-        border-right-color: transparent;
-        animation: spin 0.8s linear infinite;
-      }
-      .spin {
-        flex: none;
-        width: 16px;
-        height: 16px;
-        border-radius: 50%;
-        border: 2px solid color-mix(in srgb, var(--pm-busy) 28%, transparent);
-        border-top-color: var(--pm-busy);
-        animation: spin 0.9s linear infinite;
-      }
-      @keyframes spin {
-        to {
-          transform: rotate(1turn);
-        }
-      }
-      @media (prefers-reduced-motion: reduce) {
-        .spin,
-        .spinner {
-          animation: none;
-        }
-      }
-      button.stop {
-        flex: none;
-        border-radius: 12px;
-        background: var(--pm-danger-bg);
-        border-color: color-mix(in srgb, var(--pm-danger) 35%, transparent);
-        color: var(--pm-danger);
-        font-weight: 600;
-      }
-      .menu {
-        position: absolute;
-        left: calc(8px + var(--pm-safe-left));
-        right: calc(8px + var(--pm-safe-right));
-        bottom: calc(100% + 6px);
-        max-width: 820px;
-        margin: 0 auto;
-        max-height: min(50vh, 340px);
-        overflow-y: auto;
-        overscroll-behavior: contain;
-        border-radius: 14px;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        z-index: 2;
-      }
-      .menu-head {
-        display: flex;
-        align-items: center;
-        justify-content: space-between;
-        gap: 8px;
-        padding: 0 0 0 12px;
-        color: var(--pm-muted);
-        font-size: 13px;
-        border-bottom: 1px solid var(--pm-border);
-      }
-      .menu-head button {
-        border: none;
-        background: transparent;
-      }
-      .menu ul {
-        list-style: none;
-        margin: 0;
-        padding: 4px;
-      }
-      .menu li[role='option'] {
-        display: grid;
-        grid-template-columns: 1fr auto;
-        column-gap: 10px;
-        align-items: baseline;
-        min-height: var(--pm-tap);
-        padding: 7px 10px;
-        border-radius: 10px;
-        cursor: pointer;
-      }
-      .menu li[aria-selected='true'] {
-        background: var(--pm-surface-3);
-      }
-      @media (hover: hover) {
-        .menu li[role='option']:hover {
-          background: var(--pm-surface-2);
-        }
-        .menu li[aria-selected='true']:hover {
-          background: var(--pm-surface-3);
-        }
-      }
-      .cmd-name {
-        font-family: var(--pm-mono);
-        font-size: 14px;
-        overflow-wrap: anywhere;
-      }
-      .cmd-source {
-        font-size: 11px;
-        color: var(--pm-muted);
-        border: 1px solid var(--pm-border);
-        border-radius: 999px;
-        padding: 1px 7px;
-        white-space: nowrap;
-      }
-      .cmd-desc {
-        grid-column: 1 / -1;
-        font-size: 13px;
-        color: var(--pm-muted);
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
-      }
-      .menu-note {
-        padding: 12px;
-        color: var(--pm-muted);
-        font-size: 14px;
-      }
-      .menu-note.error {
-        color: var(--pm-danger);
-      }
-      .menu .recall {
-        display: block;
-        width: 100%;
-        text-align: left;
-        white-space: normal;
-        border: none;
-        background: transparent;
-        padding: 8px 10px;
-        font-size: 14px;
-        line-height: 1.35;
-      }
-      .recall span {
-        display: -webkit-box;
-        -webkit-box-orient: vertical;
-        -webkit-line-clamp: 2;
-        line-clamp: 2;
-        overflow: hidden;
-        overflow-wrap: anywhere;
-      }
-    `,
-  ];
+  static override styles = [controls, composerStyles];
 
   /** A tab's id, or an outside session's key. */
   @property() sessionKey = '';
@@ -393,12 +48,10 @@ export class Composer extends LitElement {
 
   @state() private value = '';
   @state() private pending: 'send' | 'stop' | null = null;
-  @state() private note: Note | null = null;
+  @state() private note: ComposerNote | null = null;
   @state() private queued: string | null = null;
-  @state() private commands: Commands = { kind: 'not-asked' };
   @state() private menu: 'slash' | 'history' | null = null;
   @state() private active = 0;
-  @state() private upload: Upload | null = null;
   @state() private announcement = '';
   @state() private now = Date.now();
   @query('textarea') private field!: HTMLTextAreaElement | null;
@@ -410,14 +63,25 @@ export class Composer extends LitElement {
   private cursor = new HistoryCursor([]);
   private turnStart: number | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
-  private uploading: UploadHandle | null = null;
+  private readonly uploads = new UploadController(this, {
+    sessionKey: () => this.sessionKey,
+    mention: (text) => {
+      const el = this.field;
+      const next = insertAt(this.value, el ? el.selectionEnd : this.value.length, text);
+      this.setValue(next.value, next.caret);
+    },
+    note: (note) => {
+      this.note = note;
+    },
+    say: (text) => this.say(text),
+  });
+  private readonly slash = new SlashMenuController(this, () => this.sessionKey);
   /** The field's caret where the slash menu was computed. */
   private caret = 0;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopTicker();
-    this.uploading?.abort();
     this.keepQueued(this.sessionKey);
   }
 
@@ -454,7 +118,7 @@ export class Composer extends LitElement {
     this.queued = null;
     this.note = null;
     this.menu = null;
-    this.commands = { kind: 'not-asked' };
+    this.slash.reset();
     this.history = new ComposerHistory(deviceStorage(), this.sessionKey);
     this.cursor = new HistoryCursor(this.history.entries());
     this.turnStart = null;
@@ -605,26 +269,11 @@ export class Composer extends LitElement {
     this.caret = el.selectionStart ?? 0;
     if (this.menu !== 'slash') this.active = 0;
     this.menu = 'slash';
-    void this.loadCommands();
-  }
-
-  /** Asked once per view; a failure is said in the menu and asked again on the next `/`. */
-  private async loadCommands(): Promise<void> {
-    if (this.commands.kind === 'loading' || this.commands.kind === 'ready') return;
-    const key = this.sessionKey;
-    this.commands = { kind: 'loading' };
-    try {
-      const list = await slashCommands(key);
-      if (key === this.sessionKey) this.commands = { kind: 'ready', list };
-    } catch (err) {
-      if (key === this.sessionKey) this.commands = { kind: 'failed', message: errorText(err) };
-    }
+    void this.slash.load();
   }
 
   private slashOptions(): SlashCommandView[] {
-    if (this.commands.kind !== 'ready') return [];
-    const query = slashQuery(this.value, this.caret);
-    return query === null ? [] : filterCommands(this.commands.list, query);
+    return this.slash.options(this.value, this.caret);
   }
 
   private pick(command: SlashCommandView): void {
@@ -658,7 +307,7 @@ export class Composer extends LitElement {
         return;
       }
       // A half-typed command is not sent while the list that would complete it loads.
-      if (this.commands.kind === 'loading' && e.key === 'Enter') {
+      if (this.slash.loading && e.key === 'Enter') {
         e.preventDefault();
         return;
       }
@@ -699,7 +348,14 @@ export class Composer extends LitElement {
     const files = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
     if (files.length === 0 || this.blocked) return;
     e.preventDefault();
-    void this.attach(files);
+    void this.uploads.attach(files);
+  }
+
+  private onPicked(e: Event): void {
+    const input = e.target as HTMLInputElement;
+    const files = Array.from(input.files ?? []);
+    input.value = '';
+    if (files.length > 0) void this.uploads.attach(files);
   }
 
   private toggleHistory(): void {
@@ -712,44 +368,6 @@ export class Composer extends LitElement {
     this.field?.focus();
   }
 
-  // Files
-
-  private async attach(files: readonly File[]): Promise<void> {
-    for (const file of files) {
-      const name = nameOf(file);
-      if (file.size > UPLOAD_MAX_BYTES) {
-        this.note = { kind: 'error', text: `${name} (${fileSize(file.size)}) is too large: files up to ${fileSize(UPLOAD_MAX_BYTES)} can be attached.` };
-        continue;
-      }
-      this.note = null;
-      this.upload = { name, bytes: file.size, sent: 0 };
-      const handle = uploadFile(this.sessionKey, file, name, (sent) => {
-        if (this.upload) this.upload = { ...this.upload, sent };
-      });
-      this.uploading = handle;
-      try {
-        const saved = await handle.done;
-        const el = this.field;
-        const next = insertAt(this.value, el ? el.selectionEnd : this.value.length, fileMention(saved.relativePath));
-        this.setValue(next.value, next.caret);
-        this.note = { kind: 'info', text: `Attached ${name} (${fileSize(saved.bytes)}).` };
-        this.say(`Attached ${name}.`);
-      } catch (err) {
-        this.note = { kind: 'error', text: `Could not attach ${name}: ${errorText(err)}` };
-      } finally {
-        this.uploading = null;
-        this.upload = null;
-      }
-    }
-  }
-
-  private onPicked(e: Event): void {
-    const input = e.target as HTMLInputElement;
-    const files = Array.from(input.files ?? []);
-    input.value = '';
-    if (files.length > 0) void this.attach(files);
-  }
-
   // Drawing
 
   override render() {
@@ -757,9 +375,23 @@ export class Composer extends LitElement {
     const busy = this.status?.state === 'busy';
     const turn = inTurn(this.status?.state);
     return html`
-      ${busy ? this.renderDoing(blocked === null) : nothing}
-      ${this.menu === 'slash' && !blocked ? this.renderSlashMenu() : nothing}
-      ${this.menu === 'history' && !blocked ? this.renderHistoryMenu() : nothing}
+      ${busy
+        ? doingLine(doingNow(this.status, this.tool, this.turnStart, this.now, this.tokens), {
+            shown: blocked === null,
+            pending: this.pending === 'stop',
+            press: () => void this.stop(),
+          })
+        : nothing}
+      ${this.menu === 'slash' && !blocked ? this.slash.render(this.slashOptions(), this.active, (command) => this.pick(command)) : nothing}
+      ${this.menu === 'history' && !blocked
+        ? historyMenu(
+            this.history.entries(),
+            (text) => this.recall(text),
+            () => {
+              this.menu = null;
+            },
+          )
+        : nothing}
       <div class="inner">
         ${this.queued !== null
           ? html`<div class="line queued">
@@ -768,11 +400,11 @@ export class Composer extends LitElement {
               <button class="icon" aria-label="Cancel the queued prompt" title="Cancel" @click=${() => this.cancelQueued()}>${closeSmallIcon()}</button>
             </div>`
           : nothing}
-        ${this.upload ? this.renderUpload(this.upload) : nothing}
+        ${this.uploads.render()}
         ${this.note ? html`<div class="note ${this.note.kind}" role=${this.note.kind === 'error' ? 'alert' : 'status'}>${agentText(this.note.text)}</div>` : nothing}
         <div class="row">
           ${blocked === null
-            ? html`<button class="icon ghost" aria-label="Attach a file or image" title="Attach a file or image" ?disabled=${this.upload !== null} @click=${() => this.picker?.click()}>
+            ? html`<button class="icon ghost" aria-label="Attach a file or image" title="Attach a file or image" ?disabled=${this.uploads.upload !== null} @click=${() => this.picker?.click()}>
                   ${paperclipIcon()}
                 </button>
                 <input type="file" multiple hidden @change=${this.onPicked} />
@@ -821,74 +453,14 @@ export class Composer extends LitElement {
       <div class="visually-hidden" role="status">${this.announcement}</div>
     `;
   }
-
-  private renderDoing(canStop: boolean) {
-    const d = doingNow(this.status, this.tool, this.turnStart, this.now, this.tokens);
-    if (!d) return nothing;
-    return html`<div class="doing" role="group" aria-label=${`Claude is working: ${doingNowText(d)}`}>
-      <span class="spin" aria-hidden="true"></span>
-      <span class="what" aria-hidden="true">
-        <span class=${d.tool ? 'now tool' : 'now'}>${d.what}</span>
-        <span class="meta">${[d.elapsed, d.tokens && `↓ ${d.tokens}`, ...d.usage].filter(Boolean).map((part) => html`<span>${part}</span>`)}</span>
-      </span>
-      ${canStop
-        ? html`<button class="stop" aria-label="Stop Claude" ?disabled=${this.pending === 'stop'} @click=${() => this.stop()}>${stopIcon()}Stop</button>`
-        : nothing}
-    </div>`;
-  }
-
-  private renderUpload(u: Upload) {
-    const percent = u.bytes > 0 ? Math.round((u.sent / u.bytes) * 100) : 0;
-    return html`<div class="line upload" role="status">
-      <span class="label">Uploading</span>
-      <span class="text" title=${u.name}>${u.name} · ${fileSize(u.bytes)}</span>
-      <progress max="100" .value=${percent} aria-label=${`Uploading ${u.name}: ${percent}%`}></progress>
-      <button class="icon" aria-label="Cancel the upload" title="Cancel the upload" @click=${() => this.uploading?.abort()}>${closeSmallIcon()}</button>
-    </div>`;
-  }
-
-  private renderSlashMenu() {
-    const c = this.commands;
-    const options = this.slashOptions();
-    const active = Math.min(this.active, options.length - 1);
-    // The prompt field keeps the keyboard and points at the chosen command (aria-activedescendant),
-    // scrolled into view as ↑ and ↓ move. The list can take the focus too (Shift+Tab from the
-    // field), to be scrolled and read with the keys like any scrolling region; a tap never moves
-    // the focus there (mousedown).
-    return html`<div class="menu" tabindex="0" @mousedown=${(e: Event) => e.preventDefault()}>
-      ${c.kind === 'loading' || c.kind === 'not-asked' ? html`<div class="menu-note" role="status">Loading Claude's commands…</div>` : nothing}
-      ${c.kind === 'failed' ? html`<div class="menu-note error" role="alert">Claude's commands could not be listed: ${agentText(c.message)}</div>` : nothing}
-      ${c.kind === 'ready' && options.length === 0 ? html`<div class="menu-note" role="status">No command matches.</div>` : nothing}
-      <ul id="slash-menu" role="listbox" aria-label="Slash commands" ?hidden=${options.length === 0}>
-        ${options.map(
-          (cmd, i) => html`<li id=${`command-${i}`} role="option" aria-selected=${i === active} @click=${() => this.pick(cmd)}>
-            <span class="cmd-name">/${cmd.name}</span>
-            <span class="cmd-source">${sourceLabel(cmd.source)}</span>
-            ${cmd.description ? html`<span class="cmd-desc">${cmd.description}</span>` : nothing}
-          </li>`,
-        )}
-      </ul>
-    </div>`;
-  }
-
-  private renderHistoryMenu() {
-    const entries = this.history.entries().slice().reverse();
-    return html`<div class="menu" id="history-menu" role="region" aria-label="Sent from this device">
-      <div class="menu-head">
-        <span>Sent from this device</span>
-        <button class="icon" aria-label="Close" @click=${() => (this.menu = null)}>${closeSmallIcon()}</button>
-      </div>
-      ${entries.length === 0
-        ? html`<div class="menu-note">Nothing sent from this device yet.</div>`
-        : html`<ul>
-            ${entries.map((text) => html`<li><button class="recall" @click=${() => this.recall(text)}><span>${text}</span></button></li>`)}
-          </ul>`}
-    </div>`;
-  }
 }
 
 declare global {
   interface HTMLElementTagNameMap {
     'pm-composer': Composer;
+  }
+  interface HTMLElementEventMap {
+    /** A prompt left for Claude: the timeline follows the conversation to where it will show. */
+    'pm-prompt-sent': Event;
   }
 }

@@ -5,17 +5,17 @@
  */
 import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
 import { PROOF_HEADER } from '../../protocol/device-proof.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
-import { reportAccessLost } from '../shared/access-lost.js';
-import { ApiRequestError } from '../shared/api-request.js';
-import * as api from '../shared/api.js';
-import { requestTarget, signProof } from '../shared/device-key.js';
+import { reportAccessLost } from '../core/access-lost.js';
+import { ApiRequestError } from '../core/api-request.js';
+import * as api from '../core/api.js';
+import { sessionRoutes } from '../core/session-routes.js';
+import { requestTarget, signProof } from '../core/device-key.js';
 import { readableCommands } from './slash-commands.js';
 
 /** Text typed into the session's pane: a tab's, or an outside session's through its own tmux. */
 function typeInto(key: string, body: TabInputBody): Promise<undefined> {
-  return isOutsideKey(key) ? api.outsideInput(key, body) : api.tabInput(key, body);
+  return sessionRoutes(key).input(body);
 }
 
 /**
@@ -30,11 +30,11 @@ export async function sendPrompt(key: string, text: string): Promise<void> {
 /** Escape in the session's pane: Claude stops what it does, as Esc in the terminal. */
 export function pressEscape(key: string): Promise<undefined> {
   const body = { key: 'Escape' as const };
-  return isOutsideKey(key) ? api.outsideKey(key, body) : api.tabKey(key, body);
+  return sessionRoutes(key).key(body);
 }
 
 export async function slashCommands(key: string): Promise<SlashCommandView[]> {
-  return readableCommands(await (isOutsideKey(key) ? api.outsideCommands(key) : api.tabCommands(key)));
+  return readableCommands(await sessionRoutes(key).commands());
 }
 
 /** 820 B, 14 KB, 2.5 MB, 10 MB: in the binary units the upload limit is set in. */
@@ -67,7 +67,7 @@ export interface UploadHandle {
  */
 export function uploadFile(key: string, file: Blob, name: string, onProgress: (sent: number, total: number) => void): UploadHandle {
   if (file.size > UPLOAD_MAX_BYTES) return { done: Promise.reject(new FileTooLargeError(name, file.size)), abort: () => {} };
-  const route = isOutsideKey(key) ? api.API_ROUTES.outsideUpload : api.API_ROUTES.tabUpload;
+  const route = sessionRoutes(key).upload;
   const xhr = new XMLHttpRequest();
   const path = api.routePath(route, key);
   let cancelled = false;

@@ -1,7 +1,7 @@
 import { TimelineServerMessage } from '../../protocol/timeline.js';
-import { CHANNEL_PATHS } from '../shared/api.js';
-import { type ConnectionState, ReconnectingSocket } from '../shared/reconnecting-socket.js';
-import { parseServerMessage } from '../shared/server-message.js';
+import { CHANNEL_PATHS } from '../core/api.js';
+import { type ConnectionState, ReconnectingSocket } from '../core/reconnecting-socket.js';
+import { parseServerMessage } from '../core/server-message.js';
 
 /**
  * A phone asleep this long may hold a dead socket that does not know it, and the timeline has

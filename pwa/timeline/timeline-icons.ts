@@ -1,4 +1,4 @@
-/** The composer's icons, in the app's style (pwa/shared/icons.ts), kept in the timeline's chunk. */
+/** The composer's icons, in the app's style (pwa/ui/icons.ts), kept in the timeline's chunk. */
 import { svg, type SVGTemplateResult } from 'lit';
 
 function icon(body: SVGTemplateResult, size = 20) {

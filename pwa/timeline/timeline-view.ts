@@ -1,33 +1,26 @@
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { TabView } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { isOutsideKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type {
-  AssistantTextEntry,
-  InterruptEntry,
-  NoticeEntry,
-  PromptEntry,
-  ThinkingEntry,
   TimelineEntry,
-  ToolCallEntry,
 } from '../../protocol/timeline.js';
-import { controls } from '../shared/shared-styles.js';
-import type { ConnectionState } from '../shared/reconnecting-socket.js';
-import { TAB_MISSING_EVENT } from '../shared/tab-missing.js';
-import { shortTime } from '../shared/time.js';
+import { controls } from '../ui/styles.js';
+import { copyCodeBlock } from './copy-code.js';
+import { timelineEntry } from './timeline-entries.js';
+import { timelineStyles } from './timeline-styles.js';
+import type { ConnectionState } from '../core/reconnecting-socket.js';
+import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
 import './composer.js';
 import { inputBlock } from './composer-target.js';
 import { currentTool, turnOutputTokens } from './doing-now.js';
-import { HostSessionFeed } from './host-session.js';
-import { renderMarkdown } from './markdown.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
-import { rememberTimeline } from '../offline/timeline-saver.js';
+import { rememberTimeline } from '../core/timeline-saver.js';
 
 /** Within this many pixels of the end counts as "at the end": new entries keep it in view. */
 const PINNED_SLACK_PX = 64;
@@ -48,52 +41,6 @@ function closedText(code: number, outside: boolean): string {
   }
 }
 
-function inputText(entry: ToolCallEntry): string {
-  const input = entry.input as Record<string, unknown> | null;
-  // A shell command reads best as itself; anything else as its fields.
-  if (entry.name === 'Bash' && input && typeof input.command === 'string') return input.command;
-  if (input === undefined || input === null) return '';
-  return JSON.stringify(input, null, 2);
-}
-
-/** Each answer's Markdown, made once: entries are replaced, never changed, when they change. */
-const rendered = new WeakMap<AssistantTextEntry, ReturnType<typeof unsafeHTML>>();
-
-function markdownOf(e: AssistantTextEntry) {
-  let html = rendered.get(e);
-  if (!html) {
-    html = unsafeHTML(renderMarkdown(e.text));
-    rendered.set(e, html);
-  }
-  return html;
-}
-
-/** How long "Copied" stands on a code block's button. */
-const COPIED_MS = 1_500;
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // No clipboard API (plain HTTP on a LAN is not a secure context): the old way.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
-
-function characters(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(1)}k characters` : `${n} characters`;
-}
-
 /**
  * A Claude tab's conversation: what the person asked, what Claude said (as Markdown), the
  * tools it ran and what they returned; and under it the composer, to write to Claude without a
@@ -102,429 +49,7 @@ function characters(n: number): string {
  */
 @customElement('pm-timeline-view')
 export class TimelineView extends LitElement {
-  static override styles = [
-    controls,
-    css`
-      *,
-      *::before,
-      *::after {
-        box-sizing: border-box;
-      }
-      :host {
-        flex: 1 1 auto;
-        min-width: 0;
-        min-height: 0;
-        display: flex;
-        flex-direction: column;
-        position: relative;
-      }
-      .stage {
-        flex: 1 1 auto;
-        min-height: 0;
-        display: flex;
-        flex-direction: column;
-        position: relative;
-      }
-      .scroller {
-        flex: 1 1 auto;
-        min-height: 0;
-        overflow-y: auto;
-        overscroll-behavior: contain;
-        -webkit-overflow-scrolling: touch;
-      }
-      .entries {
-        list-style: none;
-        margin: 0 auto;
-        max-width: 820px;
-        /* The end keeps room for the "what Claude is doing" line, so its coming moves nothing. */
-        padding: 16px calc(14px + var(--pm-safe-right)) 72px calc(14px + var(--pm-safe-left));
-        display: flex;
-        flex-direction: column;
-        gap: 12px;
-      }
-      .entries > li {
-        min-width: 0;
-      }
-      .text {
-        margin: 0;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-        line-height: 1.5;
-      }
-      .prompt {
-        display: flex;
-        flex-direction: column;
-        align-items: flex-end;
-        gap: 3px;
-        margin-top: 8px;
-      }
-      .prompt .text {
-        max-width: min(88%, 640px);
-        padding: 9px 13px;
-        border-radius: 14px 14px 4px 14px;
-        background: color-mix(in srgb, var(--pm-accent) 16%, var(--pm-surface));
-        border: 1px solid color-mix(in srgb, var(--pm-accent) 30%, var(--pm-border));
-      }
-      time,
-      .meta {
-        color: var(--pm-muted);
-        font-size: 12px;
-      }
-      .assistant {
-        padding: 0 2px;
-        min-width: 0;
-      }
-      .cut {
-        color: var(--pm-muted);
-        font-size: 13px;
-        font-style: italic;
-      }
-      /* Claude's Markdown. */
-      .md {
-        line-height: 1.55;
-        overflow-wrap: anywhere;
-      }
-      .md > :first-child {
-        margin-top: 0;
-      }
-      .md > :last-child {
-        margin-bottom: 0;
-      }
-      .md p,
-      .md ul,
-      .md ol,
-      .md blockquote,
-      .md .code,
-      .md .table {
-        margin: 0 0 10px;
-      }
-      .md ul,
-      .md ol {
-        padding-left: 1.4em;
-      }
-      .md ul {
-        list-style: disc;
-      }
-      .md ol {
-        list-style: decimal;
-      }
-      .md ul ul {
-        list-style: circle;
-      }
-      .md li {
-        margin: 3px 0;
-      }
-      .md li > p {
-        margin: 0;
-      }
-      .md h1,
-      .md h2,
-      .md h3,
-      .md h4,
-      .md h5,
-      .md h6 {
-        margin: 16px 0 8px;
-        line-height: 1.3;
-      }
-      .md h1 {
-        font-size: 1.3em;
-      }
-      .md h2 {
-        font-size: 1.18em;
-      }
-      .md h3,
-      .md h4,
-      .md h5,
-      .md h6 {
-        font-size: 1.05em;
-      }
-      .md a {
-        color: var(--pm-accent);
-      }
-      .md a:not([href]) {
-        color: inherit;
-        text-decoration: underline dotted;
-      }
-      .md blockquote {
-        padding: 2px 12px;
-        border-left: 3px solid var(--pm-border);
-        color: var(--pm-muted);
-      }
-      .md hr {
-        border: none;
-        border-top: 1px solid var(--pm-border);
-        margin: 14px 0;
-      }
-      .md :not(pre) > code {
-        font-family: var(--pm-mono);
-        font-size: 0.88em;
-        padding: 1px 5px;
-        border-radius: 5px;
-        background: var(--pm-surface-2);
-        border: 1px solid var(--pm-border);
-      }
-      .md .code {
-        border: 1px solid var(--pm-border);
-        border-radius: 10px;
-        background: var(--pm-bg);
-        overflow: hidden;
-      }
-      .md .code-bar {
-        display: flex;
-        align-items: center;
-        justify-content: space-between;
-        gap: 8px;
-        padding-left: 12px;
-        border-bottom: 1px solid var(--pm-border);
-        background: var(--pm-surface);
-        color: var(--pm-muted);
-        font-size: 12px;
-        font-family: var(--pm-mono);
-      }
-      .md .code-bar button {
-        min-width: var(--pm-tap);
-        padding: 0 12px;
-        border: none;
-        border-radius: 0;
-        background: transparent;
-        color: var(--pm-muted);
-        font-family: var(--pm-font);
-        font-size: 13px;
-      }
-      .md .code-bar button.copied {
-        color: var(--pm-accent);
-      }
-      .md .code pre {
-        max-height: none;
-        border-radius: 0;
-        padding: 10px 12px;
-        white-space: pre;
-        overflow-wrap: normal;
-        overflow-x: auto;
-      }
-      .md .table {
-        overflow-x: auto;
-      }
-      .md table {
-        border-collapse: collapse;
-        font-size: 14px;
-      }
-      .md th,
-      .md td {
-        border: 1px solid var(--pm-border);
-        padding: 6px 10px;
-        text-align: left;
-        vertical-align: top;
-        overflow-wrap: normal;
-      }
-      .md th {
-        background: var(--pm-surface-2);
-      }
-      details {
-        border: 1px solid var(--pm-border);
-        border-radius: 10px;
-        background: var(--pm-surface);
-        min-width: 0;
-      }
-      summary {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        min-height: var(--pm-tap);
-        padding: 6px 12px;
-        cursor: pointer;
-        list-style: none;
-        border-radius: 10px;
-        touch-action: manipulation;
-      }
-      summary::-webkit-details-marker {
-        display: none;
-      }
-      summary:focus-visible {
-        outline: 2px solid var(--pm-accent);
-        outline-offset: 1px;
-      }
-      summary::after {
-        content: '';
-        flex: none;
-        margin-left: auto;
-        width: 7px;
-        height: 7px;
-        border-right: 2px solid var(--pm-muted);
-        border-bottom: 2px solid var(--pm-muted);
-        transform: rotate(45deg) translate(-2px, -2px);
-      }
-      details[open] > summary::after {
-        transform: rotate(-135deg) translate(-2px, -2px);
-      }
-      .tool-name {
-        flex: none;
-        font-weight: 650;
-        font-size: 14px;
-      }
-      .tool-summary {
-        flex: 0 1 auto;
-        min-width: 0;
-        font-family: var(--pm-mono);
-        font-size: 13px;
-        color: var(--pm-muted);
-        white-space: nowrap;
-        overflow: hidden;
-        text-overflow: ellipsis;
-      }
-      .mark {
-        flex: none;
-        display: inline-grid;
-        place-items: center;
-        width: 20px;
-        height: 20px;
-        border-radius: 50%;
-        font-size: 12px;
-        font-weight: 700;
-      }
-      .mark.ok {
-        background: color-mix(in srgb, var(--pm-accent) 15%, transparent);
-        color: var(--pm-accent);
-      }
-      .mark.error {
-        background: var(--pm-danger-bg);
-        color: var(--pm-danger);
-      }
-      .mark.running {
-        border: 2px solid color-mix(in srgb, var(--pm-busy) 28%, transparent);
-        border-top-color: var(--pm-busy);
-        animation: spin 0.9s linear infinite;
-        width: 16px;
-        height: 16px;
-        margin: 2px;
-      }
-      @keyframes spin {
-        to {
-          transform: rotate(1turn);
-        }
-      }
-      @media (prefers-reduced-motion: reduce) {
-        .mark.running {
-          animation: none;
-        }
-      }
-      .body {
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-        padding: 0 12px 12px;
-      }
-      .label {
-        font-size: 12px;
-        color: var(--pm-muted);
-        text-transform: uppercase;
-        letter-spacing: 0.04em;
-      }
-      pre {
-        margin: 0;
-        padding: 8px 10px;
-        max-height: 320px;
-        overflow: auto;
-        border-radius: 8px;
-        background: var(--pm-bg);
-        font-family: var(--pm-mono);
-        font-size: 12.5px;
-        line-height: 1.45;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-      }
-      pre.error {
-        color: var(--pm-danger);
-      }
-      .thinking {
-        background: transparent;
-        border-style: dashed;
-      }
-      .thinking summary {
-        color: var(--pm-muted);
-        font-size: 14px;
-        font-style: italic;
-      }
-      .thinking .body {
-        color: var(--pm-muted);
-        font-size: 14px;
-      }
-      .marker {
-        display: flex;
-        align-items: center;
-        gap: 10px;
-        color: var(--pm-warn);
-        font-size: 13px;
-      }
-      .marker::before,
-      .marker::after {
-        content: '';
-        flex: 1 1 auto;
-        border-top: 1px solid color-mix(in srgb, var(--pm-warn) 35%, transparent);
-      }
-      .notice {
-        font-size: 13px;
-        color: var(--pm-muted);
-        padding: 6px 10px;
-        border-left: 3px solid var(--pm-border);
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-      }
-      .notice.warning {
-        border-left-color: var(--pm-warn);
-        color: var(--pm-warn);
-      }
-      .notice.error {
-        border-left-color: var(--pm-danger);
-        color: var(--pm-danger);
-      }
-      .placeholder {
-        margin: auto;
-        padding: 32px 24px;
-        max-width: 420px;
-        text-align: center;
-        color: var(--pm-muted);
-      }
-      .banner {
-        position: absolute;
-        top: 8px;
-        left: 50%;
-        transform: translateX(-50%);
-        z-index: 1;
-        display: flex;
-        align-items: center;
-        gap: 10px;
-        padding: 3px 3px 3px 14px;
-        max-width: calc(100% - 16px);
-        border-radius: 12px;
-        background: color-mix(in srgb, var(--pm-warn) 12%, var(--pm-surface));
-        border: 1px solid color-mix(in srgb, var(--pm-warn) 35%, transparent);
-        color: var(--pm-warn);
-        font-size: 14px;
-      }
-      .banner.error {
-        background: var(--pm-danger-bg);
-        border-color: color-mix(in srgb, var(--pm-danger) 35%, transparent);
-        color: var(--pm-danger);
-        padding: 8px 14px;
-      }
-      .banner button {
-        font-size: 14px;
-        border-color: color-mix(in srgb, var(--pm-warn) 35%, transparent);
-        background: transparent;
-      }
-      .latest {
-        position: absolute;
-        /* Above the "what Claude is doing" line when it shows. */
-        bottom: 64px;
-        left: 50%;
-        transform: translateX(-50%);
-        border-radius: 999px;
-        background: var(--pm-surface-3);
-        z-index: 1;
-      }
-    `,
-  ];
+  static override styles = [controls, timelineStyles];
 
   @property() tabId = '';
   /** The session's Claude status, for the composer (Stop, the queue, what Claude is doing). */
@@ -546,12 +71,6 @@ export class TimelineView extends LitElement {
 
   private connection: TimelineConnection | null = null;
   private pinned = true;
-  /** Until the tab screen binds status, tab and outside itself, they are read from it. */
-  private readonly feed = new HostSessionFeed(this, (facts) => {
-    if (facts.status !== this.status) this.status = facts.status;
-    if (facts.tab !== this.tab) this.tab = facts.tab;
-    if (facts.outside !== this.outside) this.outside = facts.outside;
-  });
   /** The composer growing, or the keyboard opening, shrinks the scroller: the end stays in view. */
   private readonly resize = new ResizeObserver(() => {
     if (this.pinned) this.toEnd();
@@ -559,13 +78,11 @@ export class TimelineView extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.feed.attach();
     this.open();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.feed.detach();
     this.resize.disconnect();
     this.connection?.dispose();
     this.connection = null;
@@ -633,20 +150,6 @@ export class TimelineView extends LitElement {
     this.toEnd();
   }
 
-  /** The copy buttons are part of each answer's HTML; one listener serves them all. */
-  private async onClick(e: Event): Promise<void> {
-    const button = (e.target as Element | null)?.closest?.('button.copy');
-    const code = button?.closest('.code')?.querySelector('pre');
-    if (!button || !code) return;
-    const ok = await copyText(code.textContent ?? '');
-    button.textContent = ok ? 'Copied' : 'Copy failed';
-    button.classList.toggle('copied', ok);
-    setTimeout(() => {
-      button.textContent = 'Copy';
-      button.classList.remove('copied');
-    }, COPIED_MS);
-  }
-
   private get gone(): boolean {
     return this.link.kind === 'closed-final' || this.link.kind === 'access-lost';
   }
@@ -657,13 +160,13 @@ export class TimelineView extends LitElement {
     return html`
       <div class="stage">
         ${this.renderBanner()}
-        <div class="scroller" @scroll=${this.onScroll} @click=${this.onClick}>
+        <div class="scroller" @scroll=${this.onScroll} @click=${copyCodeBlock}>
           ${t.entries.length > 0
             ? html`<ol class="entries" aria-label="Conversation">
                 ${repeat(
                   t.entries,
                   (e) => e.id,
-                  (e) => html`<li>${this.renderEntry(e)}</li>`,
+                  (e) => html`<li>${timelineEntry(e)}</li>`,
                 )}
               </ol>`
             : this.renderEmpty()}
@@ -685,7 +188,7 @@ export class TimelineView extends LitElement {
 
   private renderBanner() {
     const link = this.link;
-    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, isOutsideKey(this.tabId))}</div>`;
+    if (link.kind === 'closed-final') return html`<div class="banner error" role="alert">${closedText(link.code, parseSessionKey(this.tabId).kind === 'outside')}</div>`;
     if (link.kind === 'access-lost') return html`<div class="banner error" role="alert">This device is no longer paired.</div>`;
     if (link.kind === 'reconnecting') {
       const text = link.failures >= UNAVAILABLE_AFTER ? 'The timeline is not available from the agent. Retrying…' : 'Reconnecting…';
@@ -709,79 +212,6 @@ export class TimelineView extends LitElement {
     </div>`;
   }
 
-  private renderEntry(e: TimelineEntry) {
-    switch (e.kind) {
-      case 'prompt':
-        return this.renderPrompt(e);
-      case 'assistant-text':
-        return this.renderAssistant(e);
-      case 'tool-call':
-        return this.renderTool(e);
-      case 'thinking':
-        return this.renderThinking(e);
-      case 'interrupt':
-        return this.renderInterrupt(e);
-      case 'notice':
-        return this.renderNotice(e);
-    }
-  }
-
-  private renderPrompt(e: PromptEntry) {
-    return html`<div class="prompt">
-      <p class="text"><span class="visually-hidden">You: </span>${e.text}${e.truncated ? html`<span class="cut"> … (shortened)</span>` : nothing}</p>
-      <time datetime=${e.at}>${shortTime(e.at)}</time>
-    </div>`;
-  }
-
-  private renderAssistant(e: AssistantTextEntry) {
-    return html`<div class="assistant">
-      <span class="visually-hidden">Claude: </span>
-      <div class="md">${markdownOf(e)}</div>
-      ${e.truncated ? html`<div class="cut">… (shortened; the terminal has it all)</div>` : nothing}
-      ${e.aborted ? html`<div class="cut">Stopped while writing.</div>` : nothing}
-    </div>`;
-  }
-
-  private renderTool(e: ToolCallEntry) {
-    const r = e.result;
-    const mark = !r
-      ? html`<span class="mark running" role="img" aria-label="running"></span>`
-      : r.status === 'ok'
-        ? html`<span class="mark ok" role="img" aria-label="done">✓</span>`
-        : html`<span class="mark error" role="img" aria-label="failed">!</span>`;
-    const input = inputText(e);
-    return html`<details class="tool">
-      <summary>
-        ${mark}
-        <span class="tool-name">${e.name}</span>
-        <span class="tool-summary">${e.summary}</span>
-      </summary>
-      <div class="body">
-        ${input ? html`<span class="label">${e.name === 'Bash' ? 'Command' : 'Input'}</span><pre>${input}</pre>` : nothing}
-        ${r
-          ? html`<span class="label">${r.status === 'ok' ? 'Result' : 'Error'}</span>
-              <pre class=${r.status === 'error' ? 'error' : ''}>${r.text || '(no output)'}${r.truncated ? '\n…' : ''}</pre>
-              ${r.truncated ? html`<span class="cut">Only the start of the result is shown; the terminal has it all.</span>` : nothing}`
-          : html`<span class="meta">Running, or waiting for your answer in the terminal.</span>`}
-      </div>
-    </details>`;
-  }
-
-  private renderThinking(e: ThinkingEntry) {
-    if (e.redacted || e.length === 0) return html`<div class="meta">Claude thought (not shown by the API).</div>`;
-    return html`<details class="thinking">
-      <summary>Thinking · ${characters(e.length)}</summary>
-      <div class="body"><p class="text">${e.firstLine}</p></div>
-    </details>`;
-  }
-
-  private renderInterrupt(e: InterruptEntry) {
-    return html`<div class="marker" role="note">${e.forToolUse ? 'Tool call stopped by you' : 'Interrupted by you'}</div>`;
-  }
-
-  private renderNotice(e: NoticeEntry) {
-    return html`<div class="notice ${e.level}" role="note">${e.text}</div>`;
-  }
 }
 
 declare global {

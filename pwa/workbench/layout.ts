@@ -3,8 +3,8 @@
  * each has, and which one has the keyboard. Pure: the workbench element keeps one of these,
  * every change makes a new one, and it is remembered on this device between visits.
  */
-import type { TabViewMode } from '../shared/router.js';
-import { isTabKey } from '../shared/tab-key.js';
+import type { TabViewMode } from '../core/router.js';
+import { isTabKey } from '../core/tab-key.js';
 
 /** `row`: side by side; `column`: stacked. */
 export type SplitDirection = 'row' | 'column';

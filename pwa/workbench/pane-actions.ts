@@ -1,13 +1,13 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { closeIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { closeIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import type { SplitDirection } from './layout.js';
 import type { PaneCandidate } from './tab-order.js';
+import { CLOSE_PANE_EVENT } from '../tab/tab-events.js';
 import { splitColumnIcon, splitRowIcon } from './workbench-icons.js';
 
 export const OPEN_BESIDE_EVENT = 'pm-open-beside';
-export const CLOSE_PANE_EVENT = 'pm-close-pane';
 export const SPLIT_DIRECTION_EVENT = 'pm-split-direction';
 
 /**

@@ -1,6 +1,6 @@
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
-import { type Route, router, type TabViewMode, tabViewPath } from '../shared/router.js';
+import { type Route, router, type TabViewMode, tabViewPath } from '../core/router.js';
 import { type AppShortcut, listenForAppShortcuts } from './app-shortcuts.js';
 import { stepTab, tabOrder } from './tab-order.js';
 import type { Workbench } from './workbench.js';
@@ -15,20 +15,9 @@ export interface AppScreens {
   /** The desktop split, while it shows. */
   workbench(): Workbench | null;
   /** The session list: the home screen, or the sidebar beside the split. */
-  sidebar(): HTMLElement | null;
+  sidebar(): { focusRow(tabId: string | null): void } | null;
   /** The bell's job: the inbox, from its top. */
   showInbox(): void;
-}
-
-/** The first element matching `selector` in `root` or any shadow root inside it. */
-function deepQuery(root: ParentNode, selector: string): HTMLElement | null {
-  const found = root.querySelector<HTMLElement>(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) {
-    const inner = el.shadowRoot ? deepQuery(el.shadowRoot, selector) : null;
-    if (inner) return inner;
-  }
-  return null;
 }
 
 function openTab(app: AppScreens, tabId: string): void {
@@ -40,12 +29,8 @@ function openTab(app: AppScreens, tabId: string): void {
 
 /** Into the list: the row of the tab on screen, else the list's first control. */
 function focusSidebar(app: AppScreens): void {
-  const list = app.sidebar();
-  if (!list?.shadowRoot) return;
   const route = app.route();
-  const row = route.name === 'terminal' ? deepQuery(list.shadowRoot, `pm-tab-row[data-tab-id="${CSS.escape(route.tabId)}"]`) : null;
-  const target = row?.shadowRoot?.querySelector<HTMLElement>('button') ?? deepQuery(list.shadowRoot, 'button');
-  target?.focus();
+  app.sidebar()?.focusRow(route.name === 'terminal' ? route.tabId : null);
 }
 
 async function openHelp(): Promise<void> {

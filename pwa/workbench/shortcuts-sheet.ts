@@ -1,7 +1,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { closeIcon } from '../shared/icons.js';
-import { controls } from '../shared/shared-styles.js';
+import { closeIcon } from '../ui/icons.js';
+import { controls } from '../ui/styles.js';
 import { onMac, TERMINAL_SHORTCUTS } from '../terminal/terminal-shortcuts.js';
 import { APP_SHORTCUTS } from './app-shortcuts.js';
 

@@ -1,6 +1,6 @@
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
-import { outsideLabel, tabLabel } from '../sessions/labels.js';
+import { outsideLabel, tabLabel } from '../core/labels.js';
 
 /** A tab that can be opened beside a pane, as the split menu lists it. */
 export interface PaneCandidate {

@@ -1,5 +1,5 @@
 import { svg } from 'lit';
-import { icon } from '../shared/icons.js';
+import { icon } from '../ui/icons.js';
 
 /** Two panes side by side. */
 export const splitRowIcon = () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M12 4v16"/>`, 18);

@@ -4,9 +4,9 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { router, type TabViewMode, tabViewPath } from '../shared/router.js';
-import '../terminal/terminal-view.js';
-import type { TerminalView } from '../terminal/terminal-view.js';
+import { router, type TabViewMode, tabViewPath } from '../core/router.js';
+import '../tab/tab-screen.js';
+import type { TabScreen } from '../tab/tab-screen.js';
 import {
   closePane,
   equalize,
@@ -28,7 +28,7 @@ import {
 } from './layout.js';
 import './pane-actions.js';
 import { describePane, type PaneCandidate, paneCandidates, tabOrder } from './tab-order.js';
-import { deviceStorage } from '../shared/device-storage.js';
+import { deviceStorage } from '../core/device-storage.js';
 
 interface Drag {
   divider: number;
@@ -108,8 +108,8 @@ export class Workbench extends LitElement {
     this.dispatchEvent(new CustomEvent<ReadonlySet<string>>('pm-panes', { detail: new Set(ids), bubbles: true }));
   }
 
-  private paneElements(): TerminalView[] {
-    return [...this.querySelectorAll<TerminalView>(':scope > .pm-panes > pm-terminal-view')];
+  private paneElements(): TabScreen[] {
+    return [...this.querySelectorAll<TabScreen>(':scope > .pm-panes > pm-terminal-view')];
   }
 
   private setLayout(next: Layout, remember = true): void {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
-import { parseServerMessage } from '../../pwa/shared/server-message.js';
+import { parseServerMessage } from '../../pwa/core/server-message.js';
 import { anyJson, hostileString, RUNS } from './hostile.js';
 import { checkSchemaByProperty, expectStable, isRequestSchema, LIMITS, SERVER_MESSAGES, type Schema, schemas } from './protocol-schemas.js';
 

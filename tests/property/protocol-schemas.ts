@@ -15,7 +15,7 @@ import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
 import { unsafeTextProblem } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES } from '../../protocol/status.js';
 import { TIMELINE_LIMITS } from '../../protocol/timeline.js';
-import { parseServerMessage } from '../../pwa/shared/server-message.js';
+import { parseServerMessage } from '../../pwa/core/server-message.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { anyJson, mutatedFrom, RUNS } from './hostile.js';
 

@@ -242,7 +242,7 @@ export async function pairBrowser(context: BrowserContext, agent: Pick<AgentHand
 }
 
 /**
- * The device key pair the app kept in the page's IndexedDB (`pwa/shared/device-key.ts`), as a
+ * The device key pair the app kept in the page's IndexedDB (`pwa/core/device-key.ts`), as a
  * handle inside the page (its private half cannot leave the browser), or a handle to undefined
  * when the browser holds none. Never makes the app's database: a browser that never paired has none.
  */
@@ -268,7 +268,7 @@ export function deviceKeyPair(page: Page): Promise<JSHandle<CryptoKeyPair | unde
 
 /**
  * A REST call made by the device a page's browser is, from inside that page: signed there with
- * the key the app kept in IndexedDB (`pwa/shared/device-key.ts`), which no one can take out of
+ * the key the app kept in IndexedDB (`pwa/core/device-key.ts`), which no one can take out of
  * the browser. For what belongs to one device (its push subscription, "This device"); the page
  * must show the app's origin. The time is this machine's, the agent's too.
  */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WEBSOCKET_PATHS } from '../../agent/channels/channel-table.js';
 import { apiRouter, listRoutes, type RouteDeps } from '../../agent/http/routes/api-router.js';
 import { API_ROUTES as PROTOCOL_ROUTES } from '../../protocol/routes.js';
-import { API_ROUTES, adoptOutside, CHANNEL_PATHS, outsideInput, tabInput } from '../../pwa/shared/api.js';
+import { API_ROUTES, adoptOutside, CHANNEL_PATHS, outsideInput, tabInput } from '../../pwa/core/api.js';
 
 // Requests are signed over their target on the page's origin; this browser holds no device key (no IndexedDB here), so none carries a proof.
 beforeEach(() => {

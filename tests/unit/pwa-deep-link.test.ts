@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalLink, linkOutcome, withoutApprovalLink } from '../../pwa/inbox/deep-link.js';
+import { approvalLink, linkOutcome, withoutApprovalLink } from '../../pwa/app/deep-link.js';
 
 describe('a notification’s link to an approval', () => {
   it('reads the approval id from the query', () => {

@@ -15,7 +15,7 @@ import {
   placeNames,
   replyTarget,
   type SessionLists,
-} from '../../pwa/inbox/inbox-items.js';
+} from '../../pwa/core/inbox-items.js';
 
 function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}): TabStatus {
   return {

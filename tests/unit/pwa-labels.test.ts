@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
-import { adoptQuestion, outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/sessions/labels.js';
+import { adoptQuestion, outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../pwa/core/labels.js';
 
 const tab = (fields: Partial<Pick<TabView, 'name' | 'title' | 'cwd'>> = {}): Pick<TabView, 'name' | 'title' | 'cwd'> => ({
   name: null,

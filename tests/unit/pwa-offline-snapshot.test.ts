@@ -13,8 +13,8 @@ import {
   type SessionLists,
   snapshotRecord,
   timelineRecord,
-} from '../../pwa/offline/snapshot.js';
-import { SAVE_DELAY_MS, saveDelay } from '../../pwa/offline/save-controller.js';
+} from '../../pwa/core/offline-snapshot.js';
+import { SAVE_DELAY_MS, saveDelay } from '../../pwa/core/offline-save-controller.js';
 
 const NOW = Date.parse('2026-03-04T10:30:00.000Z');
 

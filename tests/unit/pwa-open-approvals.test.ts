@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval } from '../../protocol/approvals.js';
-import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../../pwa/inbox/open-approvals.js';
+import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../../pwa/core/open-approvals.js';
 
 function approval(id: string, createdAt: number): Approval {
   return {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, FINAL_CLOSE_CODES } from '../../protocol/close-codes.js';
-import { Backoff } from '../../pwa/shared/backoff.js';
+import { Backoff } from '../../pwa/core/backoff.js';
 import {
   type ConnectionState,
   closeVerdict,
@@ -10,7 +10,7 @@ import {
   type SocketData,
   type SocketEnvironment,
   type SocketLike,
-} from '../../pwa/shared/reconnecting-socket.js';
+} from '../../pwa/core/reconnecting-socket.js';
 
 /** A browser WebSocket as the page sees it, driven from the test as the agent and the network would. */
 class FakeSocket implements SocketLike {

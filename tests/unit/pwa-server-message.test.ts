@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
 import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
-import { parseServerMessage, rejectedMessageCount } from '../../pwa/shared/server-message.js';
+import { parseServerMessage, rejectedMessageCount } from '../../pwa/core/server-message.js';
 
 const status: TabStatus = {
   state: 'needs-input',

@@ -11,7 +11,7 @@ import {
   outsideGroupState,
   STATE_LABEL,
   workspaceState,
-} from '../../pwa/sessions/tab-status.js';
+} from '../../pwa/core/tab-status.js';
 
 function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus {
   return {

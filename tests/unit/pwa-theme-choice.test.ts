@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { parseThemeChoice, resolveTheme, THEME_CHOICES, THEME_COLOR, THEME_STORAGE_KEY, type ThemeChoice } from '../../pwa/shared/theme-choice.js';
+import { parseThemeChoice, resolveTheme, THEME_CHOICES, THEME_COLOR, THEME_STORAGE_KEY, type ThemeChoice } from '../../pwa/ui/theme-choice.js';
 
 const BOOT_SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', 'pwa', 'public', 'theme-boot.js'), 'utf8');
 

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Theme } from '../../pwa/shared/theme.js';
-import { THEME_COLOR } from '../../pwa/shared/theme-choice.js';
+import type { Theme } from '../../pwa/ui/theme.js';
+import { THEME_COLOR } from '../../pwa/ui/theme-choice.js';
 
 const PWA = join(import.meta.dirname, '..', '..', 'pwa');
 const STYLES = readFileSync(join(PWA, 'styles.css'), 'utf8');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserHooksView } from '../../protocol/outside.js';
-import { setHomeDirectory } from '../../pwa/sessions/labels.js';
-import { parseUserHooks, plainText, userHooksError, userHooksMessage } from '../../pwa/devices/user-hooks-text.js';
+import { setHomeDirectory } from '../../pwa/core/labels.js';
+import { parseUserHooks, plainText, userHooksError, userHooksMessage } from '../../pwa/settings/user-hooks-text.js';
 
 setHomeDirectory('/home/ada');
 

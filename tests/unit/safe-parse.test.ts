@@ -13,7 +13,7 @@ import { parseHookPayload } from '../../protocol/hooks.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { StatusServerMessage } from '../../protocol/status.js';
 import { StatusClientMessage } from '../../protocol/status-client.js';
-import { parseServerMessage } from '../../pwa/shared/server-message.js';
+import { parseServerMessage } from '../../pwa/core/server-message.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

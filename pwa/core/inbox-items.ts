@@ -1,0 +1,207 @@
+/**
+ * What the inbox shows and the bell counts, worked out from the live state: the open
+ * approvals, the sessions whose Claude waits in the terminal with no approval to answer, and
+ * the sessions ready for review. A session is a tab, or a Claude started outside pocketmux
+ * that reports through the user hooks. Pure, so the order and the count are tested apart
+ * from the screen.
+ */
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { Approval } from '../../protocol/approvals.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import { parseSessionKey } from '../../protocol/session-key.js';
+import { visibleText } from '../../protocol/safe-text.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
+import { hasTimeline } from './tab-status.js';
+
+/** Where a tab lives in the list. */
+export interface TabPlace {
+  workspace: WorkspaceView;
+  tab: TabView;
+}
+
+/** A Claude started outside pocketmux, as the sync channel lists it. */
+export interface OutsidePlace {
+  outside: OutsideSessionView;
+}
+
+/** Where a session lives in the list: a workspace's tab, or the "Outside pocketmux" group. */
+export type SessionPlace = TabPlace | OutsidePlace;
+
+/** What the list is made of: the workspaces with their tabs, and the sessions outside them. */
+export interface SessionLists {
+  workspaces: readonly WorkspaceView[];
+  outside: readonly OutsideSessionView[];
+}
+
+export function isOutsidePlace(place: SessionPlace | undefined): place is OutsidePlace {
+  return place !== undefined && 'outside' in place;
+}
+
+export interface ApprovalEntry {
+  approval: Approval;
+  /** The session that asks; undefined for one the list does not show (yet). */
+  place: SessionPlace | undefined;
+  /** Set while a card settled elsewhere says so ("Already approved by Pixel 8") before it leaves. */
+  note: string | null;
+}
+
+export interface TabEntry {
+  /** The tab's id, or the outside session's key: what its status, terminal and timeline go by. */
+  key: string;
+  place: SessionPlace;
+  status: TabStatus;
+}
+
+export interface Inbox {
+  /** Questions Claude put to the person, oldest first. */
+  approvals: ApprovalEntry[];
+  /** Sessions that need input with no open approval: Claude waits in the terminal. Longest waiting first. */
+  waiting: TabEntry[];
+  /** Sessions whose Claude finished its turn, longest waiting first. */
+  review: TabEntry[];
+}
+
+/** An approval this device learnt was settled elsewhere, shown a moment longer with a note. */
+export interface SettlingApproval {
+  approval: Approval;
+  note: string;
+}
+
+export const EMPTY_INBOX: Inbox = { approvals: [], waiting: [], review: [] };
+
+/** Said on a card of the offline view, where its answers would be. */
+export const OFFLINE_CARD_NOTE = 'Offline: answer it here once pocketmux is back.';
+
+/** Oldest first; equal times keep their order, so cards never swap under a finger. */
+function byAge<T>(items: T[], at: (item: T) => number): T[] {
+  return items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => at(a.item) - at(b.item) || a.i - b.i)
+    .map(({ item }) => item);
+}
+
+/** Every session of the list by its key: the tabs, then the sessions outside pocketmux. */
+export function sessionPlaces(lists: SessionLists): Map<string, SessionPlace> {
+  const places = new Map<string, SessionPlace>();
+  for (const workspace of lists.workspaces) for (const tab of workspace.tabs) places.set(tab.id, { workspace, tab });
+  for (const outside of lists.outside) if (!places.has(outside.key)) places.set(outside.key, { outside });
+  return places;
+}
+
+/**
+ * The inbox, in the order it reads: approvals (questions, plans, dialogs) oldest first; then
+ * the sessions that wait in the terminal; then the sessions ready for review, tabs and
+ * sessions outside pocketmux alike. A session with an open approval is on its card, not again
+ * as a waiting one.
+ */
+export function buildInbox(
+  lists: SessionLists,
+  statuses: Readonly<Record<string, TabStatus>>,
+  approvals: readonly Approval[],
+  settling: readonly SettlingApproval[] = [],
+): Inbox {
+  const places = sessionPlaces(lists);
+  const open = new Set(approvals.map((a) => a.id));
+  const asking = new Set(approvals.map((a) => a.tabId));
+  const notes = new Map(settling.map((s) => [s.approval.id, s.note]));
+  const shown: ApprovalEntry[] = [
+    ...approvals.map((approval) => ({ approval, place: places.get(approval.tabId), note: notes.get(approval.id) ?? null })),
+    ...settling.filter((s) => !open.has(s.approval.id)).map((s) => ({ approval: s.approval, place: places.get(s.approval.tabId), note: s.note })),
+  ];
+  const waiting: TabEntry[] = [];
+  const review: TabEntry[] = [];
+  for (const [key, place] of places) {
+    const status = statuses[key];
+    if (status?.state === 'needs-input' && !asking.has(key)) waiting.push({ key, place, status });
+    else if (status?.state === 'ready-for-review') review.push({ key, place, status });
+  }
+  return {
+    approvals: byAge(shown, (e) => e.approval.createdAt),
+    waiting: byAge(waiting, (e) => e.status.since),
+    review: byAge(review, (e) => e.status.since),
+  };
+}
+
+/** How many things wait on the person: the bell's number and the document title's. */
+export function inboxCount(inbox: Inbox): number {
+  return inbox.approvals.filter((e) => e.note === null).length + inbox.waiting.length + inbox.review.length;
+}
+
+/**
+ * The same count before the list has arrived: every session the status channel knows of, the
+ * agent's tabs and the Claude sessions outside pocketmux, with the approvals.
+ */
+export function countFromStatuses(statuses: Readonly<Record<string, TabStatus>>, approvals: readonly Approval[]): number {
+  const asking = new Set(approvals.map((a) => a.tabId));
+  let n = approvals.length;
+  for (const [key, status] of Object.entries(statuses)) {
+    if (status.state === 'ready-for-review' || (status.state === 'needs-input' && !asking.has(key))) n++;
+  }
+  return n;
+}
+
+/** "just now", "2 min", "3 h", "4 d": how long something has waited, short enough for a card. */
+export function ageText(since: number, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - since) / 1000));
+  if (seconds < 60) return 'just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+export type DiffLineKind = 'added' | 'removed' | 'gap' | 'context';
+
+/** How a summary's diff line is drawn: `+` added, `-` removed, `…` lines left out, else context. */
+export function diffLineKind(line: string): DiffLineKind {
+  if (line.startsWith('+')) return 'added';
+  if (line.startsWith('-')) return 'removed';
+  if (line.startsWith('…')) return 'gap';
+  return 'context';
+}
+
+/** A card's words for where it comes from, with control and bidi characters spelled out. */
+export interface PlaceNames {
+  /** The workspace's name, or the group of the sessions outside pocketmux. */
+  workspace: string;
+  /** The tab's name, or the outside session's project. */
+  tab: string;
+}
+
+export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {
+  if (!place) return parseSessionKey(key).kind === 'outside' ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
+  if (isOutsidePlace(place)) return { workspace: OUTSIDE_GROUP, tab: outsideLabel(place.outside.cwd).primary };
+  const { workspace, tab } = place;
+  // As the tab's row names it: a Claude tab the person did not name is "Claude".
+  const name = tab.kind === 'claude' && !tab.name ? 'Claude' : tabLabel(tab).primary;
+  return { workspace: visibleText(workspace.name), tab: name };
+}
+
+/**
+ * Whether a card may offer the session's terminal: a tab's always; an outside session's only
+ * when it runs in tmux, and never while the list does not say how it runs.
+ */
+export function canOpenTerminal(place: SessionPlace | undefined, key: string): boolean {
+  if (isOutsidePlace(place)) return place.outside.terminal === 'tmux';
+  return parseSessionKey(key).kind === 'tab';
+}
+
+/** Whether a card may offer the session's conversation: every Claude outside pocketmux has one. */
+export function placeHasTimeline(place: SessionPlace | undefined, status: TabStatus | undefined): boolean {
+  if (!place) return false;
+  if (isOutsidePlace(place)) return true;
+  return hasTimeline(place.tab, status);
+}
+
+/**
+ * Where a reply to a finished turn is typed: a tab's pane, the pane of an outside session in
+ * tmux, or nowhere (an outside session started outside tmux has no terminal to type into).
+ */
+export type ReplyTarget = 'tab' | 'outside' | 'none';
+
+export function replyTarget(place: SessionPlace): ReplyTarget {
+  if (!isOutsidePlace(place)) return 'tab';
+  return place.outside.terminal === 'tmux' ? 'outside' : 'none';
+}

@@ -1,8 +1,0 @@
-/**
- * The tab screen's chunk, loaded when a tab opens or once the list has shown: the full-screen
- * tab view, the desktop split, and the app's keyboard shortcuts (which arrive with it).
- */
-import '../terminal/terminal-view.js';
-import './workbench.js';
-
-export { installAppShortcuts } from './shortcut-actions.js';
