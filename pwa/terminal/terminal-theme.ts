@@ -9,7 +9,7 @@ export type SearchDecorations = NonNullable<ISearchOptions['decorations']>;
  * space around the cells matches; the sixteen ANSI colours read at 4.5:1 or better on it,
  * except the one meant to vanish into it (black on dark, white on light), and on light the
  * two whites, which programs print as faint text, at 3:1
- * (tests/unit/pwa-terminal-theme.test.ts checks it).
+ * (tests/unit/pwa/terminal/terminal-theme.test.ts checks it).
  */
 const DARK: ITheme = {
   background: '#0e1116',

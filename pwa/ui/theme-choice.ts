@@ -6,7 +6,7 @@ import { showTheme, type Theme } from './theme.js';
  *
  * pwa/public/theme-boot.js shows it before the first paint: a plain script loaded from the
  * page's head (the page's policy allows no inline script), with the same key, values and
- * colours as here (tests/unit/pwa-theme-choice.test.ts holds the two together). It also sets
+ * colours as here (tests/unit/pwa/ui/theme-choice.test.ts holds the two together). It also sets
  * what is read only as the page loads: `<meta name="color-scheme">` (the canvas before the
  * stylesheet; the stylesheet's `color-scheme` rules after) and iOS's status bar style. This
  * module takes over once the app runs.

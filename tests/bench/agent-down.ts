@@ -42,7 +42,7 @@ async function round(term: AttachedTerminal, prompt: string): Promise<number> {
   const ms = performance.now() - start;
   // "No" ends the turn with no further request, and the next round starts from a clean prompt.
   await pane.answerDialog('4');
-  await pane.waitForScreen('an empty prompt', (s) => EMPTY_INPUT.test(s) && !s.includes(PERMISSION_DIALOG));
+  await pane.waitScreen('an empty prompt', (s) => EMPTY_INPUT.test(s) && !s.includes(PERMISSION_DIALOG));
   return ms;
 }
 

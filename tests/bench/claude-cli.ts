@@ -23,7 +23,7 @@ export class AttachedTerminal {
     cols: number,
     rows: number,
   ) {
-    this.client = pty.spawn('tmux', ['-u', '-L', pane.socket, 'attach-session', '-t', `=${pane.session}`], {
+    this.client = pty.spawn('tmux', ['-u', '-L', pane.socket, 'attach-session', '-t', `=${pane.target}`], {
       name: 'xterm-256color',
       cols,
       rows,
@@ -67,7 +67,7 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string, p
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      pane.capture().then((screen) => reject(new Error(`${what}: nothing after ${ms} ms\n--- pane ---\n${screen}`)), reject);
+      pane.screen().then((screen) => reject(new Error(`${what}: nothing after ${ms} ms\n--- pane ---\n${screen}`)), reject);
     }, ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));

@@ -9,7 +9,8 @@ import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { procMemory } from '../support/channels.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { api, claim, eventually, deviceSocket } from '../support/client.js';
+import { api, claim, deviceSocket } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { FakeAnthropic } from '../support/fake-anthropic.js';
 
 export interface ClaudeTabsResult {

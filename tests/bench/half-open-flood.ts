@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkspacesResponse } from '../../protocol/api.js';
 import { cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { fdLimit, HalfOpenFlood, type HookOutcome, openFds, postHookOnNewConnection, ResourceSampler, rssKiB } from '../support/half-open-flood.js';
 import { quantile } from '../support/stats.js';
 import { capturedHook } from '../support/status.js';

@@ -127,11 +127,11 @@ export async function hookKindsBench(rounds = HOOK_KINDS_ROUNDS, progress: (line
       const command = `${shellQuote(CLAUDE_BIN)} --settings ${shellQuote(kind === 'http' ? settings.http : settings.command)}`;
       await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${name}:`, '-l', command);
       await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${name}:`, 'Enter');
-      const pane = ClaudePane.existing(agent.tmuxSocket, name);
+      const pane = new ClaudePane(agent.tmuxSocket, name);
       // Attached before the CLI draws its prompt: the window takes this terminal's size.
       const term = new AttachedTerminal(pane, COLS, ROWS);
       terms.push(term);
-      await pane.waitForScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
+      await pane.waitScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
       await within(timer.claudeRunning(tab.id), 20_000, `SessionStart from the ${kind} tab`, pane);
       return { kind, tab, term, times: [] };
     };

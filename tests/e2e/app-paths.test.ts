@@ -14,7 +14,8 @@ import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, screenLines, typeCommand, waitForLine } from '../support/browser.js';
-import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
+import { api, createTab, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let browser: Browser;

@@ -15,8 +15,9 @@ import { UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
 import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
-import { ClaudeTabPane } from '../support/claude-tab.js';
-import { api, eventually, type Session } from '../support/client.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
+import { api, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type FakeAnthropic, type RecordedRequest, slow, text, toolUse } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 

@@ -13,7 +13,8 @@ import type { TabView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, PHONE, pairBrowser, pairPage, useAgentAndBrowser } from '../support/browser.js';
-import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
+import { api, createTab, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv } from '../support/status.js';
 

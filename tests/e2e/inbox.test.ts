@@ -14,8 +14,9 @@ import type { Approval } from '../../protocol/approvals.js';
 import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
-import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, eventually, pairAnother, type Session } from '../support/client.js';
+import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { api, pairAnother, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 

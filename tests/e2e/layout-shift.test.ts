@@ -20,7 +20,7 @@ import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairedPhone } fr
 import { api, createTab, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
-import { OwnTmux } from '../support/own-tmux.js';
+import { TmuxServer } from '../support/tmux-server.js';
 
 /**
  * The most layout shift a view may have while its data arrives. Web Vitals calls a page
@@ -62,7 +62,7 @@ let agent: AgentHandle;
 let browser: Browser;
 let session: Session;
 let workspaces: WorkspaceView[] = [];
-const own = new OwnTmux();
+const own = TmuxServer.named('own');
 /** The Claudes outside pocketmux whose cards and rows are measured. */
 let claudes: OutsideClaudes;
 /** The hook environment in the pane of the session whose status changes. */
@@ -112,7 +112,7 @@ afterAll(async () => {
   claudes?.stop();
   await browser?.close();
   await cleanupAgents();
-  await own.close();
+  await own.stop();
 });
 
 /**

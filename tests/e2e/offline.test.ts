@@ -18,9 +18,10 @@ import type { SessionResponse, TabView, WorkspaceView } from '../../protocol/api
 import type { Approval } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { ARTIFACTS, browserApi, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
-import { api, createTab, eventually, localDevice, pairAnother, type Session } from '../support/client.js';
+import { api, createTab, localDevice, pairAnother, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { paneEnv } from '../support/status.js';
 import { HISTORY_STORAGE_KEY } from '../../pwa/timeline/composer-history.js';
 

@@ -19,10 +19,11 @@ import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, waitForLine } from '../support/browser.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, eventually, localDevice, type Session } from '../support/client.js';
+import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { api, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
-import { OwnTmux } from '../support/own-tmux.js';
+import { TmuxServer } from '../support/tmux-server.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 
 const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
@@ -33,7 +34,7 @@ const ADOPT_IN_TMUX =
 const EMPTY_PROMPT = /^❯ *$/m;
 
 const env = newTestEnvironment();
-const own = new OwnTmux();
+const own = TmuxServer.named('own');
 let fake: FakeAnthropic;
 let claude: ClaudeEnv;
 let agent: AgentHandle;
@@ -141,7 +142,7 @@ afterAll(async () => {
     // Already gone.
   }
   plainScreen.dispose();
-  await own.close();
+  await own.stop();
   await browser?.close();
   await cleanupAgents();
   await fake?.close();

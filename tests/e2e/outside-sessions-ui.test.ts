@@ -11,11 +11,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine } from '../support/browser.js';
 import type { Approval } from '../../protocol/approvals.js';
-import { api, eventually, localDevice, type Session } from '../support/client.js';
+import { api, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { testSocketName } from '../support/temp.js';
 

@@ -16,7 +16,8 @@ import type { PushPayload, PushState } from '../../protocol/push.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { ARTIFACTS, browserApi, browserShowsNotifications, DESKTOP, launchBrowser, pairBrowser, pairPage, PHONE } from '../support/browser.js';
-import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
+import { api, createTab, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { capturedHook, paneEnv } from '../support/status.js';
 

@@ -18,8 +18,9 @@ import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, testCertificate } from '../support/agent.js';
 import { ARTIFACTS, browserApi, browserShowsNotifications, launchBrowser, pairPage, PHONE } from '../support/browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, eventually, localDevice, type Session } from '../support/client.js';
+import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { api, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 

@@ -13,7 +13,8 @@ import type { TabView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, screenLines, typeCommand, useAgentAndBrowser, waitForLine } from '../support/browser.js';
-import { api, createTab, eventually, localDevice, type Session } from '../support/client.js';
+import { api, createTab, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { findDecorations } from '../../pwa/terminal/terminal-theme.js';
 
 const env = useAgentAndBrowser();

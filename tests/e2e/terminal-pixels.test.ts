@@ -15,7 +15,8 @@ import type { TabView } from '../../protocol/api.js';
 import { sessionNameFor } from '../../agent/tmux/commands.js';
 import { tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, typeCommand, useAgentAndBrowser } from '../support/browser.js';
-import { createTab, eventually, localDevice, type Session } from '../support/client.js';
+import { createTab, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { decodePng, inkIn, type Pixels } from '../support/png.js';
 
 const env = useAgentAndBrowser();

@@ -28,7 +28,7 @@ import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairedPhone, typ
 import { createTab, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
-import { OwnTmux } from '../support/own-tmux.js';
+import { TmuxServer } from '../support/tmux-server.js';
 import { describeSmallTargets, smallTapTargets, TAP_MIN } from '../support/tap-targets.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -43,7 +43,7 @@ let agent: AgentHandle;
 let browser: Browser;
 let session: Session;
 let tab: TabView;
-const own = new OwnTmux();
+const own = TmuxServer.named('own');
 /** The Claudes outside pocketmux whose cards, rows and timelines are scanned. */
 let claudes: OutsideClaudes;
 
@@ -79,7 +79,7 @@ afterAll(async () => {
   claudes?.stop();
   await browser?.close();
   await cleanupAgents();
-  await own.close();
+  await own.stop();
 });
 
 /** What `<html>` says of the theme, and the browser's bar colour. */

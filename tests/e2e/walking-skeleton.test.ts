@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, typeCommand, waitForLine, xtermAssets } from '../support/browser.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let browser: Browser;

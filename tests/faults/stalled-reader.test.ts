@@ -10,7 +10,8 @@ import type { TerminalsResponse } from '../../protocol/api.js';
 import { HIGH_WATER_BYTES, MAX_INPUT_BACKLOG_BYTES } from '../../agent/terminal/terminal-bridge.js';
 import { cleanupAgents, startAgent } from '../support/agent.js';
 import { procMemory } from '../support/channels.js';
-import { api, claim, createTab, eventually, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 

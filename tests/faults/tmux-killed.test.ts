@@ -9,7 +9,8 @@ import type { TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/
 import type { TabStatus } from '../../protocol/status.js';
 import { cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { RawChannel } from '../support/channels.js';
-import { api, claim, createTab, eventually, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { standInClaudeBin } from '../support/faults.js';
 import { outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv, StatusClient } from '../support/status.js';

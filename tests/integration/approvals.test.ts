@@ -11,8 +11,9 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, claim, eventually, pairAnother, type Session } from '../support/client.js';
+import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { api, claim, pairAnother, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 

@@ -12,7 +12,8 @@ import type { StatusServerMessage } from '../../protocol/status.js';
 import type { TimelineServerMessage } from '../../protocol/timeline.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { RawChannel, procBytesRead, procMemory, unreadByAgent } from '../support/channels.js';
-import { api, claim, eventually, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
+import { api, claim, firstWorkspaceId, type Session, deviceHeaders } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const MB = 1024 * 1024;
 
@@ -154,6 +155,10 @@ describe('transcripts named by hooks', () => {
     const path = join(reader.dataDir, 'logs', 'agent.log');
     return existsSync(path) ? readFileSync(path, 'utf8') : '';
   };
+  const refusalLogged = (path: string) =>
+    logText()
+      .split('\n')
+      .some((l) => l.includes('refused to read a transcript') && l.includes(JSON.stringify(path)));
 
   it('never opens a FIFO, a device or a file outside the projects folder, and keeps answering', async () => {
     const dir = join(projects(), '-home-someone');
@@ -184,8 +189,12 @@ describe('transcripts named by hooks', () => {
     expect(res.status).toBe(200);
 
     await eventually(() => paths.every((p) => logText().includes(JSON.stringify(p))), 10_000, 'a refusal logged for every path');
-    // Many polls later, still one line per path.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Many polls later, still one line per path. A poll walks the sessions in the order they
+    // came, so the refusal of a transcript named later shows a poll that went past these first.
+    for (const [round, later] of ['/etc/hostname', '/etc/hosts', '/etc/group', '/etc/shells', '/etc/os-release'].entries()) {
+      await postHook(reader, 'UserPromptSubmit', { session_id: `odd-later-${round}`, transcript_path: later, prompt: 'hi' });
+      await eventually(() => refusalLogged(later), 10_000, `a refusal logged for ${later}`);
+    }
     for (const path of paths) {
       const lines = logText().split('\n').filter((l) => l.includes('refused to read a transcript') && l.includes(JSON.stringify(path)));
       expect(lines, path).toHaveLength(1);
@@ -251,8 +260,12 @@ describe('transcripts named by hooks', () => {
     const before = procBytesRead(reader.pid);
     appendFileSync(path, growth);
     await eventually(() => procBytesRead(reader.pid) - before >= size && timeline.of('timeline:append').length > 0, 20_000, 'the growth read and shown');
-    // Ten monitor polls and as many timeline polls later: a second reader would have read it all again.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Many monitor polls later (each refusal of a transcript named later shows a poll that went
+    // past this one first), and timeline polls meanwhile: a second reader would have read it all again.
+    for (const [round, later] of ['/etc/fstab', '/etc/issue', '/etc/debian_version', '/etc/nsswitch.conf', '/etc/profile'].entries()) {
+      await postHook(reader, 'UserPromptSubmit', { session_id: `shared-later-${round}`, transcript_path: later, prompt: 'hi' });
+      await eventually(() => refusalLogged(later), 10_000, `a refusal logged for ${later}`);
+    }
     expect(procBytesRead(reader.pid) - before).toBeLessThan(1.5 * size);
     timeline.ws.close();
   });

@@ -20,6 +20,8 @@ import {
 } from '../support/claude-env.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { testSocketName } from '../support/temp.js';
+import { TmuxServer } from '../support/tmux-server.js';
+import { eventually } from '../support/eventually.js';
 
 const SOCKET = testSocketName('test');
 const SESSION = 'claude';
@@ -27,31 +29,16 @@ const EXPECTED_HOOKS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Permi
 const EMPTY_INPUT = /^❯ *$/m;
 const DIALOG = 'Do you want to proceed?';
 
-function tmux(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // Only PATH: whatever the test process carries (an outer Claude's variables, say) must not
-    // reach the server and, through it, the CLI.
-    execFile('tmux', ['-L', SOCKET, ...args], { timeout: 5_000, env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
-      else resolve(stdout);
-    });
-  });
-}
+// Only PATH: whatever the test process carries (an outer Claude's variables, say) must not
+// reach the server and, through it, the CLI.
+const server = new TmuxServer({ name: SOCKET });
+const tmux = (...args: string[]) => server.run(...args);
 
 /** The screen as text; the CLI pads its prompt character with a no-break space, read as a space. */
 const capture = async () => (await tmux('capture-pane', '-p', '-t', SESSION)).replaceAll('\u00a0', ' ');
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) {
-      const screen = await capture().catch((error: unknown) => String(error));
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- pane ---\n${screen}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return eventually(probe, timeoutMs, what, async () => `--- pane ---\n${await capture()}`) as Promise<T>;
 }
 
 const waitForScreen = (what: string, test: (screen: string) => boolean, timeoutMs?: number) =>

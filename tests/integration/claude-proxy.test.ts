@@ -10,7 +10,8 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { closedPort } from '../support/claude-pane.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 

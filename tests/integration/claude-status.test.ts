@@ -11,7 +11,8 @@ import type { TimelineEntry, TimelineServerMessage } from '../../protocol/timeli
 import type { TabStatus } from '../../protocol/status.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
-import { api, claim, eventually, type Session, deviceSocket } from '../support/client.js';
+import { api, claim, type Session, deviceSocket } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, slow, text } from '../support/fake-anthropic.js';
 import { paneEnv, StatusClient } from '../support/status.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
-import { api, claim, eventually, firstWorkspaceId, type Session } from '../support/client.js';
+import { api, claim, firstWorkspaceId, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const env = newTestEnvironment();
 const standIn = join(env.root, 'claude');

@@ -12,7 +12,8 @@ import { type CliError, EXIT } from '../../agent/cli/remote.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
 import { runHookScript } from '../support/hook-script.js';
-import { api, claim, eventually } from '../support/client.js';
+import { api, claim } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { paneEnv } from '../support/status.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code-2.1.332');

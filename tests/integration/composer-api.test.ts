@@ -20,11 +20,13 @@ import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane } from '../support/claude-tab.js';
-import { api, claim, createTab, eventually, recordTypedText, type Session, deviceHeaders } from '../support/client.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
+import { api, claim, createTab, recordTypedText, type Session, deviceHeaders } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { FakeAnthropic, slow } from '../support/fake-anthropic.js';
 import { runHookScript } from '../support/hook-script.js';
-import { claudeStandIn, OwnTmux } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
+import { TmuxServer } from '../support/tmux-server.js';
 import { capturedHook, StatusClient } from '../support/status.js';
 
 let fake: FakeAnthropic;
@@ -34,7 +36,7 @@ let phone: Session;
 let project: string;
 let workspace: WorkspaceView;
 const env = newTestEnvironment();
-const own = new OwnTmux();
+const own = TmuxServer.named('own');
 
 beforeAll(async () => {
   fake = await FakeAnthropic.start();
@@ -47,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await own.close();
+  await own.stop();
   await cleanupAgents();
   await fake?.close();
 });

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, eventually, type Session } from '../support/client.js';
+import { api, claim, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type HookRun, runHookScript } from '../support/hook-script.js';
 import { capturedHook } from '../support/status.js';
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DisplayName, type PairingResponse, type TabView, type WorkspacesResponse, type WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, eventually, type Session, newDeviceKey } from '../support/client.js';
+import { api, claim, type Session, newDeviceKey } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 // A directory name that retitles the terminal and clears the screen when printed raw,
 // then a C1 control (NEL) and a right-to-left override.

@@ -9,7 +9,8 @@ import type { TabView, WorkspacesResponse } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, type CloseInfo, claim, createTab, eventually, firstWorkspaceId, pairAnother, type Session, TerminalClient } from '../support/client.js';
+import { api, type CloseInfo, claim, createTab, firstWorkspaceId, pairAnother, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { RawChannel } from '../support/channels.js';
 import { capturedHook, StatusClient } from '../support/status.js';
 

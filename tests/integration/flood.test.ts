@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TerminalsResponse } from '../../protocol/api.js';
 import { HIGH_WATER_BYTES } from '../../agent/terminal/terminal-bridge.js';
 import { cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 
@@ -73,8 +74,7 @@ describe('output flood', () => {
     const width = cols - 2;
     term.type(`seq -f '%0${width}.0f' 1 ${last}; echo FLOOD-DONE-$((40+2))\r`);
 
-    const deadline = Date.now() + 120_000;
-    while (!sawDone && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => sawDone, 120_000, 'the flood to end').catch(() => undefined);
     clearInterval(sampler);
     expect(sawDone).toBe(true);
 
@@ -129,7 +129,7 @@ describe('output flood', () => {
     // on a dead link: the agent must stop reading the pty rather than queue output.
     term.type(`yes "$(printf '%0248d' 7)"\r`);
     const socket = (term.ws as unknown as { _socket: Socket })._socket;
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => (await stats()).bytesOut > 0, 10_000, 'the flood to start');
     socket.pause();
     const paused = await eventually(async () => {
       const s = await stats();

@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TerminalConnectionView, TerminalsResponse } from '../../protocol/api.js';
 import { HIGH_WATER_BYTES, LOW_WATER_BYTES } from '../../agent/terminal/terminal-bridge.js';
 import { cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, createTab, eventually, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WorkspacesResponse } from '../../protocol/api.js';
 import { UNPROVEN_LIMITS } from '../../agent/auth/unproven-connections.js';
 import { cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, eventually } from '../support/client.js';
+import { api, claim } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { fdLimit, HalfOpenFlood, openFds, postHookOnNewConnection, ResourceSampler, rssKiB } from '../support/half-open-flood.js';
 import { capturedHook } from '../support/status.js';
 

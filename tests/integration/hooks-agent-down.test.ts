@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudePane, closedPort, EMPTY_INPUT, PERMISSION_DIALOG, writeHttpHookSettings } from '../support/claude-pane.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { eventually } from '../support/eventually.js';
 
 /** SessionStart cannot be an HTTP hook; every other event the agent listens to is one. */
 const HTTP_EVENTS = HOOK_EVENTS.filter((event) => event !== 'SessionStart');
@@ -67,9 +68,9 @@ async function approvedTurn(settings: 'http-hooks-to-closed-port' | 'no-hooks'):
   cleanups.push(() => pane.stop());
 
   await pane.submit('please run it');
-  const dialog = await pane.waitForScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
+  const dialog = await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
   await pane.answerDialog('1');
-  const finalScreen = await pane.waitForScreen('the final text and an empty prompt', (s) => s.includes(FINAL_TEXT) && EMPTY_INPUT.test(s));
+  const finalScreen = await pane.waitScreen('the final text and an empty prompt', (s) => s.includes(FINAL_TEXT) && EMPTY_INPUT.test(s));
 
   // The Stop hook runs after the final text is drawn; with hooks, wait until it has been tried.
   if (settings === 'http-hooks-to-closed-port') await waitFor('the Stop hook to be refused', () => refusedHooks(readDebugLog(home)).includes('Stop'));
@@ -93,11 +94,7 @@ function refusedHooks(debugLog: string): string[] {
 }
 
 async function waitFor(what: string, test: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(test, timeoutMs, what);
 }
 
 /** The session's debug log; `latest` beside it is a link to the same file. */

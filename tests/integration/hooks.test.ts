@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabStatus } from '../../protocol/status.js';
 import { HOOK_BODY_BYTES } from '../../agent/http/hook-routes.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { api, claim, createTab, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { runHookScript } from '../support/hook-script.js';
 import { paneEnv, StatusClient } from '../support/status.js';
 

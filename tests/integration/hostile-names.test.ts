@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, recordTypedText, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, recordTypedText, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 /** Each would run `touch` in the agent's HOME if tmux expanded it as a format. */
 const HOSTILE_DIRS = [

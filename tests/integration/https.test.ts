@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
 import { UNPROVEN_LIMITS } from '../../agent/auth/unproven-connections.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
-import { deviceHeaders, deviceSocket, eventually, newDeviceKey, type Session } from '../support/client.js';
+import { deviceHeaders, deviceSocket, newDeviceKey, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { paneEnv } from '../support/status.js';
 
 let agent: AgentHandle;

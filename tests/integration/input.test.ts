@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrameType } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { notYetReadByAgent, procMemory } from '../support/channels.js';
-import { api, claim, createTab, eventually, recordTypedText, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, recordTypedText, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { AGENT_BIN, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, firstWorkspaceId, TerminalClient, deviceSocket } from '../support/client.js';
+import { api, claim, createTab, firstWorkspaceId, TerminalClient, deviceSocket } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 

@@ -17,10 +17,11 @@ import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-tab.js';
-import { api, claim, eventually, type Session, TerminalClient } from '../support/client.js';
+import { ClaudePane, ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { api, claim, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
-import { OwnTmux } from '../support/own-tmux.js';
+import { TmuxServer } from '../support/tmux-server.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 import { shellWord } from '../../agent/config/shell-words.js';
 
@@ -28,7 +29,7 @@ type Decided = { resolution: ApprovalResolution };
 
 describe('Claude started outside pocketmux', () => {
   const env = newTestEnvironment();
-  const own = new OwnTmux();
+  const own = TmuxServer.named('own');
   let fake: FakeAnthropic;
   let claude: ClaudeEnv;
   let agent: AgentHandle;
@@ -64,7 +65,7 @@ describe('Claude started outside pocketmux', () => {
 
   afterAll(async () => {
     status?.ws.close();
-    await own.close();
+    await own.stop();
     await cleanupAgents();
     await fake?.close();
   });

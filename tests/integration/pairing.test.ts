@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, DevicesResponse, PairingResponse, SessionResponse } from '../../protocol/api.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
-import { api, claim, createTab, deviceHeaders, deviceSocket, eventually, newDeviceKey, pairAnother, pairDevice, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, deviceHeaders, deviceSocket, newDeviceKey, pairAnother, pairDevice, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let owner: Session;
@@ -50,7 +51,7 @@ describe('pairing', () => {
   });
 
   it('refuses a pairing after it expired (POCKETMUX_PAIRING_TTL_MS)', async () => {
-    // Ten minutes by the clock is tests/unit/pairing-clock.test.ts; here the setting, end to end.
+    // Ten minutes by the clock is tests/integration/pairing-clock.test.ts; here the setting, end to end.
     const own = await startAgent({ env: { POCKETMUX_PAIRING_TTL_MS: '10' } });
     // Asked for as the CLI does: the pairing printed at start is already gone.
     const token = readFileSync(join(own.dataDir, 'hook-token'), 'utf8').trim();

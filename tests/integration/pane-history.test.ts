@@ -15,14 +15,15 @@ import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { PANE_HISTORY_MAX_BYTES, type PaneHistory, PaneHistorySchema } from '../../protocol/pane-history.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session, deviceHeaders } from '../support/client.js';
+import { api, claim, createTab, type Session, deviceHeaders } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { runHookScript } from '../support/hook-script.js';
-import { OwnTmux } from '../support/own-tmux.js';
+import { TmuxServer } from '../support/tmux-server.js';
 import { capturedHook } from '../support/status.js';
 
 let agent: AgentHandle;
 let phone: Session;
-const own = new OwnTmux();
+const own = TmuxServer.named('own');
 
 beforeAll(async () => {
   // No sweep while these run: the outside panes run no claude, and one is made unreachable on purpose.
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await own.close();
+  await own.stop();
   await cleanupAgents();
 });
 
@@ -178,7 +179,7 @@ describe("an outside Claude's pane, on the person's own tmux server", () => {
 
     // The server ended and another started on the same socket: its first pane has the same
     // number, but it is not the pane the hooks named.
-    await own.close();
+    await own.stop();
     const again = await own.open(dir, 'exec cat', paneEnv());
     expect(again).toBe(pane);
     const renumbered = await history(`/api/outside/${key}/history`);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PtyInput, ptyMaster } from '../../agent/terminal/pty-input.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pm-pty-input-'));
 const started: pty.IPty[] = [];

@@ -16,7 +16,8 @@ import type { TabView } from '../../protocol/api.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
-import { api, claim, eventually, firstWorkspaceId, type Session } from '../support/client.js';
+import { api, claim, firstWorkspaceId, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { runHookScript } from '../support/hook-script.js';
 import { capturedHook, paneEnv, StatusClient } from '../support/status.js';
 

@@ -16,7 +16,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { HIGH_WATER_BYTES, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
 import { createLogger } from '../../agent/util/log.js';
 import { decodeFrame, encodeFrame, FrameType } from '../../protocol/terminal-frame.js';
-import { eventually } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 const root = mkdtempSync(join(tmpdir(), 'pocketmux-gather-'));
 const cleanups: (() => Promise<void> | void)[] = [];

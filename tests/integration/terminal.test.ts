@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { FrameType, MAX_TERMINAL_CELLS, MAX_TERMINAL_COLUMNS, MAX_TERMINAL_DIMENSION, MAX_TERMINAL_ROWS } from '../../protocol/terminal-frame.js';
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, createTab, type Session, TerminalClient } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let session: Session;

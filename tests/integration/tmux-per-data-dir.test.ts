@@ -9,7 +9,8 @@ import type { TabView } from '../../protocol/api.js';
 import { dataDirIdentity } from '../../agent/config/tmux-socket.js';
 import { OWNER_OPTION } from '../../agent/tmux/commands.js';
 import { agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, createTab, eventually, type Session } from '../support/client.js';
+import { api, claim, createTab, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(cleanupAgents);
 

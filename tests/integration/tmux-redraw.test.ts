@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OutsideTmux } from '../../agent/outside/outside-tmux.js';
 import { TmuxArgumentError } from '../../agent/tmux/commands.js';
 import { Tmux } from '../../agent/tmux/tmux.js';
-import { eventually } from '../support/client.js';
-import { SocketTmux } from '../support/socket-tmux.js';
+import { eventually } from '../support/eventually.js';
+import { bareTmuxEnv, TmuxServer } from '../support/tmux-server.js';
 import { testSocketName, tmuxSocketPath } from '../support/temp.js';
 
 const root = mkdtempSync(join(tmpdir(), 'pocketmux-redraw-'));
@@ -83,11 +83,12 @@ describe('redrawing one attached client', () => {
   }, 60_000);
 
   it('on a person\'s server, reached through its socket', async () => {
-    const server = new SocketTmux(join(root, 'person.sock'), root);
+    const socketPath = join(root, 'person.sock');
+    const server = new TmuxServer({ socketPath }, bareTmuxEnv(root));
     cleanups.push(() => server.stop());
     await server.run('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', `printf '${MARK}\\n'; exec cat`);
     const [serverPid, pane] = (await server.run('display', '-p', '#{pid}\t#{pane_id}')).trim().split('\t');
-    const target = { socketPath: server.socketPath, serverPid: Number(serverPid), pane: pane as string };
+    const target = { socketPath, serverPid: Number(serverPid), pane: pane as string };
     const outsideTmux = new OutsideTmux('tmux', env);
     const client = attach(outsideTmux.bin, outsideTmux.attachArgs(target));
     const before = await settled(client);

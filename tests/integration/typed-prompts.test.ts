@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane } from '../support/claude-tab.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, claim, type Session } from '../support/client.js';
 import { FakeAnthropic, type RecordedRequest, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';

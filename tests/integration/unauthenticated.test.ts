@@ -8,7 +8,8 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
-import { api, claim, deviceHeaders, eventually, newDeviceKey, type Session } from '../support/client.js';
+import { api, claim, deviceHeaders, newDeviceKey, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 
 let agent: AgentHandle;
 let session: Session;

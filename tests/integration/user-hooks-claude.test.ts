@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane } from '../support/claude-tab.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, claim, type Session } from '../support/client.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent } from '../support/agent.js';
 import { runHookScript } from '../support/hook-script.js';
-import { claim, createTab, eventually, type Session } from '../support/client.js';
+import { claim, createTab, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { capturedHook, paneEnv, StatusClient } from '../support/status.js';
 
 let agent: AgentHandle;
@@ -141,7 +142,11 @@ describe('pocketmux hooks (Claude user settings)', () => {
 
     const aside = await runHook('--global UserPromptSubmit', payload, { ...env, POCKETMUX_TAB_HOOKS: '1' });
     expect(aside).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    await new Promise((r) => setTimeout(r, 500));
+    // A later report, from another tab, on the same channel: once it is here, one the aside
+    // hook had sent would have come before it.
+    const later = await createTab(session);
+    await runHook('UserPromptSubmit', { ...payload, session_id: `${String(payload.session_id)}-later` }, await paneEnv(agent, later));
+    await eventually(() => client.messages.some((m) => m.type === 'status:hook-event' && m.hook.tabId === later.id), 5000, 'the later tab hook event');
     expect(heard()).toEqual([]);
 
     const global = await runHook('--global UserPromptSubmit', payload, env);

@@ -28,9 +28,10 @@ import type { Approval } from '../../protocol/approvals.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent } from '../support/agent.js';
 import { DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
-import { api, eventually, localDevice, type Session } from '../support/client.js';
+import { api, localDevice, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
-import { claudeStandIn } from '../support/own-tmux.js';
+import { claudeStandIn } from '../support/claude-stand-in.js';
 import { paneEnv } from '../support/status.js';
 
 export const SCREENSHOTS_DIR = join(REPO_ROOT, 'docs', 'screenshots');

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { descendants, processLister } from '../../agent/claude/process.js';
 import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
 import { testSocketName, tmuxSocketPath } from './temp.js';
+import { eventually } from './eventually.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -202,8 +203,7 @@ export async function cleanupAgents(): Promise<void> {
     // kill-server leaves the socket file behind, also where no pane is left to say where it is.
     rmSync(rows[0]?.[1] ?? tmuxSocketPath(socket), { force: true });
   }
-  const deadline = Date.now() + 10_000;
-  while (inPanes.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => !inPanes.some(isRunning), 10_000, 'the processes of the panes to end').catch(() => undefined);
   for (const pid of inPanes.filter(isRunning)) process.kill(pid, 'SIGKILL');
   const roots = new Set([...all.map((a) => a.root), ...environmentRoots]);
   environmentRoots.clear();

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
 import type { ClientOptions } from 'ws';
-import { deviceSocket, type Session, eventually } from './client.js';
+import { deviceSocket, type Session } from './client.js';
+import { eventually } from './eventually.js';
 
 /** A channel client that keeps every JSON message and can stop reading, like a stalled phone. */
 export class RawChannel {

@@ -1,15 +1,20 @@
 /**
- * The real Claude Code CLI in a pane of its own tmux server, driven by keys and read from the
- * screen, as a person at the terminal would; and settings with HTTP hooks written by hand, not by
- * the agent's generator, so a test can hold them fixed.
+ * The real Claude Code CLI in a tmux pane, driven by keys and read from the screen, as a person
+ * at the terminal would: in a server of its own (`ClaudePane.start`), in a Claude tab of a test
+ * agent (`ClaudeTabPane`), or in any pane of a server a test runs. And settings with HTTP hooks
+ * written by hand, not by the agent's generator, so a test can hold them fixed.
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
+import type { TabView } from '../../protocol/api.js';
+import type { AgentHandle } from './agent.js';
 import { tmuxEnvArgs } from './claude-env.js';
+import { eventually } from './eventually.js';
 import { testSocketName } from './temp.js';
+import { TmuxServer } from './tmux-server.js';
 
 /** The line the permission dialog asks in 2.1.332. */
 export const PERMISSION_DIALOG = 'Do you want to proceed?';
@@ -71,16 +76,21 @@ export interface ClaudePaneOptions {
   rows?: number;
 }
 
+/** A claude in a tmux pane: any server (`-L socket`), any target (a session, a pane id). */
 export class ClaudePane {
   private socketPath: string | undefined;
   private pids: number[] = [];
+  /** With only PATH: whatever this process carries (an outer Claude's variables, say) must not reach a server started here and, through it, the CLI. */
+  private readonly server: TmuxServer;
 
-  private constructor(
+  constructor(
     readonly socket: string,
-    readonly session: string,
-  ) {}
+    readonly target: string,
+  ) {
+    this.server = new TmuxServer({ name: socket });
+  }
 
-  /** Starts the CLI in a new tmux server and waits for its idle prompt. */
+  /** Starts the CLI in a new tmux server of its own and waits for its idle prompt; `stop` ends it. */
   static async start(options: ClaudePaneOptions): Promise<ClaudePane> {
     const pane = new ClaudePane(testSocketName('claude'), 'claude');
     await pane.tmux(
@@ -89,7 +99,7 @@ export class ClaudePane {
       'new-session',
       '-d',
       '-s',
-      pane.session,
+      pane.target,
       '-x',
       String(options.cols ?? 120),
       '-y',
@@ -100,44 +110,35 @@ export class ClaudePane {
       options.bin,
       ...options.args,
     );
-    pane.socketPath = (await pane.tmux('display-message', '-p', '-t', pane.session, '#{socket_path}')).trim();
-    pane.pids = [Number((await pane.tmux('display-message', '-p', '-t', pane.session, '#{pane_pid}')).trim())];
-    await pane.waitForScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
+    pane.socketPath = (await pane.tmux('display-message', '-p', '-t', pane.target, '#{socket_path}')).trim();
+    pane.pids = [Number((await pane.tmux('display-message', '-p', '-t', pane.target, '#{pane_pid}')).trim())];
+    await pane.waitScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
     return pane;
   }
 
-  /**
-   * The CLI in a session of a tmux server someone else runs (a tab of a test agent), driven
-   * the same way. `stop` is not for it: that server and what runs there belong to its owner.
-   */
-  static existing(socket: string, session: string): ClaudePane {
-    return new ClaudePane(socket, session);
-  }
-
   tmux(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      // Only PATH: whatever this process carries (an outer Claude's variables, say) must not
-      // reach the server and, through it, the CLI.
-      execFile('tmux', ['-L', this.socket, ...args], { timeout: 5_000, env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
-        else resolve(stdout);
-      });
-    });
+    return this.server.run(...args);
   }
 
-  /** The screen as text, no-break spaces read as spaces. */
-  async capture(): Promise<string> {
-    return (await this.tmux('capture-pane', '-p', '-t', this.session)).replaceAll('\u00a0', ' ');
+  /** The screen as text; the CLI pads its prompt character with a no-break space, read as a space. */
+  async screen(): Promise<string> {
+    return (await this.tmux('capture-pane', '-p', '-t', this.target)).replaceAll('\u00a0', ' ');
   }
 
-  async waitForScreen(what: string, test: (screen: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.capture();
-      if (test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- pane ---\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  waitScreen(what: string, test: (screen: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    return eventually(
+      async () => {
+        const screen = await this.screen();
+        return test(screen) ? screen : null;
+      },
+      timeoutMs,
+      what,
+      async () => `--- pane ---\n${await this.screen()}`,
+    );
+  }
+
+  keys(...keys: string[]): Promise<string> {
+    return this.tmux('send-keys', '-t', this.target, ...keys);
   }
 
   /**
@@ -145,39 +146,48 @@ export class ClaudePane {
    * the screen, rather than as a missing request later. Enter is left to the caller.
    */
   async type(input: string): Promise<void> {
-    await this.tmux('send-keys', '-t', this.session, '-l', input);
-    await this.waitForScreen(`"${input}" in the input line`, (screen) => screen.includes(`❯ ${input}`));
+    await this.keys('-l', input);
+    await this.waitScreen(`"${input}" in the input line`, (screen) => screen.includes(`❯ ${input}`));
   }
 
   async submit(input: string): Promise<void> {
     await this.type(input);
-    await this.tmux('send-keys', '-t', this.session, 'Enter');
+    await this.keys('Enter');
   }
 
   /**
    * The dialog drops keys that arrive in its first few hundred milliseconds (a guard against
    * typed-ahead text answering it), so the answer is sent again until the dialog is gone. The
-   * pause between tries is long enough for an accepted answer to show, so no key goes to the
+   * wait between tries is long enough for an accepted answer to show, so no key goes to the
    * prompt behind it.
    */
-  async answerDialog(key: string): Promise<void> {
+  async answerDialog(key: string, dialog = PERMISSION_DIALOG): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
-      await this.tmux('send-keys', '-t', this.session, '-l', key);
-      const gone = await this.waitForScreen('the dialog to close', (s) => !s.includes(PERMISSION_DIALOG), 1_500).catch(() => undefined);
+      await this.keys('-l', key);
+      const gone = await this.waitScreen('the dialog to close', (s) => !s.includes(dialog), 1_500).catch(() => undefined);
       if (gone !== undefined) return;
     }
-    throw new Error(`the permission dialog ignored "${key}"\n--- pane ---\n${await this.capture()}`);
+    throw new Error(`the dialog ignored "${key}"\n--- pane ---\n${await this.screen()}`);
   }
 
-  /** Kills the server and waits for the CLI to be gone: it writes to HOME as it dies. */
+  /** Kills a server `start` started and waits for the CLI to be gone: it writes to HOME as it dies. */
   async stop(): Promise<void> {
     const running = [...this.pids, ...(await childPids(this.pids))];
     await this.tmux('kill-server').catch(() => undefined);
-    const deadline = Date.now() + 10_000;
-    while (running.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(() => !running.some(alive), 10_000, 'the CLI to be gone').catch(() => undefined);
     // kill-server leaves the socket file behind.
     if (this.socketPath) rmSync(this.socketPath, { force: true });
+  }
+}
+
+/** A Claude tab of a running agent: its pane on the agent's tmux server. */
+export class ClaudeTabPane extends ClaudePane {
+  constructor(
+    agent: Pick<AgentHandle, 'tmuxSocket'>,
+    readonly tab: Pick<TabView, 'id' | 'workspaceId'>,
+  ) {
+    super(agent.tmuxSocket, `=pm_${tab.workspaceId}_${tab.id}:`);
   }
 }
 

@@ -12,6 +12,7 @@ import { type DevicePublicKey, formatProof, PROOF_HEADER, proofMessage, withTarg
 import { HOOK_HEADERS } from '../../protocol/hook-contract.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import type { AgentHandle } from './agent.js';
+import { eventually } from './eventually.js';
 
 export interface Session {
   agent: Pick<AgentHandle, 'url' | 'port'>;
@@ -242,35 +243,15 @@ export class TerminalClient {
 
   async waitFor(pattern: RegExp | string, timeoutMs = 10_000): Promise<void> {
     const matches = () => (typeof pattern === 'string' ? this.output().includes(pattern) : pattern.test(this.output()));
-    const deadline = Date.now() + timeoutMs;
-    while (!matches()) {
-      if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${pattern}; got:\n${this.output().slice(-2000)}`);
-      }
-      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed while waiting for ${pattern}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // A closed socket ends the wait at once: nothing more will arrive.
+    const closed = () => this.ws.readyState === WebSocket.CLOSED;
+    await eventually(() => matches() || closed(), timeoutMs, `${pattern}`, () => `got:\n${this.output().slice(-2000)}`);
+    if (!matches()) throw new Error(`socket closed while waiting for ${pattern}`);
   }
 
   close(): void {
     this.ws.close();
     this.screenTerm.dispose();
-  }
-}
-
-/** Polls `check` until it returns a truthy value or the time runs out. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

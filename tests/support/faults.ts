@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentHandle } from './agent.js';
-import { eventually } from './client.js';
-import { claudeStandIn } from './own-tmux.js';
+import { eventually } from './eventually.js';
+import { claudeStandIn } from './claude-stand-in.js';
 
 const PRELOAD = join(import.meta.dirname, 'fs-fault.mjs');
 

@@ -19,8 +19,9 @@ import type { ClaudeState, StatusServerMessage, TabStatus } from '../../protocol
 import { type AgentHandle, newTestEnvironment, REPO_ROOT, startAgent, tmux } from './agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from './claude-env.js';
 import { procMemory } from './channels.js';
-import { ClaudeTabPane } from './claude-tab.js';
-import { api, claim, createTab, eventually, pairAnother, type Session, deviceSocket } from './client.js';
+import { ClaudeTabPane } from './claude-pane.js';
+import { api, claim, createTab, pairAnother, type Session, deviceSocket } from './client.js';
+import { eventually } from './eventually.js';
 import { FakeAnthropic, text } from './fake-anthropic.js';
 import { quantileOfSorted } from './stats.js';
 import { paneEnv } from './status.js';
@@ -683,7 +684,7 @@ export async function hookLoad(target: LoadAgent, partial: Partial<HookLoadOptio
   // Every client must hear every event; a slow machine gets time, not a pass.
   const deliveryDeadline = Date.now() + options.deliveryTimeoutMs;
   const allHeard = () => clients.every((c) => tabs.every((t) => c.highest(t.tab.id) >= t.base + t.sentNames.length));
-  while (!allHeard() && Date.now() < deliveryDeadline && clients.every((c) => c.closed === null)) await sleep(100);
+  await eventually(() => allHeard() || clients.some((c) => c.closed !== null), options.deliveryTimeoutMs, 'every client to hear every event').catch(() => undefined);
 
   const claudeResults = await claudeDone;
   // Every PermissionRequest hook followed by an event that shows Claude moved on must have been

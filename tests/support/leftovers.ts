@@ -11,13 +11,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MACHINE_TMPDIR_ENV, RUN_TAG_ENV, tmuxSocketDir } from './temp.js';
 
-let runDir = '';
-let tag = '';
+interface Run {
+  runDir: string;
+  tag: string;
+  /** The projects (vitest.config.ts) whose global setup has run and whose teardown has not. */
+  projects: number;
+}
+
+// Each test project runs this setup and teardown; one run dir and tag serve them all, checked
+// once the last project is done. A global, as each project may load this module anew.
+const shared = globalThis as { pocketmuxTestRun?: Run };
 
 export function setup(): void {
+  if (shared.pocketmuxTestRun) {
+    shared.pocketmuxTestRun.projects++;
+    return;
+  }
   const machineTmpdir = tmpdir();
-  runDir = mkdtempSync(join(machineTmpdir, 'pocketmux-run-'));
-  tag = randomBytes(4).toString('hex');
+  const runDir = mkdtempSync(join(machineTmpdir, 'pocketmux-run-'));
+  const tag = randomBytes(4).toString('hex');
+  shared.pocketmuxTestRun = { runDir, tag, projects: 1 };
   // The test workers start after this, with this environment.
   process.env[MACHINE_TMPDIR_ENV] = machineTmpdir;
   process.env[RUN_TAG_ENV] = tag;
@@ -25,6 +38,10 @@ export function setup(): void {
 }
 
 export function teardown(): void {
+  const run = shared.pocketmuxTestRun;
+  if (!run || --run.projects > 0) return;
+  shared.pocketmuxTestRun = undefined;
+  const { runDir, tag } = run;
   const folders = existsSync(runDir) ? readdirSync(runDir) : [];
   // Test servers start with no TMUX_TMPDIR; one started with this process's environment may have it.
   const socketDirs = [...new Set([tmuxSocketDir(), tmuxSocketDir(process.env)])];

@@ -7,9 +7,11 @@ import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { Approval } from '../../protocol/approvals.js';
 import { type AgentHandle, agentEnv, tmux } from './agent.js';
-import { api, eventually, type Session } from './client.js';
+import { api, type Session } from './client.js';
+import { eventually } from './eventually.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from './hook-script.js';
-import { claudeStandIn, type OwnTmux } from './own-tmux.js';
+import { claudeStandIn } from './claude-stand-in.js';
+import type { TmuxServer } from './tmux-server.js';
 
 export class OutsideClaudes {
   /** Permission hooks left waiting for their answer, stopped by `stop()`. */
@@ -20,7 +22,7 @@ export class OutsideClaudes {
   constructor(
     private readonly agent: AgentHandle,
     private readonly session: Session,
-    private readonly own: OwnTmux,
+    private readonly own: TmuxServer,
   ) {
     this.claude = claudeStandIn(agent.root);
     this.paneEnv = Object.fromEntries(Object.entries(agentEnv(agent)).filter((e): e is [string, string] => e[1] !== undefined));

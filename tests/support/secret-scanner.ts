@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AgentHandle } from './agent.js';
 import type { Session } from './client.js';
-import { eventually } from './client.js';
+import { eventually } from './eventually.js';
 
 export interface SecretSighting {
   secret: string;

@@ -11,7 +11,8 @@ import { type AgentHandle, REPO_ROOT, tmux } from './agent.js';
 
 /** What the real Claude Code CLI sent to its hooks in a captured session. */
 const CAPTURE_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
-import { eventually, type Session, deviceSocket } from './client.js';
+import { type Session, deviceSocket } from './client.js';
+import { eventually } from './eventually.js';
 
 export class StatusClient {
   readonly messages: StatusServerMessage[] = [];
