@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../../../protocol/api.js';
+import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX, UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../../../protocol/limits.js';
 import {
   FileTooLargeError,
   fileMention,
@@ -8,8 +8,6 @@ import {
   pressEscape,
   sendPrompt,
   slashCommands,
-  UPLOAD_FILENAME_HEADER,
-  UPLOAD_MAX_BYTES,
   uploadFile,
 } from '../../../../pwa/timeline/session-input.js';
 
