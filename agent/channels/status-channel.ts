@@ -6,6 +6,7 @@ import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Presence } from '../push/presence.js';
+import type { Logger } from '../util/log.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
@@ -22,6 +23,7 @@ export class StatusChannel implements Channel {
     private readonly status: StatusManager,
     private readonly approvals: ApprovalStore,
     private readonly presence: Presence,
+    private readonly log: Logger,
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
@@ -34,6 +36,8 @@ export class StatusChannel implements Channel {
     ws.on('close', () => this.presence.leave(deviceId, ws));
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
     const client = this.clients.join(ws, () => [JSON.stringify(this.sync())], undefined, ctx.socket);
+    // From here the client has its snapshot: the log shows a waiting client (`approvals --wait`) got this far.
+    this.log.debug('status client joined', { device: deviceId, approvals: this.approvals.list().length });
     ws.on('message', (data, isBinary) => {
       const msg = parseClientMessage(StatusClientMessage, data, isBinary);
       if (!msg) {
@@ -67,5 +71,5 @@ export class StatusChannel implements Channel {
 export const statusChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.status,
   caps: 'shared',
-  open: (s) => new StatusChannel(s.status, s.approvals, s.presence, jsonClientOptions(s.config)),
+  open: (s) => new StatusChannel(s.status, s.approvals, s.presence, s.log, jsonClientOptions(s.config)),
 };

@@ -81,7 +81,7 @@ async function open(payload: Payload) {
 beforeAll(async () => {
   // No claude runs in the tab these hooks come from: the safety-net poll would find it gone and
   // settle its approvals under the test (it runs every 30 to 60 s), so it waits an hour here.
-  agent = await startAgent({ env: { POCKETMUX_SAFETY_POLL_MS: '3600000' } });
+  agent = await startAgent({ env: { POCKETMUX_SAFETY_POLL_MS: '3600000', POCKETMUX_LOG_LEVEL: 'debug' } });
   const created = await cli('tab', 'new', agent.home, '--json');
   expect(created.code, created.stderr).toBe(0);
   const tab = JSON.parse(created.stdout) as { id: string; workspaceId: string };
@@ -131,12 +131,15 @@ describe('pocketmux approvals from the CLI', () => {
     expect(timedOutJson.code).toBe(4);
     expect(JSON.parse(timedOutJson.stdout)).toEqual({ error: 'no approval opened within 1 s' });
 
+    const joined = () => agent.stderr().match(/ debug status client joined \{"device":"cli","approvals":0\}$/gm)?.length ?? 0;
+    const joinedBefore = joined();
     const waiting = cli('approvals', '--wait', '--json', '--timeout', '30');
     let returned = false;
     void waiting.then(() => {
       returned = true;
     });
-    await new Promise((r) => setTimeout(r, 1000));
+    // The agent sent the waiting CLI its snapshot, with no approval in it: from here it waits.
+    await eventually(() => joined() > joinedBefore, 20_000, 'the waiting CLI on the status channel', () => agent.stderr().slice(-2000));
     expect(returned).toBe(false);
     const { approval, decision } = await open(bashRequest);
     const waited = await waiting;

@@ -60,7 +60,8 @@ describe('output flood', () => {
       if (tail.includes('FLOOD-DONE-42')) sawDone = true;
     };
     await term.opened;
-    await new Promise((r) => setTimeout(r, 300));
+    // The shell's first screen drawn: the attach is done before the baseline is taken.
+    await term.waitForLine(/\S/, 20_000);
 
     const baseline = rssKiB(agent.pid);
     let peak = baseline;
@@ -116,7 +117,8 @@ describe('output flood', () => {
     const term = new TerminalClient(session, tab.id, { cols: 250, rows: 80 });
     term.keepOutput = false;
     await term.opened;
-    await new Promise((r) => setTimeout(r, 300));
+    // The shell's first screen drawn: the attach is done before the baseline is taken.
+    await term.waitForLine(/\S/, 20_000);
     const stats = async () => {
       const res = await api<TerminalsResponse>(session, 'GET', '/api/terminals');
       const found = res.body.terminals.find((t) => t.tabId === tab.id);
@@ -138,7 +140,9 @@ describe('output flood', () => {
     expect(paused.pauses).toBeGreaterThanOrEqual(1);
 
     // While paused, nothing more is read from the pty, and the queue stays near 1 MB.
-    await new Promise((r) => setTimeout(r, 1000));
+    // yes keeps the pty full, so a pty read would be due at every turn of the agent's loop;
+    // each answer below is one more such turn that read nothing.
+    for (let turn = 0; turn < 20; turn++) await stats();
     const still = await stats();
     expect(still.paused).toBe(true);
     expect(still.bytesOut).toBe(paused.bytesOut);

@@ -76,8 +76,8 @@ describe('terminal output flow control', () => {
     // Up to 16 MB read back: the agent's megabyte and whatever the kernel holds besides.
     for (let i = 0; i < 256 && resumedAfter < 0; i++) {
       await readStep();
-      // The agent's write callbacks run as its socket drains; give them a moment before asking.
-      await new Promise((r) => setTimeout(r, 50));
+      // The agent's write callbacks run as its socket drains, maybe after this look: a look
+      // that still finds it holding is true at that moment, and the resume shows a step later.
       const s = await stats();
       // Held all along means held: not a byte more read from the pty. (Let go and held again
       // between two looks, it counts one more pause.)

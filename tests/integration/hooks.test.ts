@@ -265,12 +265,16 @@ describe('Claude hooks', () => {
     // A client gone halfway through its body: nothing is taken, and the intake still answers.
     const half = connect(agent.port, '127.0.0.1');
     await once(half, 'connect');
-    half.write(
+    const cutBefore = agent.stderr().length;
+    // Handed to the kernel before the close, so the agent reads the headers and a part of the body.
+    await new Promise((resolve) => half.write(
       `POST /hooks/Stop HTTP/1.1\r\nHost: 127.0.0.1:${agent.port}\r\nX-Pocketmux-Token: ${token}\r\nX-Pocketmux-Pane: ${env.TMUX_PANE}\r\n` +
         `X-Pocketmux-Tmux: ${env.TMUX}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(stop)}\r\n\r\n${stop.slice(0, 40)}`,
-    );
-    await new Promise((r) => setTimeout(r, 50));
+      resolve,
+    ));
     half.destroy();
+    // The agent saw the request cut in its body (its log says so) before the next one comes.
+    await eventually(() => agent.stderr().slice(cutBefore).includes('hook intake failed {"error":"aborted"}'), 10_000, 'the agent to see the cut body', () => agent.stderr().slice(cutBefore));
     expect((await post('/hooks/Stop', '{')).status).toBe(400);
     expect(JSON.stringify((await statusSnapshot()).tabs[tab.id] ?? null)).toBe(before);
   });

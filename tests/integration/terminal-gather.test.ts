@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { HIGH_WATER_BYTES, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
+import { HIGH_WATER_BYTES, REDRAW_QUIET_MS, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
 import { createLogger } from '../../agent/util/log.js';
 import { decodeFrame, encodeFrame, FrameType } from '../../protocol/terminal-frame.js';
 import { eventually } from '../support/eventually.js';
@@ -212,14 +212,16 @@ describe('terminal output gathering', () => {
     for (const [i, key] of [...keys].entries()) {
       c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array(Buffer.from(key)) }));
       await eventually(() => c.received() >= i + 1, 20_000, `the echo of key ${i + 1}`);
-      // A person's next key comes long after the echo of the last.
+      // A person's next key comes long after the echo of the last. Pacing the test needs: the
+      // quiet between keys is what it is about, and no signal stands for a gap in time.
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(Buffer.concat(c.chunks).toString()).toBe(keys);
     expect(c.sizes).toEqual([...keys].map(() => 1));
     expect(bridge.stats()[0]).toMatchObject({ holds: 0, frames: 1 + keys.length, redraws: 0 });
-    // Nothing was held, so tmux is never asked to redraw between keys.
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing was held, so tmux is never asked to redraw between keys. The bridge runs in this
+    // process: a timer due after the redraw timer any read could have armed fires after it.
+    await new Promise((r) => setTimeout(r, REDRAW_QUIET_MS + 1));
     expect(redrawn).toEqual([]);
   }, 60_000);
 });

@@ -99,7 +99,11 @@ describe('terminal over WebSocket', () => {
     try {
       term.type('echo beating-$((40+2))\r');
       await term.waitForLine(/^beating-42$/);
-      await new Promise((r) => setTimeout(r, 1_500));
+      // Past the timeout by the agent's own clock: it sends a beat every 200 ms from the same
+      // loop that would close a silent socket, so six more of them span more than 1000 ms.
+      const beatsFromAgent = () => term.frames.filter((f) => f.type === FrameType.Heartbeat).length;
+      const beatsBefore = beatsFromAgent();
+      await eventually(() => beatsFromAgent() >= beatsBefore + 6, 10_000, 'six heartbeats from the agent');
       expect(term.ws.readyState).toBe(term.ws.OPEN);
       // tmux's server stopped: it reads no key, the pty fills, the agent holds the rest and
       // stops reading the socket, so the beats go unheard from here on.

@@ -11,6 +11,7 @@ import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, 
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, claim, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
@@ -54,8 +55,10 @@ describe('global hooks beside a Claude tab', () => {
     fake.onPrompt('just say hi', text('Hi.'));
     await pane.submit('just say hi');
     await client.waitState(tab.id, 'ready-for-review');
-    // Time for a second report, were one coming.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Claude ends a turn only once every Stop hook has returned, and each report is logged
+    // before the agent answers it: the SessionEnd of an /exit comes after any second Stop.
+    await pane.submit('/exit');
+    await eventually(() => / debug hook received \{"event":"SessionEnd"/.test(agent.stderr()), 30_000, 'the SessionEnd report', () => agent.stderr().slice(-3000));
 
     const received = [...agent.stderr().matchAll(/ debug hook received (\{.*\})$/gm)].map((m) => (JSON.parse(m[1] as string) as { event: string; key: string }).event);
     const counts = Object.fromEntries([...new Set(received)].map((e) => [e, received.filter((x) => x === e).length]));
