@@ -1,6 +1,7 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import '../ui/confirm-bar.js';
+import { adoptIcon } from '../ui/icons.js';
 import { PendingActionController } from './pending-action-controller.js';
 import { terminalPath } from './router.js';
 import { adoptQuestion } from './labels.js';
@@ -41,6 +42,19 @@ export class AdoptController extends PendingActionController {
     }
     this.confirming = false;
     this.go(terminalPath(adopted.value.id));
+  }
+
+  /** The button that opens and closes the confirmation, for the session named `name`. */
+  renderButton(name: string) {
+    return html`<button
+      class="icon ghost adopt"
+      aria-label=${`Adopt ${name} as a pocketmux tab`}
+      title="Adopt as a pocketmux tab"
+      aria-expanded=${this.confirming}
+      @click=${() => this.toggle()}
+    >
+      ${adoptIcon()}
+    </button>`;
   }
 
   /** The confirmation and what became of it; nothing until asked for. */
