@@ -12,6 +12,7 @@ import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther,
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
+import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
@@ -291,18 +292,16 @@ export class ApprovalCard extends LitElement {
           this.deny();
         }}
       >
-        <input
-          aria-label="Reason for Claude (optional)"
-          placeholder="Tell Claude why (optional)"
-          maxlength="2000"
-          enterkeyhint="send"
-          autocomplete="off"
-          .value=${this.reason}
-          ?disabled=${busy}
-          @input=${(e: Event) => {
-            this.reason = (e.target as HTMLInputElement).value;
-          }}
-        />
+        ${messageField({
+          label: 'Reason for Claude (optional)',
+          placeholder: 'Tell Claude why (optional)',
+          maxLength: 2000,
+          value: this.reason,
+          disabled: busy,
+          onInput: (value) => {
+            this.reason = value;
+          },
+        })}
         <div class="decide">
           <button type="submit" class="deny" ?disabled=${busy}>${this.spinner('deny')}Deny</button>
           <button type="button" ?disabled=${busy} @click=${() => (this.denying = false)}>Cancel</button>
