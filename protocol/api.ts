@@ -3,16 +3,15 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
-import { DECISION_LIMITS, DECISIONS } from './approvals.js';
+import { DECISIONS } from './approvals.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
+import { DECISION_LIMITS, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
-const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+const ID_PATTERN = new RegExp(`^[a-z0-9-]{1,${ID_MAX}}$`);
 
 export const WorkspaceId = z.string().regex(ID_PATTERN, 'not a workspace id');
 export const TabId = z.string().regex(ID_PATTERN, 'not a tab id');
-
-const NAME_MAX = 80;
 
 /**
  * At most `max` UTF-16 code units, as the app's `maxlength` and the agent's own cuts count.
@@ -104,8 +103,8 @@ export type AdoptBody = z.infer<typeof AdoptBody>;
 export const TabInputBody = z.strictObject({
   text: z
     .string()
-    .max(64 * 1024, 'text must be at most 64 KB')
-    .refine(withinUnits(64 * 1024), 'text must be at most 64 KB')
+    .max(INPUT_TEXT_MAX, 'text must be at most 64 KB')
+    .refine(withinUnits(INPUT_TEXT_MAX), 'text must be at most 64 KB')
     .refine((s) => !s.includes('\u0000'), 'text must not contain a NUL character'),
   enter: z.boolean().default(true),
 });
@@ -368,11 +367,8 @@ export interface SlashCommandsResponse {
  * `POST /api/tabs/:id/uploads` (and `/api/outside/:key/uploads`): the file is the raw body,
  * its name in the `X-Pocketmux-Filename` header (percent-encoded UTF-8). It is saved in the
  * session's directory under `.pocketmux/uploads/`, and its path comes back to be inserted into
- * the prompt.
+ * the prompt. Its limit and header name are in limits.ts, where the app reads them.
  */
-export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
-export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
-
 export interface UploadResponse {
   /** Absolute path of the saved file, as claude in that directory can read it. */
   path: string;

@@ -106,9 +106,6 @@ export type ApprovalServerMessage =
 export const DECISIONS = ['allow', 'allow-always', 'deny', 'answer'] as const;
 export type Decision = (typeof DECISIONS)[number];
 
-/** Limits on what a decision can carry to Claude. */
-export const DECISION_LIMITS = { message: 2000, answer: 2000, answers: 16 } as const;
-
 // Schemas of what the agent sends, for clients to parse it with.
 
 const ApprovalSummarySchema = z.object({

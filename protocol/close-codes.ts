@@ -32,6 +32,9 @@ export const CloseCode = {
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 
+/** The reason given with `TabNotFound` for a Claude started outside tmux: it is known, but has no terminal to attach. */
+export const NO_TERMINAL_REASON = 'no terminal: started outside tmux';
+
 /**
  * Codes after which a client must not reconnect by itself: reconnecting cannot help, or
  * (connection limit) would only push another client out in turn.

@@ -3,6 +3,7 @@
  * agent writes, the intake that receives them, the CLI (which authenticates the same way) and
  * the app (which tells outside sessions from tabs) all read it from here.
  */
+import { ID_MAX } from './limits.js';
 
 /** Where hooks are posted: `POST /hooks/<event>`, and the statusLine report beside them. */
 export const HOOK_PATH_PREFIX = '/hooks';
@@ -37,7 +38,7 @@ export function receivedHeader(name: (typeof HOOK_HEADERS)[keyof typeof HOOK_HEA
  * channel's messages). Claude's ids are UUIDs (36 characters).
  */
 export const OUTSIDE_PREFIX = 'outside-';
-export const OUTSIDE_KEY_MAX = 64;
+export const OUTSIDE_KEY_MAX = ID_MAX;
 
 export function outsideSessionKey(sessionId: string): string {
   return `${OUTSIDE_PREFIX}${sessionId.replace(/[^A-Za-z0-9-]/g, '').slice(0, OUTSIDE_KEY_MAX - OUTSIDE_PREFIX.length)}`;

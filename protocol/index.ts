@@ -14,3 +14,5 @@ export * from './push.js';
 export * from './outside.js';
 export * from './pane-history.js';
 export * from './device-proof.js';
+export * from './limits.js';
+export * from './routes.js';

@@ -1,6 +1,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { AGENT_TIME_HEADER, PROOF_HEADER, PROOF_TIME_ERROR } from '../protocol/device-proof.js';
+import { API_PREFIX, API_ROUTES, routePath } from '../protocol/routes.js';
 import { type NotificationData, notificationFor, outcomeLine, readPush } from './push/worker-push.js';
 import { learnAgentTime, requestTarget, signProof } from './core/device-key.js';
 
@@ -12,7 +13,7 @@ cleanupOutdatedCaches();
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/api(\/|$)/],
+    denylist: [new RegExp(`^${API_PREFIX}(/|$)`)],
   }),
 );
 
@@ -51,7 +52,7 @@ async function answer(tag: string, data: NotificationData, approvalId: string, d
   let status = 0;
   let body: unknown = null;
   try {
-    const res = await provenPost(`/api/approvals/${encodeURIComponent(approvalId)}`, JSON.stringify(decision));
+    const res = await provenPost(routePath(API_ROUTES.decideApproval, approvalId), JSON.stringify(decision));
     status = res.status;
     body = await res.json().catch(() => null);
   } catch {

@@ -11,6 +11,7 @@
  */
 import type { ApprovalKind, ApprovalQuestion, ApprovalSummary, QuestionOption } from '../../protocol/approvals.js';
 import type { HookPayload } from '../../protocol/hooks.js';
+import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { clipText, firstLine } from '../../protocol/timeline.js';
 import { cardText } from '../util/card-text.js';
 
@@ -45,8 +46,8 @@ export const SUMMARY_LIMITS = {
   diffLine: 200,
   questions: 8,
   options: 16,
-  /** Matches `DECISION_LIMITS.answer`: the question text is the key of its answer. */
-  question: 2_000,
+  /** The question text is the key of its answer, so it is bounded as an answer is. */
+  question: DECISION_LIMITS.answer,
   header: 100,
   label: 500,
   optionDescription: 1_000,

@@ -1,11 +1,9 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
+import { PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
 import { newSecret } from '../util/ids.js';
 import type { IncomingMessage } from 'node:http';
 import { type AttemptSource, attemptSource } from './client-address.js';
 
-/** Letters and digits a person cannot confuse when reading or typing: no 0/O, 1/I/L. */
-export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
-export const CODE_LENGTH = 8;
 export const PAIRING_TTL_MS = 10 * 60_000;
 /** Older pairings are dropped past this many live ones. */
 export const MAX_LIVE = 8;
@@ -67,7 +65,7 @@ export class PairingStore {
   create(now = Date.now()): Pairing {
     this.prune(now);
     let code = '';
-    for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+    for (let i = 0; i < PAIRING_CODE_LENGTH; i++) code += PAIRING_CODE_ALPHABET[randomInt(PAIRING_CODE_ALPHABET.length)];
     const pairing: Pairing = { secret: newSecret(), code, expiresAt: now + this.ttlMs };
     this.pairings.push(pairing);
     const replaced = this.pairings.length > MAX_LIVE ? this.pairings.shift() : undefined;

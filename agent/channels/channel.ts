@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import type { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { DeviceRecord } from '../auth/device-store.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { Presence } from '../push/presence.js';
@@ -56,7 +57,8 @@ export interface ChannelServices {
 
 /** A channel as the table lists it: where it is served, and how it is made. */
 export interface ChannelDefinition {
-  path: `/api/${string}`;
+  /** One of the protocol's channel paths, so the app cannot open a channel the agent does not serve. */
+  path: (typeof CHANNEL_PATHS)[keyof typeof CHANNEL_PATHS];
   /**
    * `shared`: its sockets count against the caps all JSON channels share
    * (`CHANNEL_SOCKET_LIMITS`); `own`: the channel caps its sockets itself.

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { StatusClientMessage } from '../../protocol/status-client.js';
 import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
+import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Presence } from '../push/presence.js';
@@ -64,7 +65,7 @@ export class StatusChannel implements Channel {
 }
 
 export const statusChannel: ChannelDefinition = {
-  path: '/api/status',
+  path: CHANNEL_PATHS.status,
   caps: 'shared',
   open: (s) => new StatusChannel(s.status, s.approvals, s.presence, jsonClientOptions(s.config)),
 };

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.js';
+import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -82,7 +83,7 @@ export class SyncChannel implements Channel {
 }
 
 export const syncChannel: ChannelDefinition = {
-  path: '/api/sync',
+  path: CHANNEL_PATHS.sync,
   caps: 'shared',
   open: (s) => new SyncChannel(s.tabs, s.outside, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
 };

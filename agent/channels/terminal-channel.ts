@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
+import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import { OutsidePaneError } from '../outside/outside-sessions.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
 import type { ClaudePanes } from '../wiring/claude-pane.js';
@@ -60,7 +61,7 @@ export class TerminalChannel implements Channel {
 }
 
 export const terminalChannel: ChannelDefinition = {
-  path: '/api/terminal',
+  path: CHANNEL_PATHS.terminal,
   caps: 'own',
   open: (s) => new TerminalChannel(s.terminals, s.panes),
 };

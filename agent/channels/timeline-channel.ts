@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { TIMELINE_FIRST_PAGE, type TimelineServerMessage } from '../../protocol/timeline.js';
+import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { TranscriptReader } from '../claude/transcript-reader.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -172,7 +173,7 @@ export class TimelineChannel implements Channel {
 }
 
 export const timelineChannel: ChannelDefinition = {
-  path: '/api/timeline',
+  path: CHANNEL_PATHS.timeline,
   caps: 'shared',
   open: (s) =>
     new TimelineChannel(s.tabs, s.status, s.transcripts, s.log, {

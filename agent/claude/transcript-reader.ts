@@ -8,7 +8,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TimelineEntry, ToolCallEntry } from '../../protocol/timeline.js';
+import type { MessageUsage, TimelineEntry, ToolCallEntry } from '../../protocol/timeline.js';
 import { openTranscript, type TranscriptOpener } from './transcript-file.js';
 import { type ParsedLine, parseTranscriptLine, type TranscriptRecord } from './transcript-parser.js';
 
@@ -271,6 +271,15 @@ export class TranscriptReader {
     const blockId = (r: { uuid: string; blockIndex: number }) =>
       idFor(r.blockIndex === 0 ? r.uuid : `${r.uuid}:${r.blockIndex}`);
     const at = record.timestamp;
+    // What every entry of one block of an assistant message carries.
+    const ofMessage = (id: string, r: { messageId: string; usage: MessageUsage | undefined }) => ({
+      id,
+      at,
+      offset,
+      seq: 0,
+      messageId: r.messageId,
+      ...(r.usage && { usage: r.usage }),
+    });
     switch (record.kind) {
       case 'prompt':
         s.lastPromptAt = at;
@@ -307,12 +316,7 @@ export class TranscriptReader {
       case 'assistant-text':
         this.add({
           kind: 'assistant-text',
-          id: blockId(record),
-          at,
-          offset,
-          seq: 0,
-          messageId: record.messageId,
-          ...(record.usage && { usage: record.usage }),
+          ...ofMessage(blockId(record), record),
           text: record.text,
           truncated: record.truncated,
           aborted: record.aborted,
@@ -322,12 +326,7 @@ export class TranscriptReader {
         const previous = this.toolCalls.get(record.toolUseId);
         const entry: ToolCallEntry = {
           kind: 'tool-call',
-          id: record.toolUseId,
-          at,
-          offset,
-          seq: 0,
-          messageId: record.messageId,
-          ...(record.usage && { usage: record.usage }),
+          ...ofMessage(record.toolUseId, record),
           toolUseId: record.toolUseId,
           name: record.name,
           summary: record.summary,
@@ -340,12 +339,7 @@ export class TranscriptReader {
       case 'thinking':
         this.add({
           kind: 'thinking',
-          id: blockId(record),
-          at,
-          offset,
-          seq: 0,
-          messageId: record.messageId,
-          ...(record.usage && { usage: record.usage }),
+          ...ofMessage(blockId(record), record),
           length: record.length,
           firstLine: record.firstLine,
           redacted: record.redacted,

@@ -5,6 +5,7 @@
  */
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalOutcome, ApprovalQuestion, ApprovalResolution } from '../../protocol/approvals.js';
+import { API_ROUTES, CHANNEL_PATHS } from '../../protocol/routes.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
 import { CLI_TOKEN_HEADER } from '../auth/access.js';
 import { advisedCommand } from '../config/command-name.js';
@@ -86,7 +87,7 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
 }
 
 async function openApprovals(conn: Connection): Promise<Approval[]> {
-  return (await call<{ approvals: Approval[] }>(conn, 'GET', '/api/approvals')).approvals;
+  return (await call<{ approvals: Approval[] }>(conn, API_ROUTES.approvals)).approvals;
 }
 
 async function findApproval(conn: Connection, id: string): Promise<Approval | undefined> {
@@ -94,7 +95,7 @@ async function findApproval(conn: Connection, id: string): Promise<Approval | un
 }
 
 async function post(conn: Connection, id: string, body: DecisionBody): Promise<ApprovalResolution> {
-  return (await call<{ resolution: ApprovalResolution }>(conn, 'POST', `/api/approvals/${encodeURIComponent(id)}`, body)).resolution;
+  return (await call<{ resolution: ApprovalResolution }>(conn, API_ROUTES.decideApproval, id, body)).resolution;
 }
 
 const DONE_WORDS: Partial<Record<ApprovalOutcome, string>> = {
@@ -274,7 +275,7 @@ async function watchStatus(conn: Connection, deadline: number): Promise<Approval
   const { WebSocket, StatusServerMessage } = await statusChannelCode();
   return new Promise((resolve) => {
     const open = new Map<string, Approval>();
-    const ws = new WebSocket(`${conn.base.replace(/^http/, 'ws')}/api/status`, {
+    const ws = new WebSocket(`${conn.base.replace(/^http/, 'ws')}${CHANNEL_PATHS.status}`, {
       headers: { [CLI_TOKEN_HEADER]: conn.token },
       handshakeTimeout: 10_000,
       maxPayload: 64 * 1024 * 1024,

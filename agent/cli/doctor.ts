@@ -1,4 +1,5 @@
 import { HOOK_HEADERS } from '../../protocol/hook-contract.js';
+import { API_ROUTES, routePath } from '../../protocol/routes.js';
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
@@ -83,7 +84,7 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
   if (!port) {
     checks.push(check('agent', 'fix', `not running for ${config.dataDir}: start it with ${advisedCommand('start', config.dataDir)}`));
   } else {
-    const answer = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { [HOOK_HEADERS.token]: token }, signal: AbortSignal.timeout(3000) })
+    const answer = await fetch(`http://127.0.0.1:${port}${routePath(API_ROUTES.session)}`, { headers: { [HOOK_HEADERS.token]: token }, signal: AbortSignal.timeout(3000) })
       .then((r) => r.status)
       .catch(() => 0);
     checks.push(

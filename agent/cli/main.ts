@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { agentVersion } from '../config/package.js';
 import { expandHome } from '../config/home.js';
+import type { ConfigInput } from '../config/config.js';
 import { advisedCommand, commandName } from '../config/command-name.js';
 import { helpTopic } from './help-topic.js';
 import { APPROVAL_COMMANDS } from './approval-commands.js';
@@ -78,6 +79,21 @@ function commandHelp(command: string): string | null {
 /** Errors a person can fix get one clear line and exit code 2; anything else is a bug. */
 async function isUserError(err: unknown): Promise<boolean> {
   return (await startErrorClasses()).some((type) => err instanceof type);
+}
+
+/** The start options as the config reads them: `doctor` checks the setup `start` would make with them. */
+function configFlags(values: ReturnType<typeof parseArgs>['values']): ConfigInput {
+  return {
+    port: values.port as string | undefined,
+    host: values.host as string | undefined,
+    dataDir: values['data-dir'] as string | undefined,
+    tmuxSocket: values['tmux-socket'] as string | undefined,
+    claudeBin: values['claude-bin'] as string | undefined,
+    tlsCert: values['tls-cert'] as string | undefined,
+    tlsKey: values['tls-key'] as string | undefined,
+    publicUrl: values['public-url'] as string | undefined,
+    tailscale: values.tailscale as boolean | undefined,
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -191,18 +207,7 @@ export async function main(argv: string[]): Promise<number> {
     const { ConfigError, resolveConfig } = await load.config();
     const { doctor, formatChecks } = await load.doctor();
     try {
-      const config = resolveConfig(
-        {
-          dataDir: values['data-dir'] as string | undefined,
-          host: values.host as string | undefined,
-          claudeBin: values['claude-bin'] as string | undefined,
-          tlsCert: values['tls-cert'] as string | undefined,
-          tlsKey: values['tls-key'] as string | undefined,
-          publicUrl: values['public-url'] as string | undefined,
-          tailscale: values.tailscale as boolean | undefined,
-        },
-        process.env,
-      );
+      const config = resolveConfig(configFlags(values), process.env);
       const checks = await doctor(config);
       process.stdout.write(values.json === true ? `${visibleJson(checks, 2)}\n` : formatChecks(checks));
       return checks.every((c) => c.ok) ? 0 : 1;
@@ -219,20 +224,7 @@ export async function main(argv: string[]): Promise<number> {
 
   try {
     const { resolveConfig } = await load.config();
-    const config = resolveConfig(
-      {
-        port: values.port as string | undefined,
-        host: values.host as string | undefined,
-        dataDir: values['data-dir'] as string | undefined,
-        tmuxSocket: values['tmux-socket'] as string | undefined,
-        claudeBin: values['claude-bin'] as string | undefined,
-        tlsCert: values['tls-cert'] as string | undefined,
-        tlsKey: values['tls-key'] as string | undefined,
-        publicUrl: values['public-url'] as string | undefined,
-        tailscale: values.tailscale as boolean | undefined,
-      },
-      process.env,
-    );
+    const config = resolveConfig(configFlags(values), process.env);
     // Listening for a stop from the first moment: a service manager may ask while the agent is
     // still starting, and the default would kill it by signal, before it let go of anything.
     let stopSignal: NodeJS.Signals | null = null;

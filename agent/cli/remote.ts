@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
+import { API_ROUTES, type ApiRoute, routePath } from '../../protocol/routes.js';
 import { advisedCommand } from '../config/command-name.js';
 import { shellTabText } from './shell-tab-text.js';
 import { visibleJson, visibleText } from '../../protocol/safe-text.js';
@@ -74,12 +75,12 @@ function send(url: string, method: string, headers: Record<string, string>, body
 }
 
 /** One request to the agent; a refusal becomes a `CliError` with the agent's own reason. */
-export async function call<T>(conn: Connection, method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(conn: Connection, route: ApiRoute, id?: string, body?: unknown): Promise<T> {
   let res: Answer;
   try {
     res = await send(
-      `${conn.base}${path}`,
-      method,
+      `${conn.base}${routePath(route, id)}`,
+      route.method,
       { [CLI_TOKEN_HEADER]: conn.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body === undefined ? undefined : JSON.stringify(body),
       30_000,
@@ -115,8 +116,8 @@ export interface TabRow {
 
 async function rows(conn: Connection): Promise<TabRow[]> {
   const [{ workspaces }, { tabs: status }] = await Promise.all([
-    call<WorkspacesResponse>(conn, 'GET', '/api/workspaces'),
-    call<{ tabs: Record<string, TabStatus> }>(conn, 'GET', '/api/status'),
+    call<WorkspacesResponse>(conn, API_ROUTES.workspaces),
+    call<{ tabs: Record<string, TabStatus> }>(conn, API_ROUTES.status),
   ]);
   return workspaces.flatMap((ws) =>
     ws.tabs.map((t) => ({
@@ -163,7 +164,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   const conn = connect(opts.dataDir);
   const [command, sub, ...rest] = args;
   if (command === 'pair' && sub === undefined) {
-    const pairing = await call<PairingResponse>(conn, 'POST', '/api/pairings');
+    const pairing = await call<PairingResponse>(conn, API_ROUTES.newPairing);
     if (opts.json) {
       out(`${visibleJson({ url: pairing.url, code: pairing.code, expiresAt: pairing.expiresAt, validForSeconds: pairing.validForSeconds }, 2)}\n`);
       return EXIT.ok;
@@ -175,14 +176,14 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   }
   if (command === 'devices') {
     if (sub === undefined) {
-      const { devices } = await call<DevicesResponse>(conn, 'GET', '/api/devices');
+      const { devices } = await call<DevicesResponse>(conn, API_ROUTES.devices);
       if (opts.json) out(`${visibleJson(devices, 2)}\n`);
       else if (devices.length === 0) out('no paired devices\n');
       else for (const d of devices) out(`${visibleText(`${d.id}  ${d.name}  (${d.platform || 'unknown'})  paired ${d.pairedAt}  last seen ${d.lastSeenAt ?? 'never'}`)}\n`);
       return EXIT.ok;
     }
     if (sub === 'revoke' && rest.length === 1) {
-      await call(conn, 'DELETE', `/api/devices/${encodeURIComponent(rest[0] as string)}`);
+      await call(conn, API_ROUTES.revokeDevice, rest[0] as string);
       out(opts.json ? `${JSON.stringify({ ok: true })}\n` : `revoked ${visibleText(rest[0] as string)}\n`);
       return EXIT.ok;
     }
@@ -198,10 +199,10 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
     case 'new': {
       if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab new [--claude] [--name N] DIR', opts.dataDir)}`, EXIT.usage);
       const dir = resolve(rest[0] as string);
-      const { workspaces } = await call<WorkspacesResponse>(conn, 'GET', '/api/workspaces');
-      const ws = workspaces.find((w) => w.dir === dir) ?? (await call<WorkspaceView>(conn, 'POST', '/api/workspaces', { dir }));
+      const { workspaces } = await call<WorkspacesResponse>(conn, API_ROUTES.workspaces);
+      const ws = workspaces.find((w) => w.dir === dir) ?? (await call<WorkspaceView>(conn, API_ROUTES.createWorkspace, undefined, { dir }));
       const claude = opts.permissionMode || opts.resume ? { permissionMode: opts.permissionMode, resume: opts.resume } : undefined;
-      const tab = await call<TabView>(conn, 'POST', '/api/tabs', {
+      const tab = await call<TabView>(conn, API_ROUTES.createTab, undefined, {
         workspaceId: ws.id,
         kind: opts.claude ? 'claude' : 'shell',
         ...(opts.name ? { name: opts.name } : {}),
@@ -212,7 +213,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
     }
     case 'send': {
       if (rest.length !== 2) throw new CliError(`usage: ${advisedCommand('tab send ID TEXT', opts.dataDir)}`, EXIT.usage);
-      await call(conn, 'POST', `/api/tabs/${encodeURIComponent(rest[0] as string)}/input`, { text: rest[1], enter: opts.enter });
+      await call(conn, API_ROUTES.tabInput, rest[0] as string, { text: rest[1], enter: opts.enter });
       if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
       return EXIT.ok;
     }
@@ -248,7 +249,7 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
     }
     case 'close': {
       if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab close ID', opts.dataDir)}`, EXIT.usage);
-      await call(conn, 'DELETE', `/api/tabs/${encodeURIComponent(rest[0] as string)}`);
+      await call(conn, API_ROUTES.closeTab, rest[0] as string);
       if (opts.json) out(`${JSON.stringify({ ok: true })}\n`);
       return EXIT.ok;
     }

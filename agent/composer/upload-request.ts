@@ -9,7 +9,8 @@
  * connection is cut.
  */
 import type { Request, Response } from 'express';
-import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES, type UploadResponse } from '../../protocol/api.js';
+import type { UploadResponse } from '../../protocol/api.js';
+import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
 import type { Logger } from '../util/log.js';
 import { uploadNameFromHeader } from './upload-name.js';
 import type { Slots } from '../util/slots.js';

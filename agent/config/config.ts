@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../protocol/limits.js';
 import type { LogLevel } from '../util/log.js';
 import { dataDirProblem } from './data-dir-check.js';
 import { PERMISSION_HOOK_TIMEOUT_S } from './limits.js';
@@ -80,8 +81,8 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   /** The default data dir's; any other data dir's is derived from it (defaultTmuxSocket). */
   tmuxSocket: DEFAULT_TMUX_SOCKET,
-  heartbeatIntervalMs: 30_000,
-  heartbeatTimeoutMs: 90_000,
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
   maxTerminalConnections: 32,
   maxTerminalsPerDevice: 8,
   maxWorkspaces: 500,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
+import { API_PREFIX } from '../../protocol/routes.js';
 import type { ConnectionGuard } from '../auth/connection-guard.js';
 import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
@@ -79,7 +80,7 @@ export function createAgentServer(deps: ServerDeps): AgentServers {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use('/api', deps.api);
+  app.use(API_PREFIX, deps.api);
 
   if (existsSync(join(deps.pwaDir, 'index.html'))) {
     app.use(pwaFiles(deps.pwaDir));

@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { NO_TERMINAL_REASON } from '../../protocol/close-codes.js';
 import { currentSessionKey } from '../../protocol/hook-contract.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import { isClaudeOfSession, isProvenClaudeOfSession, type ProcessInspector, processLister, readSessionFile } from '../claude/process.js';
@@ -239,7 +240,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
    * whose claude is gone is forgotten. Throws OutsidePaneError.
    */
   async paneToDrive(session: OutsideSession): Promise<OutsidePane> {
-    if (!session.tmux) throw new OutsidePaneError('no-tmux', 'no terminal: started outside tmux');
+    if (!session.tmux) throw new OutsidePaneError('no-tmux', NO_TERMINAL_REASON);
     if (!(await this.stillRunning(session))) {
       this.forget(session.key, 'process-gone');
       throw new OutsidePaneError('claude-gone', 'its claude is no longer running in that pane');

@@ -22,66 +22,11 @@ import type { ApprovalResolution } from '../../protocol/approvals.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import type { PushSettings, PushState } from '../../protocol/push.js';
 import type { z } from 'zod';
+import { API_ROUTES, type ApiRoute, routePath } from '../../protocol/routes.js';
 import { type ApiOptions, type ApiResponse, apiResponse } from './api-request.js';
 
-export interface ApiRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** As the agent's router declares it under `/api`, with one `:param` for the resource. */
-  path: string;
-}
-
-/**
- * Every REST route the PWA calls. A unit test holds it against the agent's router, so a
- * route renamed on one side fails there rather than in a person's hands.
- */
-export const API_ROUTES = {
-  session: { method: 'GET', path: '/session' },
-  pair: { method: 'POST', path: '/pair' },
-  pairingTerms: { method: 'GET', path: '/pair' },
-  newPairing: { method: 'POST', path: '/pairings' },
-  devices: { method: 'GET', path: '/devices' },
-  revokeDevice: { method: 'DELETE', path: '/devices/:id' },
-  createWorkspace: { method: 'POST', path: '/workspaces' },
-  renameWorkspace: { method: 'PATCH', path: '/workspaces/:id' },
-  closeWorkspace: { method: 'DELETE', path: '/workspaces/:id' },
-  claudeSessions: { method: 'GET', path: '/workspaces/:id/claude-sessions' },
-  createTab: { method: 'POST', path: '/tabs' },
-  renameTab: { method: 'PATCH', path: '/tabs/:id' },
-  closeTab: { method: 'DELETE', path: '/tabs/:id' },
-  tabInput: { method: 'POST', path: '/tabs/:id/input' },
-  tabKey: { method: 'POST', path: '/tabs/:id/keys' },
-  tabCommands: { method: 'GET', path: '/tabs/:id/commands' },
-  tabUpload: { method: 'POST', path: '/tabs/:id/uploads' },
-  tabHistory: { method: 'GET', path: '/tabs/:id/history' },
-  decideApproval: { method: 'POST', path: '/approvals/:id' },
-  outsideSessions: { method: 'GET', path: '/outside' },
-  outsideInput: { method: 'POST', path: '/outside/:key/input' },
-  outsideKey: { method: 'POST', path: '/outside/:key/keys' },
-  outsideCommands: { method: 'GET', path: '/outside/:key/commands' },
-  outsideUpload: { method: 'POST', path: '/outside/:key/uploads' },
-  outsideHistory: { method: 'GET', path: '/outside/:key/history' },
-  adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
-  userHooks: { method: 'GET', path: '/hooks' },
-  push: { method: 'GET', path: '/push' },
-  pushKey: { method: 'GET', path: '/push/key' },
-  pushSubscribe: { method: 'POST', path: '/push/subscription' },
-  pushUnsubscribe: { method: 'DELETE', path: '/push/subscription' },
-  pushSettings: { method: 'PUT', path: '/push/settings' },
-  pushTest: { method: 'POST', path: '/push/test' },
-} as const satisfies Record<string, ApiRoute>;
-
-/** The WebSocket channels the PWA opens; held against the agent's channel table the same way. */
-export const CHANNEL_PATHS = {
-  status: '/api/status',
-  sync: '/api/sync',
-  timeline: '/api/timeline',
-  terminal: '/api/terminal',
-} as const;
-
-/** The URL path of a route, its one parameter filled in. */
-export function routePath(route: ApiRoute, id?: string): string {
-  return `/api${id === undefined ? route.path : route.path.replace(/:[A-Za-z]+/, encodeURIComponent(id))}`;
-}
+/** Every REST route and channel path, from the table the agent's routers register. */
+export { API_ROUTES, type ApiRoute, CHANNEL_PATHS, routePath } from '../../protocol/routes.js';
 
 function call<T>(route: ApiRoute, id?: string, body?: unknown, options?: ApiOptions): Promise<ApiResponse<T>> {
   return apiResponse<T>(route.method, routePath(route, id), body, options);

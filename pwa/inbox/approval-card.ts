@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalQuestion } from '../../protocol/approvals.js';
+import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
@@ -295,7 +296,7 @@ export class ApprovalCard extends LitElement {
         ${messageField({
           label: 'Reason for Claude (optional)',
           placeholder: 'Tell Claude why (optional)',
-          maxLength: 2000,
+          maxLength: DECISION_LIMITS.message,
           value: this.reason,
           disabled: busy,
           onInput: (value) => {
@@ -384,7 +385,7 @@ export class ApprovalCard extends LitElement {
         <input
           aria-label=${`Other answer: ${text}`}
           placeholder="Other…"
-          maxlength="2000"
+          maxlength=${DECISION_LIMITS.answer}
           autocomplete="off"
           enterkeyhint=${atOnce ? 'send' : 'done'}
           .value=${choice.other}

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { PairBody } from '../../protocol/api.js';
+import { NAME_MAX, PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH } from '../../protocol/limits.js';
 import { durationText } from '../../protocol/duration-text.js';
 import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
 import * as api from '../core/api.js';
@@ -12,9 +13,10 @@ import { pair } from './pair-device.js';
 import { ApiRequestError, errorText } from '../core/api-request.js';
 import { guessThisDevice } from './device-name.js';
 
-/** Characters a pairing code may hold (no 0/O, 1/I/L), plus the dash people type in the middle. */
-const NOT_IN_CODE = /[^-2-9A-HJKMNP-Z]/g;
-const CODE_LENGTH = 8;
+/** Characters a pairing code may hold, plus the dash people type in the middle. */
+const NOT_IN_CODE = new RegExp(`[^-${PAIRING_CODE_ALPHABET}]`, 'g');
+/** A character typed that no code holds, in either case (spaces are let pass): worth a hint. */
+const NO_CODE_CHARACTER = new RegExp(`[^-\\s${PAIRING_CODE_ALPHABET}]`, 'i');
 /** When the agent asks us to slow down without saying for how long. */
 const DEFAULT_WAIT_S = 60;
 
@@ -193,8 +195,8 @@ export class PairScreen extends LitElement {
       input.value = clean;
       input.setSelectionRange(caret, caret);
     }
-    this.codeComplete = clean.replace(/-/g, '').length === CODE_LENGTH;
-    if (/[^-\s2-9A-HJKMNP-Z]/i.test(typed)) this.alphabetHint = true;
+    this.codeComplete = clean.replace(/-/g, '').length === PAIRING_CODE_LENGTH;
+    if (NO_CODE_CHARACTER.test(typed)) this.alphabetHint = true;
     else if (clean === '' || this.codeComplete) this.alphabetHint = false;
     if (this.error) this.error = '';
   }
@@ -209,7 +211,7 @@ export class PairScreen extends LitElement {
     } else {
       const code = this.codeInput?.value.trim() ?? '';
       if (!this.codeComplete) {
-        this.error = `A code has ${CODE_LENGTH} characters, like 7KQ2-M9XD.`;
+        this.error = `A code has ${PAIRING_CODE_LENGTH} characters, like 7KQ2-M9XD.`;
         return;
       }
       body = { code };
@@ -257,7 +259,7 @@ export class PairScreen extends LitElement {
                   id="code"
                   name="code"
                   placeholder="XXXX-XXXX"
-                  maxlength="9"
+                  maxlength=${PAIRING_CODE_LENGTH + 1}
                   inputmode="text"
                   autocapitalize="characters"
                   autocomplete="one-time-code"
@@ -277,7 +279,7 @@ export class PairScreen extends LitElement {
             id="name"
             name="deviceName"
             .value=${this.defaultName}
-            maxlength="80"
+            maxlength=${NAME_MAX}
             autocomplete="off"
             autocapitalize="words"
             enterkeyhint="go"

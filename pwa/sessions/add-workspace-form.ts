@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
 import type { CreateWorkspaceBody } from '../../protocol/api.js';
+import { NAME_MAX } from '../../protocol/limits.js';
 import { PendingActionController } from '../core/pending-action-controller.js';
 import { controls, fieldLabel } from '../ui/styles.js';
 import { sessionActions } from '../core/session-actions.js';
@@ -89,7 +90,7 @@ export class AddWorkspaceForm extends LitElement {
       </label>
       <label>
         Name (optional)
-        <input name="name" placeholder="the folder's name" maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.adding.busy} />
+        <input name="name" placeholder="the folder's name" maxlength=${NAME_MAX} autocomplete="off" enterkeyhint="done" ?disabled=${this.adding.busy} />
       </label>
       ${this.adding.error ? html`<div class="error" role="alert">${this.adding.error}</div>` : nothing}
       <div class="buttons">

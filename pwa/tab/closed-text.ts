@@ -4,9 +4,6 @@ import { CloseCode } from '../../protocol/close-codes.js';
 export const NO_TERMINAL_TEXT =
   'No terminal: this Claude was started outside tmux. Its approvals, questions and timeline are here; type to it in its own terminal on the machine.';
 
-/** The agent's close reason for the terminal of a session started outside tmux. */
-export const NO_TERMINAL_REASON = 'no terminal: started outside tmux';
-
 export function endedText(code: number, outside: boolean): string {
   if (outside) {
     switch (code) {

@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
-import { CloseCode } from '../../protocol/close-codes.js';
+import { CloseCode, NO_TERMINAL_REASON } from '../../protocol/close-codes.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
@@ -16,7 +16,7 @@ import { type ScreenLabel, screenLabel } from './screen-label.js';
 import { toolButtons, viewSwitch } from './header-controls.js';
 import { TextSizeController } from './text-size-controller.js';
 import { type CardExit, endedCard, loadErrorCard, missingCard } from './closed-cards.js';
-import { NO_TERMINAL_REASON, NO_TERMINAL_TEXT } from './closed-text.js';
+import { NO_TERMINAL_TEXT } from './closed-text.js';
 import '../ui/status-dot.js';
 import { type BarKey, barKeySequence, withCtrl } from '../terminal/keys.js';
 import { parsePaneTitle, } from '../core/labels.js';

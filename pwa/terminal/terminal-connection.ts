@@ -1,17 +1,14 @@
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../protocol/limits.js';
 import { decodeFrame, encodeFrame, FrameType, type TerminalFrame } from '../../protocol/terminal-frame.js';
 import { CHANNEL_PATHS } from '../core/api.js';
 import { type ConnectionState, ReconnectingSocket } from '../core/reconnecting-socket.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 
-/** The agent and the browser each send a heartbeat this often… */
-export const HEARTBEAT_MS = 30_000;
-/** …and a socket with nothing from the agent for this long is treated as dead. */
-export const SILENCE_MS = 90_000;
 /**
  * After the page was hidden or the network came back, a socket silent for longer than a
  * heartbeat plus slack has probably died without telling anyone.
  */
-const STALE_MS = HEARTBEAT_MS + 10_000;
+const STALE_MS = HEARTBEAT_INTERVAL_MS + 10_000;
 
 export interface TerminalConnectionOptions {
   tabId: string;
@@ -54,7 +51,7 @@ export class TerminalConnection implements Disposable {
         onState: (state) => this.changed(state),
       }),
     );
-    const heartbeat = setInterval(() => this.send({ type: FrameType.Heartbeat }), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => this.send({ type: FrameType.Heartbeat }), HEARTBEAT_INTERVAL_MS);
     this.store.add(toDisposable(() => clearInterval(heartbeat)));
     this.store.add(toDisposable(() => this.clearSilence()));
   }
@@ -110,7 +107,7 @@ export class TerminalConnection implements Disposable {
     this.silenceTimer = setTimeout(() => {
       this.silenceTimer = null;
       this.socket.restart('no message from the agent');
-    }, SILENCE_MS);
+    }, HEARTBEAT_TIMEOUT_MS);
   }
 
   private clearSilence(): void {

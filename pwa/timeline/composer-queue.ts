@@ -4,9 +4,6 @@
  */
 import type { ClaudeState } from '../../protocol/status.js';
 
-/** As the agent's input route takes it (`TabInputBody`): at most 64 KB of text. */
-export const PROMPT_MAX_LENGTH = 64 * 1024;
-
 /**
  * The text to type into the pane for what the person wrote, or '' when there is nothing to
  * send. Lines end in LF (Claude's input takes it as a new line, not as Enter); a tab, which

@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { SlashCommandView } from '../../protocol/api.js';
+import { INPUT_TEXT_MAX } from '../../protocol/limits.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { ToolCallEntry } from '../../protocol/timeline.js';
 import { agentText } from '../core/agent-text.js';
@@ -13,7 +14,7 @@ import { composerStyles } from './composer-styles.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { type ComposerNote, UploadController } from './upload-controller.js';
 import { ComposerHistory, HistoryCursor } from './composer-history.js';
-import { inTurn, PROMPT_MAX_LENGTH, PromptQueue, promptText } from './composer-queue.js';
+import { inTurn, PromptQueue, promptText } from './composer-queue.js';
 import { doingNow, nextTurnStart } from './doing-now.js';
 import { insertAt, pressEscape, sendPrompt, } from './session-input.js';
 import { insertCommand, slashQuery, } from './slash-commands.js';
@@ -175,8 +176,8 @@ export class Composer extends LitElement {
     if (this.blocked || this.pending === 'send') return;
     const text = promptText(this.value);
     if (!text) return;
-    if (text.length > PROMPT_MAX_LENGTH) {
-      this.note = { kind: 'error', text: `The prompt is too long to send: at most ${PROMPT_MAX_LENGTH / 1024} KB.` };
+    if (text.length > INPUT_TEXT_MAX) {
+      this.note = { kind: 'error', text: `The prompt is too long to send: at most ${INPUT_TEXT_MAX / 1024} KB.` };
       return;
     }
     this.menu = null;
@@ -414,7 +415,7 @@ export class Composer extends LitElement {
                   enterkeyhint=${this.touch.matches ? 'enter' : 'send'}
                   autocomplete="off"
                   spellcheck="true"
-                  maxlength=${PROMPT_MAX_LENGTH}
+                  maxlength=${INPUT_TEXT_MAX}
                   aria-autocomplete="list"
                   aria-controls=${this.menu === 'slash' ? 'slash-menu' : nothing}
                   aria-activedescendant=${this.menu === 'slash' && this.slashOptions().length > 0 ? `command-${this.active}` : nothing}

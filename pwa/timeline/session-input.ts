@@ -5,19 +5,13 @@
  */
 import type { SlashCommandView, TabInputBody, UploadResponse } from '../../protocol/api.js';
 import { PROOF_HEADER } from '../../protocol/device-proof.js';
+import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
 import { reportAccessLost } from '../core/access-lost.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
 import { sessionRoutes } from '../core/session-routes.js';
 import { requestTarget, signProof } from '../core/device-key.js';
 import { readableCommands } from './slash-commands.js';
-
-/**
- * `UPLOAD_MAX_BYTES` and `UPLOAD_FILENAME_HEADER` of protocol/api.ts, which the app does not
- * import at run time (its schemas would bring the whole of zod along); a unit test holds them equal.
- */
-export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
 
 /** Text typed into the session's pane: a tab's, or an outside session's through its own tmux. */
 function typeInto(key: string, body: TabInputBody): Promise<undefined> {

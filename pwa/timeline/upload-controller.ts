@@ -1,6 +1,7 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { errorText } from '../core/api-request.js';
-import { fileMention, fileSize, UPLOAD_MAX_BYTES, type UploadHandle, uploadFile } from './session-input.js';
+import { UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
+import { fileMention, fileSize, type UploadHandle, uploadFile } from './session-input.js';
 import { closeSmallIcon } from './timeline-icons.js';
 
 /** A line under the composer's field: what went wrong, or what was done. */

@@ -1,5 +1,6 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
+import { NAME_MAX } from '../../protocol/limits.js';
 import { controls } from './styles.js';
 
 /** An inline name editor: fires `pm-save` with the new name, or `pm-cancel`. */
@@ -46,7 +47,7 @@ export class RenameForm extends LitElement {
 
   override render() {
     return html`<form @submit=${this.submit} @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.cancel()}>
-      <input aria-label=${this.label} .value=${this.value} maxlength="80" autocomplete="off" enterkeyhint="done" ?disabled=${this.busy} />
+      <input aria-label=${this.label} .value=${this.value} maxlength=${NAME_MAX} autocomplete="off" enterkeyhint="done" ?disabled=${this.busy} />
       <div class="buttons">
         <button type="button" @click=${this.cancel}>Cancel</button>
         <button class="primary" type="submit" ?disabled=${this.busy}>Save</button>

@@ -9,15 +9,14 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
-import {
-  type ApiError,
-  type SlashCommandsResponse,
-  type TabView,
-  UPLOAD_FILENAME_HEADER,
-  UPLOAD_MAX_BYTES,
-  type UploadResponse,
-  type WorkspaceView,
+import type {
+  ApiError,
+  SlashCommandsResponse,
+  TabView,
+  UploadResponse,
+  WorkspaceView,
 } from '../../protocol/api.js';
+import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent, tmux } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { parseClientMessage } from '../../agent/channels/client-message.js';
 import { HttpError, parse } from '../../agent/http/routes/handler.js';
-import { DECISION_LIMITS } from '../../protocol/approvals.js';
+import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
 import { unsafeTextProblem } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES } from '../../protocol/status.js';

@@ -11,6 +11,7 @@ import { descendants, processLister } from '../../agent/claude/process.js';
 import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
 import { testSocketName, tmuxSocketPath } from './temp.js';
 import { eventually } from './eventually.js';
+import { collectOutput } from './child-output.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -149,18 +150,11 @@ export async function startAgent(options: StartOptions = {}): Promise<AgentHandl
  */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv, cutAfterMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [AGENT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
+  const output = collectOutput(child);
   const cut = cutAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), cutAfterMs);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(cut);
-  return { code, stdout, stderr };
+  return { code, stdout: output.stdout, stderr: output.stderr };
 }
 
 /** Runs tmux against a test agent's server. */

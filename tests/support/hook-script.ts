@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { capturedHook } from './status.js';
+import { collectOutput } from './child-output.js';
 
 export interface HookRun {
   code: number | null;
@@ -21,17 +22,10 @@ export function runHookScript(dataDir: string, args: string, payload: unknown, e
   const script = join(dataDir, 'hooks', 'hook.sh');
   const child = spawn('/bin/sh', ['-c', `'${script}' ${args}`], { env: { PATH: process.env.PATH, ...env } });
   started?.(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
+  const output = collectOutput(child);
   child.stdin.on('error', () => undefined);
   child.stdin.end(`${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n`);
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout: output.stdout, stderr: output.stderr })));
 }
 
 /**

@@ -1,10 +1,12 @@
 import express, { type Router } from 'express';
 import { DecisionBody } from '../../../protocol/api.js';
 import type { ApprovalResolver } from '../../../protocol/approvals.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import type { ApprovalStore } from '../../approvals/approval-store.js';
 import { CLI_DEVICE } from '../../auth/access.js';
 import type { DeviceRecord } from '../../auth/device-store.js';
 import { deviceOf, handler, parse } from './handler.js';
+import { on } from './on-route.js';
 
 export interface ApprovalRouteDeps {
   approvals: ApprovalStore;
@@ -20,14 +22,16 @@ function resolverOf(device: DeviceRecord): ApprovalResolver {
  */
 export function approvalRoutes(deps: ApprovalRouteDeps): Router {
   const router = express.Router();
-  router.get(
-    '/approvals',
+  on(
+    router,
+    API_ROUTES.approvals,
     handler((_req, res) => {
       res.json({ approvals: deps.approvals.list() });
     }),
   );
-  router.post(
-    '/approvals/:id',
+  on(
+    router,
+    API_ROUTES.decideApproval,
     handler(async (req, res) => {
       const body = parse(DecisionBody, req.body, 'decision');
       const result = await deps.approvals.decide(String(req.params.id), body, resolverOf(deviceOf(res)));

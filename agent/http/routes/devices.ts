@@ -2,9 +2,11 @@ import { homedir } from 'node:os';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { DevicesResponse, SessionResponse } from '../../../protocol/api.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { type DeviceRecord, type DeviceStore, deviceBinding } from '../../auth/device-store.js';
 import type { Logger } from '../../util/log.js';
 import { deviceOf, handler, HttpError, parse } from './handler.js';
+import { on } from './on-route.js';
 
 export interface DeviceRouteDeps {
   devices: DeviceStore;
@@ -25,15 +27,17 @@ export function sessionOf(device: DeviceRecord, version: string): SessionRespons
 export function deviceRoutes(deps: DeviceRouteDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/session',
+  on(
+    router,
+    API_ROUTES.session,
     handler((_req, res) => {
       res.json(sessionOf(deviceOf(res), deps.version));
     }),
   );
 
-  router.get(
-    '/devices',
+  on(
+    router,
+    API_ROUTES.devices,
     handler((_req, res) => {
       const me = deviceOf(res).id;
       const devices = deps.devices.list().map((d) => ({
@@ -49,8 +53,9 @@ export function deviceRoutes(deps: DeviceRouteDeps): Router {
     }),
   );
 
-  router.delete(
-    '/devices/:id',
+  on(
+    router,
+    API_ROUTES.revokeDevice,
     handler((req, res) => {
       const id = parse(DeviceId, req.params.id, 'device id');
       if (!deps.devices.remove(id)) throw new HttpError(404, `no device ${id}`);

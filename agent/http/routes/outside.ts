@@ -6,12 +6,14 @@ import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../wiring/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
 import { TmuxError } from '../../tmux/client.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 import { sendHistory } from './pane-history.js';
+import { on } from './on-route.js';
 
 export interface OutsideRouteDeps {
   outside: OutsideSessions;
@@ -75,15 +77,17 @@ function paneFailure(err: unknown, what: string): unknown {
 export function outsideRoutes(deps: OutsideRouteDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/outside',
+  on(
+    router,
+    API_ROUTES.outsideSessions,
     handler((_req, res) => {
       res.json({ sessions: deps.outside.views() } satisfies OutsideSessionsResponse);
     }),
   );
 
-  router.post(
-    '/outside/:key/input',
+  on(
+    router,
+    API_ROUTES.outsideInput,
     handler(async (req, res) => {
       const key = parse(OutsideKey, req.params.key, 'outside session key');
       const body = parse(TabInputBody, req.body, 'input');
@@ -97,8 +101,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  router.post(
-    '/outside/:key/keys',
+  on(
+    router,
+    API_ROUTES.outsideKey,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
       const body = parse(PaneKeyBody, req.body, 'key');
@@ -113,8 +118,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/outside/:key/commands',
+  on(
+    router,
+    API_ROUTES.outsideCommands,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
       const commands = await slashCommands({ sessionDir: await sessionDirOf(session), claudeConfigDir: deps.claudeConfigDir });
@@ -122,8 +128,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/outside/:key/history',
+  on(
+    router,
+    API_ROUTES.outsideHistory,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
       const pane = session.tmux;
@@ -140,8 +147,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  router.post(
-    '/outside/:key/adopt',
+  on(
+    router,
+    API_ROUTES.adoptOutside,
     handler(async (req, res) => {
       const key = parse(OutsideKey, req.params.key, 'outside session key');
       const body = parse(AdoptBody, req.body ?? {}, 'adopt');
@@ -154,8 +162,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/hooks',
+  on(
+    router,
+    API_ROUTES.userHooks,
     handler((_req, res) => {
       res.json(deps.userHooks() satisfies UserHooksView);
     }),
@@ -172,8 +181,9 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
 export function outsideUploadRoutes(deps: OutsideRouteDeps): Router {
   const router = express.Router();
 
-  router.post(
-    '/outside/:key/uploads',
+  on(
+    router,
+    API_ROUTES.outsideUpload,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
       const sessionDir = await sessionDirOf(session);

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { type ApiError, PairBody, type PairingTerms } from '../../../protocol/api.js';
 import { durationText } from '../../../protocol/duration-text.js';
 import { PAIRING_REFUSALS, type PairingRefusal } from '../../../protocol/refusals.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { type AccessControl, originAllowed } from '../../auth/access.js';
 import { guessDeviceName } from '../../auth/device-name.js';
 import { validPublicKey } from '../../auth/device-proof.js';
@@ -11,6 +12,7 @@ import type { PairingService } from '../../auth/pairing-service.js';
 import type { Logger } from '../../util/log.js';
 import { sessionOf } from './devices.js';
 import { handler, HttpError, parse } from './handler.js';
+import { on } from './on-route.js';
 
 export interface PairingRouteDeps {
   access: AccessControl;
@@ -64,15 +66,17 @@ export function refusalText(refusal: PairingRefusal, what: 'link' | 'code', vali
  */
 export function pairRoutes(deps: PairingRouteDeps): Router {
   const router = express.Router();
-  router.get(
-    '/pair',
+  on(
+    router,
+    API_ROUTES.pairingTerms,
     handler((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
       res.json(deps.pairing.terms() satisfies PairingTerms);
     }),
   );
-  router.post(
-    '/pair',
+  on(
+    router,
+    API_ROUTES.pair,
     express.json({ limit: '4kb', strict: true }),
     handler((req, res) => {
       if (!originAllowed(req)) throw new HttpError(403, 'foreign origin');
@@ -141,8 +145,9 @@ export function keylessPairingAllowed(origin: string | undefined): boolean {
 /** `POST /pairings`: a paired device makes a pairing for the next one. */
 export function pairingRoutes(deps: Pick<PairingRouteDeps, 'pairing'>): Router {
   const router = express.Router();
-  router.post(
-    '/pairings',
+  on(
+    router,
+    API_ROUTES.newPairing,
     handler(async (_req, res) => {
       res.status(201).json(await deps.pairing.create());
     }),

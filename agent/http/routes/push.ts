@@ -1,12 +1,14 @@
 import express, { type Router } from 'express';
 import { PushSettingsBody, PushSubscriptionBody } from '../../../protocol/api.js';
 import type { PushState } from '../../../protocol/push.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { CLI_DEVICE } from '../../auth/access.js';
 import { type EndpointRules, endpointProblem } from '../../push/push-endpoints.js';
 import type { PushNotifier } from '../../push/push-notifier.js';
 import type { PushSubscriptions } from '../../push/push-subscriptions.js';
 import type { Logger } from '../../util/log.js';
 import { deviceOf, handler, HttpError, parse } from './handler.js';
+import { on } from './on-route.js';
 
 export interface PushRouteDeps {
   push: {
@@ -32,21 +34,24 @@ export function pushRoutes(deps: PushRouteDeps): Router {
     return d;
   };
 
-  router.get(
-    '/push',
+  on(
+    router,
+    API_ROUTES.push,
     handler((_req, res) => {
       const entry = push.subscriptions.get(device(res).id);
       res.json({ publicKey: push.publicKey, subscribed: entry.subscription !== null, settings: entry.settings } satisfies PushState);
     }),
   );
-  router.get(
-    '/push/key',
+  on(
+    router,
+    API_ROUTES.pushKey,
     handler((_req, res) => {
       res.json({ publicKey: push.publicKey });
     }),
   );
-  router.post(
-    '/push/subscription',
+  on(
+    router,
+    API_ROUTES.pushSubscribe,
     handler((req, res) => {
       const d = device(res);
       const body = parse(PushSubscriptionBody, req.body, 'push subscription');
@@ -57,22 +62,25 @@ export function pushRoutes(deps: PushRouteDeps): Router {
       res.status(201).json({ subscribed: true });
     }),
   );
-  router.delete(
-    '/push/subscription',
+  on(
+    router,
+    API_ROUTES.pushUnsubscribe,
     handler((_req, res) => {
       push.subscriptions.unsubscribe(device(res).id);
       res.status(204).end();
     }),
   );
-  router.put(
-    '/push/settings',
+  on(
+    router,
+    API_ROUTES.pushSettings,
     handler((req, res) => {
       const change = parse(PushSettingsBody, req.body, 'push settings');
       res.json({ settings: push.subscriptions.setSettings(device(res).id, change) });
     }),
   );
-  router.post(
-    '/push/test',
+  on(
+    router,
+    API_ROUTES.pushTest,
     handler((_req, res) => {
       if (!push.notifier.test(device(res).id)) throw new HttpError(409, 'this device has not enabled notifications');
       res.status(202).json({ sent: true });

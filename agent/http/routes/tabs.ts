@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
 import { CreateTabBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import type { TabRecord, WorkspaceStore } from '../../store/workspace-store.js';
@@ -10,6 +11,7 @@ import type { Tmux } from '../../tmux/tmux.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 import { sendHistory } from './pane-history.js';
+import { on } from './on-route.js';
 
 export interface TabRouteDeps {
   store: WorkspaceStore;
@@ -54,16 +56,18 @@ function tabOf(deps: Pick<TabRouteDeps, 'store'>, rawId: unknown): TabRecord {
 export function tabRoutes(deps: TabRouteDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/tabs',
+  on(
+    router,
+    API_ROUTES.tabs,
     handler(async (_req, res) => {
       await deps.tabs.refreshPanes();
       res.json({ tabs: deps.store.tabs().map((t) => deps.tabs.tabView(t)) });
     }),
   );
 
-  router.post(
-    '/tabs',
+  on(
+    router,
+    API_ROUTES.createTab,
     handler(async (req, res) => {
       const body = parse(CreateTabBody, req.body, 'tab');
       const tab = await deps.tabs.createTab(body.workspaceId, body.name ?? null, {
@@ -75,8 +79,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.patch(
-    '/tabs/:id',
+  on(
+    router,
+    API_ROUTES.renameTab,
     handler((req, res) => {
       const id = parse(TabId, req.params.id, 'tab id');
       const body = parse(RenameBody, req.body, 'rename');
@@ -86,8 +91,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.delete(
-    '/tabs/:id',
+  on(
+    router,
+    API_ROUTES.closeTab,
     handler(async (req, res) => {
       const id = parse(TabId, req.params.id, 'tab id');
       await deps.tabs.closeTab(id);
@@ -95,8 +101,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.post(
-    '/tabs/:id/input',
+  on(
+    router,
+    API_ROUTES.tabInput,
     handler(async (req, res) => {
       const id = parse(TabId, req.params.id, 'tab id');
       const body = parse(TabInputBody, req.body, 'input');
@@ -105,8 +112,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.post(
-    '/tabs/:id/keys',
+  on(
+    router,
+    API_ROUTES.tabKey,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
       const body = parse(PaneKeyBody, req.body, 'key');
@@ -120,8 +128,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/tabs/:id/history',
+  on(
+    router,
+    API_ROUTES.tabHistory,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
       await sendHistory(res, async () => {
@@ -136,8 +145,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/tabs/:id/commands',
+  on(
+    router,
+    API_ROUTES.tabCommands,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
       const commands = await slashCommands({ sessionDir: await sessionDirOf(deps, tab), claudeConfigDir: deps.claudeConfigDir });
@@ -156,8 +166,9 @@ export function tabRoutes(deps: TabRouteDeps): Router {
 export function tabUploadRoutes(deps: TabRouteDeps): Router {
   const router = express.Router();
 
-  router.post(
-    '/tabs/:id/uploads',
+  on(
+    router,
+    API_ROUTES.tabUpload,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
       const sessionDir = await sessionDirOf(deps, tab);

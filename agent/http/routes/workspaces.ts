@@ -9,10 +9,12 @@ import {
   WorkspaceId,
   type WorkspacesResponse,
 } from '../../../protocol/api.js';
+import { API_ROUTES } from '../../../protocol/routes.js';
 import { expandHome } from '../../config/config.js';
 import type { WorkspaceStore } from '../../store/workspace-store.js';
 import type { TabService } from '../../tabs/tab-service.js';
 import { handler, HttpError, parse } from './handler.js';
+import { on } from './on-route.js';
 
 export interface WorkspaceRouteDeps {
   store: WorkspaceStore;
@@ -39,16 +41,18 @@ function resolveDirectory(raw: string): string {
 export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/workspaces',
+  on(
+    router,
+    API_ROUTES.workspaces,
     handler(async (_req, res) => {
       await deps.tabs.refreshPanes();
       res.json({ workspaces: deps.tabs.views() } satisfies WorkspacesResponse);
     }),
   );
 
-  router.post(
-    '/workspaces',
+  on(
+    router,
+    API_ROUTES.createWorkspace,
     handler((req, res) => {
       const body = parse(CreateWorkspaceBody, req.body, 'workspace');
       const dir = resolveDirectory(body.dir);
@@ -57,8 +61,9 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     }),
   );
 
-  router.patch(
-    '/workspaces/:id',
+  on(
+    router,
+    API_ROUTES.renameWorkspace,
     handler((req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
       const body = parse(RenameBody, req.body, 'rename');
@@ -68,8 +73,9 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     }),
   );
 
-  router.get(
-    '/workspaces/:id/claude-sessions',
+  on(
+    router,
+    API_ROUTES.claudeSessions,
     handler(async (req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
       const ws = deps.store.workspace(id);
@@ -78,8 +84,9 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     }),
   );
 
-  router.delete(
-    '/workspaces/:id',
+  on(
+    router,
+    API_ROUTES.closeWorkspace,
     handler(async (req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
       await deps.tabs.closeWorkspace(id);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WEBSOCKET_PATHS } from '../../../../agent/channels/channel-table.js';
 import { apiRouter, listRoutes, type RouteDeps } from '../../../../agent/http/routes/api-router.js';
+import { API_ROUTES as PROTOCOL_ROUTES } from '../../../../protocol/routes.js';
 import { API_ROUTES, adoptOutside, CHANNEL_PATHS, outsideInput, tabInput } from '../../../../pwa/core/api.js';
 
 // Requests are signed over their target on the page's origin; this browser holds no device key (no IndexedDB here), so none carries a proof.
@@ -17,6 +18,18 @@ describe('the PWA API client', () => {
 
   it.each(Object.entries(CHANNEL_PATHS))('opens the %s channel on a path the agent serves', (_name, path) => {
     expect(WEBSOCKET_PATHS).toContain(path);
+  });
+});
+
+describe("the agent's router", () => {
+  const TABLE_ROUTES = Object.values(PROTOCOL_ROUTES).map(({ method, path }) => `${method} ${path}`);
+
+  it.each(AGENT_ROUTES)('serves %s from the protocol table', (route) => {
+    expect(TABLE_ROUTES).toContain(route);
+  });
+
+  it('serves each route of the table once', () => {
+    expect([...AGENT_ROUTES].sort()).toEqual([...TABLE_ROUTES].sort());
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_FILENAME_HEADER as PROTOCOL_HEADER, UPLOAD_MAX_BYTES as PROTOCOL_MAX } from '../../../../protocol/api.js';
+import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../../../protocol/limits.js';
 import {
   FileTooLargeError,
   fileMention,
@@ -8,8 +8,6 @@ import {
   pressEscape,
   sendPrompt,
   slashCommands,
-  UPLOAD_FILENAME_HEADER,
-  UPLOAD_MAX_BYTES,
   uploadFile,
 } from '../../../../pwa/timeline/session-input.js';
 
@@ -66,9 +64,11 @@ afterEach(() => {
 });
 
 describe("what the composer asks of a session's pane", () => {
-  it('holds the upload limits the agent applies', () => {
-    expect(UPLOAD_MAX_BYTES).toBe(PROTOCOL_MAX);
-    expect(UPLOAD_FILENAME_HEADER).toBe(PROTOCOL_HEADER);
+  // The app and the agent read one constant now; these pin its wire value, which an app of an
+  // earlier version still sends by.
+  it('keeps the upload limits of the wire contract', () => {
+    expect(UPLOAD_MAX_BYTES).toBe(10 * 1024 * 1024);
+    expect(UPLOAD_FILENAME_HEADER.toLowerCase()).toBe('x-pocketmux-filename');
   });
 
   it('sends a prompt with Enter in one request, long or multi-line, by the routes of the inbox reply', async () => {
