@@ -1,7 +1,6 @@
-import { html, nothing, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import '../ui/confirm-bar.js';
-import { adoptIcon } from '../ui/icons.js';
 import { PendingActionController } from './pending-action-controller.js';
 import { terminalPath } from './router.js';
 import { adoptQuestion } from './labels.js';
@@ -44,8 +43,12 @@ export class AdoptController extends PendingActionController {
     this.go(terminalPath(adopted.value.id));
   }
 
-  /** The button that opens and closes the confirmation, for the session named `name`. */
-  renderButton(name: string) {
+  /**
+   * The button that opens and closes the confirmation, for the session named `name`. The host
+   * passes its glyph: this controller importing the icons moves lit out of the first screen's
+   * chunk.
+   */
+  renderButton(name: string, glyph: TemplateResult) {
     return html`<button
       class="icon ghost adopt"
       aria-label=${`Adopt ${name} as a pocketmux tab`}
@@ -53,7 +56,7 @@ export class AdoptController extends PendingActionController {
       aria-expanded=${this.confirming}
       @click=${() => this.toggle()}
     >
-      ${adoptIcon()}
+      ${glyph}
     </button>`;
   }
 

@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { chevronIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
+import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
 import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
 import { AdoptController } from '../core/adopt-controller.js';
@@ -109,7 +109,7 @@ export class OutsideRow extends LitElement {
             </button>`
           : nothing}
         ${adoptable
-          ? this.adoption.renderButton(label.primary)
+          ? this.adoption.renderButton(label.primary, adoptIcon())
           : this.offline
             ? nothing
             : html`<span class="adopt-slot"></span>`}

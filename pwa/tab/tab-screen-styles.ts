@@ -171,13 +171,27 @@ export const tabScreenStyles = css`
       display: flex;
     }
     .banner {
+      position: absolute;
+      top: 8px;
+      left: 50%;
+      transform: translateX(-50%);
+      display: flex;
+      align-items: center;
+      gap: 10px;
+      padding: 3px 3px 3px 14px;
+      max-width: calc(100% - 16px);
+      border-radius: 12px;
       background: var(--pm-warn-bg);
       border: 1px solid var(--pm-warn-border);
+      color: var(--pm-warn);
+      font-size: 14px;
       white-space: nowrap;
       box-shadow: 0 6px 20px var(--pm-shadow);
     }
     .banner button {
+      font-size: 14px;
       border-color: var(--pm-warn-border);
+      background: transparent;
       color: var(--pm-text);
     }
     .overlay {
@@ -251,7 +265,18 @@ export const tabScreenStyles = css`
     }
     /* The text size, under its header button, over the terminal's top right corner. */
     .size-panel {
+      position: absolute;
+      top: 8px;
+      right: calc(16px + var(--pm-safe-right));
+      z-index: 1;
+      display: flex;
+      align-items: center;
       gap: 4px;
+      padding: 4px;
+      border-radius: var(--pm-radius);
+      background: var(--pm-surface);
+      border: 1px solid var(--pm-border);
+      box-shadow: 0 6px 20px var(--pm-shadow);
     }
     .size-panel output {
       min-width: 52px;

@@ -1,16 +1,15 @@
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import { CloseCode, NO_TERMINAL_REASON } from '../../protocol/close-codes.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { backIcon, terminalIcon, timelineIcon } from '../ui/icons.js';
+import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../ui/icons.js';
 import '../ui/connection-note.js';
 import '../terminal/key-bar.js';
 import { controls } from '../ui/styles.js';
 import { tabScreenStyles } from './tab-screen-styles.js';
-import { cornerPanel, floatingBanner } from '../ui/overlay-styles.js';
 import { FindController } from './find-controller.js';
 import { type ScreenLabel, screenLabel } from './screen-label.js';
 import { toolButtons, viewSwitch } from './header-controls.js';
@@ -49,7 +48,7 @@ function titleKey(title: PaneTitle | null): string {
  */
 @customElement('pm-terminal-view')
 export class TabScreen extends LitElement {
-  static override styles = [controls, floatingBanner, cornerPanel(css`.size-panel`), tabScreenStyles];
+  static override styles = [controls, tabScreenStyles];
 
   @property() tabId = '';
   /** The tab as the sync channel last described it; undefined until known. */
@@ -381,7 +380,7 @@ export class TabScreen extends LitElement {
           : nothing}
         ${timeline ? viewSwitch(this.view, (view) => this.switchTo(view)) : nothing}
         ${adoptable
-          ? this.adoption.renderButton(label.primary)
+          ? this.adoption.renderButton(label.primary, adoptIcon())
           : nothing}
         <slot name="bell"></slot>
       </header>

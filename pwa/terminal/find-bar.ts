@@ -2,7 +2,6 @@ import { css, html, LitElement, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { closeIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
-import { cornerPanel } from '../ui/overlay-styles.js';
 import { FIND_CLOSE_EVENT, FIND_SPACE_EVENT, type FindResults, matchCountText } from './find-count.js';
 import { downIcon, upIcon } from './terminal-icons.js';
 import type { Finder, FindOptions } from './terminal-finder.js';
@@ -22,11 +21,21 @@ const MAC = onMac();
 export class FindBar extends LitElement {
   static override styles = [
     controls,
-    cornerPanel(css`:host`),
     css`
       :host {
+        position: absolute;
+        top: 8px;
+        right: calc(16px + var(--pm-safe-right));
+        z-index: 1;
+        display: flex;
         flex-wrap: wrap;
+        align-items: center;
         gap: 2px;
+        padding: 4px;
+        border-radius: var(--pm-radius);
+        background: var(--pm-surface);
+        border: 1px solid var(--pm-border);
+        box-shadow: 0 6px 20px var(--pm-shadow);
       }
       input {
         width: 220px;

@@ -383,9 +383,21 @@ export const timelineStyles = css`
       color: var(--pm-muted);
     }
     .banner {
+      position: absolute;
+      top: 8px;
+      left: 50%;
+      transform: translateX(-50%);
       z-index: 1;
+      display: flex;
+      align-items: center;
+      gap: 10px;
+      padding: 3px 3px 3px 14px;
+      max-width: calc(100% - 16px);
+      border-radius: 12px;
       background: color-mix(in srgb, var(--pm-warn) 12%, var(--pm-surface));
       border: 1px solid color-mix(in srgb, var(--pm-warn) 35%, transparent);
+      color: var(--pm-warn);
+      font-size: 14px;
     }
     .banner.error {
       background: var(--pm-danger-bg);
@@ -394,7 +406,9 @@ export const timelineStyles = css`
       padding: 8px 14px;
     }
     .banner button {
+      font-size: 14px;
       border-color: color-mix(in srgb, var(--pm-warn) 35%, transparent);
+      background: transparent;
     }
     .latest {
       position: absolute;

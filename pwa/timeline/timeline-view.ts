@@ -13,7 +13,6 @@ import { controls } from '../ui/styles.js';
 import { copyCodeBlock } from './copy-code.js';
 import { timelineEntry } from './timeline-entries.js';
 import { timelineStyles } from './timeline-styles.js';
-import { floatingBanner } from '../ui/overlay-styles.js';
 import type { ConnectionState } from '../core/reconnecting-socket.js';
 import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
 import './composer.js';
@@ -50,7 +49,7 @@ function closedText(code: number, outside: boolean): string {
  */
 @customElement('pm-timeline-view')
 export class TimelineView extends LitElement {
-  static override styles = [controls, floatingBanner, timelineStyles];
+  static override styles = [controls, timelineStyles];
 
   @property() tabId = '';
   /** The session's Claude status, for the composer (Stop, the queue, what Claude is doing). */
