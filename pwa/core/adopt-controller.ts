@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import '../ui/confirm-bar.js';
 import { PendingActionController } from './pending-action-controller.js';
@@ -41,6 +41,23 @@ export class AdoptController extends PendingActionController {
     }
     this.confirming = false;
     this.go(terminalPath(adopted.value.id));
+  }
+
+  /**
+   * The button that opens and closes the confirmation, for the session named `name`. The host
+   * passes its glyph: this controller importing the icons moves lit out of the first screen's
+   * chunk.
+   */
+  renderButton(name: string, glyph: TemplateResult) {
+    return html`<button
+      class="icon ghost adopt"
+      aria-label=${`Adopt ${name} as a pocketmux tab`}
+      title="Adopt as a pocketmux tab"
+      aria-expanded=${this.confirming}
+      @click=${() => this.toggle()}
+    >
+      ${glyph}
+    </button>`;
   }
 
   /** The confirmation and what became of it; nothing until asked for. */

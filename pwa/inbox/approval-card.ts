@@ -13,6 +13,7 @@ import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther,
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
+import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
@@ -292,18 +293,16 @@ export class ApprovalCard extends LitElement {
           this.deny();
         }}
       >
-        <input
-          aria-label="Reason for Claude (optional)"
-          placeholder="Tell Claude why (optional)"
-          maxlength=${DECISION_LIMITS.message}
-          enterkeyhint="send"
-          autocomplete="off"
-          .value=${this.reason}
-          ?disabled=${busy}
-          @input=${(e: Event) => {
-            this.reason = (e.target as HTMLInputElement).value;
-          }}
-        />
+        ${messageField({
+          label: 'Reason for Claude (optional)',
+          placeholder: 'Tell Claude why (optional)',
+          maxLength: DECISION_LIMITS.message,
+          value: this.reason,
+          disabled: busy,
+          onInput: (value) => {
+            this.reason = value;
+          },
+        })}
         <div class="decide">
           <button type="submit" class="deny" ?disabled=${busy}>${this.spinner('deny')}Deny</button>
           <button type="button" ?disabled=${busy} @click=${() => (this.denying = false)}>Cancel</button>

@@ -9,6 +9,7 @@ import { controls } from '../ui/styles.js';
 import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
+import { messageField } from './message-field.js';
 import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
 
 /** Said instead of the reply field for a Claude started outside tmux. */
@@ -195,18 +196,16 @@ export class ReviewCard extends LitElement {
         void this.send();
       }}
     >
-      <input
-        aria-label="Reply to Claude"
-        placeholder="Reply to Claude…"
-        enterkeyhint="send"
-        autocomplete="off"
-        maxlength="8000"
-        .value=${this.reply}
-        ?disabled=${busy}
-        @input=${(e: Event) => {
-          this.reply = (e.target as HTMLInputElement).value;
-        }}
-      />
+      ${messageField({
+        label: 'Reply to Claude',
+        placeholder: 'Reply to Claude…',
+        maxLength: 8000,
+        value: this.reply,
+        disabled: busy,
+        onInput: (value) => {
+          this.reply = value;
+        },
+      })}
       <button type="submit" class="primary" ?disabled=${busy || this.reply.trim() === ''}>
         ${this.pending === 'reply' ? html`<span class="spinner" aria-hidden="true"></span>` : sendIcon()}Send
       </button>

@@ -1,7 +1,21 @@
-import { html, nothing, type ReactiveControllerHost } from 'lit';
+import { css, html, nothing, type ReactiveControllerHost } from 'lit';
 import '../ui/confirm-bar.js';
 import '../ui/rename-form.js';
 import { PendingActionController } from '../core/pending-action-controller.js';
+
+/** The panel the host shows the actions in (its padding is the host's), and the menu's buttons. */
+export const itemActionsPanel = css`
+  .panel {
+    display: flex;
+    flex-direction: column;
+    gap: 8px;
+  }
+  .actions {
+    display: flex;
+    gap: 8px;
+    flex-wrap: wrap;
+  }
+`;
 
 export type ItemMode = 'idle' | 'menu' | 'rename' | 'confirm-close';
 

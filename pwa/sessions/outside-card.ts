@@ -6,6 +6,7 @@ import type { TabStatus } from '../../protocol/status.js';
 import { OUTSIDE_GROUP } from '../core/labels.js';
 import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from '../core/tab-status.js';
 import '../ui/status-dot.js';
+import { groupCard } from './group-card-styles.js';
 import './outside-row.js';
 
 /**
@@ -15,17 +16,13 @@ import './outside-row.js';
  */
 @customElement('pm-outside-card')
 export class OutsideCard extends LitElement {
-  static override styles = css`
+  static override styles = [
+    groupCard,
+    css`
     :host {
       display: block;
       font-family: var(--pm-font);
       color: var(--pm-text);
-    }
-    section {
-      background: var(--pm-surface);
-      border: 1px solid var(--pm-border);
-      border-radius: var(--pm-radius);
-      overflow: hidden;
     }
     header {
       display: flex;
@@ -33,42 +30,12 @@ export class OutsideCard extends LitElement {
       padding: 12px 16px 10px;
       border-bottom: 1px solid var(--pm-border);
     }
-    .name {
-      display: flex;
-      align-items: center;
-      gap: 8px;
-      min-width: 0;
-    }
-    h2 {
-      margin: 0;
-      font-size: 17px;
-      font-weight: 650;
-      overflow: hidden;
-      text-overflow: ellipsis;
-      white-space: nowrap;
-    }
-    .waiting {
-      flex: none;
-      font-size: 13px;
-      font-weight: 600;
-      color: var(--pm-review);
-    }
-    .waiting.needs-input {
-      color: var(--pm-attention);
-    }
     .about {
       color: var(--pm-muted);
       font-size: 14px;
     }
-    ul {
-      list-style: none;
-      margin: 0;
-      padding: 4px 6px;
-    }
-    li + li {
-      border-top: 1px solid var(--pm-surface-2);
-    }
-  `;
+  `,
+  ];
 
   @property({ attribute: false }) sessions: readonly OutsideSessionView[] = [];
   /** Claude statuses by key, as the status channel last reported them. */

@@ -109,15 +109,7 @@ export class OutsideRow extends LitElement {
             </button>`
           : nothing}
         ${adoptable
-          ? html`<button
-              class="icon ghost adopt"
-              aria-label=${`Adopt ${label.primary} as a pocketmux tab`}
-              title="Adopt as a pocketmux tab"
-              aria-expanded=${this.adoption.confirming}
-              @click=${() => this.adoption.toggle()}
-            >
-              ${adoptIcon()}
-            </button>`
+          ? this.adoption.renderButton(label.primary, adoptIcon())
           : this.offline
             ? nothing
             : html`<span class="adopt-slot"></span>`}

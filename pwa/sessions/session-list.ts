@@ -36,17 +36,10 @@ export class SessionList extends LitElement {
     pageBar,
     css`
       .bar-inner {
-        display: flex;
-        align-items: center;
         justify-content: space-between;
         gap: 12px;
-        min-height: 56px;
       }
       h1 {
-        margin: 0;
-        font-size: 20px;
-        font-weight: 700;
-        letter-spacing: -0.01em;
         display: flex;
         align-items: center;
         gap: 10px;
@@ -64,13 +57,6 @@ export class SessionList extends LitElement {
       }
       .actions button {
         color: var(--pm-muted);
-      }
-      main {
-        display: flex;
-        flex-direction: column;
-        gap: 16px;
-        padding-top: 16px;
-        padding-bottom: calc(24px + var(--pm-safe-bottom));
       }
       .placeholder {
         padding: 32px 8px;

@@ -3,7 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import type { TabView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { tabLabel } from '../core/labels.js';
-import { ItemActionsController } from './item-actions-controller.js';
+import { ItemActionsController, itemActionsPanel } from './item-actions-controller.js';
 import { router, terminalPath } from '../core/router.js';
 import { sessionActions } from '../core/session-actions.js';
 import { describeStatus } from '../core/tab-status.js';
@@ -18,6 +18,7 @@ export class TabRow extends LitElement {
   static override styles = [
     controls,
     rowStyles,
+    itemActionsPanel,
     css`
       .secondary-text .command {
         flex: none;
@@ -27,14 +28,6 @@ export class TabRow extends LitElement {
       }
       .panel {
         padding: 4px 0 10px 56px;
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-      }
-      .actions {
-        display: flex;
-        gap: 8px;
-        flex-wrap: wrap;
       }
       .dead {
         opacity: 0.65;

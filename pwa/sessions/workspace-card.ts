@@ -5,7 +5,8 @@ import type { WorkspaceView } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { shortPath } from '../core/labels.js';
-import { ItemActionsController } from './item-actions-controller.js';
+import { ItemActionsController, itemActionsPanel } from './item-actions-controller.js';
+import { groupCard } from './group-card-styles.js';
 import { PendingActionController } from '../core/pending-action-controller.js';
 import { router, terminalPath } from '../core/router.js';
 import { sessionActions } from '../core/session-actions.js';
@@ -21,15 +22,11 @@ import type { TabRow } from './tab-row.js';
 export class WorkspaceCard extends LitElement {
   static override styles = [
     controls,
+    groupCard,
+    itemActionsPanel,
     css`
       :host {
         display: block;
-      }
-      section {
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-        overflow: hidden;
       }
       header {
         display: flex;
@@ -41,29 +38,6 @@ export class WorkspaceCard extends LitElement {
       .title {
         flex: 1 1 auto;
         min-width: 0;
-      }
-      .name {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        min-width: 0;
-      }
-      h2 {
-        margin: 0;
-        font-size: 17px;
-        font-weight: 650;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
-      }
-      .waiting {
-        flex: none;
-        font-size: 13px;
-        font-weight: 600;
-        color: var(--pm-review);
-      }
-      .waiting.needs-input {
-        color: var(--pm-attention);
       }
       .dir {
         color: var(--pm-muted);
@@ -79,22 +53,6 @@ export class WorkspaceCard extends LitElement {
       .panel {
         padding: 10px 12px 12px 16px;
         border-bottom: 1px solid var(--pm-border);
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-      }
-      .actions {
-        display: flex;
-        gap: 8px;
-        flex-wrap: wrap;
-      }
-      ul {
-        list-style: none;
-        margin: 0;
-        padding: 4px 6px;
-      }
-      li + li {
-        border-top: 1px solid var(--pm-surface-2);
       }
       .empty {
         padding: 14px 16px 4px;

@@ -61,25 +61,9 @@ export class DevicesView extends LitElement {
     pageBar,
     css`
       .bar-inner {
-        display: flex;
-        align-items: center;
         gap: 4px;
-        min-height: 56px;
         /* The back arrow's drawing, not its tap area, lines up with the content. */
         padding-left: calc(6px + var(--pm-safe-left));
-      }
-      h1 {
-        margin: 0;
-        font-size: 20px;
-        font-weight: 700;
-        letter-spacing: -0.01em;
-      }
-      main {
-        display: flex;
-        flex-direction: column;
-        gap: 16px;
-        padding-top: 16px;
-        padding-bottom: calc(24px + var(--pm-safe-bottom));
       }
       .intro {
         margin: 0;

@@ -19,6 +19,7 @@ import * as api from '../core/api.js';
 import { ApiRequestError, errorText } from '../core/api-request.js';
 import { bellIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
+import { settingsSection, settingsGlyph } from './section-styles.js';
 
 type Busy = 'enable' | 'disable' | 'test' | null;
 
@@ -38,45 +39,17 @@ async function subscribe(registration: ServiceWorkerRegistration, publicKey: str
 export class NotificationsSettings extends LitElement {
   static override styles = [
     controls,
+    settingsSection,
+    settingsGlyph,
     css`
-      :host {
-        display: block;
-      }
-      h2 {
-        margin: 8px 0 12px;
-        font-size: 13px;
-        font-weight: 600;
-        text-transform: uppercase;
-        letter-spacing: 0.06em;
-        color: var(--pm-muted);
-      }
       .card {
-        display: flex;
         flex-direction: column;
         gap: 14px;
-        padding: 16px;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
       }
       .head {
         display: flex;
         align-items: flex-start;
         gap: 12px;
-      }
-      .glyph {
-        flex: none;
-        display: grid;
-        place-items: center;
-        width: 36px;
-        height: 36px;
-        border-radius: 10px;
-        background: var(--pm-surface-2);
-        color: var(--pm-muted);
-      }
-      .on .glyph {
-        background: color-mix(in srgb, var(--pm-accent) 14%, transparent);
-        color: var(--pm-accent);
       }
       .blocked .glyph {
         background: color-mix(in srgb, var(--pm-warn) 14%, transparent);

@@ -1,6 +1,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { controls } from '../ui/styles.js';
+import { settingsSection } from './section-styles.js';
 import { currentTheme, onThemeChange, type Theme } from '../ui/theme.js';
 import { saveThemeChoice, THEME_CHOICES, THEME_STORAGE_KEY, type ThemeChoice, themeChoice } from '../ui/theme-choice.js';
 
@@ -11,37 +12,13 @@ const CHOICE_LABEL: Record<ThemeChoice, string> = { system: 'System', light: 'Li
 export class ThemeSetting extends LitElement {
   static override styles = [
     controls,
+    settingsSection,
     css`
-      :host {
-        display: block;
-      }
-      h2 {
-        margin: 8px 0 12px;
-        font-size: 13px;
-        font-weight: 600;
-        text-transform: uppercase;
-        letter-spacing: 0.06em;
-        color: var(--pm-muted);
-      }
       fieldset {
-        display: flex;
         flex-direction: column;
         gap: 10px;
         margin: 0;
-        padding: 16px;
         min-width: 0;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-      }
-      legend {
-        /* Named by the heading above; the legend groups the radios for screen readers only. */
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        overflow: hidden;
-        clip-path: inset(50%);
-        white-space: nowrap;
       }
       .segments {
         display: flex;
@@ -124,10 +101,11 @@ export class ThemeSetting extends LitElement {
   }
 
   override render() {
+    // Named by the heading above; the legend groups the radios for screen readers only.
     return html`<section aria-labelledby="theme-heading">
       <h2 id="theme-heading">Theme on this device</h2>
-      <fieldset>
-        <legend>Theme</legend>
+      <fieldset class="card">
+        <legend class="visually-hidden">Theme</legend>
         <div class="segments">
           ${THEME_CHOICES.map(
             (c) => html`<label>

@@ -4,6 +4,7 @@ import * as api from '../core/api.js';
 import { errorText } from '../core/api-request.js';
 import { sparkIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
+import { settingsSection, settingsGlyph } from './section-styles.js';
 import { parseUserHooks, type UserHooksMessage, userHooksError } from './user-hooks-text.js';
 
 /**
@@ -14,40 +15,12 @@ import { parseUserHooks, type UserHooksMessage, userHooksError } from './user-ho
 export class UserHooksStatus extends LitElement {
   static override styles = [
     controls,
+    settingsSection,
+    settingsGlyph,
     css`
-      :host {
-        display: block;
-      }
-      h2 {
-        margin: 8px 0 12px;
-        font-size: 13px;
-        font-weight: 600;
-        text-transform: uppercase;
-        letter-spacing: 0.06em;
-        color: var(--pm-muted);
-      }
       .card {
-        display: flex;
         align-items: flex-start;
         gap: 12px;
-        padding: 16px;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-      }
-      .glyph {
-        flex: none;
-        display: grid;
-        place-items: center;
-        width: 36px;
-        height: 36px;
-        border-radius: 10px;
-        background: var(--pm-surface-2);
-        color: var(--pm-muted);
-      }
-      .on .glyph {
-        background: color-mix(in srgb, var(--pm-accent) 14%, transparent);
-        color: var(--pm-accent);
       }
       .unknown .glyph {
         background: color-mix(in srgb, var(--pm-warn) 14%, transparent);

@@ -380,15 +380,7 @@ export class TabScreen extends LitElement {
           : nothing}
         ${timeline ? viewSwitch(this.view, (view) => this.switchTo(view)) : nothing}
         ${adoptable
-          ? html`<button
-              class="icon ghost adopt"
-              aria-label=${`Adopt ${label.primary} as a pocketmux tab`}
-              title="Adopt as a pocketmux tab"
-              aria-expanded=${this.adoption.confirming}
-              @click=${() => this.adoption.toggle()}
-            >
-              ${adoptIcon()}
-            </button>`
+          ? this.adoption.renderButton(label.primary, adoptIcon())
           : nothing}
         <slot name="bell"></slot>
       </header>

@@ -124,13 +124,16 @@ export const composerStyles = css`
       color: var(--pm-danger);
     }
     /* Above the composer, over the conversation's reserved end: appearing moves nothing. */
-    .doing {
+    .doing,
+    .menu {
       position: absolute;
       left: calc(8px + var(--pm-safe-left));
       right: calc(8px + var(--pm-safe-right));
       bottom: calc(100% + 6px);
       max-width: 820px;
       margin: 0 auto;
+    }
+    .doing {
       display: flex;
       align-items: center;
       gap: 10px;
@@ -220,12 +223,6 @@ export const composerStyles = css`
       font-weight: 600;
     }
     .menu {
-      position: absolute;
-      left: calc(8px + var(--pm-safe-left));
-      right: calc(8px + var(--pm-safe-right));
-      bottom: calc(100% + 6px);
-      max-width: 820px;
-      margin: 0 auto;
       max-height: min(50vh, 340px);
       overflow-y: auto;
       overscroll-behavior: contain;

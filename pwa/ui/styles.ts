@@ -99,7 +99,7 @@ export const controls = css`
   }
 `;
 
-/** A full page under a sticky, blurred top bar, its content in one centred column. */
+/** A full page under a sticky, blurred top bar with its title, its content in one centred column. */
 export const pageBar = css`
   :host {
     display: block;
@@ -120,6 +120,24 @@ export const pageBar = css`
     margin: 0 auto;
     padding-left: calc(16px + var(--pm-safe-left));
     padding-right: calc(16px + var(--pm-safe-right));
+  }
+  .bar-inner {
+    display: flex;
+    align-items: center;
+    min-height: 56px;
+  }
+  h1 {
+    margin: 0;
+    font-size: 20px;
+    font-weight: 700;
+    letter-spacing: -0.01em;
+  }
+  main {
+    display: flex;
+    flex-direction: column;
+    gap: 16px;
+    padding-top: 16px;
+    padding-bottom: calc(24px + var(--pm-safe-bottom));
   }
 `;
 

@@ -15,14 +15,19 @@ export interface AppShortcut {
   n?: number;
 }
 
+/** A row of the help sheet: the same Ctrl+Shift+<key> on every system, written the Mac's way there. */
+function helpRow(action: AppAction, label: string, key: string) {
+  return { action, label, keys: `Ctrl+Shift+${key}`, macKeys: `⌃⇧${key}` };
+}
+
 /** The table a help sheet lists, in its order. */
 export const APP_SHORTCUTS: readonly { action: AppAction; label: string; keys: string; macKeys: string }[] = [
-  { action: 'next-tab', label: 'Next tab', keys: 'Ctrl+Shift+]', macKeys: '⌃⇧]' },
-  { action: 'previous-tab', label: 'Previous tab', keys: 'Ctrl+Shift+[', macKeys: '⌃⇧[' },
-  { action: 'tab', label: 'Tab 1 to 9, in the order of the list', keys: 'Ctrl+Shift+1 … 9', macKeys: '⌃⇧1 … 9' },
-  { action: 'inbox', label: 'The inbox', keys: 'Ctrl+Shift+H', macKeys: '⌃⇧H' },
-  { action: 'sidebar', label: 'Move to the sidebar (the list, beside a split)', keys: 'Ctrl+Shift+E', macKeys: '⌃⇧E' },
-  { action: 'help', label: 'These shortcuts', keys: 'Ctrl+Shift+?', macKeys: '⌃⇧?' },
+  helpRow('next-tab', 'Next tab', ']'),
+  helpRow('previous-tab', 'Previous tab', '['),
+  helpRow('tab', 'Tab 1 to 9, in the order of the list', '1 … 9'),
+  helpRow('inbox', 'The inbox', 'H'),
+  helpRow('sidebar', 'Move to the sidebar (the list, beside a split)', 'E'),
+  helpRow('help', 'These shortcuts', '?'),
 ];
 
 /** By the physical key (`code`), so a layout or Shift changing the character does not matter. */
