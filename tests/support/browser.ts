@@ -15,7 +15,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { copyFile } from 'node:fs/promises';
@@ -168,12 +169,25 @@ export async function launchBrowser(extraArgs: string[] = [], choices: LaunchCho
       ...extraArgs,
     ],
   };
-  if (!packaged) return chromium.launch(options);
+  // Chromium's own temp files (shared memory kept in files, `.org.chromium.Chromium.*`) go in a
+  // folder of this browser's, removed once it has gone: one it was stopped before unlinking is
+  // not left in the run's temp dir.
+  const ownTmp = mkdtempSync(join(tmpdir(), 'chromium-tmp-'));
+  const launch = async (env: NodeJS.ProcessEnv): Promise<Browser> => {
+    const removeTmp = () => rmSync(ownTmp, { recursive: true, force: true });
+    const browser = await chromium.launch({ ...options, env: { ...env, TMPDIR: ownTmp } }).catch((err: unknown) => {
+      removeTmp();
+      throw err;
+    });
+    browser.on('disconnected', removeTmp);
+    return browser;
+  };
+  if (!packaged) return launch(process.env);
   // The packaged Chromium needs none of the flags @sparticuz/chromium suggests (`chromium.args`),
   // which are for AWS Lambda; some of them would also turn off what the tests check
   // (--disable-web-security, --allow-running-insecure-content, --disable-site-isolation-trials).
   try {
-    return await chromium.launch({ ...options, env: await packagedEnv() });
+    return await launch(await packagedEnv());
   } catch (err) {
     if (!String(err).includes('error while loading shared libraries')) throw err;
     throw new Error(`the packaged Chromium needs NSS and expat from the system (Debian: apt-get install libnss3 libexpat1)\n${String(err)}`, { cause: err });
