@@ -18,7 +18,9 @@ import { eventually } from '../support/eventually.js';
 import { outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv } from '../support/status.js';
 
-const env = useAgentAndBrowser();
+// Omega's finished turn below stands on hooks alone: no claude runs in its pane, and the agent's
+// safety poll would rightly take the tab idle (30 s into a slow run, the review card gone).
+const env = useAgentAndBrowser({ env: { POCKETMUX_SAFETY_POLL_MS: '3600000' } });
 
 let session: Session;
 let context: BrowserContext;

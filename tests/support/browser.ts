@@ -26,7 +26,7 @@ import { createBrotliDecompress } from 'node:zlib';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type JSHandle, type LaunchOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-proof.js';
-import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from './agent.js';
+import { type AgentHandle, cleanupAgents, REPO_ROOT, type StartOptions, startAgent } from './agent.js';
 import { localDevice, localPairing, type Session } from './client.js';
 import { browserShowsNotifications, PACKAGED, SYSTEM_CHROMIUM } from './chromium-choice.js';
 import { machineTmpdir } from './temp.js';
@@ -150,6 +150,18 @@ async function packagedSwiftshader(dir: string): Promise<void> {
   for (const name of readdirSync(unpacked)) await unpackOnce(join(dir, name), (to) => copyFile(join(unpacked, name), to));
 }
 
+// Chromium keeps its profile's lock socket in its temp dir (org.chromium.Chromium.XXXXXX/SingletonSocket,
+// 44 characters below it), and a Unix socket's path has room for 107: it aborts ("Socket path
+// too long") in a temp dir nested deeper than that leaves room for. Such a run uses the
+// machine's temp dir; the folder is removed when the browser has gone either way.
+const SOCKET_PATH_MAX = 107;
+const CHROMIUM_SOCKET_TAIL = '/chromium-tmp-XXXXXX/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
+
+function chromiumTmpBase(): string {
+  const own = tmpdir();
+  return own.length + CHROMIUM_SOCKET_TAIL <= SOCKET_PATH_MAX ? own : machineTmpdir();
+}
+
 export async function launchBrowser(extraArgs: string[] = [], choices: LaunchChoices = {}): Promise<Browser> {
   const { executablePath, packaged } = await chooseChromium();
   if (packaged && choices.webgl) await packagedSwiftshader(dirname(executablePath));
@@ -172,7 +184,7 @@ export async function launchBrowser(extraArgs: string[] = [], choices: LaunchCho
   // Chromium's own temp files (shared memory kept in files, `.org.chromium.Chromium.*`) go in a
   // folder of this browser's, removed once it has gone: one it was stopped before unlinking is
   // not left in the run's temp dir.
-  const ownTmp = mkdtempSync(join(tmpdir(), 'chromium-tmp-'));
+  const ownTmp = mkdtempSync(join(chromiumTmpBase(), 'chromium-tmp-'));
   const launch = async (env: NodeJS.ProcessEnv): Promise<Browser> => {
     const removeTmp = () => rmSync(ownTmp, { recursive: true, force: true });
     const browser = await chromium.launch({ ...options, env: { ...env, TMPDIR: ownTmp } }).catch((err: unknown) => {
@@ -355,11 +367,11 @@ export async function typeCommand(page: Page, command: string): Promise<void> {
  * A test file's agent and Chromium: both started before its tests (screenshots go to
  * test-artifacts/), both stopped after them. Read the fields inside tests and hooks.
  */
-export function useAgentAndBrowser(): { agent: AgentHandle; browser: Browser } {
+export function useAgentAndBrowser(agentOptions: StartOptions = {}): { agent: AgentHandle; browser: Browser } {
   const fixture = {} as { agent: AgentHandle; browser: Browser };
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [fixture.agent, fixture.browser] = await Promise.all([startAgent(), launchBrowser()]);
+    [fixture.agent, fixture.browser] = await Promise.all([startAgent(agentOptions), launchBrowser()]);
   });
   afterAll(async () => {
     await fixture.browser?.close();
