@@ -111,6 +111,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       revoked: revokeDevice({ proofs, subscriptions, sockets }),
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
       statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(),
+      dialogShown: async (key) => status.get(key)?.claudeRunning === true && (await dialogs.dialogShown(key)),
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });

@@ -103,6 +103,12 @@ export type ApprovalServerMessage =
   | { type: 'approval-opened'; approval: Approval }
   | { type: 'approval-resolved'; resolution: ApprovalResolution };
 
+/**
+ * Why text from a device was refused (409): it would land in a dialog Claude shows, answered
+ * by its card instead.
+ */
+export const DIALOG_SHOWN_ERROR = 'Claude is showing a dialog: answer it first';
+
 export const DECISIONS = ['allow', 'allow-always', 'deny', 'answer'] as const;
 export type Decision = (typeof DECISIONS)[number];
 

@@ -67,6 +67,8 @@ function inputKey(input: unknown): string {
 
 interface OpenApproval {
   approval: Approval;
+  /** Offered without a notification: the person was told of it before, or it follows from their answer. */
+  quiet: boolean;
   context: DecisionContext;
   inputKey: string;
   held: HeldHook | null;
@@ -100,8 +102,9 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
   /**
    * Opens an approval, holding `held` until it is settled. Refused (null) past the limits or
    * once the agent is stopping; the caller then answers the hook with no decision at once.
+   * A `quiet` one is offered to every device but pushed to none.
    */
-  add(request: ApprovalRequest, held: HeldHook | null): Approval | null {
+  add(request: ApprovalRequest, held: HeldHook | null, options: { quiet?: boolean } = {}): Approval | null {
     if (this.closed) return null;
     const perTab = this.forTab(request.tabId).length;
     if (this.open.size >= this.limits.maxOpen || perTab >= this.limits.maxPerTab) {
@@ -115,6 +118,7 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     timer.unref();
     this.open.set(approval.id, {
       approval,
+      quiet: options.quiet ?? false,
       context: { kind: request.kind, toolInput, questions: request.questions, questionKeys, suggestions, options: request.options },
       inputKey: inputKey(toolInput),
       held,
@@ -126,6 +130,11 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
 
   get(id: string): Approval | undefined {
     return this.open.get(id)?.approval;
+  }
+
+  /** Whether an open approval was offered without a notification (see `add`). */
+  isQuiet(id: string): boolean {
+    return this.open.get(id)?.quiet ?? false;
   }
 
   /** Open approvals, oldest first. */

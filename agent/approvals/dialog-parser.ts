@@ -52,15 +52,15 @@ const CURSOR = '❯';
  */
 const OPTION_LINE = /^( *)(❯ +)?(\d{1,2})\. +(\S.*)$/;
 /** A horizontal rule: the dialog's top border, the dashed frame around a command, a divider. */
-const RULE_LINE = /^ *[─━═╌┄┈]{3,} *$/;
+export const RULE_LINE = /^ *[─━═╌┄┈]{3,} *$/;
 /** The solid rule Claude draws on top of a dialog; the line below it is the heading. */
-const BORDER_LINE = /^ *─{3,} *$/;
+export const BORDER_LINE = /^ *─{3,} *$/;
 /** An input prompt: `❯` (or bash mode's `!`) followed by a no-break space, a space or nothing. */
-const PROMPT_LINE = /^ *[❯›>!](?:[ \u00a0]|$)/;
+export const PROMPT_LINE = /^ *[❯›>!](?:[ \u00a0]|$)/;
 /** Footer hints only dialogs show; they stand in for the cursor when none is seen. */
 const DIALOG_HINT = /\b(?:Esc to cancel|Enter to select|to navigate)\b/;
 /** Checkbox and arrow glyphs before a question's header ("☐ Colour"). */
-const LEADING_SYMBOLS = /^[\p{So}\p{Sm}\s]+/u;
+export const LEADING_SYMBOLS = /^[\p{So}\p{Sm}\s]+/u;
 
 /**
  * `capture-pane -p` prints no escape sequences, but a capture made with `-e` would: a CSI
@@ -152,7 +152,7 @@ export function dialogFingerprint(dialog: ScreenDialog): string {
  * characters and trailing spaces removed. Works back from the end, so the cost does not grow
  * with the length of the capture.
  */
-function bottomLines(screen: string): string[] {
+export function bottomLines(screen: string): string[] {
   let end = screen.length;
   while (end > 0 && isTrailingSpace(screen.charCodeAt(end - 1))) end--;
   const floor = Math.max(0, end - SCAN_CHARS);
@@ -228,10 +228,10 @@ function titleAbove(lines: string[], top: number): string {
   return `${heading}: ${asked}`;
 }
 
-function isBlank(line: string): boolean {
+export function isBlank(line: string): boolean {
   return line.trim() === '';
 }
 
-function indentOf(line: string): number {
+export function indentOf(line: string): number {
   return /^ */.exec(line)?.[0].length ?? 0;
 }

@@ -8,7 +8,7 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { PaneHistory } from '../../protocol/pane-history.js';
 import { TmuxError, TmuxRunner } from '../tmux/client.js';
-import { chainCommands, chunkUtf8, clientTtyArg, deleteBufferCommand, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
+import { chainCommands, chunkUtf8, clientTtyArg, deleteBufferCommand, type NamedKey, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
 import { HISTORY_LIMIT_LINES } from '../tmux/config-file.js';
 import { InputBacklogError, PaneInputQueue } from '../tmux/input-queue.js';
 import { historyTail, newestLines } from '../tmux/pane-history.js';
@@ -116,7 +116,7 @@ export const outsideCommands = {
     return ['send-keys', '-t', target.pane, '-l', '--', tmuxArg(text)];
   },
 
-  sendKeyCommand(target: OutsidePane, key: 'Enter' | 'Escape' | 'C-j'): string[] {
+  sendKeyCommand(target: OutsidePane, key: NamedKey | 'C-j'): string[] {
     return ['send-keys', '-t', target.pane, key];
   },
 
@@ -239,8 +239,8 @@ export class OutsideTmux {
     return this.input.send(queueKey(target), [outsideCommands.leaveCopyModeCommand(target)], { shareable: true });
   }
 
-  /** Sends named keys (a dialog's digit is typed as text; Escape by name). */
-  async sendKey(target: OutsidePane, key: 'Enter' | 'Escape'): Promise<void> {
+  /** Sends a named key (a dialog's digit is typed as text; Escape, arrows and Tab by name). */
+  async sendKey(target: OutsidePane, key: NamedKey): Promise<void> {
     checkSocket(target.socketPath);
     return this.input.send(queueKey(target), [outsideCommands.sendKeyCommand(target, key)]);
   }

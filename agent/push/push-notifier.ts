@@ -33,8 +33,9 @@ export interface PushNotifierDeps {
  * too; each to the devices that chose it, except one looking at that tab right now. When the
  * thing is settled or the tab moves on, every device that was told gets a `close` for the same
  * tag, so a notification answered on the laptop leaves the phone. Restart recovery never
- * reaches here: the reducer gives no `notify` for it, and dialogs read off the screen after a
- * restart (or after an approval expired) were announced before.
+ * reaches here: the reducer gives no `notify` for it. A dialog read off the screen is pushed
+ * like a question, unless it was offered quietly: seen again after a restart (or after its
+ * approval expired), announced before; or following from an answer the person just gave.
  */
 export class PushNotifier {
   /** Who was shown each tag that is still showing. */
@@ -43,7 +44,7 @@ export class PushNotifier {
   private readonly onApproval = (msg: ApprovalServerMessage) => {
     if (msg.type === 'approval-opened') {
       const { approval } = msg;
-      if (approval.kind === 'dialog') return;
+      if (this.deps.approvals.isQuiet(approval.id)) return;
       this.show('approvals', approval.tabId, () => approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
     } else this.close(msg.resolution.id);
   };

@@ -68,7 +68,9 @@ function actionsFor(approval: Approval): PushAction[] {
     }
     case 'plan':
     case 'dialog':
-      return approval.options.slice(0, MAX_ACTIONS).map((o) => ({ action: `option-${o.key}`, title: clip(o.label, 40), decision: { decision: 'answer', option: o.key } }));
+      // Buttons for every option or for none: a notification that offered two of four would hide the rest.
+      if (approval.options.length > MAX_ACTIONS) return [];
+      return approval.options.map((o) => ({ action: `option-${o.key}`, title: clip(o.label, 40), decision: { decision: 'answer', option: o.key } }));
   }
 }
 

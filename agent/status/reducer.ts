@@ -16,7 +16,12 @@ export type StatusEvent =
    * An approval is still open in the tab after a hook moved it on (two permission requests at
    * once, one answered; a dialog read off the screen after a restart): Claude still waits.
    */
-  | { kind: 'approval-open'; at: number };
+  | { kind: 'approval-open'; at: number }
+  /**
+   * A dialog read off the screen, which made the tab wait, left it with no hook saying what came
+   * next (the startup offer answered, a notice dismissed): the tab is back where it was.
+   */
+  | { kind: 'dialog-closed'; state: ClaudeState; at: number };
 
 export type StatusEffect =
   /** Tell the person (Web Push, desktop notification): only for these two states. */
@@ -88,6 +93,10 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
       // The approval itself is what the person is told of; the state only follows it.
       if (!status.claudeRunning || status.state === 'needs-input') return { status, effects };
       return { status: { ...status, state: 'needs-input', since: event.at }, effects };
+    case 'dialog-closed':
+      // Only a wait the dialog made is undone; a hook since has said what Claude does.
+      if (status.state !== 'needs-input' || event.state === 'needs-input') return { status, effects };
+      return { status: { ...status, state: event.state, since: event.at }, effects };
     case 'recovered': {
       // Recovery never notifies: the person was not waiting on a change they did not see.
       const next = status.state === event.state ? status : { ...status, state: event.state, since: event.at };

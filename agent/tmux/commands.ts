@@ -200,8 +200,12 @@ const exactSession = (name: string) => tmuxArg(`=${name}`);
 /** The active pane of the session's current window. */
 const exactPane = (name: string) => tmuxArg(`=${name}:`);
 
-/** The keys the agent presses by name (tmux key names): Enter, and Escape (Claude's interrupt). */
-export type NamedKey = 'Enter' | 'Escape';
+/**
+ * The keys the agent presses by name (tmux key names): Enter, Escape (Claude's interrupt), and
+ * the keys that move through a dialog (arrows, Tab, and BTab: Shift+Tab).
+ */
+export const NAMED_KEYS = ['Enter', 'Escape', 'Up', 'Down', 'Tab', 'BTab'] as const;
+export type NamedKey = (typeof NAMED_KEYS)[number];
 
 export interface NewSessionOptions {
   name: string;

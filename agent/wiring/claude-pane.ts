@@ -1,6 +1,7 @@
 import type { PaneHistory } from '../../protocol/pane-history.js';
 import type { SessionKey } from '../../protocol/session-key.js';
 import type { TerminalTarget } from '../terminal/terminal-bridge.js';
+import type { NamedKey } from '../tmux/commands.js';
 
 /**
  * The pane a Claude runs in, whichever tmux server holds it: a tab's on pocketmux's own, or an
@@ -13,7 +14,7 @@ export interface ClaudePane {
   screen(): Promise<string>;
   /** Text as if typed, then Enter when `enter`. */
   type(text: string, enter: boolean): Promise<void>;
-  sendKey(key: 'Enter' | 'Escape'): Promise<void>;
+  sendKey(key: NamedKey): Promise<void>;
   leaveCopyMode(): Promise<void>;
   /** Its scrollback and screen, to look back on. */
   history(): Promise<PaneHistory>;

@@ -38,5 +38,6 @@ export function dialogPanes(panes: ClaudePanes): DialogPanes {
   return {
     screen: async (key) => paneOf(key).screen(),
     sendInput: async (key, text, enter) => paneOf(key).type(text, enter),
+    pressKey: async (key, name) => paneOf(key).sendKey(name),
   };
 }

@@ -6,6 +6,7 @@ import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../wiring/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
+import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
@@ -24,6 +25,8 @@ export interface OutsideRouteDeps {
   userHooks: () => UserHooksView;
   /** Where Claude keeps the user's own slash commands (`<dir>/commands/`). */
   claudeConfigDir: string;
+  /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
+  dialogShown: (key: string) => Promise<boolean>;
   log: Logger;
 }
 
@@ -92,6 +95,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const key = parse(OutsideKey, req.params.key, 'outside session key');
       const body = parse(TabInputBody, req.body, 'input');
       const pane = await paneOf(deps, sessionOf(deps, key), 'typed');
+      if (await deps.dialogShown(key)) throw new HttpError(409, DIALOG_SHOWN_ERROR);
       try {
         await deps.outsideTmux.type(pane, body.text, body.enter);
       } catch (err) {

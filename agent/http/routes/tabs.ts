@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
 import { CreateTabBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
+import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
@@ -19,6 +20,8 @@ export interface TabRouteDeps {
   tmux: Tmux;
   /** Where Claude keeps the user's own slash commands (`<dir>/commands/`). */
   claudeConfigDir: string;
+  /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
+  dialogShown: (key: string) => Promise<boolean>;
   log: Logger;
 }
 
@@ -107,6 +110,7 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     handler(async (req, res) => {
       const id = parse(TabId, req.params.id, 'tab id');
       const body = parse(TabInputBody, req.body, 'input');
+      if (await deps.dialogShown(id)) throw new HttpError(409, DIALOG_SHOWN_ERROR);
       await deps.tabs.sendInput(id, body.text, body.enter);
       res.status(204).end();
     }),

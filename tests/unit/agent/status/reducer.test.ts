@@ -93,6 +93,16 @@ describe('status reducer, row by row', () => {
     expect(nextStatus(gone, { kind: 'approval-open', at: 300 }).status).toBe(gone);
   });
 
+  it('a dialog read off the screen gone puts the tab back where it was, silently, unless a hook moved it meanwhile', () => {
+    const t = nextStatus(inState('needs-input'), { kind: 'dialog-closed', state: 'ready-for-review', at: 400 });
+    expect(t.status).toMatchObject({ state: 'ready-for-review', since: 400 });
+    expect(t.effects).toEqual([]);
+    const busy = inState('busy');
+    expect(nextStatus(busy, { kind: 'dialog-closed', state: 'idle', at: 400 }).status).toBe(busy);
+    const waiting = inState('needs-input');
+    expect(nextStatus(waiting, { kind: 'dialog-closed', state: 'needs-input', at: 400 }).status).toBe(waiting);
+  });
+
   it('Notification of a permission prompt → needs-input; every other type changes nothing', () => {
     for (const type of ['permission_prompt', 'worker_permission_prompt']) {
       expect(nextStatus(inState('busy'), hook('Notification', 200, { notification_type: type })).status.state).toBe('needs-input');

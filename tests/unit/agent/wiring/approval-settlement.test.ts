@@ -3,23 +3,31 @@ import { describe, expect, it } from 'vitest';
 import type { StatusEffect, StatusEvent } from '../../../../agent/status/reducer.js';
 import { settleApprovalsWithStatus } from '../../../../agent/wiring/approval-settlement.js';
 import type { Approval, ApprovalServerMessage } from '../../../../protocol/approvals.js';
+import type { ClaudeState, TabStatus } from '../../../../protocol/status.js';
 
 class FakeStatus extends EventEmitter<{ effect: [string, StatusEffect] }> {
   readonly known = new Set<string>();
+  readonly states = new Map<string, ClaudeState>();
   readonly applied: [string, StatusEvent['kind']][] = [];
+  readonly events: StatusEvent[] = [];
   get(key: string) {
-    return this.known.has(key) ? ({} as never) : undefined;
+    return this.known.has(key) ? ({ state: this.states.get(key) ?? 'idle' } as TabStatus) : undefined;
   }
   apply(key: string, event: StatusEvent) {
     this.applied.push([key, event.kind]);
+    this.events.push(event);
     return {} as never;
   }
 }
 
 class FakeApprovals extends EventEmitter<{ message: [ApprovalServerMessage] }> {
   readonly settled: [string, string][] = [];
+  readonly open: Approval[] = [];
   settleTab(key: string, outcome: 'answered-in-terminal' | 'claude-exited'): void {
     this.settled.push([key, outcome]);
+  }
+  forTab(key: string): Approval[] {
+    return this.open.filter((a) => a.tabId === key);
   }
 }
 
@@ -30,7 +38,11 @@ function world() {
   return { status, approvals, rule };
 }
 
-const opened = (tabId: string): ApprovalServerMessage => ({ type: 'approval-opened', approval: { tabId } as Approval });
+const opened = (tabId: string, kind: Approval['kind'] = 'permission', id = 'ap-1'): ApprovalServerMessage => ({ type: 'approval-opened', approval: { id, tabId, kind } as Approval });
+const resolved = (tabId: string, id = 'ap-1'): ApprovalServerMessage => ({
+  type: 'approval-resolved',
+  resolution: { id, tabId, outcome: 'answered', by: { kind: 'device', name: 'phone' }, at: 0, message: null },
+});
 
 describe('approval settlement', () => {
   it('settles a session whose claude is gone or ended as claude-exited', () => {
@@ -57,6 +69,36 @@ describe('approval settlement', () => {
     approvals.emit('message', opened('tb-1'));
     approvals.emit('message', opened('tb-unknown'));
     expect(status.applied).toEqual([['tb-1', 'approval-open']]);
+  });
+
+  it('puts a session back where it was once a dialog read off its screen has gone with nothing else open', () => {
+    const { status, approvals } = world();
+    status.known.add('tb-1');
+    status.states.set('tb-1', 'idle');
+    approvals.emit('message', opened('tb-1', 'dialog', 'ap-offer'));
+    status.states.set('tb-1', 'needs-input');
+    approvals.emit('message', resolved('tb-1', 'ap-offer'));
+    expect(status.applied).toEqual([
+      ['tb-1', 'approval-open'],
+      ['tb-1', 'dialog-closed'],
+    ]);
+    expect(status.events[1]).toMatchObject({ kind: 'dialog-closed', state: 'idle' });
+  });
+
+  it('leaves the wait to the hooks for a permission, for a dialog seen while the session already waited, and while another approval is open', () => {
+    const { status, approvals } = world();
+    status.known.add('tb-1');
+    status.states.set('tb-1', 'busy');
+    approvals.emit('message', opened('tb-1', 'permission', 'ap-perm'));
+    approvals.emit('message', resolved('tb-1', 'ap-perm'));
+    status.states.set('tb-1', 'needs-input');
+    approvals.emit('message', opened('tb-1', 'dialog', 'ap-again'));
+    approvals.emit('message', resolved('tb-1', 'ap-again'));
+    status.states.set('tb-1', 'idle');
+    approvals.emit('message', opened('tb-1', 'dialog', 'ap-first'));
+    approvals.open.push({ id: 'ap-second', tabId: 'tb-1', kind: 'permission' } as Approval);
+    approvals.emit('message', resolved('tb-1', 'ap-first'));
+    expect(status.applied.map(([, kind]) => kind)).toEqual(['approval-open', 'approval-open', 'approval-open']);
   });
 
   it('once disposed, joins nothing', async () => {

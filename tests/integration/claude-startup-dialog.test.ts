@@ -1,0 +1,91 @@
+/**
+ * A dialog no hook stands for, with the real Claude Code CLI: in a home whose settings say
+ * `"permissions": {"defaultMode": "default"}`, a Claude tab opens on the offer to make auto mode
+ * the default. The agent reads it off the screen, the tab needs the person, the card is answered
+ * from a device by keys, and text sent meanwhile is refused rather than typed into the dialog.
+ */
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
+import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
+import { api, claim, type Session } from '../support/client.js';
+import { FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
+
+const OFFER = 'Make auto mode your default permission mode?';
+const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2)}\n`;
+
+describe('a startup dialog of the real CLI, answered from a device', () => {
+  const env = newTestEnvironment();
+  let fake: FakeAnthropic;
+  let claude: ClaudeEnv;
+  let agent: AgentHandle;
+  let session: Session;
+  let project: string;
+  let settingsFile: string;
+
+  beforeAll(async () => {
+    fake = await FakeAnthropic.start();
+    fake.onPrompt('hello after the offer', text('Hello back.'));
+    mkdirSync(join(env.home, 'project'), { recursive: true });
+    project = realpathSync(join(env.home, 'project'));
+    claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+    mkdirSync(join(env.home, '.claude'), { recursive: true });
+    settingsFile = join(env.home, '.claude', 'settings.json');
+    writeFileSync(settingsFile, SETTINGS);
+    agent = await startAgent(quickClaudeAgent(env, claude));
+    session = await claim(agent);
+  });
+
+  afterAll(async () => {
+    await cleanupAgents();
+    await fake?.close();
+  });
+
+  it('offers the auto-mode offer as a card, refuses text while it is up, and takes "No, keep manual mode" from the card', async () => {
+    const client = new StatusClient(session);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
+    // No permission mode given: Claude starts as the person's settings say, and asks.
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude' });
+    expect(created.status).toBe(201);
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the offer', (s) => s.includes(OFFER), 30_000);
+
+    const card = await client.waitApproval(tab.id);
+    expect(card).toMatchObject({
+      kind: 'dialog',
+      summary: { title: OFFER },
+      options: [
+        { key: '1', label: 'Yes, set auto mode as my default permission mode' },
+        { key: '2', label: 'No, keep manual mode' },
+      ],
+    });
+    await client.waitState(tab.id, 'needs-input');
+
+    // Text from a device would land in the dialog: refused, and the dialog is as it was.
+    const typed = await api<{ error: string }>(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'hello during the offer', enter: true });
+    expect(typed.status).toBe(409);
+    expect(typed.body.error).toBe(DIALOG_SHOWN_ERROR);
+    expect(await pane.screen()).toContain(OFFER);
+    expect(await pane.screen()).not.toContain('hello during the offer');
+
+    const decided = await api(session, 'POST', `/api/approvals/${card.id}`, { decision: 'answer', option: '2' });
+    expect(decided.status).toBe(200);
+    await pane.waitScreen('the prompt in manual mode', (s) => !s.includes(OFFER) && s.includes('manual mode on'));
+    await client.waitState(tab.id, 'idle');
+    expect((await client.waitResolution(card.id)).outcome).toBe('answered');
+    // "No" changes nothing in the person's settings.
+    expect(readFileSync(settingsFile, 'utf8')).toBe(SETTINGS);
+
+    // With the dialog gone, text reaches Claude again.
+    const sent = await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'hello after the offer', enter: true });
+    expect(sent.status).toBe(204);
+    await pane.waitScreen('the answer', (s) => s.includes('Hello back.'));
+    client.ws.close();
+  }, 90_000);
+});
