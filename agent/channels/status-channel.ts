@@ -45,7 +45,12 @@ export class StatusChannel implements Channel {
         return;
       }
       if (msg.type === 'status:request-sync') client.sendSnapshot();
-      else if (msg.type === 'status:presence') this.presence.report(deviceId, ws, msg.visible ? msg.tabId : null);
+      else if (msg.type === 'status:presence') {
+        const shown = msg.visible ? msg.tabId : null;
+        this.presence.report(deviceId, ws, shown);
+        // From here a push about that tab skips this device: the log shows when a device's presence took effect.
+        this.log.debug('status client presence', { device: deviceId, tab: shown });
+      }
       else if (msg.type === 'status:tab-dismissed') {
         if (this.status.get(msg.tabId)) this.status.apply(msg.tabId, { kind: 'dismissed', at: Date.now() });
       }

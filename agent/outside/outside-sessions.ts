@@ -180,7 +180,10 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     this.forgetLeastRecent(key);
     this.persist();
     this.emit('change');
-    void this.findProcesses().catch((err: Error) => this.opts.log.debug('could not read claude session files', { error: err.message }));
+    void this.findProcesses()
+      // The look is not awaited: the log shows when it is over, and whether it found the claude.
+      .then(() => this.opts.log.debug('looked for the claude of a new session outside the tabs', { key, pid: this.sessions.get(key)?.pid ?? null }))
+      .catch((err: Error) => this.opts.log.debug('could not read claude session files', { error: err.message }));
   }
 
   /** Claude said it ended, or its status was let go: forgotten, on clients too. */

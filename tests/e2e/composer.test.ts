@@ -279,8 +279,16 @@ describe('the composer under the timeline, with the real Claude Code CLI', () =>
     // An interrupted turn sends nothing by itself, as in the terminal: the prompt waits in the field.
     await queued.waitFor({ state: 'detached' });
     expect(await field(page).inputValue()).toBe('hold this one');
-    await page.waitForTimeout(1_500);
+    // A prompt sent now goes the way the queued one would have (the page, the agent, the pane,
+    // Claude): once it reached the API, one sent before it would have too.
+    fake.onPrompt('after the interrupt', text('Noted.'), { times: 1 });
+    await field(page).fill('after the interrupt');
+    await composer(page).getByRole('button', { name: 'Send' }).tap();
+    const marker = await eventually(() => fake.mainRequests().find((r) => sawInLastMessage(r, 'after the interrupt')), 30_000, 'the prompt sent after the interrupt');
+    expect(marker.prompt).toBe('after the interrupt');
     expect(fake.mainRequests().some((r) => r.prompt === 'hold this one')).toBe(false);
+    await timeline(page).locator('.md').filter({ hasText: 'Noted.' }).waitFor({ timeout: 30_000 });
+    await status.waitState(tab.id, 'ready-for-review');
     await field(page).fill('');
   }, 120_000);
 

@@ -167,6 +167,13 @@ async function hookSender(tab: TabView): Promise<(event: string, body?: Record<s
     fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify({ ...capturedHook(event), session_id: `outside-${tab.id}`, ...body }) });
 }
 
+/** How many times the agent took a presence of `tab` (null: no tab on screen), as it logs them at debug. */
+const presences = (tab: string | null) =>
+  agent
+    .stderr()
+    .split('\n')
+    .filter((line) => / debug status client presence \{"device":"[^"]+","tab":/.test(line) && line.endsWith(`"tab":${JSON.stringify(tab)}}`)).length;
+
 const tabState = async (tabId: string) => (await api<{ tabs: Record<string, TabStatus> }>(session, 'GET', '/api/status')).body.tabs[tabId]?.state;
 const openApprovals = async () => (await api<{ approvals: Approval[] }>(session, 'GET', '/api/approvals')).body.approvals;
 
@@ -175,7 +182,8 @@ beforeAll(async () => {
   endpoint = await PushEndpoint.start();
   // The approvals here are held for shell tabs where no claude runs: the safety poll, which
   // finds no claude there, would release them at its next look, which a slow run can reach.
-  [agent, browser] = await Promise.all([startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1', POCKETMUX_SAFETY_POLL_MS: '3600000' } }), launchBrowser()]);
+  // At debug the agent logs each presence it takes and each push it decides on.
+  [agent, browser] = await Promise.all([startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1', POCKETMUX_SAFETY_POLL_MS: '3600000', POCKETMUX_LOG_LEVEL: 'debug' } }), launchBrowser()]);
   subscription = endpoint.subscribe();
   phone = await browser.newContext(PHONE);
   await phone.grantPermissions(['notifications'], { origin: agent.url });
@@ -253,23 +261,31 @@ describe('the Notifications section', () => {
     const hook = await hookSender(shell);
     const tag = `tab-${shell.id}`;
     await page.getByRole('button', { name: 'Back to sessions' }).tap();
+    const onTab = presences(shell.id);
     await page.locator(`pm-tab-row[data-tab-id="${shell.id}"] button.open`).tap();
     await expect.poll(() => page.evaluate(() => location.pathname)).toBe(`/t/${shell.id}`);
     await page.locator('.xterm-rows').waitFor();
     expect(await page.evaluate(() => document.visibilityState === 'visible' && document.hasFocus())).toBe(true);
-    // The presence message goes out on the route change; give the socket a moment.
-    await new Promise((r) => setTimeout(r, 500));
+    // The presence message goes out on the route change: the agent has taken it.
+    await eventually(() => presences(shell.id) > onTab, 10_000, 'the agent to take the tab on screen', () => agent.stderr().slice(-2000));
 
     expect((await hook('UserPromptSubmit')).status).toBe(204);
     expect((await hook('Notification')).status).toBe(204);
     await eventually(async () => (await tabState(shell.id)) === 'needs-input', 10_000, 'needs-input');
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The agent decides on the push as it takes the hook, and logs a push it sends.
+    expect(agent.stderr()).not.toContain(` debug pushed {"tag":"${tag}"`);
+    // A test push asked for now queues behind one the hook would have sent: once it came, that one would have too.
+    const tests = () => shows(subscription.id).filter((p) => p.tag === 'test').length;
+    const testsBefore = tests();
+    expect((await browserApi(page, 'POST', '/api/push/test')).status).toBe(202);
+    await eventually(() => tests() > testsBefore, 10_000, 'the test push sent after the hook');
     expect(shows(subscription.id).filter((p) => p.tag === tag)).toEqual([]);
 
     // Back on the list: the same wait is pushed.
+    const offTab = presences(null);
     await page.getByRole('button', { name: 'Back to sessions' }).tap();
     await expect.poll(() => page.evaluate(() => location.pathname)).toBe('/');
-    await new Promise((r) => setTimeout(r, 500));
+    await eventually(() => presences(null) > offTab, 10_000, 'the agent to take no tab on screen', () => agent.stderr().slice(-2000));
     expect((await hook('UserPromptSubmit')).status).toBe(204);
     await eventually(async () => (await tabState(shell.id)) !== 'needs-input', 10_000, 'the tab to leave needs-input');
     expect((await hook('Notification')).status).toBe(204);
@@ -409,7 +425,11 @@ describe('a notification’s link to an approval', () => {
     // A reload follows nothing.
     await page.reload();
     await card.waitFor();
-    await new Promise((r) => setTimeout(r, 500));
+    // The app follows a link once the list and the statuses are in, in the render after: let it have rendered that.
+    await page.locator('pm-session-list[loaded]').waitFor();
+    await page.evaluate(async () => {
+      for (const name of ['pm-app', 'pm-inbox']) await (document.querySelector(name) as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+    });
     expect(await page.locator('pm-inbox pm-approval-card[highlight]').count()).toBe(0);
   });
 
@@ -422,7 +442,7 @@ describe('a notification’s link to an approval', () => {
     const note = page.locator('pm-inbox .link-note');
     await note.getByText('That request was already answered').waitFor();
     expect(await page.evaluate(() => location.search)).toBe('');
-    await page.waitForTimeout(300);
+    await note.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-notifications-answered-phone.png') });
     await note.tap();
     await note.waitFor({ state: 'detached' });

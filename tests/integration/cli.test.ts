@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { paneEnv } from '../support/status.js';
 import { AGENT_BIN, type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, tmux } from '../support/agent.js';
 
@@ -13,7 +14,8 @@ const prompt = fixture.find((l) => l.includes('"hook_event_name":"UserPromptSubm
 
 let agent: AgentHandle;
 beforeAll(async () => {
-  agent = await startAgent();
+  // At debug, the agent logs each read of the tab states: a waiting CLI's polls show in its log.
+  agent = await startAgent({ env: { POCKETMUX_LOG_LEVEL: 'debug' } });
 });
 afterAll(cleanupAgents);
 
@@ -73,9 +75,12 @@ describe('pocketmux CLI for scripts', () => {
     expect(timedOut.code).toBe(4);
     expect(timedOut.stderr).toMatch(/is busy, not ready-for-review, after 1 s/);
 
+    const reads = () => agent.stderr().match(/ debug tab states read \{/g)?.length ?? 0;
+    const readsBefore = reads();
     const waiting = cli('tab', 'status', tab.id, '--wait-for', 'ready-for-review', '--json');
+    // The waiting CLI has read the tab as busy: from here it waits for the state.
+    await eventually(() => reads() > readsBefore, 20_000, 'the waiting CLI to read the tab states', () => agent.stderr().slice(-2000));
     // Claude's Stop hook arrives for the tab's pane.
-    await new Promise((r) => setTimeout(r, 500));
     expect(await hook(pane, 'Stop', stop)).toBe(204);
     const done = await waiting;
     expect(done.code).toBe(0);

@@ -35,6 +35,8 @@ afterEach(async () => {
 
 interface Recorded {
   store: OutsideSessions;
+  /** The keys whose first report's look for their claude is over, as the store logs it. */
+  looked: string[];
   changes: () => number;
   forgotten: { session: OutsideSession; reason: ForgetReason }[];
   paneChecks: OutsidePane[];
@@ -42,9 +44,16 @@ interface Recorded {
 
 function open(options: Partial<OutsideSessionsOptions> = {}, paneAlive: (pane: OutsidePane) => boolean | Promise<boolean> = () => true): Recorded {
   const paneChecks: OutsidePane[] = [];
+  const looked: string[] = [];
+  const log: Logger = {
+    ...createLogger({ stderr: false }),
+    debug: (message, fields) => {
+      if (message === 'looked for the claude of a new session outside the tabs') looked.push(fields?.key as string);
+    },
+  };
   const store = new OutsideSessions({
     path,
-    log: createLogger({ stderr: false }),
+    log,
     claudeConfigDir: configDir,
     max: 10,
     paneExists: async (pane) => {
@@ -60,12 +69,12 @@ function open(options: Partial<OutsideSessionsOptions> = {}, paneAlive: (pane: O
   });
   const forgotten: Recorded['forgotten'] = [];
   store.on('forgotten', (session, reason) => forgotten.push({ session: { ...session }, reason }));
-  return { store, changes: () => changes, forgotten, paneChecks };
+  return { store, changes: () => changes, forgotten, paneChecks, looked };
 }
 
-/** Lets the look for a new session's claude process (started by report, not awaited) finish. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
+/** Waits until the look for each new session's claude process (started by report, not awaited) is over. */
+async function settle(looked: string[], ...keys: string[]): Promise<void> {
+  await eventually(() => keys.every((key) => looked.includes(key)), 5_000, `the look for the claude of ${keys.join(', ')}`);
 }
 
 /** Claude's `sessions/<pid>.json`; `procStart` as Claude writes it on Linux (field 22 of /proc/<pid>/stat). */
@@ -88,10 +97,10 @@ async function killed(child: ChildProcess): Promise<void> {
 
 describe('OutsideSessions: what hooks report', () => {
   it('creates a session from its first report and tells listeners once', async () => {
-    const { store, changes } = open();
+    const { store, changes, looked } = open();
     const key = outsideSessionKey('s-1');
     store.report(key, { sessionId: 's-1', cwd: '/home/me/project', tmuxEnv: TMUX_ENV, pane: '%3' }, 1_000);
-    await settle();
+    await settle(looked, key);
     expect(changes()).toBe(1);
     expect(store.has(key)).toBe(true);
     expect(store.get(key)).toEqual({ key, sessionId: 's-1', cwd: '/home/me/project', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%3' }, pid: null, firstSeenAt: 1_000, lastSeenAt: 1_000 });
@@ -112,24 +121,24 @@ describe('OutsideSessions: what hooks report', () => {
   });
 
   it('tells listeners nothing for a report that says only "still here", but notes when it was heard', async () => {
-    const { store, changes } = open();
+    const { store, changes, looked } = open();
     const key = outsideSessionKey('s-2');
     const report = { sessionId: 's-2', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' };
     store.report(key, report, 1_000);
-    await settle();
+    await settle(looked, key);
     store.report(key, report, 2_000);
     // A hook without cwd and without the tmux headers keeps what is known.
     store.report(key, { sessionId: 's-2', cwd: undefined, tmuxEnv: undefined, pane: undefined }, 3_000);
-    await settle();
+    await settle(looked, key);
     expect(changes()).toBe(1);
     expect(store.get(key)).toMatchObject({ cwd: '/a', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%1' }, firstSeenAt: 1_000, lastSeenAt: 3_000 });
   });
 
   it('tells listeners of a changed directory or pane', async () => {
-    const { store, changes } = open();
+    const { store, changes, looked } = open();
     const key = outsideSessionKey('s-3');
     store.report(key, { sessionId: 's-3', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' }, 1);
-    await settle();
+    await settle(looked, key);
     store.report(key, { sessionId: 's-3', cwd: '/b', tmuxEnv: TMUX_ENV, pane: '%1' }, 2);
     expect(changes()).toBe(2);
     expect(store.get(key)?.cwd).toBe('/b');
@@ -147,10 +156,10 @@ describe('OutsideSessions: what hooks report', () => {
   });
 
   it('forgets a session: listeners get it and the reason, and a second forget does nothing', async () => {
-    const { store, changes, forgotten } = open();
+    const { store, changes, forgotten, looked } = open();
     const key = outsideSessionKey('s-4');
     store.report(key, { sessionId: 's-4', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%5' }, 1);
-    await settle();
+    await settle(looked, key);
     store.forget(key, 'session-ended');
     expect(store.has(key)).toBe(false);
     expect(store.list()).toEqual([]);
@@ -192,10 +201,10 @@ describe('OutsideSessions: finding and checking the claude process', () => {
   });
 
   it('finds the pid on a sweep when the session file appears after the first report', async () => {
-    const { store } = open();
+    const { store, looked } = open();
     const key = outsideSessionKey('late-file');
     store.report(key, { sessionId: 'late-file', cwd: '/a', tmuxEnv: undefined, pane: undefined });
-    await settle();
+    await settle(looked, key);
     expect(store.get(key)?.pid).toBeNull();
     const child = await sleeper();
     writeSessionFile(child.pid as number, 'late-file');
@@ -346,7 +355,7 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
   it('with no process known: whether a claude runs in its pane, as the pane check given says', async () => {
     const inPane = new Map([['%1', true], ['%2', false]]);
     const claudeChecks: OutsidePane[] = [];
-    const { store, paneChecks } = open({
+    const { store, paneChecks, looked } = open({
       claudeInPane: async (pane) => {
         claudeChecks.push(pane);
         return inPane.get(pane.pane) ?? false;
@@ -354,7 +363,7 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
     });
     store.report(outsideSessionKey('claude-there'), { sessionId: 'claude-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
     store.report(outsideSessionKey('shell-only'), { sessionId: 'shell-only', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
-    await settle();
+    await settle(looked, outsideSessionKey('claude-there'), outsideSessionKey('shell-only'));
     expect(await store.stillRunning(store.get(outsideSessionKey('claude-there')) as OutsideSession)).toBe(true);
     expect(await store.stillRunning(store.get(outsideSessionKey('shell-only')) as OutsideSession)).toBe(false);
     // Asked with the pane and its server as the hooks named them.
@@ -370,19 +379,19 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
   });
 
   it('with no process known and no pane check given: whether the pane is there', async () => {
-    const { store, paneChecks } = open({}, (pane) => pane.pane === '%1');
+    const { store, paneChecks, looked } = open({}, (pane) => pane.pane === '%1');
     store.report(outsideSessionKey('pane-there'), { sessionId: 'pane-there', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%1' });
     store.report(outsideSessionKey('pane-gone'), { sessionId: 'pane-gone', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%2' });
-    await settle();
+    await settle(looked, outsideSessionKey('pane-there'), outsideSessionKey('pane-gone'));
     expect(await store.stillRunning(store.get(outsideSessionKey('pane-there')) as OutsideSession)).toBe(true);
     expect(await store.stillRunning(store.get(outsideSessionKey('pane-gone')) as OutsideSession)).toBe(false);
     expect(paneChecks.map((p) => p.pane)).toEqual(['%1', '%2']);
   });
 
   it('outside tmux with no process known: nothing tells otherwise, so yes', async () => {
-    const { store, paneChecks } = open({ claudeInPane: async () => false }, () => false);
+    const { store, paneChecks, looked } = open({ claudeInPane: async () => false }, () => false);
     store.report(outsideSessionKey('plain'), { sessionId: 'plain', cwd: '/a', tmuxEnv: undefined, pane: undefined });
-    await settle();
+    await settle(looked, outsideSessionKey('plain'));
     expect(await store.stillRunning(store.get(outsideSessionKey('plain')) as OutsideSession)).toBe(true);
     expect(paneChecks).toEqual([]);
   });
@@ -431,10 +440,10 @@ describe('OutsideSessions: the sweep', () => {
   });
 
   it('looks through the session files at every sweep for a session heard of in the last minute', async () => {
-    const { store } = open();
+    const { store, looked } = open();
     const key = outsideSessionKey('young');
     store.report(key, { sessionId: 'young', cwd: '/a', tmuxEnv: undefined, pane: undefined });
-    await settle();
+    await settle(looked, key);
     await store.sweep();
     expect(store.get(key)?.pid).toBeNull();
     // Claude writes its file a moment after its first hook.
@@ -445,11 +454,11 @@ describe('OutsideSessions: the sweep', () => {
   });
 
   it('looks again for an older session only once 30 seconds have passed since the last look', async () => {
-    const { store } = open();
+    const { store, looked } = open();
     const key = outsideSessionKey('old');
     // Heard of two minutes ago: its first report looked (and found no file).
     store.report(key, { sessionId: 'old', cwd: '/a', tmuxEnv: undefined, pane: undefined }, Date.now() - 120_000);
-    await settle();
+    await settle(looked, key);
     const child = await sleeper();
     writeSessionFile(child.pid as number, 'old');
     await store.sweep();

@@ -39,22 +39,23 @@ function attach(file: string, args: string[]): { tty: string; output: () => stri
 }
 
 /**
- * Waits until tmux has drawn the pane with the mark and then drawn nothing for a while, and
- * returns how much had come: whatever follows came from the redraw asked for next.
+ * Waits until tmux has drawn the pane with the mark and every byte tmux has written to the
+ * client has come (tmux counts them: `client_written`), and returns how much had come: tmux
+ * draws a screen in one pass, so whatever follows came from the redraw asked for next.
  */
-async function settled(client: { output: () => string }): Promise<number> {
+async function settled(client: { tty: string; output: () => string }, server: TmuxServer): Promise<number> {
   await eventually(() => client.output().includes(MARK), 10_000, 'the attached client to show the pane');
-  let seen = -1;
   return eventually(
     async () => {
-      const now = client.output().length;
-      if (now === seen) return now;
-      seen = now;
-      await new Promise((r) => setTimeout(r, 300));
-      return null;
+      const written = (await server.run('list-clients', '-F', '#{client_tty} #{client_written}'))
+        .split('\n')
+        .find((line) => line.startsWith(`${client.tty} `))
+        ?.split(' ')[1];
+      const output = client.output();
+      return Buffer.byteLength(output) === Number(written) ? output.length : null;
     },
     10_000,
-    'tmux to finish drawing',
+    'every byte tmux wrote to the client to come',
   );
 }
 
@@ -68,7 +69,7 @@ describe('redrawing one attached client', () => {
     await tmux.start();
     await tmux.newSession({ name: 'pm_ws-r_tb-r', cwd: root, env: {}, command: `printf '${MARK}\\n'; exec cat` });
     const client = attach(tmux.opts.bin, tmux.commands.attach('pm_ws-r_tb-r'));
-    const before = await settled(client);
+    const before = await settled(client, new TmuxServer({ name: socket }, env));
 
     await tmux.redrawClient(client.tty);
     await eventually(() => client.output().slice(before).includes(MARK), 10_000, 'the redrawn screen');
@@ -91,7 +92,7 @@ describe('redrawing one attached client', () => {
     const target = { socketPath, serverPid: Number(serverPid), pane: pane as string };
     const outsideTmux = new OutsideTmux('tmux', env);
     const client = attach(outsideTmux.bin, outsideTmux.attachArgs(target));
-    const before = await settled(client);
+    const before = await settled(client, server);
 
     await outsideTmux.redrawClient(target, client.tty);
     await eventually(() => client.output().slice(before).includes(MARK), 10_000, 'the redrawn screen');

@@ -1,12 +1,14 @@
 import express, { type Router } from 'express';
 import type { TabStatus } from '../../../protocol/status.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
+import type { Logger } from '../../util/log.js';
 import { handler } from './handler.js';
 import { on } from './on-route.js';
 
 export interface StatusRouteDeps {
   /** Every Claude tab's status, for scripts polling over REST. */
   statusSnapshot: () => Record<string, TabStatus>;
+  log: Logger;
 }
 
 /** `GET /status`: what `/api/status` sends first, for clients that poll. */
@@ -16,7 +18,10 @@ export function statusRoutes(deps: StatusRouteDeps): Router {
     router,
     API_ROUTES.status,
     handler((_req, res) => {
-      res.json({ tabs: deps.statusSnapshot() });
+      const tabs = deps.statusSnapshot();
+      res.json({ tabs });
+      // A script polling (`tab status --wait-for`) has seen the states from here: the log shows it is waiting.
+      deps.log.debug('tab states read', { tabs: Object.keys(tabs).length });
     }),
   );
   return router;

@@ -21,7 +21,7 @@ import {
   tmuxArg,
   tmuxIsRecentEnough,
 } from '../../../../agent/tmux/commands.js';
-import { printable, tmuxConfig } from '../../../../agent/tmux/config-file.js';
+import { HISTORY_LIMIT_LINES, printable, tmuxConfig } from '../../../../agent/tmux/config-file.js';
 
 const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
 const BASE = ['-u', '-L', 'pocketmux', '-f', '/data/tmux.conf'];
@@ -240,5 +240,28 @@ describe('tmux config', () => {
   });
   it('quotes the default shell for tmux', () => {
     expect(conf).toContain(`set -g default-shell '/bin/we'\\''ird sh'`);
+  });
+});
+
+describe('the capture commands', () => {
+  it("read a tab's pane on our own server: history and screen, wrapped lines joined, with colours", () => {
+    const cmds = new TmuxCommands('pocketmux', '/data/tmux.conf');
+    expect(cmds.captureHistory('pm_ws-a_tb-b', HISTORY_LIMIT_LINES)).toEqual([
+      '-u',
+      '-L',
+      'pocketmux',
+      '-f',
+      '/data/tmux.conf',
+      'capture-pane',
+      '-p',
+      '-e',
+      '-J',
+      '-S',
+      '-50000',
+      '-t',
+      '=pm_ws-a_tb-b:',
+    ]);
+    // As far back as the server keeps: all of it.
+    expect(tmuxConfig({ defaultShell: '/bin/sh' })).toContain(`set -g history-limit ${HISTORY_LIMIT_LINES}\n`);
   });
 });
