@@ -43,7 +43,7 @@ import { adoptOutside } from './wiring/adopt.js';
 import { settleApprovalsWithStatus } from './wiring/approval-settlement.js';
 import { claudePanes, dialogPanes } from './wiring/claude-panes.js';
 import { forgetClosedTabs } from './wiring/closed-tabs.js';
-import { hookApprovals } from './wiring/hook-approvals.js';
+import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
 import { revokeDevice } from './wiring/device-revocation.js';
 import { sessionPlace } from './wiring/session-place.js';
 import { outsideLifecycle } from './wiring/outside-lifecycle.js';
@@ -124,7 +124,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals: hookApprovals({ approvals, status, outside, dialogs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

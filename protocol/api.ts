@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DECISIONS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
-import { DECISION_LIMITS, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
+import { DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = new RegExp(`^[a-z0-9-]{1,${ID_MAX}}$`);
@@ -60,6 +60,21 @@ export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBody>;
 
 export const RenameBody = z.strictObject({ name: DisplayName });
 export type RenameBody = z.infer<typeof RenameBody>;
+
+/**
+ * A workspace's guardrail for when the person is away: a permission or question of its tabs
+ * that waits `afterMinutes` with no answer is denied, and Claude is told why.
+ */
+export interface Guardrail {
+  afterMinutes: number;
+}
+export const GuardrailSchema = z.strictObject({ afterMinutes: z.number().int().min(GUARDRAIL_MINUTES.min).max(GUARDRAIL_MINUTES.max) });
+
+/** `PATCH /api/workspaces/:id`: its name, its guardrail (null: none), or both. */
+export const WorkspacePatchBody = z
+  .strictObject({ name: DisplayName.optional(), guardrail: GuardrailSchema.nullable().optional() })
+  .refine((body) => body.name !== undefined || body.guardrail !== undefined, { message: 'name or guardrail is required' });
+export type WorkspacePatchBody = z.infer<typeof WorkspacePatchBody>;
 
 /** Claude Code's `--permission-mode` values. */
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk']);
@@ -207,6 +222,8 @@ export interface WorkspaceView {
   name: string;
   dir: string;
   createdAt: string;
+  /** What happens to a question of its tabs nobody answers: null leaves it to the terminal. */
+  guardrail: Guardrail | null;
   tabs: TabView[];
 }
 

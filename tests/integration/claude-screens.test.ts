@@ -5,7 +5,7 @@
  * from a device by keys, and text sent meanwhile is refused rather than typed into the dialog.
  * And the permission mode: shown from the footer and the hooks, switched from a device.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
@@ -14,7 +14,7 @@ import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from 
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
 import { api, claim, type Session } from '../support/client.js';
-import { FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
 
 const OFFER = 'Make auto mode your default permission mode?';
@@ -32,13 +32,15 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
   beforeAll(async () => {
     fake = await FakeAnthropic.start();
     fake.onPrompt('hello after the offer', text('Hello back.'));
+    fake.onPrompt('write the guarded file', bash('echo guarded > guarded.txt', 'Write a file'));
     mkdirSync(join(env.home, 'project'), { recursive: true });
     project = realpathSync(join(env.home, 'project'));
     claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
     mkdirSync(join(env.home, '.claude'), { recursive: true });
     settingsFile = join(env.home, '.claude', 'settings.json');
     writeFileSync(settingsFile, SETTINGS);
-    agent = await startAgent(quickClaudeAgent(env, claude));
+    // A guardrail's minute lasts 2 s here, so that one of them can run out within the test.
+    agent = await startAgent(quickClaudeAgent(env, claude, { env: { POCKETMUX_GUARDRAIL_MINUTE_MS: '2000' } }));
     session = await claim(agent);
   });
 
@@ -121,6 +123,37 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
     expect(sent.status).toBe(204);
     await client.waitState(tab.id, 'ready-for-review', (s) => s.permissionMode === 'auto');
     expect((await mode({ mode: 'nonsense' })).status).toBe(400);
+    client.ws.close();
+  }, 90_000);
+
+  it("denies a permission nobody answers within the workspace's guardrail, and Claude is told why", async () => {
+    const client = new StatusClient(session);
+    mkdirSync(join(project, 'guarded'), { recursive: true });
+    const dir = join(project, 'guarded');
+    claude.trust(dir);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir });
+    const patched = await api<WorkspaceView>(session, 'PATCH', `/api/workspaces/${ws.body.id}`, { guardrail: { afterMinutes: 1 } });
+    expect(patched).toMatchObject({ status: 200, body: { guardrail: { afterMinutes: 1 } } });
+    expect((await api(session, 'PATCH', `/api/workspaces/${ws.body.id}`, { guardrail: { afterMinutes: 30 } })).status).toBe(400);
+    expect((await api(session, 'PATCH', `/api/workspaces/${ws.body.id}`, {})).status).toBe(400);
+
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the prompt', (s) => s.includes('manual mode on'), 30_000);
+    await client.waitState(tab.id, 'idle');
+    expect((await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'write the guarded file', enter: true })).status).toBe(204);
+    const card = await client.waitApproval(tab.id);
+    expect(card.kind).toBe('permission');
+
+    // Nobody answers: one guardrail minute later it is denied, by the agent, with the reason.
+    const resolution = await client.waitResolution(card.id);
+    expect(resolution).toMatchObject({ outcome: 'denied', by: { kind: 'agent', name: 'guardrail' } });
+    expect(resolution.message).toContain('No answer from the phone within 1 minute');
+    await client.waitState(tab.id, 'ready-for-review');
+    // What Claude was told reached the model with the tool's result; the command never ran.
+    expect(fake.lastToolResultText()).toContain('No answer from the phone within 1 minute');
+    expect(existsSync(join(dir, 'guarded.txt'))).toBe(false);
     client.ws.close();
   }, 90_000);
 });
