@@ -1,8 +1,10 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
 import { visibleLines } from '../../protocol/safe-text.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
+import { isDialogShown, showDialogCard } from '../core/dialog-shown.js';
 import { checkIcon, sendIcon } from '../ui/icons.js';
 import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
@@ -130,7 +132,9 @@ export class ReviewCard extends LitElement {
       this.reply = '';
       this.sent = true;
     } catch (err) {
-      this.error = errorText(err);
+      // The reply stays in its field; what to answer first is the dialog's card.
+      this.error = isDialogShown(err) ? `Not sent: ${DIALOG_SHOWN_ERROR}. Your reply stays here.` : errorText(err);
+      if (isDialogShown(err)) showDialogCard(this, this.entry.key);
     } finally {
       this.pending = null;
     }
