@@ -185,16 +185,20 @@ export class ApprovalCard extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
+      /* About eight lines folded: an offer's text shows whole, a notice's long one is a tap away. */
       .paragraphs.clamped {
-        max-height: 9.6em;
+        max-height: 12em;
         overflow: hidden;
-        -webkit-mask-image: linear-gradient(to bottom, #000 70%, transparent);
-        mask-image: linear-gradient(to bottom, #000 70%, transparent);
+      }
+      /* Only text that goes on fades out where it is cut. */
+      .paragraphs.clamped.cut {
+        -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent);
+        mask-image: linear-gradient(to bottom, #000 75%, transparent);
       }
       button.more {
         align-self: flex-start;
         min-height: var(--pm-tap);
-        margin: -8px 0 -6px -8px;
+        margin: -12px 0 -6px -8px;
         padding: 0 8px;
         border-color: transparent;
         background: transparent;
@@ -347,7 +351,7 @@ export class ApprovalCard extends LitElement {
     const text = this.approval.summary.description;
     if (!text) return nothing;
     const folded = !this.expanded;
-    return html`<div class="paragraphs description ${folded ? 'clamped' : ''}" id="dialog-text">
+    return html`<div class="paragraphs description ${folded ? 'clamped' : ''} ${folded && this.overflows ? 'cut' : ''}" id="dialog-text">
         ${paragraphs(text).map((p) => html`<p>${visibleLines(p)}</p>`)}
       </div>
       ${this.overflows || this.expanded

@@ -18,6 +18,12 @@ import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNam
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
 
 /**
+ * What was written in each session's reply, while the page lives: a reply refused because
+ * Claude shows a dialog is still there when the card comes back after it.
+ */
+const replyDrafts = new Map<string, string>();
+
+/**
  * A session whose Claude finished its turn (a tab, or a Claude started outside pocketmux):
  * Claude's last answer, a field for the next prompt where there is a terminal to type it
  * into, and "Done" for a result seen here that needs nothing more.
@@ -100,6 +106,7 @@ export class ReviewCard extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('entry') && changed.get('entry')?.key !== this.entry.key) this.reply = replyDrafts.get(this.entry.key) ?? '';
     if (changed.has('entry') && this.entry.status.since !== this.shownSince) {
       this.shownSince = this.entry.status.since;
       this.sent = false;
@@ -130,6 +137,7 @@ export class ReviewCard extends LitElement {
       await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.key, text });
       // The tab turns busy on the status channel and the card leaves by itself.
       this.reply = '';
+      replyDrafts.delete(this.entry.key);
       this.sent = true;
     } catch (err) {
       // The reply stays in its field; what to answer first is the dialog's card.
@@ -208,6 +216,8 @@ export class ReviewCard extends LitElement {
         disabled: busy,
         onInput: (value) => {
           this.reply = value;
+          if (value) replyDrafts.set(this.entry.key, value);
+          else replyDrafts.delete(this.entry.key);
         },
       })}
       <button type="submit" class="primary" ?disabled=${busy || this.reply.trim() === ''}>
