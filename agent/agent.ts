@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { PairingResponse } from '../protocol/api.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
-import { PaneDialogs } from './approvals/pane-dialogs.js';
+import { PANE_DIALOG_TIMINGS, PaneDialogs } from './approvals/pane-dialogs.js';
+import type { ClaudeMode } from '../protocol/claude-mode.js';
+import { ModeSwitchError, switchMode } from './wiring/mode-switch.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { openAccess } from './auth/open-access.js';
 import { RefusalLog } from './auth/refusal-log.js';
@@ -97,7 +99,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const transcripts = agent.register(openTranscripts(config.claudeConfigDir, TIMELINE_ENTRIES_KEPT, log));
     const terminals = new TerminalBridge({ log, env: login.env, heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs, maxConnections: config.maxTerminalConnections, maxConnectionsPerDevice: config.maxTerminalsPerDevice });
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
-    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null));
+    const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
+    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
     agent.register(settleApprovalsWithStatus({ status, approvals }));
     const { vapid, subscriptions, sender } = openPush(paths, devices.list().map((d) => d.id), log);
     agent.register(sender);
@@ -112,6 +115,12 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
       statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(),
       dialogShown: async (key) => status.get(key)?.claudeRunning === true && (await dialogs.dialogShown(key)),
+      switchMode: async (key, body) => {
+        if (!status.get(key)?.claudeRunning) throw new ModeSwitchError(409, 'no Claude runs in this session');
+        const mode = await switchMode(dialogPanes(panes), key, body.mode, { confirm: body.confirm === true, log });
+        modeSeen(key, mode);
+        return mode;
+      },
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });

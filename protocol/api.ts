@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
+import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
 import { DECISION_LIMITS, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
@@ -351,6 +352,10 @@ export type PushSettingsBody = z.infer<typeof PushSettingsBody>;
 export const PANE_KEYS = ['Escape'] as const;
 export const PaneKeyBody = z.strictObject({ key: z.enum(PANE_KEYS) });
 export type PaneKeyBody = z.infer<typeof PaneKeyBody>;
+
+/** `POST /api/tabs/:id/mode` and `/api/outside/:key/mode`: bypass only with `confirm`. */
+export const ModeBody = z.strictObject({ mode: z.enum(CLAUDE_MODES), confirm: z.boolean().optional() });
+export type ModeBody = z.infer<typeof ModeBody>;
 
 /** One of Claude's slash commands, as the composer offers it when `/` is typed. */
 export interface SlashCommandView {

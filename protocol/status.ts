@@ -3,6 +3,7 @@ import { z } from 'zod/mini';
 import { type Approval, ApprovalSchema, ApprovalServerMessage } from './approvals.js';
 import { safeParse } from './safe-parse.js';
 import { CLAUDE_STATES, type ClaudeState } from './claude-state.js';
+import { CLAUDE_MODES, type ClaudeMode } from './claude-mode.js';
 
 export { CLAUDE_STATES, type ClaudeState };
 
@@ -41,6 +42,8 @@ export interface TabStatus {
   usage: TabUsage | null;
   /** Claude's last answer of the turn (the Stop hook's), at most LAST_MESSAGE_MAX characters; cleared by the next prompt. */
   lastMessage: string | null;
+  /** The session's permission mode, from its hooks and its screen's footer; null until one said it. */
+  permissionMode: ClaudeMode | null;
 }
 
 /** How much of Claude's last answer a status carries: enough for a review card and a notification. */
@@ -110,6 +113,7 @@ export const TabStatus = z.object({
   transcriptPath: z.nullable(z.string()),
   usage: z.nullable(TabUsage),
   lastMessage: z._default(z.nullable(z.string()), null),
+  permissionMode: z._default(z.nullable(z.enum(CLAUDE_MODES)), null),
 }) satisfies z.ZodMiniType<TabStatus>;
 
 export const HookEventView = z.object({

@@ -1,4 +1,5 @@
 import type { Approval, DialogOption } from '../../protocol/approvals.js';
+import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { NamedKey } from '../tmux/commands.js';
 import { cardText } from '../util/card-text.js';
@@ -97,6 +98,8 @@ export class PaneDialogs implements Disposable {
     private readonly planOf: (tabId: string) => Promise<string | null> = async () => null,
     private readonly timings: PaneDialogTimings = PANE_DIALOG_TIMINGS,
     private readonly now: () => number = Date.now,
+    /** What a session's footer said its permission mode is, at each look that saw its prompt. */
+    private readonly modeSeen: (tabId: string, mode: ClaudeMode) => void = () => undefined,
   ) {
     approvals.on('message', (msg) => {
       if (msg.type === 'approval-resolved') this.shown.delete(msg.resolution.id);
@@ -258,6 +261,7 @@ export class PaneDialogs implements Disposable {
 
   private async offerFound(tabId: string): Promise<void> {
     const first = await this.read(tabId);
+    if (first?.kind === 'prompt' && first.mode !== null) this.modeSeen(tabId, first.mode);
     if (!first || !offerable(first)) return;
     // A dialog just answered in the terminal can still be on the screen for a moment after its
     // hook's approval was settled (claude has not redrawn yet), and a screen being drawn is

@@ -21,6 +21,7 @@
  * otherwise, under a rule, with `❯` and a no-break space.
  */
 import type { DialogOption } from '../../protocol/approvals.js';
+import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import { BORDER_LINE, bottomLines, indentOf, isBlank, LEADING_SYMBOLS, PROMPT_LINE, parseDialog, RULE_LINE } from './dialog-parser.js';
 
 export type DialogStyle = 'numbered' | 'select' | 'keys';
@@ -41,7 +42,8 @@ export interface ReadDialog {
 }
 
 export type ScreenReading =
-  | { kind: 'prompt' }
+  /** Claude's input box is up; `mode` is what its footer says, when it says one. */
+  | { kind: 'prompt'; mode: ClaudeMode | null }
   | { kind: 'dialog'; dialog: ReadDialog }
   /** No input box and no dialog read: the lines from Claude's last top rule down. */
   | { kind: 'unknown'; lines: string[] };
@@ -84,7 +86,8 @@ const LIST_HINT = /\b(?:to (?:choose|navigate|select|confirm|cancel|close)|Esc t
 /** Reads the bottom of a screen captured with `tmux capture-pane -p`. */
 export function readScreen(screen: string): ScreenReading {
   const lines = bottomLines(screen);
-  if (hasInputBox(lines)) return { kind: 'prompt' };
+  const box = inputBoxAt(lines);
+  if (box >= 0) return { kind: 'prompt', mode: modeBelow(lines, box) };
   const numbered = parseDialog(screen);
   if (numbered) return { kind: 'dialog', dialog: { style: 'numbered', title: numbered.title, text: null, options: numbered.options, selected: numbered.selected } };
   const border = lastBorder(lines);
@@ -99,7 +102,7 @@ export function readScreen(screen: string): ScreenReading {
 export function readingFingerprint(reading: ScreenReading): string {
   switch (reading.kind) {
     case 'prompt':
-      return 'prompt';
+      return `prompt ${reading.mode}`;
     case 'dialog':
       return JSON.stringify([reading.dialog.style, reading.dialog.title, reading.dialog.options.map((o) => [o.key, o.label])]);
     case 'unknown':
@@ -107,12 +110,28 @@ export function readingFingerprint(reading: ScreenReading): string {
   }
 }
 
-/** Claude's input box: a prompt line right below a rule, in the bottom lines of the screen. */
-function hasInputBox(lines: string[]): boolean {
+/** Claude's input box: a prompt line right below a rule, in the bottom lines of the screen; -1 when none. */
+function inputBoxAt(lines: string[]): number {
   for (let i = lines.length - 1; i > 0; i--) {
-    if (PROMPT_LINE.test(lines[i] as string) && RULE_LINE.test(lines[i - 1] as string)) return true;
+    if (PROMPT_LINE.test(lines[i] as string) && RULE_LINE.test(lines[i - 1] as string)) return i;
   }
-  return false;
+  return -1;
+}
+
+/** The footer under the input box names the mode: `⏸ manual mode on`, `⏵⏵ auto mode on`, … */
+const MODE_FOOTERS: readonly [RegExp, ClaudeMode][] = [
+  [/⏸ manual mode on\b/, 'manual'],
+  [/⏵⏵ accept edits on\b/, 'accept-edits'],
+  [/⏸ plan mode on\b/, 'plan'],
+  [/⏵⏵ auto mode on\b/, 'auto'],
+  [/⏵⏵ bypass permissions on\b/, 'bypass'],
+];
+
+function modeBelow(lines: string[], box: number): ClaudeMode | null {
+  for (const line of lines.slice(box + 1)) {
+    for (const [footer, mode] of MODE_FOOTERS) if (footer.test(line)) return mode;
+  }
+  return null;
 }
 
 function lastBorder(lines: string[]): number {

@@ -1,4 +1,5 @@
 import { type HookPayload, PERMISSION_NOTIFICATION_TYPES } from '../../protocol/hooks.js';
+import { type ClaudeMode, claudeModeOf } from '../../protocol/claude-mode.js';
 import { type ClaudeState, LAST_MESSAGE_MAX, type TabStatus } from '../../protocol/status.js';
 
 /** Everything that can move a tab's status. Hooks are the source of truth; the rest fills gaps. */
@@ -21,7 +22,9 @@ export type StatusEvent =
    * A dialog read off the screen, which made the tab wait, left it with no hook saying what came
    * next (the startup offer answered, a notice dismissed): the tab is back where it was.
    */
-  | { kind: 'dialog-closed'; state: ClaudeState; at: number };
+  | { kind: 'dialog-closed'; state: ClaudeState; at: number }
+  /** The permission mode Claude's footer shows (a hook says it only with the next prompt or tool). */
+  | { kind: 'mode-seen'; mode: ClaudeMode; at: number };
 
 export type StatusEffect =
   /** Tell the person (Web Push, desktop notification): only for these two states. */
@@ -46,6 +49,7 @@ export function initialStatus(at: number): TabStatus {
     transcriptPath: null,
     usage: null,
     lastMessage: null,
+    permissionMode: null,
   };
 }
 
@@ -97,6 +101,8 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
       // Only a wait the dialog made is undone; a hook since has said what Claude does.
       if (status.state !== 'needs-input' || event.state === 'needs-input') return { status, effects };
       return { status: { ...status, state: event.state, since: event.at }, effects };
+    case 'mode-seen':
+      return { status: status.permissionMode === event.mode ? status : { ...status, permissionMode: event.mode }, effects };
     case 'recovered': {
       // Recovery never notifies: the person was not waiting on a change they did not see.
       const next = status.state === event.state ? status : { ...status, state: event.state, since: event.at };
@@ -120,6 +126,7 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
     sessionId: payload.session_id,
     transcriptPath: payload.transcript_path ?? before.transcriptPath,
     claudeRunning: payload.hook_event_name !== 'SessionEnd',
+    permissionMode: claudeModeOf(payload.permission_mode) ?? before.permissionMode,
   };
   const settle = (reason: Extract<StatusEffect, { kind: 'permission-settled' }>['reason']) => {
     if (status.state === 'needs-input') effects.push({ kind: 'permission-settled', reason });

@@ -7,6 +7,7 @@ import { CLAUDE_STATES, type HookEventView, type StatusServerMessage, type TabSt
 import { DEFAULTS } from '../config/config.js';
 import { readJsonFile } from '../store/atomic-file.js';
 import { GatheredWriter } from '../store/gathered-writer.js';
+import { CLAUDE_MODES } from '../../protocol/claude-mode.js';
 import type { Logger } from '../util/log.js';
 import { initialStatus, nextStatus, restoredStatus, type StatusEffect, type StatusEvent } from './reducer.js';
 import type { Disposable } from '../util/disposable.js';
@@ -21,6 +22,7 @@ const PersistedStatus = z.object({
   since: z.number(),
   transcriptPath: z.string().nullable().default(null),
   lastMessage: z.string().nullable().default(null),
+  permissionMode: z.enum(CLAUDE_MODES).nullable().default(null),
   // Usage is refreshed by the next statusLine report; it is not worth keeping across restarts.
   usage: z.unknown().transform(() => null),
 });
@@ -113,7 +115,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
       this.tabs.set(key, status);
       if (isNew) this.forgetLeastActiveOutside(key);
       this.persist();
-      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning) {
+      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning || status.permissionMode !== before.permissionMode) {
         this.emit('message', { type: 'status:update', tabId: key, status });
       }
     }

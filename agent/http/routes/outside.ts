@@ -1,12 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
-import { AdoptBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
+import { AdoptBody, ModeBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../wiring/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
+import type { ClaudeMode, ModeResponse } from '../../../protocol/claude-mode.js';
+import { ModeSwitchError } from '../../wiring/mode-switch.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
@@ -27,6 +29,8 @@ export interface OutsideRouteDeps {
   claudeConfigDir: string;
   /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
   dialogShown: (key: string) => Promise<boolean>;
+  /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
+  switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
   log: Logger;
 }
 
@@ -171,6 +175,21 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     API_ROUTES.userHooks,
     handler((_req, res) => {
       res.json(deps.userHooks() satisfies UserHooksView);
+    }),
+  );
+
+  on(
+    router,
+    API_ROUTES.outsideMode,
+    handler(async (req, res) => {
+      const key = parse(OutsideKey, req.params.key, 'outside session key');
+      const body = parse(ModeBody, req.body, 'mode');
+      try {
+        res.json({ mode: await deps.switchMode(key, body) } satisfies ModeResponse);
+      } catch (err) {
+        if (err instanceof ModeSwitchError) throw new HttpError(err.status, err.message);
+        throw err;
+      }
     }),
   );
 

@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
-import { CreateTabBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
+import { CreateTabBody, ModeBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
+import type { ClaudeMode, ModeResponse } from '../../../protocol/claude-mode.js';
+import { ModeSwitchError } from '../../wiring/mode-switch.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
@@ -22,6 +24,8 @@ export interface TabRouteDeps {
   claudeConfigDir: string;
   /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
   dialogShown: (key: string) => Promise<boolean>;
+  /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
+  switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
   log: Logger;
 }
 
@@ -156,6 +160,21 @@ export function tabRoutes(deps: TabRouteDeps): Router {
       const tab = tabOf(deps, req.params.id);
       const commands = await slashCommands({ sessionDir: await sessionDirOf(deps, tab), claudeConfigDir: deps.claudeConfigDir });
       res.json({ commands } satisfies SlashCommandsResponse);
+    }),
+  );
+
+  on(
+    router,
+    API_ROUTES.tabMode,
+    handler(async (req, res) => {
+      const id = parse(TabId, req.params.id, 'tab id');
+      const body = parse(ModeBody, req.body, 'mode');
+      try {
+        res.json({ mode: await deps.switchMode(id, body) } satisfies ModeResponse);
+      } catch (err) {
+        if (err instanceof ModeSwitchError) throw new HttpError(err.status, err.message);
+        throw err;
+      }
     }),
   );
 

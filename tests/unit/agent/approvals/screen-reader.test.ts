@@ -96,19 +96,22 @@ describe('screens captured from Claude Code 2.1.332', () => {
     expect(dialogOf(readScreen(fixture('ask-user-question/pane-exit-plan-mode.txt'))).style).toBe('numbered');
   });
 
-  it('reads the input box in every permission mode, idle and busy, and after the offer was answered', () => {
-    for (const name of [
-      'pane-0-idle.txt',
-      'pane-4-busy.txt',
-      'pane-2-after-approve.txt',
-      'dialogs/pane-startup-after-keep-manual.txt',
-      'dialogs/pane-mode-manual.txt',
-      'dialogs/pane-mode-auto.txt',
-      'dialogs/pane-mode-plan.txt',
-      'dialogs/pane-mode-accept-edits.txt',
-    ]) {
-      expect(readScreen(fixture(name)), name).toEqual({ kind: 'prompt' });
-    }
+  it('reads the input box, idle and busy and after the offer was answered, with the mode its footer names', () => {
+    const expected: [string, string][] = [
+      ['pane-0-idle.txt', 'manual'],
+      ['pane-4-busy.txt', 'manual'],
+      ['pane-2-after-approve.txt', 'manual'],
+      ['dialogs/pane-startup-after-keep-manual.txt', 'manual'],
+      ['dialogs/pane-mode-manual.txt', 'manual'],
+      ['dialogs/pane-mode-accept-edits.txt', 'accept-edits'],
+      ['dialogs/pane-mode-plan.txt', 'plan'],
+      ['dialogs/pane-mode-auto.txt', 'auto'],
+      ['dialogs/pane-mode-bypass.txt', 'bypass'],
+    ];
+    for (const [name, mode] of expected) expect(readScreen(fixture(name)), name).toEqual({ kind: 'prompt', mode });
+    // A footer that names no mode (a future one, or none drawn yet) reads as no mode.
+    const unnamed = fixture('dialogs/pane-mode-auto.txt').replace('⏵⏵ auto mode on', '⏵⏵ some new mode on');
+    expect(readScreen(unnamed)).toEqual({ kind: 'prompt', mode: null });
   });
 });
 

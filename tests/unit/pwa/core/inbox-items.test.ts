@@ -29,6 +29,7 @@ function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}):
     transcriptPath: null,
     usage: null,
     lastMessage: null,
+    permissionMode: null,
     ...fields,
   };
 }

@@ -42,6 +42,7 @@ const status: TabStatus = {
   transcriptPath: '/home/me/.claude/projects/x/sess-1.jsonl',
   usage: null,
   lastMessage: null,
+  permissionMode: null,
 };
 
 const approval: Approval = {

@@ -14,6 +14,7 @@ const status: TabStatus = {
   transcriptPath: null,
   usage: { model: 'Opus', contextPercent: 12, costUsd: null, fiveHour: { usedPercent: 5, resetsAt: 1700000000 }, sevenDay: null, at: 11 },
   lastMessage: null,
+  permissionMode: null,
 };
 
 afterEach(() => {

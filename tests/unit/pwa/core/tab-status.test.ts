@@ -25,6 +25,7 @@ function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus 
     transcriptPath: null,
     usage: null,
     lastMessage: null,
+    permissionMode: null,
     ...fields,
   };
 }

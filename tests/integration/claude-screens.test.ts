@@ -1,8 +1,9 @@
 /**
- * A dialog no hook stands for, with the real Claude Code CLI: in a home whose settings say
+ * What only Claude's screen says, with the real Claude Code CLI. A dialog no hook stands for: in a home whose settings say
  * `"permissions": {"defaultMode": "default"}`, a Claude tab opens on the offer to make auto mode
  * the default. The agent reads it off the screen, the tab needs the person, the card is answered
  * from a device by keys, and text sent meanwhile is refused rather than typed into the dialog.
+ * And the permission mode: shown from the footer and the hooks, switched from a device.
  */
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { StatusClient } from '../support/status.js';
 const OFFER = 'Make auto mode your default permission mode?';
 const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2)}\n`;
 
-describe('a startup dialog of the real CLI, answered from a device', () => {
+describe('the real CLI’s screens: a startup dialog and the permission mode', () => {
   const env = newTestEnvironment();
   let fake: FakeAnthropic;
   let claude: ClaudeEnv;
@@ -86,6 +87,40 @@ describe('a startup dialog of the real CLI, answered from a device', () => {
     const sent = await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'hello after the offer', enter: true });
     expect(sent.status).toBe(204);
     await pane.waitScreen('the answer', (s) => s.includes('Hello back.'));
+    client.ws.close();
+  }, 90_000);
+
+  it('shows the permission mode its footer and hooks say, and switches it from a device by Shift+Tab', async () => {
+    const client = new StatusClient(session);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the prompt in manual mode', (s) => s.includes('manual mode on'), 30_000);
+    await client.waitState(tab.id, 'idle', (s) => s.permissionMode === 'manual');
+
+    const mode = (body: object) => api<{ mode?: string; error?: string }>(session, 'POST', `/api/tabs/${tab.id}/mode`, body);
+    const toPlan = await mode({ mode: 'plan' });
+    expect(toPlan).toMatchObject({ status: 200, body: { mode: 'plan' } });
+    expect(await pane.screen()).toContain('⏸ plan mode on');
+    await client.waitState(tab.id, 'idle', (s) => s.permissionMode === 'plan');
+
+    // Bypass is asked for with a confirmation only, and this session, not started with it, has none.
+    const unconfirmed = await mode({ mode: 'bypass' });
+    expect(unconfirmed.status).toBe(400);
+    const confirmed = await mode({ mode: 'bypass', confirm: true });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toBe("Bypass permissions is not among this session's modes (Plan, Auto, Manual, Accept edits)");
+    expect(await pane.screen()).not.toContain('bypass permissions on');
+
+    const toAuto = await mode({ mode: 'auto' });
+    expect(toAuto).toMatchObject({ status: 200, body: { mode: 'auto' } });
+    expect(await pane.screen()).toContain('⏵⏵ auto mode on');
+    // The next prompt's hook says the same.
+    const sent = await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'hello after the offer', enter: true });
+    expect(sent.status).toBe(204);
+    await client.waitState(tab.id, 'ready-for-review', (s) => s.permissionMode === 'auto');
+    expect((await mode({ mode: 'nonsense' })).status).toBe(400);
     client.ws.close();
   }, 90_000);
 });
