@@ -243,6 +243,11 @@ describe("Claude's dialogs as cards on the phone", () => {
     expect(received()).toEqual(['78', '37', '78', '1b']);
 
     // The prompt is where it was written.
-    expect(await (await openTimeline()).inputValue()).toBe('hello from the phone');
+    const again = await openTimeline();
+    expect(await again.inputValue()).toBe('hello from the phone');
+    // With the dialog gone it goes (at once, or queued until the tab is idle), into the pane this time.
+    await page.locator('pm-composer').getByRole('button', { name: /^(Send|Queue)$/ }).tap();
+    await eventually(() => existsSync(`${keysLog}.typed`) && readFileSync(`${keysLog}.typed`, 'utf8') === 'hello from the phone\n', 20_000, 'the prompt in the pane');
+    expect(received()).toEqual(['78', '37', '78', '1b']);
   }, 90_000);
 });
