@@ -166,6 +166,8 @@ export class ApprovalCard extends LitElement {
         /* Six across: Enter, Esc, ↑ and ↓ on the first row, the digits under them. */
         grid-template-columns: repeat(6, minmax(0, 1fr));
         gap: 8px;
+        /* On a wide card the keys stay key-sized rather than stretching across it. */
+        max-width: 26rem;
       }
       .pad button {
         min-width: 44px;
