@@ -3,6 +3,8 @@ import { customElement, state } from 'lit/decorators.js';
 import './update-toast.js';
 import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from '../core/access.js';
 import { errorText } from '../core/api-request.js';
+import { SHOW_DIALOG_EVENT } from '../core/dialog-shown.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
 import { Backoff } from '../core/backoff.js';
 import { type Route, RouteController, router } from '../core/router.js';
 import type { ConnectionKind } from '../core/reconnecting-socket.js';
@@ -26,6 +28,9 @@ import { OfflineSaveController } from '../core/offline-save-controller.js';
 import { isAppShortcutKey } from '../workbench/shortcut-keys.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/** How long a refused prompt's dialog is waited for, when the agent has not offered its card yet. */
+const DIALOG_CARD_WAIT_MS = 5_000;
 
 /** A screen this wide opens tabs in the desktop split, with the list (and its inbox) beside them. */
 const WIDE = '(min-width: 1100px)';
@@ -59,6 +64,11 @@ export class App extends LitElement {
   /** A link not followed yet: it waits for the agent's open approvals. */
   private pendingLink: string | null = approvalLink(location.search);
   private highlightTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * A session whose text was refused for the dialog it shows: that dialog's card is brought
+   * into view once the inbox has it (it may be a poll away), or not at all after `until`.
+   */
+  private pendingDialog: { key: string; until: number } | null = null;
   private noteTimer: ReturnType<typeof setTimeout> | null = null;
   /** Settings is loaded on first visit; a failed load is said, not left blank. */
   @state() private settingsLoadError = '';
@@ -132,6 +142,17 @@ export class App extends LitElement {
     else router.toList();
   };
   private readonly onDismissNote = () => this.showLinkNote('');
+  /** Text was refused for a dialog: its card, where it is answered. On a phone that is the home screen's inbox. */
+  private readonly onShowDialog = (e: CustomEvent<string>) => {
+    if (this.access.kind !== 'granted') return;
+    this.pendingDialog = { key: e.detail, until: Date.now() + DIALOG_CARD_WAIT_MS };
+    if (this.routes.route.name !== 'list' && !this.split) {
+      // The prompt stays in the tab's composer; the note says why the screen changed.
+      this.showLinkNote(`Not sent: ${DIALOG_SHOWN_ERROR}. Your prompt stays in the tab.`);
+      router.toList();
+    }
+    this.followDialog();
+  };
   private readonly onPaired = (e: CustomEvent<Access>) => {
     this.pendingSecret = null;
     this.access = e.detail;
@@ -160,6 +181,7 @@ export class App extends LitElement {
     window.addEventListener('keydown', this.onEarlyShortcut, true);
     this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.addEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.addEventListener(SHOW_DIALOG_EVENT, this.onShowDialog);
     this.addEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening = onAccessLost(this.onAccessLost);
     // theme-boot.js showed the theme before the first paint; from here it follows the system and the setting.
@@ -174,6 +196,7 @@ export class App extends LitElement {
     window.removeEventListener('keydown', this.onEarlyShortcut, true);
     this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.removeEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.removeEventListener(SHOW_DIALOG_EVENT, this.onShowDialog);
     this.removeEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening?.();
     this.stopListening = null;
@@ -333,6 +356,25 @@ export class App extends LitElement {
       this.showLinkNote(ANSWERED_NOTE);
       return;
     }
+    this.showCard(id);
+  }
+
+  /** The refused session's dialog, once the agent has offered it. */
+  private followDialog(): void {
+    const pending = this.pendingDialog;
+    if (pending === null || this.access.kind !== 'granted') return;
+    if (Date.now() > pending.until) {
+      this.pendingDialog = null;
+      return;
+    }
+    const approval = this.status.approvals.find((a) => a.tabId === pending.key);
+    if (!approval) return;
+    this.pendingDialog = null;
+    this.showCard(approval.id);
+  }
+
+  /** Rings approval `id`'s card a moment and scrolls it into view. */
+  private showCard(id: string): void {
     this.highlight = id;
     if (this.highlightTimer) clearTimeout(this.highlightTimer);
     this.highlightTimer = setTimeout(() => {
@@ -359,6 +401,7 @@ export class App extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     this.followLink();
+    this.followDialog();
     const waiting = this.attention(this.inbox());
     const title = pageTitle(waiting, this.access.kind === 'granted' && this.routes.route.name === 'terminal' ? this.screenName : '');
     if (document.title !== title) document.title = title;
