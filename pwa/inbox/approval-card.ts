@@ -194,8 +194,8 @@ export class ApprovalCard extends LitElement {
       }
       /* Only text that goes on fades out where it is cut. */
       .paragraphs.clamped.cut {
-        -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent);
-        mask-image: linear-gradient(to bottom, #000 75%, transparent);
+        -webkit-mask-image: linear-gradient(to bottom, black 75%, transparent);
+        mask-image: linear-gradient(to bottom, black 75%, transparent);
       }
       button.more {
         align-self: flex-start;

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALOG_KEYS } from '../../../agent/approvals/screen-reader.js';
 import { DecisionBody } from '../../../protocol/api.js';
 import { DIALOG_OPTION_KEYS } from '../../../protocol/approvals.js';
 
 describe("a dialog's answer by a named key", () => {
-  it('names the keys the agent reads off dialog footers', () => {
-    expect([...DIALOG_OPTION_KEYS]).toEqual([...DIALOG_KEYS]);
-  });
-
   it("is a decision the agent takes: the footer's keys as well as the options' numbers", () => {
     for (const option of ['1', '12', ...DIALOG_OPTION_KEYS]) expect(DecisionBody.safeParse({ decision: 'answer', option }).success, option).toBe(true);
   });
