@@ -123,6 +123,8 @@ export const TabInputBody = z.strictObject({
     .refine(withinUnits(INPUT_TEXT_MAX), 'text must be at most 64 KB')
     .refine((s) => !s.includes('\u0000'), 'text must not contain a NUL character'),
   enter: z.boolean().default(true),
+  /** Sent from a phone by a device that lets Claude know: the prompt carries a word on answering for a small screen. */
+  phone: z.boolean().optional(),
 });
 export type TabInputBody = z.infer<typeof TabInputBody>;
 

@@ -4,6 +4,7 @@ import type { Approval } from '../../protocol/approvals.js';
 import { actionsOf } from '../core/action-request.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
+import { phoneContext } from '../core/phone-context.js';
 import { sessionRoutes } from '../core/session-routes.js';
 import type { SettlingApproval } from '../core/inbox-items.js';
 
@@ -38,7 +39,7 @@ function sentence(text: string): string {
  * pocketmux through its own tmux (the agent refuses, saying why, when it has none).
  */
 function reply(key: string, text: string): Promise<undefined> {
-  return sessionRoutes(key).input({ text, enter: true });
+  return sessionRoutes(key).input({ text, enter: true, ...phoneContext() });
 }
 
 /**

@@ -16,38 +16,49 @@ import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/c
 import { api, claim, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
+import { PHONE_CONTEXT } from '../../agent/wiring/phone-prompts.js';
 
 const OFFER = 'Make auto mode your default permission mode?';
 const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2)}\n`;
 
-describe('the real CLI’s screens: a startup dialog and the permission mode', () => {
+let fake: FakeAnthropic;
+let claude: ClaudeEnv;
+let agent: AgentHandle;
+let session: Session;
+let project: string;
+let settingsFile: string;
+const fakes: FakeAnthropic[] = [];
+
+/**
+ * A real agent with Claude tabs against a stand-in API of its own, in a home of its own: with
+ * `settings`, Claude's user settings say so (and Claude asks its startup offer once).
+ */
+async function openWorld(settings: string | null): Promise<void> {
   const env = newTestEnvironment();
-  let fake: FakeAnthropic;
-  let claude: ClaudeEnv;
-  let agent: AgentHandle;
-  let session: Session;
-  let project: string;
-  let settingsFile: string;
+  fake = await FakeAnthropic.start();
+  fakes.push(fake);
+  fake.onPrompt('hello after the offer', text('Hello back.'));
+  fake.onPrompt('write the guarded file', bash('echo guarded > guarded.txt', 'Write a file'));
+  fake.onPrompt('sent from the phone', text('Short answer.'));
+  fake.onPrompt('typed at the keyboard', text('Any answer.'));
+  mkdirSync(join(env.home, 'project'), { recursive: true });
+  project = realpathSync(join(env.home, 'project'));
+  claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  mkdirSync(join(env.home, '.claude'), { recursive: true });
+  settingsFile = join(env.home, '.claude', 'settings.json');
+  if (settings !== null) writeFileSync(settingsFile, settings);
+  // A guardrail's minute lasts 2 s here, so that one of them can run out within the test.
+  agent = await startAgent(quickClaudeAgent(env, claude, { env: { POCKETMUX_GUARDRAIL_MINUTE_MS: '2000' } }));
+  session = await claim(agent);
+}
 
-  beforeAll(async () => {
-    fake = await FakeAnthropic.start();
-    fake.onPrompt('hello after the offer', text('Hello back.'));
-    fake.onPrompt('write the guarded file', bash('echo guarded > guarded.txt', 'Write a file'));
-    mkdirSync(join(env.home, 'project'), { recursive: true });
-    project = realpathSync(join(env.home, 'project'));
-    claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-    mkdirSync(join(env.home, '.claude'), { recursive: true });
-    settingsFile = join(env.home, '.claude', 'settings.json');
-    writeFileSync(settingsFile, SETTINGS);
-    // A guardrail's minute lasts 2 s here, so that one of them can run out within the test.
-    agent = await startAgent(quickClaudeAgent(env, claude, { env: { POCKETMUX_GUARDRAIL_MINUTE_MS: '2000' } }));
-    session = await claim(agent);
-  });
+afterAll(async () => {
+  await cleanupAgents();
+  for (const f of fakes) await f.close();
+});
 
-  afterAll(async () => {
-    await cleanupAgents();
-    await fake?.close();
-  });
+describe('a startup dialog of the real CLI, answered from a device', () => {
+  beforeAll(() => openWorld(SETTINGS));
 
   it('offers the auto-mode offer as a card, refuses text while it is up, and takes "No, keep manual mode" from the card', async () => {
     const client = new StatusClient(session);
@@ -91,6 +102,12 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
     await pane.waitScreen('the answer', (s) => s.includes('Hello back.'));
     client.ws.close();
   }, 90_000);
+
+});
+
+describe('the permission mode, guardrails and a phone, with the real CLI', () => {
+  // Claude's own defaults: no startup offer.
+  beforeAll(() => openWorld(null));
 
   it('shows the permission mode its footer and hooks say, and switches it from a device by Shift+Tab', async () => {
     const client = new StatusClient(session);
@@ -154,6 +171,33 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
     // What Claude was told reached the model with the tool's result; the command never ran.
     expect(fake.lastToolResultText()).toContain('No answer from the phone within 1 minute');
     expect(existsSync(join(dir, 'guarded.txt'))).toBe(false);
+    client.ws.close();
+  }, 90_000);
+
+  it('tells Claude that a prompt came from a phone, with that prompt and no other', async () => {
+    const client = new StatusClient(session);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the prompt', (s) => s.includes('manual mode on'), 30_000);
+    await client.waitState(tab.id, 'idle');
+    /** The text of the whole request Claude made for a prompt: where a hook's context goes. */
+    const requestFor = (prompt: string) => JSON.stringify(fake.mainRequests().find((r) => r.prompt?.includes(prompt))?.body ?? null);
+
+    expect((await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'sent from the phone', enter: true, phone: true })).status).toBe(204);
+    await client.waitState(tab.id, 'ready-for-review');
+    expect(requestFor('sent from the phone')).toContain(PHONE_CONTEXT);
+
+    // Typed at the keyboard: the same session, no word of a phone.
+    await pane.submit('typed at the keyboard');
+    await client.waitState(tab.id, 'busy');
+    await client.waitState(tab.id, 'ready-for-review');
+    const typed = fake.mainRequests().filter((r) => r.prompt?.includes('typed at the keyboard'));
+    expect(typed.length).toBeGreaterThan(0);
+    const last = typed.at(-1)?.body?.messages?.at(-1);
+    expect(last?.role).toBe('user');
+    expect(JSON.stringify(last)).not.toContain(PHONE_CONTEXT);
     client.ws.close();
   }, 90_000);
 });
