@@ -246,6 +246,9 @@ export class ApprovalCard extends LitElement {
         flex: 1 1 auto;
         min-width: 0;
       }
+      .kept button {
+        flex: none;
+      }
     `,
   ];
 

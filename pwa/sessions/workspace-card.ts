@@ -84,10 +84,15 @@ export class WorkspaceCard extends LitElement {
         color: var(--pm-muted);
         font-size: 14px;
       }
+      /* The waits in even columns, two on a phone; leaving it in the terminal stands across them. */
       .choices {
-        display: flex;
-        flex-wrap: wrap;
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
         gap: 8px;
+        max-width: 32rem;
+      }
+      .choices button:first-child {
+        grid-column: 1 / -1;
       }
       .choices button[aria-pressed='true'] {
         border-color: var(--pm-accent);
