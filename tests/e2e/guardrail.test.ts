@@ -21,6 +21,7 @@ import { claudeStandIn } from '../support/claude-stand-in.js';
 import { eventually } from '../support/eventually.js';
 import { type HookRun, type OutsideFixture, outsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { paneEnv } from '../support/status.js';
+import { smallTapTargets } from '../support/tap-targets.js';
 
 /** A guardrail minute, in milliseconds: "5 min" lasts 15 s here. */
 const MINUTE_MS = 3_000;
@@ -110,6 +111,8 @@ describe('a guardrail while away', () => {
     const terminal = ws.getByRole('button', { name: 'Leave it in the terminal' });
     await expect.poll(() => terminal.getAttribute('aria-pressed')).toBe('true');
     await screenshot(phonePage, 'menu', 'phone');
+    // Every choice is a finger wide.
+    expect(await smallTapTargets(phonePage)).toEqual([]);
 
     await ws.getByRole('button', { name: 'Deny after 5 min' }).click();
     // Saved: the panel closes and the card says the guardrail is on, on every device.
@@ -151,6 +154,7 @@ describe('a guardrail while away', () => {
     await card(desktopPage, approval).getByRole('status').filter({ hasText: note }).waitFor();
     expect(await open.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await screenshot(phonePage, 'denied', 'phone');
+    expect(await smallTapTargets(phonePage)).toEqual([]);
     await screenshot(desktopPage, 'denied', 'desktop');
 
     // Put away on the phone: gone there, still on the desktop, which has not seen it put away.
