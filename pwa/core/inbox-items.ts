@@ -72,6 +72,17 @@ export interface SettlingApproval {
   kept?: boolean;
 }
 
+/**
+ * The settling cards with `approval` kept (until put away) with `note`: one card an approval,
+ * and past `max` kept cards the oldest kept one goes, so an absent person's inbox stays bounded.
+ */
+export function withKept(settling: readonly SettlingApproval[], approval: Approval, note: string, max: number): SettlingApproval[] {
+  const others = settling.filter((s) => s.approval.id !== approval.id);
+  const kept = others.filter((s) => s.kept);
+  const past = new Set(kept.slice(0, Math.max(0, kept.length - max + 1)));
+  return [...others.filter((s) => !past.has(s)), { approval, note, kept: true }];
+}
+
 export const EMPTY_INBOX: Inbox = { approvals: [], waiting: [], review: [] };
 
 /** Said on a card of the offline view, where its answers would be. */

@@ -5,7 +5,7 @@ import { actionsOf } from '../core/action-request.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
 import { sessionRoutes } from '../core/session-routes.js';
-import type { SettlingApproval } from '../core/inbox-items.js';
+import { type SettlingApproval, withKept } from '../core/inbox-items.js';
 
 /** What the inbox's cards ask of the page. */
 export type InboxActionMap = {
@@ -110,10 +110,7 @@ export class InboxActionsController implements ReactiveController {
    * `note`, until put away, so one coming back to the phone sees what was decided.
    */
   keepSettled(approval: Approval, note: string): void {
-    const others = this.settling.filter((s) => s.approval.id !== approval.id);
-    const kept = others.filter((s) => s.kept);
-    const past = kept.length >= KEPT_NOTES_MAX ? new Set(kept.slice(0, kept.length - KEPT_NOTES_MAX + 1)) : new Set();
-    this.settling = [...others.filter((s) => !past.has(s)), { approval, note, kept: true }];
+    this.settling = withKept(this.settling, approval, note, KEPT_NOTES_MAX);
     this.host.requestUpdate();
   }
 

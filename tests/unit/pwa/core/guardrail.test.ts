@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../../../protocol/api.js';
-import type { ApprovalResolution } from '../../../../protocol/approvals.js';
+import type { Approval, ApprovalResolution } from '../../../../protocol/approvals.js';
 import {
   deniedInText,
   guardrailChoices,
@@ -10,7 +10,7 @@ import {
   guardrailOver,
   isGuardrailDecision,
 } from '../../../../pwa/core/guardrail.js';
-import { buildInbox, inboxCount } from '../../../../pwa/core/inbox-items.js';
+import { buildInbox, inboxCount, type SettlingApproval, withKept } from '../../../../pwa/core/inbox-items.js';
 
 function tab(id: string): TabView {
   return { id, workspaceId: 'w', name: null, kind: 'claude', claudeSessionId: null, createdAt: '', cwd: '/', title: null, alive: true };
@@ -22,6 +22,22 @@ function workspace(id: string, afterMinutes: number | null, ...tabs: TabView[]):
 
 function resolution(by: ApprovalResolution['by']): ApprovalResolution {
   return { id: 'ap', tabId: 'a', outcome: 'denied', by, at: 1, message: null };
+}
+
+function approval(id: string): Approval {
+  return {
+    id,
+    tabId: 'a',
+    sessionId: null,
+    kind: 'permission',
+    tool: 'Bash',
+    summary: { title: 'Bash: rm -rf build', description: null, body: null, diff: null, path: null },
+    questions: [],
+    options: [],
+    alwaysAllow: null,
+    createdAt: 1,
+    expiresAt: 2,
+  };
 }
 
 describe('the guardrail setting', () => {
@@ -103,21 +119,29 @@ describe("the guardrail's decision", () => {
 
   it('stays in the inbox as a kept card that is not counted', () => {
     const ws = workspace('w', 10, tab('a'));
-    const denied = {
-      id: 'ap',
-      tabId: 'a',
-      sessionId: null,
-      kind: 'permission' as const,
-      tool: 'Bash',
-      summary: { title: 'Bash: rm -rf build', description: null, body: null, diff: null, path: null },
-      questions: [],
-      options: [],
-      alwaysAllow: null,
-      createdAt: 1,
-      expiresAt: 2,
-    };
+    const denied = approval('ap');
     const inbox = buildInbox({ workspaces: [ws], outside: [] }, {}, [], [{ approval: denied, note: guardrailNote(ws.guardrail), kept: true }]);
     expect(inbox.approvals).toEqual([{ approval: denied, place: { workspace: ws, tab: ws.tabs[0] }, note: 'Denied by the guardrail: no answer within 10 minutes', kept: true }]);
     expect(inboxCount(inbox)).toBe(0);
+  });
+
+  it('keeps at most so many denied cards, the oldest going first, and a brief note apart', () => {
+    const brief: SettlingApproval = { approval: approval('brief'), note: 'Already approved by Pixel 8' };
+    let settling: SettlingApproval[] = [brief];
+    for (const id of ['a1', 'a2', 'a3', 'a4']) settling = withKept(settling, approval(id), `denied ${id}`, 3);
+    expect(settling.map((s) => [s.approval.id, s.kept ?? false])).toEqual([
+      ['brief', false],
+      ['a2', true],
+      ['a3', true],
+      ['a4', true],
+    ]);
+    // The same approval twice is one card, with the newer note.
+    settling = withKept(settling, approval('a3'), 'again', 3);
+    expect(settling.map((s) => [s.approval.id, s.note])).toEqual([
+      ['brief', 'Already approved by Pixel 8'],
+      ['a2', 'denied a2'],
+      ['a4', 'denied a4'],
+      ['a3', 'again'],
+    ]);
   });
 });
