@@ -82,6 +82,9 @@ export interface Approval {
 
 export const RESOLVER_KINDS = ['device', 'cli', 'terminal', 'agent'] as const;
 
+/** The name a workspace's guardrail decides under (`by: {kind: 'agent', name}`): its card says so. */
+export const GUARDRAIL_RESOLVER = 'guardrail';
+
 export interface ApprovalResolver {
   /**
    * `device`: a paired device (`name` is its name); `cli`: the CLI on this machine; `terminal`:

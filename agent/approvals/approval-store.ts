@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type {
-  Approval,
-  ApprovalOutcome,
-  ApprovalResolution,
-  ApprovalResolver,
-  ApprovalServerMessage,
+import {
+  type Approval,
+  type ApprovalOutcome,
+  type ApprovalResolution,
+  type ApprovalResolver,
+  type ApprovalServerMessage,
+  GUARDRAIL_RESOLVER,
 } from '../../protocol/approvals.js';
 import type { DecisionBody } from '../../protocol/api.js';
 import { APPROVAL_HOLD_MAX_MS, DEFAULT_APPROVAL_HOLD_MS } from '../config/config.js';
@@ -54,8 +55,7 @@ export interface AddOptions {
   denyAfter?: { ms: number; message: string } | null;
 }
 
-/** The name a guardrail's decision is made under (`by: {kind: 'agent', name}`). */
-export const GUARDRAIL_RESOLVER = 'guardrail';
+export { GUARDRAIL_RESOLVER };
 
 export type DecideResult =
   | { ok: true; resolution: ApprovalResolution }

@@ -16,6 +16,7 @@ import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
 import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from './deep-link.js';
 import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
 import { buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../core/inbox-items.js';
+import { guardrailNote, guardrailOfTab, isGuardrailDecision } from '../core/guardrail.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
 import { MediaQueryController } from '../core/media-query-controller.js';
@@ -43,7 +44,10 @@ const WIDE = '(min-width: 1100px)';
 export class App extends LitElement {
   private readonly routes = new RouteController(this);
   private readonly sync = new SyncController(this);
-  private readonly status = new StatusController(this);
+  private readonly status = new StatusController(this, (approval, resolution) => {
+    // Denied while nobody answered: the card stays to say so, for the person coming back.
+    if (isGuardrailDecision(resolution)) this.inboxActions.keepSettled(approval, guardrailNote(guardrailOfTab(this.sync.workspaces, approval.tabId)));
+  });
   private readonly inboxActions = new InboxActionsController(this, {
     forgetApproval: (id) => this.status.forgetApproval(id),
     dismiss: (tabId) => this.status.dismiss(tabId),

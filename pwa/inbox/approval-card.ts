@@ -17,6 +17,7 @@ import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
+import { deniedInText, guardrailOver } from '../core/guardrail.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -225,6 +226,29 @@ export class ApprovalCard extends LitElement {
       .other button {
         min-height: 48px;
       }
+      /* A guardrail's countdown: quiet, but before the answers, so it is read in time. */
+      .deadline {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        color: var(--pm-muted);
+        font-size: 14px;
+      }
+      .deadline svg {
+        flex: none;
+      }
+      .kept {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+      }
+      .kept .note {
+        flex: 1 1 auto;
+        min-width: 0;
+      }
+      .kept button {
+        flex: none;
+      }
     `,
   ];
 
@@ -331,14 +355,30 @@ export class ApprovalCard extends LitElement {
         </span>
       </div>
       ${a.kind === 'question' && a.questions.length > 0 ? nothing : html`<h3 title=${visibleText(a.summary.title)}>${visibleText(a.summary.title)}</h3>`}
-      ${this.entry.note === null ? this.renderBody() : html`<p class="note" role="status">${this.entry.note}</p>`}
+      ${this.entry.note === null ? this.renderBody() : this.renderNote(this.entry.note)}
     </article>`;
+  }
+
+  /** How it was settled; a card kept to say so (a guardrail decided) is put away by the person. */
+  private renderNote(note: string) {
+    if (!this.entry.kept) return html`<p class="note" role="status">${note}</p>`;
+    return html`<div class="kept">
+      <p class="note" role="status">${note}</p>
+      <button @click=${() => void inboxActions.request(this, 'pm-settled-dismiss', { approvalId: this.approval.id })}>Dismiss</button>
+    </div>`;
+  }
+
+  /** When the workspace's guardrail denies this card if nobody answers it first. */
+  private renderDeadline() {
+    if (this.offline || !guardrailOver(this.approval, this.entry.place)) return nothing;
+    return html`<p class="deadline">${shieldIcon()}<span>${deniedInText(this.approval.expiresAt, this.clock.now)}</span></p>`;
   }
 
   private renderBody() {
     const a = this.approval;
     return html`
       ${this.offline ? html`<p class="offline">${OFFLINE_CARD_NOTE}</p>` : nothing}
+      ${this.renderDeadline()}
       ${a.kind === 'dialog' ? this.renderDialogText() : a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
       ${a.kind === 'question' ? this.renderQuestions(a.questions) : a.kind === 'dialog' ? this.renderScreen() : this.renderSummary()}
       ${a.kind === 'permission' ? this.renderPermission() : nothing}
