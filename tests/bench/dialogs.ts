@@ -381,7 +381,11 @@ export function dialogsSection(r: DialogBenchResult, runLine: string): string {
   };
   const t = r.timings;
   const c = r.cpu;
-  const cpuCell = (w: CpuWindow) => `${f2(w.agent)} s agent, ${f2(w.children)} s its tmux commands, ${f2(w.tmuxServer)} s tmux server`;
+  const core = (w: CpuWindow) => `${f0(((w.agent + w.children + w.tmuxServer) / c.seconds) * 100)}%`;
+  const cpuCell = (w: CpuWindow) => `${f2(w.agent)} s agent, ${f2(w.children)} s its tmux commands, ${f2(w.tmuxServer)} s tmux server: **${core(w)}** of one core`;
+  // The two Claude minutes differ only in how often the poll looks at each pane.
+  const extraLooks = c.tabs * c.seconds * (1000 / t.pollMs - 1000 / (t.pollMs * t.quietLookEvery));
+  const perLook = (pick: (w: CpuWindow) => number) => f1(((pick(c.recent) - pick(c.quiet)) / extraLooks) * 1000);
   const first = r.runs[0] as DialogRun;
   return `## ${DIALOGS_HEADING}
 
@@ -393,14 +397,15 @@ This part ran ${r.runs.length} times; each cell gives runs ${r.runs.map((_, i) =
 | measure | runs | spread | goal |
 | --- | --- | --- | --- |
 | dialog on screen (startup offer of auto mode) → \`approval-opened\` on a phone's \`/api/status\`, p50 | **${each((x) => f0(x.dialogP50))} ms** | ${spread((x) => x.dialogP50)} ms | < ${DIALOG_GOALS_MS.p50} ms: ${met((x) => x.dialogP50 < DIALOG_GOALS_MS.p50)} |
-| the same, p99 (max) | **${each((x) => `${f0(x.dialogP99)} (${f0(x.dialogMax)})`)} ms** | ${spread((x) => x.dialogP99)} ms | < ${DIALOG_GOALS_MS.p99} ms: ${met((x) => x.dialogP99 < DIALOG_GOALS_MS.p99)} |
+| the same, p99 (nearest rank: of ${first.rounds} rounds, the slowest) | **${each((x) => f0(x.dialogP99))} ms** | ${spread((x) => x.dialogP99)} ms | < ${DIALOG_GOALS_MS.p99} ms: ${met((x) => x.dialogP99 < DIALOG_GOALS_MS.p99)} |
 | peer, alternating: PermissionRequest through \`hook.sh\` → \`approval-opened\`, p50 / p99 | ${each((x) => `${f1(x.permissionP50)} / ${f1(x.permissionP99)}`)} ms | | |
 | dialog ÷ permission, p50 / p99 | ${each((x) => `${f0(x.dialogP50 / x.permissionP50)}× / ${f0(x.dialogP99 / x.permissionP99)}×`)} | | |
-| the bench's signal → the stand-in's draw written, p50 / p99 (not in the rows above) | ${each((x) => `${f1(x.drawP50)} / ${f1(x.drawP99)}`)} ms | | |
+| the bench's signal → the stand-in's draw written, p50 / p99 (not in the rows above; 10 ms of it the stand-in dropping stray keys) | ${each((x) => `${f1(x.drawP50)} / ${f1(x.drawP99)}`)} ms | | |
 | the card answered ("No, keep manual mode": ↓, then Enter, each seen taken) → the decision's response, p50 | ${each((x) => f0(x.answerP50))} ms | | |
 | agent CPU over ${c.seconds} s, ${c.tabs} tabs: shells, no Claude | ${cpuCell(c.noClaude)} | | |
 | the same tabs running Claude at its prompt, the minute after SessionStart (each looked at every poll) | ${cpuCell(c.recent)} | | |
 | the minute after that (each looked at every ${t.quietLookEvery}th poll) | ${cpuCell(c.quiet)} | | |
+| one look at a pane, from the difference of the two Claude minutes (${f0(extraLooks)} more looks in the first) | ${perLook((w) => w.agent)} ms agent, ${perLook((w) => w.children)} ms its tmux command, ${perLook((w) => w.tmuxServer)} ms tmux server | | |
 
 Where the dialog's time goes, by design: no hook fires for this screen, so the agent finds it
 by reading the panes (\`tmux capture-pane\`) of the tabs whose Claude runs: every ${t.pollMs} ms for a tab
