@@ -83,8 +83,13 @@ export class ModeSwitchController extends PendingActionController {
     this.target = mode;
     this.confirmingBypass = false;
     this.refusedFrom = null;
-    const done = await this.run(() => sessionRoutes(key).mode(confirm ? { mode, confirm } : { mode }));
-    this.target = null;
+    const done = await this.run(async () => {
+      try {
+        return await sessionRoutes(key).mode(confirm ? { mode, confirm } : { mode });
+      } finally {
+        this.target = null;
+      }
+    });
     const now = this.session();
     if (now.key !== key) return;
     if (!done) {
@@ -108,7 +113,7 @@ export class ModeSwitchController extends PendingActionController {
       aria-expanded=${this.open}
       @click=${() => this.toggle()}
     >
-      <span class="chip ${mark.tone}">${mark.text}</span><span class="caret">${caretIcon()}</span>
+      <span class="chip ${mark.tone}">${mark.text.split(' ').map((word) => html`<span>${word}</span>`)}</span><span class="caret">${caretIcon()}</span>
     </button>`;
   }
 
@@ -169,6 +174,10 @@ export const modeSwitchStyles = css`
     padding: 0 4px 0 6px;
     color: var(--pm-muted);
   }
+  /* Word by word: on a phone each word takes a line of its own. */
+  .mode-button .chip {
+    gap: 0.3em;
+  }
   .mode-button[aria-expanded='true'] {
     background: var(--pm-surface-2);
   }
@@ -176,8 +185,9 @@ export const modeSwitchStyles = css`
     display: inline-flex;
   }
   /*
-   * Where the header ends: on a wide screen the menu hangs from here over the view, under the
-   * header's right end; on a phone it takes the width, between the header and the view.
+   * Where the header ends: the menu hangs from here over the view, never pushing it down (a
+   * terminal made shorter would have Claude redraw its screen while the agent reads its footer).
+   * On a wide screen it sits under the header's right end; on a phone it takes the width.
    */
   .mode-anchor {
     position: relative;
@@ -189,6 +199,8 @@ export const modeSwitchStyles = css`
     top: 4px;
     right: calc(8px + var(--pm-safe-right));
     width: min(360px, calc(100% - 16px));
+    max-height: calc(var(--pm-viewport-height, 100dvh) - 64px);
+    overflow-y: auto;
     box-sizing: border-box;
     display: flex;
     flex-direction: column;
@@ -255,7 +267,7 @@ export const modeSwitchStyles = css`
   .mode-note {
     color: var(--pm-muted);
   }
-  /* On a phone the header is narrow: a long mode takes two short lines, and the caret goes. */
+  /* On a phone the header is narrow: a mode of two words takes two short lines, and the caret goes. */
   @container (max-width: 560px) {
     .mode-button {
       padding: 0 2px;
@@ -264,23 +276,19 @@ export const modeSwitchStyles = css`
       display: none;
     }
     .mode-button .chip {
-      max-width: 84px;
-      white-space: normal;
-      text-align: center;
+      flex-direction: column;
+      gap: 0;
       line-height: 1.1;
-      padding: 2px 7px;
-    }
-    .mode-anchor {
-      flex: none;
-      height: auto;
+      padding: 2px 8px;
     }
     .mode-panel {
-      position: static;
+      top: 0;
+      left: 0;
+      right: 0;
       width: auto;
       padding: 8px calc(8px + var(--pm-safe-right)) 10px calc(8px + var(--pm-safe-left));
       border-radius: 0;
       border-width: 0 0 1px;
-      box-shadow: none;
     }
   }
 `;
