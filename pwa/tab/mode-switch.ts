@@ -94,6 +94,7 @@ export class ModeSwitchController extends PendingActionController {
     if (now.key !== key) return;
     if (!done) {
       this.refusedFrom = from;
+      this.host.requestUpdate();
       return;
     }
     this.answer = { mode: done.value.mode, statusModeThen: now.statusMode };
@@ -279,7 +280,14 @@ export const modeSwitchStyles = css`
       flex-direction: column;
       gap: 0;
       line-height: 1.1;
-      padding: 2px 8px;
+      padding: 2px 6px;
+      font-size: 11px;
+    }
+    /* Manual, the common case, is a quiet word there: the name beside it keeps its room. */
+    .mode-button .chip.quiet {
+      padding: 0;
+      border-color: transparent;
+      font-size: 12px;
     }
     .mode-panel {
       top: 0;
