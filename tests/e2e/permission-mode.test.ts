@@ -6,18 +6,23 @@
  * was not started with bypass) is shown in its words.
  * Screenshots: test-artifacts/e2e-permission-mode-<state>-<size>.png.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type axe from 'axe-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { CLAUDE_MODE_TEXT, type ClaudeMode } from '../../protocol/claude-mode.js';
 import type { AgentHandle } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, PHONE, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, type Session } from '../support/client.js';
 import type { FakeAnthropic } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
+import { describeSmallTargets, smallTapTargets } from '../support/tap-targets.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const NO_BYPASS = "Bypass permissions is not among this session's modes (Plan, Auto, Manual, Accept edits)";
 
@@ -59,6 +64,15 @@ function footerMode(screen: string): ClaudeMode | null {
   return footers.find(([words]) => screen.includes(words))?.[1] ?? null;
 }
 
+/** What axe-core finds serious or critical in the tab screen (the menu, its header), shadow roots included. */
+async function seriousFindings(p: Page): Promise<string[]> {
+  await p.addScriptTag({ path: AXE });
+  const results = await p.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.filter((n) => JSON.stringify(n.target).includes('"pm-terminal-view"')).map((n) => `${v.id}: ${JSON.stringify(n.target)} ${n.failureSummary}`));
+}
+
 function shot(p: Page, name: string): Promise<Buffer> {
   return p.screenshot({ path: join(ARTIFACTS, `e2e-permission-mode-${name}.png`) });
 }
@@ -87,6 +101,7 @@ describe("a Claude tab's permission mode, with the real Claude Code CLI", () => 
     expect(names).toEqual(['Manual', 'Accept edits', 'Plan', 'Auto', 'Bypass permissions']);
     expect(await choice(page, 'Manual').getAttribute('aria-current')).toBe('true');
     expect(await choice(page, 'Plan').getAttribute('aria-current')).toBe('false');
+    expect(describeSmallTargets('the mode menu', await smallTapTargets(page))).toEqual([]);
     await shot(page, 'menu-phone');
 
     // The request is held in the browser until the pending state has been seen; the agent then answers it as ever.
@@ -105,7 +120,7 @@ describe("a Claude tab's permission mode, with the real Claude Code CLI", () => 
     release();
 
     await expect.poll(() => modeButton(page).getAttribute('aria-label'), { timeout: 15_000 }).toBe('Permission mode: Plan');
-    expect(await menu(page).count()).toBe(0);
+    await expect.poll(() => menu(page).count()).toBe(0);
     expect(await pane.screen()).toContain('⏸ plan mode on');
     await status.waitState(tab.id, 'idle', (s) => s.permissionMode === 'plan');
     await page.unroute(`**/api/tabs/${tab.id}/mode`);
@@ -150,13 +165,15 @@ describe("a Claude tab's permission mode, with the real Claude Code CLI", () => 
   it('switches from a desktop browser too: the menu beside the header at 1280×800', async () => {
     let desktop: BrowserContext | undefined;
     try {
-      desktop = await browser.newContext(DESKTOP);
+      // axe-core is added to the page as an inline script, which the app's CSP refuses.
+      desktop = await browser.newContext({ ...DESKTOP, bypassCSP: true });
       await pairBrowser(desktop, agent, 'Desktop');
       const wide = await desktop.newPage();
       await wide.goto(new URL(`/t/${tab.id}/timeline`, agent.url).toString());
       await expect.poll(() => modeButton(wide).getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Permission mode: /);
       await modeButton(wide).click();
       await choice(wide, 'Auto').waitFor();
+      expect(await seriousFindings(wide)).toEqual([]);
       await shot(wide, 'menu-desktop');
       await choice(wide, 'Auto').click();
       await expect.poll(() => modeButton(wide).getAttribute('aria-label'), { timeout: 15_000 }).toBe('Permission mode: Auto');
@@ -165,6 +182,24 @@ describe("a Claude tab's permission mode, with the real Claude Code CLI", () => 
       await shot(wide, 'auto-desktop');
     } finally {
       await desktop?.close();
+    }
+  }, 120_000);
+
+  it('has nothing serious or critical for axe in the open menu on a phone, in the dark theme', async () => {
+    let dark: BrowserContext | undefined;
+    try {
+      dark = await browser.newContext({ ...PHONE, colorScheme: 'dark', bypassCSP: true });
+      await pairBrowser(dark, agent, 'Pixel 8 dark');
+      const p = await dark.newPage();
+      await p.goto(new URL(`/t/${tab.id}/timeline`, agent.url).toString());
+      await expect.poll(() => modeButton(p).getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Permission mode: /);
+      await modeButton(p).tap();
+      await choice(p, 'Bypass permissions').tap();
+      await p.locator('pm-terminal-view pm-confirm-bar').getByRole('alertdialog').waitFor();
+      expect(await seriousFindings(p)).toEqual([]);
+      await shot(p, 'menu-dark-phone');
+    } finally {
+      await dark?.close();
     }
   }, 120_000);
 
