@@ -118,6 +118,12 @@ export class ModeSwitchController extends PendingActionController {
     </button>`;
   }
 
+  /** The mode alone, where no keys can reach Claude (an outside session started outside tmux). */
+  renderMark(mode: ClaudeMode) {
+    const mark = modeMark(mode);
+    return html`<span class="mode-mark"><span class="chip ${mark.tone}" title="Permission mode">${mark.text}</span></span>`;
+  }
+
   /** The menu under the header, with what became of the last choice; nothing while closed. */
   renderPanel(current: ClaudeMode) {
     if (!this.open) return nothing;
@@ -178,6 +184,11 @@ export const modeSwitchStyles = css`
   /* Word by word: on a phone each word takes a line of its own. */
   .mode-button .chip {
     gap: 0.3em;
+  }
+  .mode-mark {
+    flex: none;
+    display: inline-flex;
+    padding: 0 4px;
   }
   .mode-button[aria-expanded='true'] {
     background: var(--pm-surface-2);

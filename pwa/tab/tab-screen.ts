@@ -360,7 +360,8 @@ export class TabScreen extends LitElement {
     if (this.missing) return this.renderMissing(label);
     // Offered while the list holds the session and it is between turns; an open confirmation stays.
     const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
-    // The mode is switched by keys to a running claude's footer: offered while one runs and says its mode.
+    // The mode is switched by keys to a running claude's footer: offered while one runs and says
+    // its mode, and only shown where no keys reach it (an outside session started outside tmux).
     const mode = this.status?.claudeRunning ? this.modeSwitch.modeOf(this.status.permissionMode) : null;
     // On a phone a Claude's header holds the view switch (and Adopt): find and the text size
     // give way there so its name keeps its room; the keyboard shortcuts still do both.
@@ -375,7 +376,7 @@ export class TabScreen extends LitElement {
           </span>
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
-        ${mode ? this.modeSwitch.renderButton(mode) : nothing}
+        ${mode ? (this.outsideHasNoTerminal ? this.modeSwitch.renderMark(mode) : this.modeSwitch.renderButton(mode)) : nothing}
         ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
         ${this.view === 'terminal' && !noTerminal
           ? toolButtons({
@@ -393,7 +394,7 @@ export class TabScreen extends LitElement {
         <slot name="bell"></slot>
       </header>
       ${this.adoption.confirming && outside ? html`<div class="adopt-panel">${this.adoption.renderPanel(outside)}</div>` : nothing}
-      ${mode ? this.modeSwitch.renderPanel(mode) : nothing}
+      ${mode && !this.outsideHasNoTerminal ? this.modeSwitch.renderPanel(mode) : nothing}
       <div class="body">
         <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
       </div>
