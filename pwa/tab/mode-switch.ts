@@ -310,4 +310,11 @@ export const modeSwitchStyles = css`
       border-width: 0 0 1px;
     }
   }
+  /* A quarter of a laptop's split: the view switch and the pane's own actions keep the room; the row in the list still marks the mode. */
+  @container (max-width: 280px) {
+    .mode-button,
+    .mode-mark {
+      display: none;
+    }
+  }
 `;
