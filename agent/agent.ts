@@ -43,7 +43,8 @@ import { adoptOutside } from './wiring/adopt.js';
 import { settleApprovalsWithStatus } from './wiring/approval-settlement.js';
 import { claudePanes, dialogPanes } from './wiring/claude-panes.js';
 import { forgetClosedTabs } from './wiring/closed-tabs.js';
-import { hookApprovals } from './wiring/hook-approvals.js';
+import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
+import { PHONE_CONTEXT, PhonePrompts } from './wiring/phone-prompts.js';
 import { revokeDevice } from './wiring/device-revocation.js';
 import { sessionPlace } from './wiring/session-place.js';
 import { outsideLifecycle } from './wiring/outside-lifecycle.js';
@@ -99,6 +100,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const transcripts = agent.register(openTranscripts(config.claudeConfigDir, TIMELINE_ENTRIES_KEPT, log));
     const terminals = new TerminalBridge({ log, env: login.env, heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs, maxConnections: config.maxTerminalConnections, maxConnectionsPerDevice: config.maxTerminalsPerDevice });
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
+    const phonePrompts = new PhonePrompts();
     const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
     const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
     agent.register(settleApprovalsWithStatus({ status, approvals }));
@@ -114,6 +116,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       revoked: revokeDevice({ proofs, subscriptions, sockets }),
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
       statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(),
+      phonePrompt: (key, text) => phonePrompts.note(key, text),
       dialogShown: async (key) => status.get(key)?.claudeRunning === true && (await dialogs.dialogShown(key)),
       switchMode: async (key, body) => {
         if (!status.get(key)?.claudeRunning) throw new ModeSwitchError(409, 'no Claude runs in this session');
@@ -124,7 +127,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, approvals: hookApprovals({ approvals, status, outside, dialogs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

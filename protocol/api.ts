@@ -3,10 +3,10 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
-import { DECISIONS } from './approvals.js';
+import { DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
-import { DECISION_LIMITS, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
+import { DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = new RegExp(`^[a-z0-9-]{1,${ID_MAX}}$`);
@@ -61,6 +61,21 @@ export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBody>;
 export const RenameBody = z.strictObject({ name: DisplayName });
 export type RenameBody = z.infer<typeof RenameBody>;
 
+/**
+ * A workspace's guardrail for when the person is away: a permission or question of its tabs
+ * that waits `afterMinutes` with no answer is denied, and Claude is told why.
+ */
+export interface Guardrail {
+  afterMinutes: number;
+}
+export const GuardrailSchema = z.strictObject({ afterMinutes: z.number().int().min(GUARDRAIL_MINUTES.min).max(GUARDRAIL_MINUTES.max) });
+
+/** `PATCH /api/workspaces/:id`: its name, its guardrail (null: none), or both. */
+export const WorkspacePatchBody = z
+  .strictObject({ name: DisplayName.optional(), guardrail: GuardrailSchema.nullable().optional() })
+  .refine((body) => body.name !== undefined || body.guardrail !== undefined, { message: 'name or guardrail is required' });
+export type WorkspacePatchBody = z.infer<typeof WorkspacePatchBody>;
+
 /** Claude Code's `--permission-mode` values. */
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
@@ -108,6 +123,8 @@ export const TabInputBody = z.strictObject({
     .refine(withinUnits(INPUT_TEXT_MAX), 'text must be at most 64 KB')
     .refine((s) => !s.includes('\u0000'), 'text must not contain a NUL character'),
   enter: z.boolean().default(true),
+  /** Sent from a phone by a device that lets Claude know: the prompt carries a word on answering for a small screen. */
+  phone: z.boolean().optional(),
 });
 export type TabInputBody = z.infer<typeof TabInputBody>;
 
@@ -207,6 +224,8 @@ export interface WorkspaceView {
   name: string;
   dir: string;
   createdAt: string;
+  /** What happens to a question of its tabs nobody answers: null leaves it to the terminal. */
+  guardrail: Guardrail | null;
   tabs: TabView[];
 }
 
@@ -308,14 +327,17 @@ const Answers = z
  * `POST /api/approvals/:id`: one decision on an open approval. `message` goes with a deny, as
  * the reason Claude is told; `answers` with an answer to a question (question text → chosen
  * label, several joined by ", ", or free text); `option` with an answer to a dialog answered by
- * keys (the option's number).
+ * keys (the option's number, or the key its footer names).
  */
 export const DecisionBody = z
   .strictObject({
     decision: z.enum(DECISIONS),
     message: SendableText(DECISION_LIMITS.message).optional(),
     answers: Answers.optional(),
-    option: z.string().regex(/^[0-9]{1,2}$/, 'an option number').optional(),
+    option: z
+      .string()
+      .refine((o) => /^[0-9]{1,2}$/.test(o) || (DIALOG_OPTION_KEYS as readonly string[]).includes(o), 'an option number or a dialog key')
+      .optional(),
   })
   .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');
 export type DecisionBody = z.infer<typeof DecisionBody>;

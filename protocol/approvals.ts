@@ -52,7 +52,10 @@ export interface ApprovalQuestion {
   multiSelect: boolean;
 }
 
-/** A numbered option of a dialog answered by keys; `key` is what is typed to choose it. */
+/** The named keys a dialog's option may be chosen by (its footer's, or an unread screen's); other options are numbers. */
+export const DIALOG_OPTION_KEYS = ['Enter', 'Esc', 'Tab', 'Shift+Tab', 'Up', 'Down'] as const;
+
+/** An option of a dialog answered by keys; `key` is what chooses it: its number, or one of DIALOG_OPTION_KEYS. */
 export interface DialogOption {
   key: string;
   label: string;
@@ -78,6 +81,9 @@ export interface Approval {
 }
 
 export const RESOLVER_KINDS = ['device', 'cli', 'terminal', 'agent'] as const;
+
+/** The name a workspace's guardrail decides under (`by: {kind: 'agent', name}`): its card says so. */
+export const GUARDRAIL_RESOLVER = 'guardrail';
 
 export interface ApprovalResolver {
   /**

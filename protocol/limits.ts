@@ -29,3 +29,9 @@ export const HEARTBEAT_TIMEOUT_MS = 90_000;
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** …and its name, percent-encoded UTF-8, in this header. */
 export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
+
+/**
+ * A guardrail's wait, in minutes: Claude holds a permission hook 30 minutes at most
+ * (PERMISSION_HOOK_TIMEOUT_S), and the agent answers before that.
+ */
+export const GUARDRAIL_MINUTES = { min: 1, max: 29 } as const;

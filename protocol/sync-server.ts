@@ -28,6 +28,7 @@ export const WorkspaceViewSchema = z.object({
   name: z.string(),
   dir: z.string(),
   createdAt: z.string(),
+  guardrail: z._default(z.nullable(z.object({ afterMinutes: z.number() })), null),
   tabs: z.array(TabViewSchema),
 }) satisfies z.ZodMiniType<WorkspaceView>;
 

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type {
-  Approval,
-  ApprovalOutcome,
-  ApprovalResolution,
-  ApprovalResolver,
-  ApprovalServerMessage,
+import {
+  type Approval,
+  type ApprovalOutcome,
+  type ApprovalResolution,
+  type ApprovalResolver,
+  type ApprovalServerMessage,
+  GUARDRAIL_RESOLVER,
 } from '../../protocol/approvals.js';
 import type { DecisionBody } from '../../protocol/api.js';
-import { APPROVAL_HOLD_MAX_MS } from '../config/config.js';
+import { APPROVAL_HOLD_MAX_MS, DEFAULT_APPROVAL_HOLD_MS } from '../config/config.js';
 import { newId } from '../util/ids.js';
 import { writeJson } from '../util/json-walk.js';
 import type { Logger } from '../util/log.js';
@@ -41,11 +42,20 @@ export interface ApprovalLimits {
 }
 
 export const APPROVAL_LIMITS: ApprovalLimits = {
-  holdMs: APPROVAL_HOLD_MAX_MS,
+  holdMs: DEFAULT_APPROVAL_HOLD_MS,
   maxOpen: 256,
   maxPerTab: 32,
   resolutionsKept: 1_000,
 };
+
+export interface AddOptions {
+  /** Offered to every device but pushed to none: told before, or following from an answer. */
+  quiet?: boolean;
+  /** A workspace's guardrail: denied after `ms` with `message`, instead of left to the terminal. */
+  denyAfter?: { ms: number; message: string } | null;
+}
+
+export { GUARDRAIL_RESOLVER };
 
 export type DecideResult =
   | { ok: true; resolution: ApprovalResolution }
@@ -102,9 +112,9 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
   /**
    * Opens an approval, holding `held` until it is settled. Refused (null) past the limits or
    * once the agent is stopping; the caller then answers the hook with no decision at once.
-   * A `quiet` one is offered to every device but pushed to none.
+   * See AddOptions for `quiet` and `denyAfter`.
    */
-  add(request: ApprovalRequest, held: HeldHook | null, options: { quiet?: boolean } = {}): Approval | null {
+  add(request: ApprovalRequest, held: HeldHook | null, options: AddOptions = {}): Approval | null {
     if (this.closed) return null;
     const perTab = this.forTab(request.tabId).length;
     if (this.open.size >= this.limits.maxOpen || perTab >= this.limits.maxPerTab) {
@@ -113,8 +123,12 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     }
     const createdAt = this.now();
     const { toolInput, suggestions, questionKeys, ...shown } = request;
-    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt: createdAt + this.limits.holdMs };
-    const timer = setTimeout(() => this.settle(approval.id, 'expired', { kind: 'agent', name: null }), this.limits.holdMs);
+    // A guardrail denies what a held hook would otherwise leave to the terminal; it may wait
+    // longer than the usual hold, up to what Claude waits.
+    const guard = held !== null && request.kind !== 'plan' && request.kind !== 'dialog' ? (options.denyAfter ?? null) : null;
+    const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : this.limits.holdMs;
+    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt: createdAt + holdMs };
+    const timer = setTimeout(() => (guard ? this.deny(approval.id, guard.message) : this.settle(approval.id, 'expired', { kind: 'agent', name: null })), holdMs);
     timer.unref();
     this.open.set(approval.id, {
       approval,
@@ -175,6 +189,19 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
       }
     }
     return { ok: true, resolution };
+  }
+
+  /** A guardrail's decision: denied, by the agent, with the message Claude is told. */
+  private deny(id: string, message: string): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
+    const result = decide(entry.context, { decision: 'deny', message });
+    if (!result.ok) {
+      this.settle(id, 'expired', { kind: 'agent', name: null });
+      return;
+    }
+    this.finish(entry, result.outcome, { kind: 'agent', name: GUARDRAIL_RESOLVER }, result.message, result.reply);
+    this.log.info('a guardrail denied what waited unanswered', { id, tabId: entry.approval.tabId });
   }
 
   /** Settles one approval without a decision (expired, its hook connection gone, ...). */

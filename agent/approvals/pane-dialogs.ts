@@ -190,7 +190,7 @@ export class PaneDialogs implements Disposable {
     await this.untilGone(tabId, shown.fingerprint, () => this.press(tabId, option));
   }
 
-  /** A key name of DIALOG_KEYS by its tmux name; anything else (a digit) is typed. */
+  /** A key of DIALOG_OPTION_KEYS by its tmux name; anything else (a digit) is typed. */
   private async press(tabId: string, key: string): Promise<void> {
     if (isDialogKey(key)) await this.panes.pressKey(tabId, TMUX_KEYS[key]);
     else await this.panes.sendInput(tabId, key, false);

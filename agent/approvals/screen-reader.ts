@@ -20,7 +20,7 @@
  * dialog from the conversation: Claude hides it while a dialog is up, and always draws it
  * otherwise, under a rule, with `❯` and a no-break space.
  */
-import type { DialogOption } from '../../protocol/approvals.js';
+import type { DIALOG_OPTION_KEYS, DialogOption } from '../../protocol/approvals.js';
 import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import { BORDER_LINE, bottomLines, indentOf, isBlank, LEADING_SYMBOLS, PROMPT_LINE, parseDialog, RULE_LINE } from './dialog-parser.js';
 
@@ -49,8 +49,7 @@ export type ScreenReading =
   | { kind: 'unknown'; lines: string[] };
 
 /** Keys a dialog option may name, as the footer hints spell them, and what a person taps. */
-export const DIALOG_KEYS = ['Enter', 'Esc', 'Tab', 'Shift+Tab', 'Up', 'Down'] as const;
-export type DialogKey = (typeof DIALOG_KEYS)[number];
+export type DialogKey = (typeof DIALOG_OPTION_KEYS)[number];
 
 /** What an unread screen is offered: the keys a person would try on a dialog they cannot see. */
 export const UNKNOWN_SCREEN_KEYS: readonly DialogOption[] = [

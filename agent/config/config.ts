@@ -15,6 +15,11 @@ export { expandHome };
  * 5 s less; the agent answers 5 s before that, leaving room for a slow machine.
  */
 export const APPROVAL_HOLD_MAX_MS = (PERMISSION_HOOK_TIMEOUT_S - 10) * 1000;
+/**
+ * How long a request waits for a device before it is left to the terminal, unless a guardrail
+ * says otherwise: Claude's own dialog shows in the terminal all the while.
+ */
+export const DEFAULT_APPROVAL_HOLD_MS = 590_000;
 
 export interface AgentConfig {
   port: number;
@@ -50,6 +55,8 @@ export interface AgentConfig {
   claudeConfigDir: string;
   /** How long a PermissionRequest hook is held for an answer before the approval expires. */
   approvalHoldMs: number;
+  /** What a guardrail's minute lasts: a minute, shorter only in tests. */
+  guardrailMinuteMs: number;
   /** How often the transcript of a working Claude tab is read for the synthetic interrupt. */
   transcriptPollMs: number;
   /** How long a pairing code stays valid. */
@@ -206,7 +213,8 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),
     transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
     // Never longer than Claude waits: an answer after its hook timed out would be lost.
-    approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', APPROVAL_HOLD_MAX_MS), APPROVAL_HOLD_MAX_MS),
+    approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', DEFAULT_APPROVAL_HOLD_MS), APPROVAL_HOLD_MAX_MS),
+    guardrailMinuteMs: ms('POCKETMUX_GUARDRAIL_MINUTE_MS', 60_000),
     pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
     pushHosts: (env.POCKETMUX_PUSH_HOSTS ?? '')

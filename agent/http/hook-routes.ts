@@ -123,6 +123,8 @@ export interface HookRouteDeps {
   approvals: HookApprovals;
   /** Told of a request with the token: its connection is no longer one that proved nothing. */
   connections: ConnectionProof;
+  /** Words for Claude to hear with a prompt a phone sent (agent/wiring/phone-prompts.ts), or null. */
+  promptContext: (key: string, prompt: string) => string | null;
   log: Logger;
 }
 
@@ -213,6 +215,8 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
     deps.approvals.afterEvent(key, tab !== undefined, payload);
+    const context = payload.hook_event_name === 'UserPromptSubmit' ? deps.promptContext(key, payload.prompt) : null;
+    if (context !== null) return replyJson(res, 200, { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
     // an empty JSON object, so neither makes a decision.
     res.writeHead(204).end();

@@ -57,10 +57,11 @@ function actionsFor(approval: Approval): PushAction[] {
       ];
     case 'question': {
       const [only] = approval.questions;
-      // A button can carry one answer to one question; anything else is answered in the app.
-      if (approval.questions.length !== 1 || !only || only.multiSelect) return [];
+      // A button can carry one answer to one question; anything else is answered in the app. A
+      // question with more options than buttons gets none: two of four would hide the others.
+      if (approval.questions.length !== 1 || !only || only.multiSelect || only.options.length > MAX_ACTIONS) return [];
       // The answer is keyed and worded exactly as the card: card text already, which the rule leaves as it is.
-      return only.options.slice(0, MAX_ACTIONS).map((o, i) => ({
+      return only.options.map((o, i) => ({
         action: `answer-${i}`,
         title: clip(o.label, 40),
         decision: { decision: 'answer', answers: { [cardText(only.question, SUMMARY_LIMITS.question)]: cardText(o.label, SUMMARY_LIMITS.label, true) } },

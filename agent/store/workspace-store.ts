@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
+import type { Guardrail } from '../../protocol/api.js';
+import { GUARDRAIL_MINUTES } from '../../protocol/limits.js';
 import { DEFAULTS } from '../config/config.js';
 import { newId } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
@@ -10,6 +12,7 @@ const WorkspaceRecord = z.object({
   name: z.string().min(1),
   dir: z.string().min(1),
   createdAt: z.string(),
+  guardrail: z.object({ afterMinutes: z.number().int().min(GUARDRAIL_MINUTES.min).max(GUARDRAIL_MINUTES.max) }).nullable().default(null),
 });
 export type WorkspaceRecord = z.infer<typeof WorkspaceRecord>;
 
@@ -124,7 +127,7 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
 
   addWorkspace(name: string, dir: string): WorkspaceRecord {
     this.assertRoomForWorkspace();
-    const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString() };
+    const ws: WorkspaceRecord = { id: newId('ws'), name, dir, createdAt: new Date().toISOString(), guardrail: null };
     this.change(() => this.data.workspaces.push(ws));
     return ws;
   }
@@ -134,6 +137,15 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     if (!ws) return undefined;
     this.change(() => {
       ws.name = name;
+    });
+    return ws;
+  }
+
+  setGuardrail(id: string, guardrail: Guardrail | null): WorkspaceRecord | undefined {
+    const ws = this.workspace(id);
+    if (!ws) return undefined;
+    this.change(() => {
+      ws.guardrail = guardrail;
     });
     return ws;
   }

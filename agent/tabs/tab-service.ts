@@ -373,6 +373,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
       name: ws.name,
       dir: ws.dir,
       createdAt: ws.createdAt,
+      guardrail: ws.guardrail,
       tabs: this.store.tabsOf(ws.id).map((t) => this.tabView(t)),
     }));
   }

@@ -1,3 +1,5 @@
+import type { Guardrail } from '../../protocol/api.js';
+import { durationText } from '../../protocol/duration-text.js';
 import type { HookPayload } from '../../protocol/hooks.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
@@ -5,6 +7,7 @@ import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '
 import type { PaneDialogs } from '../approvals/pane-dialogs.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { StatusManager } from '../status/status-manager.js';
+import type { WorkspaceStore } from '../store/workspace-store.js';
 import type { Logger } from '../util/log.js';
 
 export interface HookApprovalsDeps {
@@ -12,7 +15,22 @@ export interface HookApprovalsDeps {
   status: Pick<StatusManager, 'apply'>;
   outside: Pick<OutsideSessions, 'forget'>;
   dialogs: Pick<PaneDialogs, 'offer'>;
+  /** The guardrail of the workspace a session's tab is in; null for none, and for a session outside the tabs. */
+  guardrailOf: (key: string) => Guardrail | null;
+  /** What a guardrail's minute lasts (a minute; shorter only in tests). */
+  minuteMs: number;
   log: Pick<Logger, 'warn'>;
+}
+
+/** The guardrail of the workspace a tab is in; null for a key that is no tab (an outside session). */
+export function guardrailOfTab(store: Pick<WorkspaceStore, 'tab' | 'workspace'>, key: string): Guardrail | null {
+  const tab = store.tab(key);
+  return (tab && store.workspace(tab.workspaceId)?.guardrail) ?? null;
+}
+
+/** What Claude is told when a guardrail denies: why, in words it can act on. */
+export function guardrailMessage(guardrail: Guardrail): string {
+  return `No answer from the phone within ${durationText(guardrail.afterMinutes * 60)}: denied by the workspace's guardrail. Go on without it, or ask again later.`;
 }
 
 /** What Claude's hooks do to the approvals, beyond the status every event goes to. */
@@ -33,7 +51,7 @@ export interface HookApprovals {
   hookClosed(approvalId: string): void;
 }
 
-export function hookApprovals({ approvals, status, outside, dialogs, log }: HookApprovalsDeps): HookApprovals {
+export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf, minuteMs, log }: HookApprovalsDeps): HookApprovals {
   return {
     afterEvent(key, fromTab, payload) {
       settleFromHook(approvals, key, payload);
@@ -52,7 +70,9 @@ export function hookApprovals({ approvals, status, outside, dialogs, log }: Hook
         void dialogs.offer(request);
         return null;
       }
-      const approval = approvals.add(request, held);
+      const guardrail = guardrailOf(key);
+      const denyAfter = guardrail ? { ms: guardrail.afterMinutes * minuteMs, message: guardrailMessage(guardrail) } : null;
+      const approval = approvals.add(request, held, { denyAfter });
       if (!approval) held.reply(null);
       return approval;
     },

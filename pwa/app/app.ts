@@ -3,6 +3,8 @@ import { customElement, state } from 'lit/decorators.js';
 import './update-toast.js';
 import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from '../core/access.js';
 import { errorText } from '../core/api-request.js';
+import { SHOW_DIALOG_EVENT } from '../core/dialog-shown.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
 import { Backoff } from '../core/backoff.js';
 import { type Route, RouteController, router } from '../core/router.js';
 import type { ConnectionKind } from '../core/reconnecting-socket.js';
@@ -14,6 +16,7 @@ import { SHOW_INBOX_EVENT } from '../inbox/inbox-bell.js';
 import { ANSWERED_NOTE, approvalLink, HIGHLIGHT_MS, LINK_NOTE_MS, linkOutcome, withoutApprovalLink } from './deep-link.js';
 import { DISMISS_NOTE_EVENT } from '../inbox/inbox-section.js';
 import { buildInbox, countFromStatuses, EMPTY_INBOX, type Inbox, inboxCount } from '../core/inbox-items.js';
+import { guardrailNote, guardrailOfTab, isGuardrailDecision } from '../core/guardrail.js';
 import '../inbox/inbox-bell.js';
 import '../inbox/inbox-section.js';
 import { MediaQueryController } from '../core/media-query-controller.js';
@@ -27,6 +30,9 @@ import { isAppShortcutKey } from '../workbench/shortcut-keys.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
 
+/** How long a refused prompt's dialog is waited for, when the agent has not offered its card yet. */
+const DIALOG_CARD_WAIT_MS = 5_000;
+
 /** A screen this wide opens tabs in the desktop split, with the list (and its inbox) beside them. */
 const WIDE = '(min-width: 1100px)';
 
@@ -38,7 +44,10 @@ const WIDE = '(min-width: 1100px)';
 export class App extends LitElement {
   private readonly routes = new RouteController(this);
   private readonly sync = new SyncController(this);
-  private readonly status = new StatusController(this);
+  private readonly status = new StatusController(this, (approval, resolution) => {
+    // Denied while nobody answered: the card stays to say so, for the person coming back.
+    if (isGuardrailDecision(resolution)) this.inboxActions.keepSettled(approval, guardrailNote(guardrailOfTab(this.sync.workspaces, approval.tabId)));
+  });
   private readonly inboxActions = new InboxActionsController(this, {
     forgetApproval: (id) => this.status.forgetApproval(id),
     dismiss: (tabId) => this.status.dismiss(tabId),
@@ -59,6 +68,11 @@ export class App extends LitElement {
   /** A link not followed yet: it waits for the agent's open approvals. */
   private pendingLink: string | null = approvalLink(location.search);
   private highlightTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * A session whose text was refused for the dialog it shows: that dialog's card is brought
+   * into view once the inbox has it (it may be a poll away), or not at all after `until`.
+   */
+  private pendingDialog: { key: string; until: number } | null = null;
   private noteTimer: ReturnType<typeof setTimeout> | null = null;
   /** Settings is loaded on first visit; a failed load is said, not left blank. */
   @state() private settingsLoadError = '';
@@ -132,6 +146,17 @@ export class App extends LitElement {
     else router.toList();
   };
   private readonly onDismissNote = () => this.showLinkNote('');
+  /** Text was refused for a dialog: its card, where it is answered. On a phone that is the home screen's inbox. */
+  private readonly onShowDialog = (e: CustomEvent<string>) => {
+    if (this.access.kind !== 'granted') return;
+    this.pendingDialog = { key: e.detail, until: Date.now() + DIALOG_CARD_WAIT_MS };
+    if (this.routes.route.name !== 'list' && !this.split) {
+      // The prompt stays in the tab's composer; the note says why the screen changed.
+      this.showLinkNote(`Not sent: ${DIALOG_SHOWN_ERROR}. Your prompt stays in the tab.`);
+      router.toList();
+    }
+    this.followDialog();
+  };
   private readonly onPaired = (e: CustomEvent<Access>) => {
     this.pendingSecret = null;
     this.access = e.detail;
@@ -160,6 +185,7 @@ export class App extends LitElement {
     window.addEventListener('keydown', this.onEarlyShortcut, true);
     this.addEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.addEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.addEventListener(SHOW_DIALOG_EVENT, this.onShowDialog);
     this.addEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening = onAccessLost(this.onAccessLost);
     // theme-boot.js showed the theme before the first paint; from here it follows the system and the setting.
@@ -174,6 +200,7 @@ export class App extends LitElement {
     window.removeEventListener('keydown', this.onEarlyShortcut, true);
     this.removeEventListener(SHOW_INBOX_EVENT, this.onShowInbox);
     this.removeEventListener(DISMISS_NOTE_EVENT, this.onDismissNote);
+    this.removeEventListener(SHOW_DIALOG_EVENT, this.onShowDialog);
     this.removeEventListener(SCREEN_NAME_EVENT, this.onScreenName);
     this.stopListening?.();
     this.stopListening = null;
@@ -333,6 +360,25 @@ export class App extends LitElement {
       this.showLinkNote(ANSWERED_NOTE);
       return;
     }
+    this.showCard(id);
+  }
+
+  /** The refused session's dialog, once the agent has offered it. */
+  private followDialog(): void {
+    const pending = this.pendingDialog;
+    if (pending === null || this.access.kind !== 'granted') return;
+    if (Date.now() > pending.until) {
+      this.pendingDialog = null;
+      return;
+    }
+    const approval = this.status.approvals.find((a) => a.tabId === pending.key);
+    if (!approval) return;
+    this.pendingDialog = null;
+    this.showCard(approval.id);
+  }
+
+  /** Rings approval `id`'s card a moment and scrolls it into view. */
+  private showCard(id: string): void {
     this.highlight = id;
     if (this.highlightTimer) clearTimeout(this.highlightTimer);
     this.highlightTimer = setTimeout(() => {
@@ -359,6 +405,7 @@ export class App extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     this.followLink();
+    this.followDialog();
     const waiting = this.attention(this.inbox());
     const title = pageTitle(waiting, this.access.kind === 'granted' && this.routes.route.name === 'terminal' ? this.screenName : '');
     if (document.title !== title) document.title = title;

@@ -5,6 +5,7 @@ import type {
   CreateWorkspaceBody,
   DecisionBody,
   DevicesResponse,
+  Guardrail,
   ModeBody,
   PaneKeyBody,
   PairBody,
@@ -17,6 +18,7 @@ import type {
   PushSubscriptionBody,
   TabInputBody,
   TabView,
+  WorkspacePatchBody,
   WorkspaceView,
 } from '../../protocol/api.js';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
@@ -70,6 +72,11 @@ export function createWorkspace(body: CreateWorkspaceBody): Promise<WorkspaceVie
 
 export function renameWorkspace(id: string, name: string): Promise<WorkspaceView> {
   return bodyOf(call<WorkspaceView>(API_ROUTES.renameWorkspace, id, { name } satisfies RenameBody));
+}
+
+/** What happens to a question of the workspace's tabs nobody answers: null leaves it to the terminal. */
+export function setWorkspaceGuardrail(id: string, guardrail: Guardrail | null): Promise<WorkspaceView> {
+  return bodyOf(call<WorkspaceView>(API_ROUTES.renameWorkspace, id, { guardrail } satisfies WorkspacePatchBody));
 }
 
 export function closeWorkspace(id: string): Promise<undefined> {

@@ -44,6 +44,8 @@ export interface ApprovalEntry {
   place: SessionPlace | undefined;
   /** Set while a card settled elsewhere says so ("Already approved by Pixel 8") before it leaves. */
   note: string | null;
+  /** A settled card that stays until the person puts it away (a guardrail decided for them). */
+  kept?: boolean;
 }
 
 export interface TabEntry {
@@ -66,6 +68,19 @@ export interface Inbox {
 export interface SettlingApproval {
   approval: Approval;
   note: string;
+  /** Stays until put away, rather than a moment. */
+  kept?: boolean;
+}
+
+/**
+ * The settling cards with `approval` kept (until put away) with `note`: one card an approval,
+ * and past `max` kept cards the oldest kept one goes, so an absent person's inbox stays bounded.
+ */
+export function withKept(settling: readonly SettlingApproval[], approval: Approval, note: string, max: number): SettlingApproval[] {
+  const others = settling.filter((s) => s.approval.id !== approval.id);
+  const kept = others.filter((s) => s.kept);
+  const past = new Set(kept.slice(0, Math.max(0, kept.length - max + 1)));
+  return [...others.filter((s) => !past.has(s)), { approval, note, kept: true }];
 }
 
 export const EMPTY_INBOX: Inbox = { approvals: [], waiting: [], review: [] };
@@ -107,7 +122,9 @@ export function buildInbox(
   const notes = new Map(settling.map((s) => [s.approval.id, s.note]));
   const shown: ApprovalEntry[] = [
     ...approvals.map((approval) => ({ approval, place: places.get(approval.tabId), note: notes.get(approval.id) ?? null })),
-    ...settling.filter((s) => !open.has(s.approval.id)).map((s) => ({ approval: s.approval, place: places.get(s.approval.tabId), note: s.note })),
+    ...settling
+      .filter((s) => !open.has(s.approval.id))
+      .map((s) => ({ approval: s.approval, place: places.get(s.approval.tabId), note: s.note, ...(s.kept ? { kept: true } : {}) })),
   ];
   const waiting: TabEntry[] = [];
   const review: TabEntry[] = [];

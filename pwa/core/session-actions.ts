@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { z } from 'zod';
-import type { ClaudeSessionsResponse, CreateTabBody, CreateWorkspaceBody, TabView, WorkspaceView } from '../../protocol/api.js';
+import type { ClaudeSessionsResponse, CreateTabBody, CreateWorkspaceBody, Guardrail, TabView, WorkspaceView } from '../../protocol/api.js';
 import { actionsOf } from './action-request.js';
 import * as api from './api.js';
 
@@ -9,6 +9,7 @@ export type SessionActionMap = {
   'pm-workspace-create': { detail: CreateWorkspaceBody; result: WorkspaceView };
   'pm-workspace-rename': { detail: { workspaceId: string; name: string }; result: WorkspaceView };
   'pm-workspace-close': { detail: { workspaceId: string }; result: undefined };
+  'pm-workspace-guardrail': { detail: { workspaceId: string; guardrail: Guardrail | null }; result: WorkspaceView };
   'pm-claude-sessions': { detail: { workspaceId: string }; result: ClaudeSessionsResponse };
   'pm-tab-create': { detail: z.input<typeof CreateTabBody>; result: TabView };
   'pm-tab-rename': { detail: { tabId: string; name: string }; result: TabView };
@@ -37,6 +38,7 @@ export class SessionActionsController implements ReactiveController {
       sessionActions.answer(on, 'pm-workspace-create', (body) => api.createWorkspace(body)),
       sessionActions.answer(on, 'pm-workspace-rename', ({ workspaceId, name }) => api.renameWorkspace(workspaceId, name)),
       sessionActions.answer(on, 'pm-workspace-close', ({ workspaceId }) => api.closeWorkspace(workspaceId)),
+      sessionActions.answer(on, 'pm-workspace-guardrail', ({ workspaceId, guardrail }) => api.setWorkspaceGuardrail(workspaceId, guardrail)),
       sessionActions.answer(on, 'pm-claude-sessions', ({ workspaceId }) => api.claudeSessions(workspaceId)),
       sessionActions.answer(on, 'pm-tab-create', (body) => api.createTab(body)),
       sessionActions.answer(on, 'pm-tab-rename', ({ tabId, name }) => api.renameTab(tabId, name)),

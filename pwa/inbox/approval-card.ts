@@ -1,5 +1,5 @@
 import { css, html, LitElement, nothing } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import type { DecisionBody } from '../../protocol/api.js';
 import type { Approval, ApprovalQuestion } from '../../protocol/approvals.js';
 import { DECISION_LIMITS } from '../../protocol/limits.js';
@@ -11,10 +11,13 @@ import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
 import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther, toggleChoice } from './answers.js';
 import { cardStyles } from './card-styles.js';
+import { dialogLayout } from './dialog-keys.js';
+import { paragraphs, withoutSharedIndent } from './dialog-text.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
+import { deniedInText, guardrailOver } from '../core/guardrail.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -28,7 +31,8 @@ function kindWords(a: Approval): { icon: unknown; text: string } {
     case 'plan':
       return { icon: sparkIcon(), text: 'Plan' };
     case 'dialog':
-      return { icon: terminalIcon(), text: 'In the terminal' };
+      // Read off Claude's screen, wherever that screen is: a tab, or a terminal on the machine.
+      return { icon: terminalIcon(), text: "On Claude's screen" };
   }
 }
 
@@ -127,18 +131,6 @@ export class ApprovalCard extends LitElement {
         font-size: 14px;
         overflow-wrap: anywhere;
       }
-      .option .key {
-        flex: none;
-        display: grid;
-        place-items: center;
-        width: 26px;
-        height: 26px;
-        border-radius: 7px;
-        background: var(--pm-surface-3);
-        font-family: var(--pm-mono);
-        font-size: 14px;
-        color: var(--pm-muted);
-      }
       .option .tick {
         flex: none;
         width: 20px;
@@ -154,6 +146,75 @@ export class ApprovalCard extends LitElement {
         background: var(--pm-accent);
         box-shadow: inset 0 0 0 3px var(--pm-surface);
       }
+      /* A named key before what it does: a key cap, as the keyboard prints it. */
+      .option .cap {
+        flex: none;
+        min-width: 44px;
+        padding: 3px 7px;
+        border-radius: 7px;
+        border: 1px solid var(--pm-field-border);
+        border-bottom-width: 2px;
+        background: var(--pm-surface-2);
+        font-family: var(--pm-mono);
+        font-size: 13px;
+        text-align: center;
+        color: var(--pm-text);
+        white-space: nowrap;
+      }
+      /* An unread screen's bare keys: a pad of caps, each still a finger wide. */
+      .pad {
+        display: grid;
+        /* Six across: Enter, Esc, ↑ and ↓ on the first row, the digits under them. */
+        grid-template-columns: repeat(6, minmax(0, 1fr));
+        gap: 8px;
+        /* On a wide card the keys stay key-sized rather than stretching across it. */
+        max-width: 26rem;
+      }
+      .pad button {
+        min-width: 44px;
+        min-height: 48px;
+        padding: 0 6px;
+        border-radius: 10px;
+        border-bottom-width: 2px;
+        font-family: var(--pm-mono);
+        font-size: 16px;
+        font-weight: 600;
+      }
+      .pad button.named {
+        grid-column: span 2;
+      }
+      .paragraphs {
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      /* About eight lines folded: an offer's text shows whole, a notice's long one is a tap away. */
+      .paragraphs.clamped {
+        max-height: 12em;
+        overflow: hidden;
+      }
+      /* Only text that goes on fades out where it is cut. */
+      .paragraphs.clamped.cut {
+        -webkit-mask-image: linear-gradient(to bottom, black 75%, transparent);
+        mask-image: linear-gradient(to bottom, black 75%, transparent);
+      }
+      button.more {
+        align-self: flex-start;
+        min-height: var(--pm-tap);
+        margin: -12px 0 -6px -8px;
+        padding: 0 8px;
+        border-color: transparent;
+        background: transparent;
+        color: var(--pm-accent);
+        font-size: 14px;
+      }
+      /* An unread screen as Claude drew it: its columns kept, scrolled sideways on a phone. */
+      pre.screen {
+        white-space: pre;
+        overflow-wrap: normal;
+        font-size: 12px;
+        line-height: 1.35;
+      }
       .other {
         display: flex;
         gap: 8px;
@@ -164,6 +225,29 @@ export class ApprovalCard extends LitElement {
       }
       .other button {
         min-height: 48px;
+      }
+      /* A guardrail's countdown: quiet, but before the answers, so it is read in time. */
+      .deadline {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        color: var(--pm-muted);
+        font-size: 14px;
+      }
+      .deadline svg {
+        flex: none;
+      }
+      .kept {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+      }
+      .kept .note {
+        flex: 1 1 auto;
+        min-width: 0;
+      }
+      .kept button {
+        flex: none;
       }
     `,
   ];
@@ -181,6 +265,11 @@ export class ApprovalCard extends LitElement {
   @state() private denying = false;
   @state() private reason = '';
   @state() private choices: QuestionChoice[] = [];
+  /** A dialog's text shown whole; and whether it is longer than the part shown folded. */
+  @state() private expanded = false;
+  @state() private overflows = false;
+  @query('.paragraphs') private text!: HTMLElement | null;
+  private readonly resize = new ResizeObserver(() => this.measure());
   private choicesFor = '';
   private readonly clock = new ClockController(this);
 
@@ -196,7 +285,26 @@ export class ApprovalCard extends LitElement {
       this.denying = false;
       this.reason = '';
       this.error = '';
+      this.expanded = false;
     }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resize.disconnect();
+  }
+
+  protected override updated(): void {
+    const el = this.text;
+    if (el) this.resize.observe(el);
+    this.measure();
+  }
+
+  private measure(): void {
+    const el = this.text;
+    if (!el || this.expanded) return;
+    const overflows = el.scrollHeight > el.clientHeight + 1;
+    if (overflows !== this.overflows) this.overflows = overflows;
   }
 
   private async send(pending: Exclude<Pending, null>, body: DecisionBody): Promise<void> {
@@ -247,21 +355,58 @@ export class ApprovalCard extends LitElement {
         </span>
       </div>
       ${a.kind === 'question' && a.questions.length > 0 ? nothing : html`<h3 title=${visibleText(a.summary.title)}>${visibleText(a.summary.title)}</h3>`}
-      ${this.entry.note === null ? this.renderBody() : html`<p class="note" role="status">${this.entry.note}</p>`}
+      ${this.entry.note === null ? this.renderBody() : this.renderNote(this.entry.note)}
     </article>`;
+  }
+
+  /** How it was settled; a card kept to say so (a guardrail decided) is put away by the person. */
+  private renderNote(note: string) {
+    if (!this.entry.kept) return html`<p class="note" role="status">${note}</p>`;
+    return html`<div class="kept">
+      <p class="note" role="status">${note}</p>
+      <button @click=${() => void inboxActions.request(this, 'pm-settled-dismiss', { approvalId: this.approval.id })}>Dismiss</button>
+    </div>`;
+  }
+
+  /** When the workspace's guardrail denies this card if nobody answers it first. */
+  private renderDeadline() {
+    if (this.offline || !guardrailOver(this.approval, this.entry.place)) return nothing;
+    return html`<p class="deadline">${shieldIcon()}<span>${deniedInText(this.approval.expiresAt, this.clock.now)}</span></p>`;
   }
 
   private renderBody() {
     const a = this.approval;
     return html`
       ${this.offline ? html`<p class="offline">${OFFLINE_CARD_NOTE}</p>` : nothing}
-      ${a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
-      ${a.kind === 'question' ? this.renderQuestions(a.questions) : this.renderSummary()}
+      ${this.renderDeadline()}
+      ${a.kind === 'dialog' ? this.renderDialogText() : a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
+      ${a.kind === 'question' ? this.renderQuestions(a.questions) : a.kind === 'dialog' ? this.renderScreen() : this.renderSummary()}
       ${a.kind === 'permission' ? this.renderPermission() : nothing}
       ${a.kind === 'plan' || a.kind === 'dialog' ? this.renderDialogOptions() : nothing}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       ${this.renderLinks()}
     `;
+  }
+
+  /** A dialog's paragraphs, folded to a few lines when long, with a way to read them all. */
+  private renderDialogText() {
+    const text = this.approval.summary.description;
+    if (!text) return nothing;
+    const folded = !this.expanded;
+    return html`<div class="paragraphs description ${folded ? 'clamped' : ''} ${folded && this.overflows ? 'cut' : ''}" id="dialog-text">
+        ${paragraphs(text).map((p) => html`<p>${visibleLines(p)}</p>`)}
+      </div>
+      ${this.overflows || this.expanded
+        ? html`<button class="more" aria-expanded=${this.expanded} aria-controls="dialog-text" @click=${() => (this.expanded = !this.expanded)}>
+            ${this.expanded ? 'Less' : 'Read all'}
+          </button>`
+        : nothing}`;
+  }
+
+  /** A screen the agent could not read, as Claude drew it. */
+  private renderScreen() {
+    const body = this.approval.summary.body;
+    return body ? html`<pre class="screen" tabindex="0" aria-label="Claude's screen">${visibleLines(withoutSharedIndent(body))}</pre>` : nothing;
   }
 
   private renderSummary() {
@@ -405,15 +550,30 @@ export class ApprovalCard extends LitElement {
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
-    return html`<div class="options">
-      ${a.options.map(
-        (o) => html`<button class="option" ?disabled=${busy} @click=${() => this.send(`option-${o.key}`, { decision: 'answer', option: o.key })}>
-          <span class="key" aria-hidden="true">${visibleText(o.key)}</span>
-          <span class="texts"><span class="label">${visibleText(o.label)}</span></span>
-          ${this.spinner(`option-${o.key}`)}
-        </button>`,
-      )}
-    </div>`;
+    const press = (key: string) => this.send(`option-${key}`, { decision: 'answer', option: key });
+    // A select list's places are not digits on Claude's screen: its options stand in order, with no key shown.
+    const { choices, pad } = dialogLayout(a.options);
+    return html`${choices.length > 0
+      ? html`<div class="options">
+          ${choices.map(
+            (c) => html`<button class="option" ?disabled=${busy} @click=${() => press(c.key)}>
+              ${c.cap === null ? nothing : html`<kbd class="cap" aria-hidden="true">${c.cap}</kbd>`}
+              <span class="texts"><span class="label">${visibleText(c.label)}</span></span>
+              ${c.cap === null ? nothing : html`<span class="visually-hidden">(${c.spoken})</span>`}
+              ${this.spinner(`option-${c.key}`)}
+            </button>`,
+          )}
+        </div>`
+      : nothing}
+    ${pad.length > 0
+      ? html`<div class="pad" role="group" aria-label="Keys to press in Claude's screen">
+          ${pad.map(
+            (k) => html`<button class=${k.cap !== null && k.label.length > 1 ? 'named' : ''} aria-label=${k.spoken} ?disabled=${busy} @click=${() => press(k.key)}>
+              ${this.pending === `option-${k.key}` ? html`<span class="spinner" aria-hidden="true"></span>` : visibleText(k.label)}
+            </button>`,
+          )}
+        </div>`
+      : nothing}`;
   }
 
   private renderLinks() {

@@ -4,8 +4,9 @@ import type { Approval } from '../../protocol/approvals.js';
 import { actionsOf } from '../core/action-request.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
+import { phoneContext } from '../core/phone-context.js';
 import { sessionRoutes } from '../core/session-routes.js';
-import type { SettlingApproval } from '../core/inbox-items.js';
+import { type SettlingApproval, withKept } from '../core/inbox-items.js';
 
 /** What the inbox's cards ask of the page. */
 export type InboxActionMap = {
@@ -13,12 +14,16 @@ export type InboxActionMap = {
   /** `tabId` is a tab's id or an outside session's key: the reply goes to that one's pane. */
   'pm-tab-reply': { detail: { tabId: string; text: string }; result: undefined };
   'pm-tab-dismiss': { detail: { tabId: string }; result: undefined };
+  /** A card kept to say what was decided for the person (a guardrail's denial), put away. */
+  'pm-settled-dismiss': { detail: { approvalId: string }; result: undefined };
 };
 
 export const inboxActions = actionsOf<InboxActionMap>();
 
 /** How long a card settled elsewhere stays to say so. */
 export const SETTLED_NOTE_MS = 2_500;
+/** How many decided-for-you cards stay until put away; past it the oldest goes. */
+export const KEPT_NOTES_MAX = 20;
 
 /** What the page's live state does for the inbox. */
 export interface InboxState {
@@ -38,7 +43,7 @@ function sentence(text: string): string {
  * pocketmux through its own tmux (the agent refuses, saying why, when it has none).
  */
 function reply(key: string, text: string): Promise<undefined> {
-  return sessionRoutes(key).input({ text, enter: true });
+  return sessionRoutes(key).input({ text, enter: true, ...phoneContext() });
 }
 
 /**
@@ -70,6 +75,10 @@ export class InboxActionsController implements ReactiveController {
         if (!this.state.dismiss(tabId)) throw new Error('Not connected to the agent right now. Try again in a moment.');
         return undefined;
       }),
+      inboxActions.answer(on, 'pm-settled-dismiss', async ({ approvalId }) => {
+        this.forgetSettled(approvalId);
+        return undefined;
+      }),
     ];
   }
 
@@ -97,13 +106,26 @@ export class InboxActionsController implements ReactiveController {
     return undefined;
   }
 
+  /**
+   * A decision made for the person while nobody answered (a guardrail's): its card stays, with
+   * `note`, until put away, so one coming back to the phone sees what was decided.
+   */
+  keepSettled(approval: Approval, note: string): void {
+    this.settling = withKept(this.settling, approval, note, KEPT_NOTES_MAX);
+    this.host.requestUpdate();
+  }
+
+  private forgetSettled(id: string): void {
+    this.settling = this.settling.filter((s) => s.approval.id !== id);
+    this.host.requestUpdate();
+  }
+
   private showSettled(approval: Approval, note: string): void {
     this.settling = [...this.settling.filter((s) => s.approval.id !== approval.id), { approval, note }];
     this.host.requestUpdate();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.settling = this.settling.filter((s) => s.approval.id !== approval.id);
-      this.host.requestUpdate();
+      this.forgetSettled(approval.id);
     }, SETTLED_NOTE_MS);
     this.timers.add(timer);
   }

@@ -1,8 +1,10 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
 import { visibleLines } from '../../protocol/safe-text.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
+import { isDialogShown, showDialogCard } from '../core/dialog-shown.js';
 import { checkIcon, sendIcon } from '../ui/icons.js';
 import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
@@ -14,6 +16,12 @@ import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNam
 
 /** Said instead of the reply field for a Claude started outside tmux. */
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
+
+/**
+ * What was written in each session's reply, while the page lives: a reply refused because
+ * Claude shows a dialog is still there when the card comes back after it.
+ */
+const replyDrafts = new Map<string, string>();
 
 /**
  * A session whose Claude finished its turn (a tab, or a Claude started outside pocketmux):
@@ -98,6 +106,7 @@ export class ReviewCard extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('entry') && changed.get('entry')?.key !== this.entry.key) this.reply = replyDrafts.get(this.entry.key) ?? '';
     if (changed.has('entry') && this.entry.status.since !== this.shownSince) {
       this.shownSince = this.entry.status.since;
       this.sent = false;
@@ -128,9 +137,12 @@ export class ReviewCard extends LitElement {
       await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.key, text });
       // The tab turns busy on the status channel and the card leaves by itself.
       this.reply = '';
+      replyDrafts.delete(this.entry.key);
       this.sent = true;
     } catch (err) {
-      this.error = errorText(err);
+      // The reply stays in its field; what to answer first is the dialog's card.
+      this.error = isDialogShown(err) ? `Not sent: ${DIALOG_SHOWN_ERROR}. Your reply stays here.` : errorText(err);
+      if (isDialogShown(err)) showDialogCard(this, this.entry.key);
     } finally {
       this.pending = null;
     }
@@ -204,6 +216,8 @@ export class ReviewCard extends LitElement {
         disabled: busy,
         onInput: (value) => {
           this.reply = value;
+          if (value) replyDrafts.set(this.entry.key, value);
+          else replyDrafts.delete(this.entry.key);
         },
       })}
       <button type="submit" class="primary" ?disabled=${busy || this.reply.trim() === ''}>

@@ -17,7 +17,7 @@ export const itemActionsPanel = css`
   }
 `;
 
-export type ItemMode = 'idle' | 'menu' | 'rename' | 'confirm-close';
+export type ItemMode = 'idle' | 'menu' | 'rename' | 'confirm-close' | 'setting';
 
 /** What the actions panel says about the item it acts on. */
 export interface ItemActionsText {
@@ -28,6 +28,8 @@ export interface ItemActionsText {
   /** The close button, in the menu and on the confirmation. */
   closeAction: string;
   closeMessage: string;
+  /** One more thing the menu opens, drawn by the item itself (a workspace's guardrail). */
+  setting?: { action: string; render: () => unknown };
 }
 
 export interface ItemActions {
@@ -58,7 +60,8 @@ export class ItemActionsController extends PendingActionController {
     this.setMode(this.mode === 'idle' ? 'menu' : 'idle');
   }
 
-  private async settle(work: () => Promise<unknown>): Promise<void> {
+  /** Runs `work` with progress and its error shown in place; the panel closes once it is done. */
+  async settle(work: () => Promise<unknown>): Promise<void> {
     if (await this.run(work)) this.setMode('idle');
   }
 
@@ -72,6 +75,7 @@ export class ItemActionsController extends PendingActionController {
       case 'menu':
         return html`<div class="actions">
             <button @click=${() => this.setMode('rename')}>Rename</button>
+            ${text.setting ? html`<button @click=${() => this.setMode('setting')}>${text.setting.action}</button>` : nothing}
             <button class="danger" @click=${() => this.setMode('confirm-close')}>${text.closeAction}</button>
           </div>
           ${this.renderError()}`;
@@ -93,6 +97,8 @@ export class ItemActionsController extends PendingActionController {
             @pm-cancel=${() => this.setMode('idle')}
           ></pm-confirm-bar>
           ${this.renderError()}`;
+      case 'setting':
+        return html`${text.setting?.render() ?? nothing}${this.renderError()}`;
       default:
         return nothing;
     }

@@ -1,5 +1,5 @@
 import type { ReactiveControllerHost } from 'lit';
-import type { Approval } from '../../protocol/approvals.js';
+import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
 import { CHANNEL_PATHS } from '../core/api.js';
@@ -32,7 +32,15 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
   /** Visibility, focus and blur all move what the person looks at. */
   private readonly onPresenceChange = () => this.updatePresence();
 
-  constructor(host: ReactiveControllerHost) {
+  /**
+   * `onResolved` hears of every approval settled while it was shown here, with how it was
+   * settled, before its card leaves: a decision the person did not make (a guardrail's) is
+   * told on its card.
+   */
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly onResolved: (approval: Approval, resolution: ApprovalResolution) => void = () => undefined,
+  ) {
     super(host, {
       path: CHANNEL_PATHS.status,
       name: 'status',
@@ -157,9 +165,12 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
         this.host.requestUpdate();
         return;
       }
-      case 'approval-resolved':
+      case 'approval-resolved': {
+        const shown = this.approvals.find((a) => a.id === msg.resolution.id);
+        if (shown) this.onResolved(shown, msg.resolution);
         this.forgetApproval(msg.resolution.id);
         return;
+      }
     }
   }
 

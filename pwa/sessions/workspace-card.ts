@@ -1,9 +1,10 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { WorkspaceView } from '../../protocol/api.js';
+import type { Guardrail, WorkspaceView } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
+import { guardrailChoices, guardrailMark } from '../core/guardrail.js';
 import { shortPath } from '../core/labels.js';
 import { ItemActionsController, itemActionsPanel } from './item-actions-controller.js';
 import { groupCard } from './group-card-styles.js';
@@ -11,7 +12,7 @@ import { PendingActionController } from '../core/pending-action-controller.js';
 import { router, terminalPath } from '../core/router.js';
 import { sessionActions } from '../core/session-actions.js';
 import { attentionCount, STATE_LABEL, workspaceState } from '../core/tab-status.js';
-import { caretIcon, moreIcon, plusIcon, sparkIcon } from '../ui/icons.js';
+import { caretIcon, moreIcon, plusIcon, shieldIcon, sparkIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
 import '../ui/status-dot.js';
 import './tab-row.js';
@@ -49,6 +50,53 @@ export class WorkspaceCard extends LitElement {
       }
       .more {
         color: var(--pm-muted);
+      }
+      /* A guardrail that is on: seen before it acts, quiet beside the name. */
+      .guard {
+        display: flex;
+        align-items: center;
+        gap: 4px;
+        margin-top: 2px;
+        color: var(--pm-muted);
+        font-size: 13px;
+      }
+      .guard svg {
+        flex: none;
+        width: 14px;
+        height: 14px;
+      }
+      fieldset {
+        margin: 0;
+        padding: 0;
+        border: none;
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+        min-width: 0;
+      }
+      legend {
+        padding: 0;
+        margin-bottom: 2px;
+        font-weight: 650;
+      }
+      .hint {
+        margin: 0;
+        color: var(--pm-muted);
+        font-size: 14px;
+      }
+      /* The waits in even columns, two on a phone; leaving it in the terminal stands across them. */
+      .choices {
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
+        gap: 8px;
+        max-width: 32rem;
+      }
+      .choices button:first-child {
+        grid-column: 1 / -1;
+      }
+      .choices button[aria-pressed='true'] {
+        border-color: var(--pm-accent);
+        background: color-mix(in srgb, var(--pm-accent) 12%, transparent);
       }
       .panel {
         padding: 10px 12px 12px 16px;
@@ -105,6 +153,10 @@ export class WorkspaceCard extends LitElement {
   /** Creating a tab from the footer, apart from the header's actions. */
   private readonly creation = new PendingActionController(this);
 
+  private setGuardrail(guardrail: Guardrail | null): Promise<void> {
+    return this.actions.settle(() => sessionActions.request(this, 'pm-workspace-guardrail', { workspaceId: this.workspace.id, guardrail }));
+  }
+
   private async newTab(kind: 'shell' | 'claude'): Promise<void> {
     const created = await this.creation.run(() => sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspace.id, kind }));
     if (created) router.go(terminalPath(created.value.id));
@@ -135,6 +187,7 @@ export class WorkspaceCard extends LitElement {
             ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
           </div>
           <div class="dir" title=${ws.dir}><bdi>${shortPath(ws.dir)}</bdi></div>
+          ${this.renderGuardMark()}
         </div>
         ${this.offline
           ? nothing
@@ -190,6 +243,33 @@ export class WorkspaceCard extends LitElement {
       </footer>`;
   }
 
+  private renderGuardMark() {
+    const mark = guardrailMark(this.workspace.guardrail);
+    return mark ? html`<div class="guard">${shieldIcon()}<span>${mark}</span></div>` : nothing;
+  }
+
+  /** "When nobody answers": leave it in the terminal, or deny it after a while; saved on a tap. */
+  private renderGuardrail() {
+    const current = this.workspace.guardrail;
+    const busy = this.actions.busy;
+    return html`<fieldset>
+      <legend>When nobody answers</legend>
+      <p class="hint">A permission or question from this workspace's tabs that waits unanswered is denied, and Claude is told why.</p>
+      <div class="choices">
+        ${guardrailChoices(current).map(
+          (c) => html`<button
+            aria-pressed=${(current?.afterMinutes ?? null) === c.afterMinutes}
+            ?disabled=${busy}
+            @click=${() => this.setGuardrail(c.afterMinutes === null ? null : { afterMinutes: c.afterMinutes })}
+          >
+            ${c.label}
+          </button>`,
+        )}
+      </div>
+      <div class="actions"><button class="ghost" @click=${() => this.actions.setMode('idle')}>Cancel</button></div>
+    </fieldset>`;
+  }
+
   private renderPanel() {
     const ws = this.workspace;
     const n = ws.tabs.length;
@@ -199,6 +279,7 @@ export class WorkspaceCard extends LitElement {
       name: ws.name,
       closeAction: 'Close workspace',
       closeMessage: `Close workspace “${ws.name}”?${tabs}`,
+      setting: { action: 'When nobody answers', render: () => this.renderGuardrail() },
     });
   }
 }

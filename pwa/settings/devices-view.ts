@@ -8,6 +8,7 @@ import { backIcon, plusIcon } from '../ui/icons.js';
 import '../pairing/pairing-panel.js';
 import './notifications-section.js';
 import './theme-setting.js';
+import './phone-context-setting.js';
 import './user-hooks-section.js';
 import { controls, pageBar } from '../ui/styles.js';
 import * as api from '../core/api.js';
@@ -295,6 +296,7 @@ export class DevicesView extends LitElement {
         ${this.renderDevices()}
         <pm-notifications-settings></pm-notifications-settings>
         <pm-theme-setting></pm-theme-setting>
+        <pm-phone-context-setting></pm-phone-context-setting>
         <pm-user-hooks-status></pm-user-hooks-status>
       </main>
     `;

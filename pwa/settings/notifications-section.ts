@@ -19,7 +19,7 @@ import * as api from '../core/api.js';
 import { ApiRequestError, errorText } from '../core/api-request.js';
 import { bellIcon } from '../ui/icons.js';
 import { controls } from '../ui/styles.js';
-import { settingsSection, settingsGlyph } from './section-styles.js';
+import { settingsChoice, settingsGlyph, settingsSection } from './section-styles.js';
 
 type Busy = 'enable' | 'disable' | 'test' | null;
 
@@ -41,6 +41,7 @@ export class NotificationsSettings extends LitElement {
     controls,
     settingsSection,
     settingsGlyph,
+    settingsChoice,
     css`
       .card {
         flex-direction: column;
@@ -83,67 +84,6 @@ export class NotificationsSettings extends LitElement {
         margin: 0 -16px;
         border-top: 1px solid var(--pm-surface-2);
         border-bottom: 1px solid var(--pm-surface-2);
-      }
-      label.choice {
-        display: flex;
-        align-items: center;
-        gap: 14px;
-        min-height: 60px;
-        padding: 10px 16px;
-        cursor: pointer;
-      }
-      label.choice + label.choice {
-        border-top: 1px solid var(--pm-surface-2);
-      }
-      .choice .label {
-        font-weight: 600;
-      }
-      .choice .detail {
-        font-size: 14px;
-        color: var(--pm-muted);
-      }
-      input[role='switch'] {
-        appearance: none;
-        flex: none;
-        position: relative;
-        width: 48px;
-        height: 28px;
-        min-height: 0;
-        margin: 0;
-        padding: 0;
-        border-radius: 999px;
-        background: var(--pm-surface-3);
-        border: 1px solid var(--pm-field-border);
-        cursor: pointer;
-        transition: background-color 0.15s;
-      }
-      input[role='switch']::before {
-        content: '';
-        position: absolute;
-        top: 3px;
-        left: 3px;
-        width: 20px;
-        height: 20px;
-        border-radius: 50%;
-        background: var(--pm-muted);
-        transition: transform 0.15s, background-color 0.15s;
-      }
-      input[role='switch']:checked {
-        background: var(--pm-accent);
-        border-color: var(--pm-accent);
-      }
-      input[role='switch']:checked::before {
-        transform: translateX(20px);
-        background: var(--pm-accent-ink);
-      }
-      input[role='switch']:disabled {
-        opacity: 0.55;
-      }
-      @media (prefers-reduced-motion: reduce) {
-        input[role='switch'],
-        input[role='switch']::before {
-          transition: none;
-        }
       }
       .actions {
         display: flex;

@@ -39,3 +39,68 @@ export const settingsGlyph = css`
     color: var(--pm-accent);
   }
 `;
+
+/** A choice of a settings card: its words, and a switch (a checkbox with role="switch") at the end. */
+export const settingsChoice = css`
+  label.choice {
+    display: flex;
+    align-items: center;
+    gap: 14px;
+    min-height: 60px;
+    padding: 10px 16px;
+    cursor: pointer;
+  }
+  label.choice + label.choice {
+    border-top: 1px solid var(--pm-surface-2);
+  }
+  .choice .label {
+    font-weight: 600;
+  }
+  .choice .detail {
+    font-size: 14px;
+    color: var(--pm-muted);
+  }
+  input[role='switch'] {
+    appearance: none;
+    flex: none;
+    position: relative;
+    width: 48px;
+    height: 28px;
+    min-height: 0;
+    margin: 0;
+    padding: 0;
+    border-radius: 999px;
+    background: var(--pm-surface-3);
+    border: 1px solid var(--pm-field-border);
+    cursor: pointer;
+    transition: background-color 0.15s;
+  }
+  input[role='switch']::before {
+    content: '';
+    position: absolute;
+    top: 3px;
+    left: 3px;
+    width: 20px;
+    height: 20px;
+    border-radius: 50%;
+    background: var(--pm-muted);
+    transition: transform 0.15s, background-color 0.15s;
+  }
+  input[role='switch']:checked {
+    background: var(--pm-accent);
+    border-color: var(--pm-accent);
+  }
+  input[role='switch']:checked::before {
+    transform: translateX(20px);
+    background: var(--pm-accent-ink);
+  }
+  input[role='switch']:disabled {
+    opacity: 0.55;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    input[role='switch'],
+    input[role='switch']::before {
+      transition: none;
+    }
+  }
+`;

@@ -2,11 +2,13 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { SlashCommandView } from '../../protocol/api.js';
+import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
 import { INPUT_TEXT_MAX } from '../../protocol/limits.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { ToolCallEntry } from '../../protocol/timeline.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
+import { isDialogShown, showDialogCard } from '../core/dialog-shown.js';
 import { MediaQueryController } from '../core/media-query-controller.js';
 import { controls } from '../ui/styles.js';
 import { doingLine, historyMenu } from './composer-parts.js';
@@ -206,11 +208,31 @@ export class Composer extends LitElement {
       this.say(from === 'queue' ? 'Queued prompt sent.' : 'Sent.');
       this.dispatchEvent(new Event('pm-prompt-sent', { bubbles: true, composed: true }));
     } catch (err) {
-      this.note = { kind: 'error', text: `Not sent: ${errorText(err)}` };
-      if (from === 'queue') this.restore(text);
+      if (isDialogShown(err)) this.heldByDialog(text, from);
+      else {
+        this.note = { kind: 'error', text: `Not sent: ${errorText(err)}` };
+        if (from === 'queue') this.restore(text);
+      }
     } finally {
       this.pending = null;
     }
+  }
+
+  /**
+   * Claude shows a dialog the prompt would have been typed into. Written just now, it stays in
+   * the field and the dialog's card is shown, since that is what to answer first; queued, it
+   * waits in the queue again, for the dialog to go and the turn to end.
+   */
+  private heldByDialog(text: string, from: 'field' | 'queue'): void {
+    if (from === 'queue' && this.queue.offer(text).kind === 'queued') {
+      this.queued = text;
+      this.note = { kind: 'info', text: `${DIALOG_SHOWN_ERROR}. The queued prompt goes once it is answered.` };
+      return;
+    }
+    if (from === 'queue') this.restore(text);
+    this.note = { kind: 'error', text: `Not sent: ${DIALOG_SHOWN_ERROR}. Your prompt stays here.` };
+    this.say(`Not sent: ${DIALOG_SHOWN_ERROR}.`);
+    showDialogCard(this, this.sessionKey);
   }
 
   /** Puts a prompt that was held back into the field, before what is there. */

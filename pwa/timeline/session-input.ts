@@ -9,6 +9,7 @@ import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../protocol/limits.
 import { reportAccessLost } from '../core/access-lost.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
+import { phoneContext } from '../core/phone-context.js';
 import { sessionRoutes } from '../core/session-routes.js';
 import { requestTarget, signProof } from '../core/device-key.js';
 import { readableCommands } from './slash-commands.js';
@@ -24,7 +25,7 @@ function typeInto(key: string, body: TabInputBody): Promise<undefined> {
  * text and then presses Enter, so Claude submits it whatever its length.
  */
 export async function sendPrompt(key: string, text: string): Promise<void> {
-  await typeInto(key, { text, enter: true });
+  await typeInto(key, { text, enter: true, ...phoneContext() });
 }
 
 /** Escape in the session's pane: Claude stops what it does, as Esc in the terminal. */

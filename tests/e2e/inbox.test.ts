@@ -19,6 +19,7 @@ import { api, pairAnother, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
+import { PHONE_CONTEXT } from '../../agent/wiring/phone-prompts.js';
 
 let fake: FakeAnthropic;
 let agent: AgentHandle;
@@ -365,6 +366,31 @@ describe('the inbox with the real Claude Code CLI', () => {
     await card.waitFor({ state: 'detached', timeout: 15_000 });
     await planPane.waitScreen('Claude to go on', (s) => !s.includes('Exit plan mode?') && s.includes('Leaving plan mode now.'), 20_000);
     await api(session, 'DELETE', `/api/tabs/${planTab.id}`);
+  }, 120_000);
+
+  it('tells Claude a reply came from a phone once this device chose so in Settings, and only that reply', async () => {
+    await page.goto(new URL('/settings', agent.url).href);
+    const choice = page.getByRole('switch', { name: 'Tell Claude when I write from my phone' });
+    expect(await choice.isChecked()).toBe(false);
+    await choice.tap();
+    expect(await choice.isChecked()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-settings-phone-context-phone.png'), fullPage: true });
+    await page.goto(new URL('/', agent.url).href);
+
+    fake.onPrompt('a turn to reply to', text('Turn done.'));
+    await pane.submit('a turn to reply to');
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Turn done.');
+    fake.onPrompt('short answer please', text('Short.'));
+    const card = reviewCard(page);
+    await card.getByRole('textbox', { name: 'Reply to Claude' }).fill('short answer please');
+    await card.getByRole('button', { name: 'Send' }).tap();
+    const replied = await fake.waitForRequest((r) => r.prompt === 'short answer please');
+    expect(JSON.stringify(replied.body?.messages?.at(-1))).toContain(PHONE_CONTEXT);
+    // The turn before, typed at the keyboard, carried no such word.
+    const typed = fake.mainRequests().find((r) => r.prompt === 'a turn to reply to');
+    expect(typed).toBeDefined();
+    expect(JSON.stringify(typed?.body?.messages?.at(-1) ?? null)).not.toContain(PHONE_CONTEXT);
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Short.');
   }, 120_000);
 });
 

@@ -5,7 +5,7 @@
  * from a device by keys, and text sent meanwhile is refused rather than typed into the dialog.
  * And the permission mode: shown from the footer and the hooks, switched from a device.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
@@ -14,38 +14,51 @@ import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from 
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
 import { api, claim, type Session } from '../support/client.js';
-import { FakeAnthropic, text } from '../support/fake-anthropic.js';
+import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
+import { PHONE_CONTEXT } from '../../agent/wiring/phone-prompts.js';
 
 const OFFER = 'Make auto mode your default permission mode?';
 const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2)}\n`;
 
-describe('the real CLI’s screens: a startup dialog and the permission mode', () => {
+let fake: FakeAnthropic;
+let claude: ClaudeEnv;
+let agent: AgentHandle;
+let session: Session;
+let project: string;
+let settingsFile: string;
+const fakes: FakeAnthropic[] = [];
+
+/**
+ * A real agent with Claude tabs against a stand-in API of its own, in a home of its own: with
+ * `settings`, Claude's user settings say so (and Claude asks its startup offer once).
+ */
+async function openWorld(settings: string | null): Promise<void> {
   const env = newTestEnvironment();
-  let fake: FakeAnthropic;
-  let claude: ClaudeEnv;
-  let agent: AgentHandle;
-  let session: Session;
-  let project: string;
-  let settingsFile: string;
+  fake = await FakeAnthropic.start();
+  fakes.push(fake);
+  fake.onPrompt('hello after the offer', text('Hello back.'));
+  fake.onPrompt('write the guarded file', bash('echo guarded > guarded.txt', 'Write a file'));
+  fake.onPrompt('sent from the phone', text('Short answer.'));
+  fake.onPrompt('typed at the keyboard', text('Any answer.'));
+  mkdirSync(join(env.home, 'project'), { recursive: true });
+  project = realpathSync(join(env.home, 'project'));
+  claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  mkdirSync(join(env.home, '.claude'), { recursive: true });
+  settingsFile = join(env.home, '.claude', 'settings.json');
+  if (settings !== null) writeFileSync(settingsFile, settings);
+  // A guardrail's minute lasts 2 s here, so that one of them can run out within the test.
+  agent = await startAgent(quickClaudeAgent(env, claude, { env: { POCKETMUX_GUARDRAIL_MINUTE_MS: '2000' } }));
+  session = await claim(agent);
+}
 
-  beforeAll(async () => {
-    fake = await FakeAnthropic.start();
-    fake.onPrompt('hello after the offer', text('Hello back.'));
-    mkdirSync(join(env.home, 'project'), { recursive: true });
-    project = realpathSync(join(env.home, 'project'));
-    claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-    mkdirSync(join(env.home, '.claude'), { recursive: true });
-    settingsFile = join(env.home, '.claude', 'settings.json');
-    writeFileSync(settingsFile, SETTINGS);
-    agent = await startAgent(quickClaudeAgent(env, claude));
-    session = await claim(agent);
-  });
+afterAll(async () => {
+  await cleanupAgents();
+  for (const f of fakes) await f.close();
+});
 
-  afterAll(async () => {
-    await cleanupAgents();
-    await fake?.close();
-  });
+describe('a startup dialog of the real CLI, answered from a device', () => {
+  beforeAll(() => openWorld(SETTINGS));
 
   it('offers the auto-mode offer as a card, refuses text while it is up, and takes "No, keep manual mode" from the card', async () => {
     const client = new StatusClient(session);
@@ -90,6 +103,12 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
     client.ws.close();
   }, 90_000);
 
+});
+
+describe('the permission mode, guardrails and a phone, with the real CLI', () => {
+  // Claude's own defaults: no startup offer.
+  beforeAll(() => openWorld(null));
+
   it('shows the permission mode its footer and hooks say, and switches it from a device by Shift+Tab', async () => {
     const client = new StatusClient(session);
     const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
@@ -121,6 +140,64 @@ describe('the real CLI’s screens: a startup dialog and the permission mode', (
     expect(sent.status).toBe(204);
     await client.waitState(tab.id, 'ready-for-review', (s) => s.permissionMode === 'auto');
     expect((await mode({ mode: 'nonsense' })).status).toBe(400);
+    client.ws.close();
+  }, 90_000);
+
+  it("denies a permission nobody answers within the workspace's guardrail, and Claude is told why", async () => {
+    const client = new StatusClient(session);
+    mkdirSync(join(project, 'guarded'), { recursive: true });
+    const dir = join(project, 'guarded');
+    claude.trust(dir);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir });
+    const patched = await api<WorkspaceView>(session, 'PATCH', `/api/workspaces/${ws.body.id}`, { guardrail: { afterMinutes: 1 } });
+    expect(patched).toMatchObject({ status: 200, body: { guardrail: { afterMinutes: 1 } } });
+    expect((await api(session, 'PATCH', `/api/workspaces/${ws.body.id}`, { guardrail: { afterMinutes: 30 } })).status).toBe(400);
+    expect((await api(session, 'PATCH', `/api/workspaces/${ws.body.id}`, {})).status).toBe(400);
+
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the prompt', (s) => s.includes('manual mode on'), 30_000);
+    await client.waitState(tab.id, 'idle');
+    expect((await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'write the guarded file', enter: true })).status).toBe(204);
+    const card = await client.waitApproval(tab.id);
+    expect(card.kind).toBe('permission');
+
+    // Nobody answers: one guardrail minute later it is denied, by the agent, with the reason.
+    const resolution = await client.waitResolution(card.id);
+    expect(resolution).toMatchObject({ outcome: 'denied', by: { kind: 'agent', name: 'guardrail' } });
+    expect(resolution.message).toContain('No answer from the phone within 1 minute');
+    await client.waitState(tab.id, 'ready-for-review');
+    // What Claude was told reached the model with the tool's result; the command never ran.
+    expect(fake.lastToolResultText()).toContain('No answer from the phone within 1 minute');
+    expect(existsSync(join(dir, 'guarded.txt'))).toBe(false);
+    client.ws.close();
+  }, 90_000);
+
+  it('tells Claude that a prompt came from a phone, with that prompt and no other', async () => {
+    const client = new StatusClient(session);
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'claude', claude: { permissionMode: 'default' } });
+    const tab = created.body;
+    const pane = new ClaudeTabPane(agent, tab);
+    await pane.waitScreen('the prompt', (s) => s.includes('manual mode on'), 30_000);
+    await client.waitState(tab.id, 'idle');
+    /** The text of the whole request Claude made for a prompt: where a hook's context goes. */
+    const requestFor = (prompt: string) => JSON.stringify(fake.mainRequests().find((r) => r.prompt?.includes(prompt))?.body ?? null);
+
+    expect((await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'sent from the phone', enter: true, phone: true })).status).toBe(204);
+    await client.waitState(tab.id, 'ready-for-review');
+    expect(requestFor('sent from the phone')).toContain(PHONE_CONTEXT);
+
+    // Typed at the keyboard: the same session, no word of a phone.
+    await pane.submit('typed at the keyboard');
+    await client.waitState(tab.id, 'busy');
+    await client.waitState(tab.id, 'ready-for-review');
+    const typed = fake.mainRequests().filter((r) => r.prompt?.includes('typed at the keyboard'));
+    expect(typed.length).toBeGreaterThan(0);
+    const last = typed.at(-1)?.body?.messages?.at(-1);
+    expect(last?.role).toBe('user');
+    expect(JSON.stringify(last)).not.toContain(PHONE_CONTEXT);
     client.ws.close();
   }, 90_000);
 });

@@ -68,7 +68,7 @@ describe('pocketmux hooks (Claude user settings)', () => {
     expect(settings.model).toBe('opus');
     expect(settings.statusLine).toEqual({ type: 'command', command: 'echo mine' });
     expect(settings.hooks.Stop?.map((e) => e.hooks[0]?.command)).toEqual(['say done', `'${agent.dataDir}/hooks/hook.sh' --global Stop`]);
-    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]).toMatchObject({ command: `'${agent.dataDir}/hooks/hook.sh' --global PermissionRequest`, timeout: 600 });
+    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]).toMatchObject({ command: `'${agent.dataDir}/hooks/hook.sh' --global PermissionRequest`, timeout: 1800 });
     expect(statSync(settingsPath).mode & 0o777).toBe(0o644);
     const backups = readdirSync(claudeDir).filter((n) => n.startsWith('settings.json.pocketmux-backup-'));
     expect(backups).toHaveLength(1);

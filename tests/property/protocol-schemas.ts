@@ -389,7 +389,7 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
         expect(answer).not.toMatch(SENDABLE_CONTROL);
       }
     }
-    if (b.option !== undefined) expect(b.option).toMatch(/^[0-9]{1,2}$/);
+    if (b.option !== undefined) expect(b.option).toMatch(/^([0-9]{1,2}|Enter|Esc|Tab|Shift\+Tab|Up|Down)$/);
     if (b.decision === 'answer') expect(b.answers !== undefined || b.option !== undefined).toBe(true);
   },
   PushSubscriptionBody: (d) => {

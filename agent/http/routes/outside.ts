@@ -29,6 +29,8 @@ export interface OutsideRouteDeps {
   claudeConfigDir: string;
   /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
   dialogShown: (key: string) => Promise<boolean>;
+  /** Notes a prompt a phone sent, for Claude to hear of it with that prompt (agent/wiring/phone-prompts.ts). */
+  phonePrompt: (key: string, text: string) => void;
   /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
   switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
   log: Logger;
@@ -100,6 +102,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
       const body = parse(TabInputBody, req.body, 'input');
       const pane = await paneOf(deps, sessionOf(deps, key), 'typed');
       if (await deps.dialogShown(key)) throw new HttpError(409, DIALOG_SHOWN_ERROR);
+      if (body.phone && body.enter) deps.phonePrompt(key, body.text);
       try {
         await deps.outsideTmux.type(pane, body.text, body.enter);
       } catch (err) {

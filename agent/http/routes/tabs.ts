@@ -24,6 +24,8 @@ export interface TabRouteDeps {
   claudeConfigDir: string;
   /** Whether the Claude of a session (a tab id or an outside key) shows a dialog now: typed text would land in it. */
   dialogShown: (key: string) => Promise<boolean>;
+  /** Notes a prompt a phone sent, for Claude to hear of it with that prompt (agent/wiring/phone-prompts.ts). */
+  phonePrompt: (key: string, text: string) => void;
   /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
   switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
   log: Logger;
@@ -115,6 +117,7 @@ export function tabRoutes(deps: TabRouteDeps): Router {
       const id = parse(TabId, req.params.id, 'tab id');
       const body = parse(TabInputBody, req.body, 'input');
       if (await deps.dialogShown(id)) throw new HttpError(409, DIALOG_SHOWN_ERROR);
+      if (body.phone && body.enter) deps.phonePrompt(id, body.text);
       await deps.tabs.sendInput(id, body.text, body.enter);
       res.status(204).end();
     }),

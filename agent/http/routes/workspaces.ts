@@ -5,7 +5,7 @@ import {
   type ClaudeSessionsResponse,
   CreateWorkspaceBody,
   displayNameFrom,
-  RenameBody,
+  WorkspacePatchBody,
   WorkspaceId,
   type WorkspacesResponse,
 } from '../../../protocol/api.js';
@@ -66,8 +66,11 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     API_ROUTES.renameWorkspace,
     handler((req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
-      const body = parse(RenameBody, req.body, 'rename');
-      const ws = deps.store.renameWorkspace(id, body.name);
+      const body = parse(WorkspacePatchBody, req.body, 'workspace');
+      if (!deps.store.workspace(id)) throw new HttpError(404, `no workspace ${id}`);
+      if (body.name !== undefined) deps.store.renameWorkspace(id, body.name);
+      if (body.guardrail !== undefined) deps.store.setGuardrail(id, body.guardrail);
+      const ws = deps.store.workspace(id);
       if (!ws) throw new HttpError(404, `no workspace ${id}`);
       res.json({ ...ws, tabs: deps.store.tabsOf(id).map((t) => deps.tabs.tabView(t)) });
     }),

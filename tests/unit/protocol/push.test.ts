@@ -42,14 +42,20 @@ describe('push payloads', () => {
     });
   });
 
-  it('a question with one choice: its first two options as buttons; anything else is answered in the app', () => {
-    const question = { question: 'Which colour?', header: 'Colour', options: ['Red', 'Blue', 'Green'].map((label) => ({ label, description: null })), multiSelect: false };
+  it('a question with one choice of two options: both as buttons; anything else is answered in the app', () => {
+    const question = { question: 'Which colour?', header: 'Colour', options: ['Red', 'Blue'].map((label) => ({ label, description: null })), multiSelect: false };
     const asked = approvalPush({ ...approval, kind: 'question', tool: 'AskUserQuestion', questions: [question] }, place);
-    expect(asked).toMatchObject({ title: 'Which colour?', body: 'Red · Blue · Green\nshop · api server' });
+    expect(asked).toMatchObject({ title: 'Which colour?', body: 'Red · Blue\nshop · api server' });
     expect(asked.kind === 'show' && asked.actions).toEqual([
       { action: 'answer-0', title: 'Red', decision: { decision: 'answer', answers: { 'Which colour?': 'Red' } } },
       { action: 'answer-1', title: 'Blue', decision: { decision: 'answer', answers: { 'Which colour?': 'Blue' } } },
     ]);
+    // Three options: buttons for two would hide the third; a tap opens the card with all three.
+    const three = approvalPush({ ...approval, kind: 'question', questions: [{ ...question, options: [...question.options, { label: 'Green', description: null }] }] }, place);
+    expect(three).toMatchObject({ body: 'Red · Blue · Green\nshop · api server', url: `/?approval=${approval.id}` });
+    expect(three.kind === 'show' && three.actions).toEqual([]);
+    const dialog = approvalPush({ ...approval, kind: 'dialog', options: ['1', '2', '3'].map((key) => ({ key, label: `Option ${key}` })) }, place);
+    expect(dialog.kind === 'show' && dialog.actions).toEqual([]);
     const several = approvalPush({ ...approval, kind: 'question', questions: [question, { ...question, question: 'Which size?' }] }, place);
     expect(several.kind === 'show' && several.actions).toEqual([]);
     const multi = approvalPush({ ...approval, kind: 'question', questions: [{ ...question, multiSelect: true }] }, place);

@@ -206,6 +206,31 @@ describe('ApprovalStore', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'approval-resolved', resolution: { outcome: 'expired', by: { kind: 'agent' } } });
   });
 
+  it('denies at a guardrail’s time, with its message, even past the usual hold; a dialog answered by keys is left alone', () => {
+    vi.useFakeTimers();
+    const { s, messages } = store({ ...APPROVAL_LIMITS, holdMs: 1_000 });
+    const held = heldHook();
+    const approval = s.add(request(), held, { denyAfter: { ms: 5_000, message: 'No answer from the phone within 5 minutes' } });
+    expect(approval?.expiresAt).toBe((approval?.createdAt ?? 0) + 5_000);
+    vi.advanceTimersByTime(4_999);
+    expect(held.replies).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(held.replies).toEqual([{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'No answer from the phone within 5 minutes' } } }]);
+    expect(messages.at(-1)).toMatchObject({
+      type: 'approval-resolved',
+      resolution: { outcome: 'denied', by: { kind: 'agent', name: 'guardrail' }, message: 'No answer from the phone within 5 minutes' },
+    });
+    // A question is denied the same way: Claude is told, and goes on.
+    const asked = heldHook();
+    s.add(request({ kind: 'question', tool: 'AskUserQuestion' }), asked, { denyAfter: { ms: 2_000, message: 'away' } });
+    vi.advanceTimersByTime(2_000);
+    expect(asked.replies[0]?.hookSpecificOutput.decision).toEqual({ behavior: 'deny', message: 'away' });
+    // A plan or a dialog holds no hook: the guardrail does not apply, and it expires as before.
+    s.add(request({ kind: 'dialog', tool: null }), null, { denyAfter: { ms: 500, message: 'away' } });
+    vi.advanceTimersByTime(1_000);
+    expect(messages.at(-1)).toMatchObject({ type: 'approval-resolved', resolution: { outcome: 'expired' } });
+  });
+
   it('settles by what Claude did next: the tool that ran, a new prompt, the session ending', () => {
     const { s } = store();
     const a = heldHook();

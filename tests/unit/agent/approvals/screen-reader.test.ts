@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readingFingerprint, readScreen, type ScreenReading, UNKNOWN_SCREEN_LINES } from '../../../../agent/approvals/screen-reader.js';
+import { readingFingerprint, readScreen, type ScreenReading, UNKNOWN_SCREEN_KEYS, UNKNOWN_SCREEN_LINES } from '../../../../agent/approvals/screen-reader.js';
+import { DIALOG_OPTION_KEYS } from '../../../../protocol/approvals.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -154,6 +155,11 @@ describe('screens the reader must survive', () => {
     const text = JSON.stringify(readScreen(hostile));
     expect(text).not.toMatch(/\\u00(?:0[0-9a-f]|1[0-9a-f]|7f|8[0-9a-f]|9[0-9a-f])/);
     expect(dialogOf(readScreen(hostile)).options.map((o) => o.label)).toEqual(['Yes', 'No', 'Stop']);
+  });
+
+  it('names only keys a decision may carry (DIALOG_OPTION_KEYS) or digits', () => {
+    const keys = [...UNKNOWN_SCREEN_KEYS, ...dialogOf(readScreen(CANNOT_CHECK)).options, ...dialogOf(readScreen(TRUST)).options].map((o) => o.key);
+    for (const key of keys) expect(/^[0-9]{1,2}$/.test(key) || (DIALOG_OPTION_KEYS as readonly string[]).includes(key), key).toBe(true);
   });
 
   it('reads a 1 MB capture from its bottom lines', () => {

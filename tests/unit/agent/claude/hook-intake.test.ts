@@ -36,7 +36,7 @@ describe('hook files', () => {
     expect(Object.keys(settings.hooks).sort()).toEqual([...HOOK_EVENT_NAMES].sort());
     expect((settings as { statusLine?: unknown }).statusLine).toEqual({ type: 'command', command: `'/home/o'\\''neil/.pocketmux/hooks/hook.sh' statusline` });
     expect(settings.hooks.Stop?.[0]?.hooks[0]?.command).toBe(`'/home/o'\\''neil/.pocketmux/hooks/hook.sh' Stop`);
-    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBe(600);
+    expect(settings.hooks.PermissionRequest?.[0]?.hooks[0]?.timeout).toBe(1800);
     expect(settings.hooks.Stop?.[0]?.hooks[0]?.timeout).toBe(10);
     expect(JSON.stringify(settings)).not.toContain('"type":"http"');
   });
@@ -64,7 +64,7 @@ describe('hook files', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude fills in ${TMUX} from its own environment.
         headers: { 'X-Pocketmux-Token': token, 'X-Pocketmux-Pane': '$TMUX_PANE', 'X-Pocketmux-Tmux': '${TMUX}' },
         allowedEnvVars: ['TMUX_PANE', 'TMUX'],
-        timeout: event === 'PermissionRequest' ? 600 : 10,
+        timeout: event === 'PermissionRequest' ? 1800 : 10,
       });
       expect(String(hook?.url)).not.toContain(token);
     }

@@ -37,7 +37,7 @@ describe('pocketmux hooks in Claude user settings', () => {
     const hooks = hooksOf(merged.settings);
     for (const event of HOOK_EVENT_NAMES) {
       expect(hooks[event]).toEqual([
-        { matcher: '', hooks: [{ type: 'command', command: `'/home/o'\\''neil/.pocketmux/hooks/hook.sh' --global ${event}`, timeout: event === 'PermissionRequest' ? 600 : 10 }] },
+        { matcher: '', hooks: [{ type: 'command', command: `'/home/o'\\''neil/.pocketmux/hooks/hook.sh' --global ${event}`, timeout: event === 'PermissionRequest' ? 1800 : 10 }] },
       ]);
     }
     expect(merged.settings.statusLine).toEqual({ type: 'command', command: `'/home/o'\\''neil/.pocketmux/hooks/hook.sh' --global statusline` });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { workspaceFor } from '../../../../agent/wiring/adopt.js';
 import type { WorkspaceRecord } from '../../../../agent/store/workspace-store.js';
 
-const ws = (id: string, dir: string): WorkspaceRecord => ({ id, name: id, dir, createdAt: '' });
+const ws = (id: string, dir: string): WorkspaceRecord => ({ id, name: id, dir, createdAt: '', guardrail: null });
 
 describe('the workspace an adopted session goes to', () => {
   const home = '/home/ada';

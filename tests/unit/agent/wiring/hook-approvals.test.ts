@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest, HeldHook } from '../../../../agent/approvals/approval-store.js';
+import type { AddOptions, ApprovalRequest, HeldHook } from '../../../../agent/approvals/approval-store.js';
 import type { PermissionRequestPayload } from '../../../../agent/approvals/from-hooks.js';
 import type { ForgetReason } from '../../../../agent/outside/outside-sessions.js';
-import { hookApprovals } from '../../../../agent/wiring/hook-approvals.js';
+import { guardrailMessage, hookApprovals } from '../../../../agent/wiring/hook-approvals.js';
+import type { Guardrail } from '../../../../protocol/api.js';
 import type { Approval } from '../../../../protocol/approvals.js';
 import { type HookPayload, parseHookPayload } from '../../../../protocol/hooks.js';
 import { capturedHook } from '../../../support/status.js';
@@ -20,12 +21,16 @@ function heldHook(): HeldHook & { replies: unknown[] } {
   return { replies, reply: (decision) => void replies.push(decision) };
 }
 
-function world(opts: { open?: string[]; full?: boolean } = {}) {
+function world(opts: { open?: string[]; full?: boolean; guardrails?: Record<string, Guardrail> } = {}) {
   const calls: string[] = [];
   const open = new Set(opts.open ?? []);
   const offered: ApprovalRequest[] = [];
+  const added: (AddOptions | undefined)[] = [];
   const approvals = {
-    add: (request: ApprovalRequest) => (opts.full ? null : ({ id: 'ap-1', tabId: request.tabId } as Approval)),
+    add: (request: ApprovalRequest, _held: HeldHook | null, options?: AddOptions) => {
+      added.push(options);
+      return opts.full ? null : ({ id: 'ap-1', tabId: request.tabId } as Approval);
+    },
     forTab: (key: string) => (open.has(key) ? [{} as Approval] : []),
     settle: (id: string, outcome: string) => {
       calls.push(`settle ${id} ${outcome}`);
@@ -50,8 +55,9 @@ function world(opts: { open?: string[]; full?: boolean } = {}) {
       return null;
     },
   };
-  const rule = hookApprovals({ approvals, status, outside, dialogs, log: { warn: () => undefined } });
-  return { calls, offered, rule };
+  const guardrailOf = (key: string) => opts.guardrails?.[key] ?? null;
+  const rule = hookApprovals({ approvals, status, outside, dialogs, guardrailOf, minuteMs: 60_000, log: { warn: () => undefined } });
+  return { calls, offered, added, rule };
 }
 
 describe('approvals from hooks', () => {
@@ -78,6 +84,17 @@ describe('approvals from hooks', () => {
     const held = heldHook();
     expect(rule.hold('tb-1', permission(), held)).toMatchObject({ id: 'ap-1', tabId: 'tb-1' });
     expect(held.replies).toEqual([]);
+  });
+
+  it("holds a tab's request under its workspace's guardrail: denied after its minutes, Claude told why; none elsewhere", () => {
+    const { added, rule } = world({ guardrails: { 'tb-1': { afterMinutes: 10 } } });
+    rule.hold('tb-1', permission(), heldHook());
+    rule.hold('tb-2', permission(), heldHook());
+    expect(added).toEqual([
+      { denyAfter: { ms: 600_000, message: "No answer from the phone within 10 minutes: denied by the workspace's guardrail. Go on without it, or ask again later." } },
+      { denyAfter: null },
+    ]);
+    expect(guardrailMessage({ afterMinutes: 1 })).toContain('within 1 minute:');
   });
 
   it('lets the hook go at once when the store takes no more approvals', () => {

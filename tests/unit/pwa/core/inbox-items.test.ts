@@ -39,7 +39,7 @@ function tab(id: string, fields: Partial<TabView> = {}): TabView {
 }
 
 function workspace(id: string, ...tabs: TabView[]): WorkspaceView {
-  return { id, name: `Workspace ${id}`, dir: '/', createdAt: '', tabs };
+  return { id, name: `Workspace ${id}`, dir: '/', createdAt: '', guardrail: null, tabs };
 }
 
 function outside(sessionId: string, fields: Partial<OutsideSessionView> = {}): OutsideSessionView {

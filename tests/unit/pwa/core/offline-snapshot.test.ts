@@ -20,6 +20,7 @@ const NOW = Date.parse('2026-03-04T10:30:00.000Z');
 
 const workspace: WorkspaceView = {
   id: 'w1',
+  guardrail: null,
   name: 'project',
   dir: '/home/me/project',
   createdAt: '2026-03-01T00:00:00.000Z',

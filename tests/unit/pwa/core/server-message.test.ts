@@ -40,8 +40,12 @@ describe('parseServerMessage', () => {
         },
       ],
     };
-    // An agent from before outside sessions sends none: the list reads as empty.
-    expect(parseServerMessage(SyncServerMessageSchema, JSON.stringify(snapshot), 'sync-ok')).toEqual({ ...snapshot, outside: [] });
+    // An agent from before outside sessions and guardrails sends neither: no list, no guardrail.
+    expect(parseServerMessage(SyncServerMessageSchema, JSON.stringify(snapshot), 'sync-ok')).toEqual({
+      ...snapshot,
+      workspaces: snapshot.workspaces.map((w) => ({ ...w, guardrail: null })),
+      outside: [],
+    });
     expect(rejectedMessageCount('status-ok') + rejectedMessageCount('sync-ok')).toBe(0);
   });
 

@@ -35,7 +35,7 @@ function tab(id: string, kind: TabView['kind']): TabView {
 }
 
 function workspace(...tabs: TabView[]): WorkspaceView {
-  return { id: 'w', name: 'Home', dir: '/', createdAt: '', tabs };
+  return { id: 'w', name: 'Home', dir: '/', createdAt: '', guardrail: null, tabs };
 }
 
 const claude = { kind: 'claude' } as const;

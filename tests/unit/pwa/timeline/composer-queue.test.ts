@@ -38,6 +38,14 @@ describe('a prompt queued while Claude works', () => {
     expect(run(q, ['idle'])).toEqual(['next']);
   });
 
+  it('waits while Claude shows a dialog (the tab needs the person) and goes once it is gone and the tab idle', () => {
+    const q = new PromptQueue();
+    q.offer('after the dialog');
+    expect(run(q, ['needs-input', 'needs-input'])).toEqual([]);
+    expect(q.queued).toBe('after the dialog');
+    expect(run(q, ['idle'])).toEqual(['after the dialog']);
+  });
+
   it('takes one prompt: a second is refused, and the first stays', () => {
     const q = new PromptQueue();
     q.offer('first');
