@@ -6,6 +6,7 @@ import type {
   DecisionBody,
   DevicesResponse,
   Guardrail,
+  ModeBody,
   PaneKeyBody,
   PairBody,
   PairingResponse,
@@ -21,6 +22,7 @@ import type {
   WorkspaceView,
 } from '../../protocol/api.js';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
+import type { ModeResponse } from '../../protocol/claude-mode.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import type { PushSettings, PushState } from '../../protocol/push.js';
 import type { z } from 'zod';
@@ -114,6 +116,15 @@ export function tabCommands(id: string): Promise<SlashCommandsResponse> {
 }
 
 /**
+ * Switches the permission mode of a tab's Claude, by Shift+Tab until its footer shows it: bypass
+ * only with `confirm`. Refused with 409 and the agent's words while a dialog is up, or when the
+ * session has no such mode (naming the ones it has).
+ */
+export function tabMode(id: string, body: ModeBody): Promise<ModeResponse> {
+  return bodyOf(call<ModeResponse>(API_ROUTES.tabMode, id, body));
+}
+
+/**
  * The history and screen of a tab's pane, or of the pane of a Claude started outside pocketmux
  * (by its key), for find (a `PaneHistory`), unchecked: the caller parses it. `signal` lets
  * find, closed before it came, let it go.
@@ -143,6 +154,11 @@ export function outsideKey(key: string, body: PaneKeyBody): Promise<undefined> {
 /** The slash commands a Claude started outside pocketmux offers, from its directory. */
 export function outsideCommands(key: string): Promise<SlashCommandsResponse> {
   return bodyOf(call<SlashCommandsResponse>(API_ROUTES.outsideCommands, key));
+}
+
+/** The same switch for a Claude started outside pocketmux (in tmux only: the keys go to its pane). */
+export function outsideMode(key: string, body: ModeBody): Promise<ModeResponse> {
+  return bodyOf(call<ModeResponse>(API_ROUTES.outsideMode, key, body));
 }
 
 /**

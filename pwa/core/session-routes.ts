@@ -1,12 +1,13 @@
-import type { PaneKeyBody, SlashCommandsResponse, TabInputBody } from '../../protocol/api.js';
+import type { ModeBody, PaneKeyBody, SlashCommandsResponse, TabInputBody } from '../../protocol/api.js';
+import type { ModeResponse } from '../../protocol/claude-mode.js';
 import { parseSessionKey, type SessionKey } from '../../protocol/session-key.js';
 import * as api from './api.js';
 
 /**
  * The API calls that drive one session, chosen once from what its key names: one of
  * pocketmux's tabs goes by the tabs' routes, a Claude started outside pocketmux by the outside
- * routes (its own tmux). Whatever types into a session, presses a key in it, lists its
- * commands, uploads to it or reads its history asks here instead of looking at the key.
+ * routes (its own tmux). Whatever types into a session, presses a key in it, switches its mode,
+ * lists its commands, uploads to it or reads its history asks here instead of looking at the key.
  */
 export interface SessionRoutes {
   readonly kind: SessionKey['kind'];
@@ -14,6 +15,8 @@ export interface SessionRoutes {
   input(body: TabInputBody): Promise<undefined>;
   /** A key pressed in the session's pane. */
   key(body: PaneKeyBody): Promise<undefined>;
+  /** Claude's permission mode switched, as Shift+Tab in its pane does. */
+  mode(body: ModeBody): Promise<ModeResponse>;
   /** Claude's slash commands in the session. */
   commands(): Promise<SlashCommandsResponse>;
   /** The pane's scrollback, as the agent captured it. */
@@ -29,6 +32,7 @@ export function sessionRoutes(key: string): SessionRoutes {
       kind: 'outside',
       input: (body) => api.outsideInput(session.id, body),
       key: (body) => api.outsideKey(session.id, body),
+      mode: (body) => api.outsideMode(session.id, body),
       commands: () => api.outsideCommands(session.id),
       history: (signal) => api.paneHistory(session.id, true, signal),
       upload: api.API_ROUTES.outsideUpload,
@@ -38,6 +42,7 @@ export function sessionRoutes(key: string): SessionRoutes {
     kind: 'tab',
     input: (body) => api.tabInput(session.id, body),
     key: (body) => api.tabKey(session.id, body),
+    mode: (body) => api.tabMode(session.id, body),
     commands: () => api.tabCommands(session.id),
     history: (signal) => api.paneHistory(session.id, false, signal),
     upload: api.API_ROUTES.tabUpload,

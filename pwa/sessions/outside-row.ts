@@ -4,11 +4,12 @@ import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
 import { router, tabViewPath } from '../core/router.js';
-import { controls } from '../ui/styles.js';
+import { chip, controls } from '../ui/styles.js';
 import { AdoptController } from '../core/adopt-controller.js';
 import { outsideLabel } from '../core/labels.js';
 import { rowStyles } from './row-styles.js';
 import { canAdopt, describeStatus } from '../core/tab-status.js';
+import { rowModeMark } from '../core/permission-mode.js';
 import '../ui/status-dot.js';
 
 /** Said in the row of a Claude started outside tmux, where the terminal button would be. */
@@ -24,6 +25,7 @@ export const NO_TERMINAL_LINE = 'No terminal: started outside tmux';
 export class OutsideRow extends LitElement {
   static override styles = [
     controls,
+    chip,
     rowStyles,
     css`
       /* Said whole, on a second line if the row is narrow: it is why there is no terminal button. */
@@ -77,8 +79,9 @@ export class OutsideRow extends LitElement {
     // An outside session is always a Claude: no status yet reads "No status yet".
     const status = describeStatus({ kind: 'claude' }, this.status);
     const tmux = s.terminal === 'tmux';
+    const mode = rowModeMark(this.status);
     // The words the row shows, in their order, after what a tap does (WCAG's label in name).
-    const name = `Open the timeline of ${label.primary}${status ? `, ${status.text}` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
+    const name = `Open the timeline of ${label.primary}${status ? `, ${status.text}` : ''}${mode ? `, ${mode.text} mode` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
     // Offered between turns only; a confirmation already open stays, and the agent says why it refuses.
     const adoptable = !this.offline && (canAdopt(this.status) || this.adoption.confirming);
     return html`
@@ -88,7 +91,10 @@ export class OutsideRow extends LitElement {
             ${sparkIcon()} ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
           </span>
           <span class="text">
-            <span class="primary-text"><bdi>${label.primary}</bdi></span>
+            <span class="primary-line">
+              <span class="primary-text"><bdi>${label.primary}</bdi></span>
+              ${mode ? html`<span class="chip ${mode.tone}" aria-hidden="true">${mode.text}</span>` : nothing}
+            </span>
             <span class="secondary-text">
               ${status ? html`<span class="state ${status.state}">${status.text}</span>` : nothing}
               ${status && label.path ? html`<span aria-hidden="true">·</span>` : nothing}

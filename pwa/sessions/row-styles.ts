@@ -66,7 +66,15 @@ export const rowStyles = css`
     min-width: 0;
     flex: 1 1 auto;
   }
+  /* The name, and beside it the permission mode when it is not manual: the name gives way. */
+  .primary-line {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    min-width: 0;
+  }
   .primary-text {
+    min-width: 0;
     font-weight: 600;
     overflow: hidden;
     text-overflow: ellipsis;

@@ -7,8 +7,9 @@ import { ItemActionsController, itemActionsPanel } from './item-actions-controll
 import { router, terminalPath } from '../core/router.js';
 import { sessionActions } from '../core/session-actions.js';
 import { describeStatus } from '../core/tab-status.js';
+import { rowModeMark } from '../core/permission-mode.js';
 import { chevronIcon, moreIcon, promptIcon, sparkIcon } from '../ui/icons.js';
-import { controls } from '../ui/styles.js';
+import { chip, controls } from '../ui/styles.js';
 import { rowStyles } from './row-styles.js';
 import '../ui/status-dot.js';
 
@@ -17,6 +18,7 @@ import '../ui/status-dot.js';
 export class TabRow extends LitElement {
   static override styles = [
     controls,
+    chip,
     rowStyles,
     itemActionsPanel,
     css`
@@ -62,7 +64,8 @@ export class TabRow extends LitElement {
     const primary = claude && !this.tab.name ? 'Claude' : label.primary;
     const status = this.tab.alive ? describeStatus(this.tab, this.status) : null;
     const command = this.tab.alive ? (claude ? null : label.command) : 'not running';
-    const name = `Open ${primary} in ${label.path}${status ? `, ${status.text}` : ''}`;
+    const mode = this.tab.alive ? rowModeMark(this.status) : null;
+    const name = `Open ${primary} in ${label.path}${status ? `, ${status.text}` : ''}${mode ? `, ${mode.text} mode` : ''}`;
     return html`
       <div class="row ${this.tab.alive ? '' : 'dead'} ${status?.attention ? status.state : ''}">
         <button class="open" @click=${this.open} aria-label=${name} aria-current=${this.shown ? 'true' : 'false'}>
@@ -71,7 +74,10 @@ export class TabRow extends LitElement {
             ${status ? html`<pm-status-dot state=${status.state} label=${status.text}></pm-status-dot>` : nothing}
           </span>
           <span class="text">
-            <span class="primary-text"><bdi>${primary}</bdi></span>
+            <span class="primary-line">
+              <span class="primary-text"><bdi>${primary}</bdi></span>
+              ${mode ? html`<span class="chip ${mode.tone}" aria-hidden="true">${mode.text}</span>` : nothing}
+            </span>
             <span class="secondary-text">
               ${status
                 ? html`<span class="state ${status.state}">${status.text}</span><span aria-hidden="true">·</span>`

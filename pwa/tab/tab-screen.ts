@@ -8,12 +8,13 @@ import type { TabStatus } from '../../protocol/status.js';
 import { adoptIcon, backIcon, terminalIcon, timelineIcon } from '../ui/icons.js';
 import '../ui/connection-note.js';
 import '../terminal/key-bar.js';
-import { controls } from '../ui/styles.js';
+import { chip, controls, spinner } from '../ui/styles.js';
 import { tabScreenStyles } from './tab-screen-styles.js';
 import { FindController } from './find-controller.js';
 import { type ScreenLabel, screenLabel } from './screen-label.js';
 import { toolButtons, viewSwitch } from './header-controls.js';
 import { TextSizeController } from './text-size-controller.js';
+import { ModeSwitchController, modeSwitchStyles } from './mode-switch.js';
 import { type CardExit, endedCard, loadErrorCard, missingCard } from './closed-cards.js';
 import { NO_TERMINAL_TEXT } from './closed-text.js';
 import '../ui/status-dot.js';
@@ -48,7 +49,7 @@ function titleKey(title: PaneTitle | null): string {
  */
 @customElement('pm-terminal-view')
 export class TabScreen extends LitElement {
-  static override styles = [controls, tabScreenStyles];
+  static override styles = [controls, chip, spinner, tabScreenStyles, modeSwitchStyles];
 
   @property() tabId = '';
   /** The tab as the sync channel last described it; undefined until known. */
@@ -80,6 +81,7 @@ export class TabScreen extends LitElement {
   @state() touch = matchMedia(COARSE_POINTER).matches;
   private readonly find = new FindController(this);
   private readonly textSize = new TextSizeController(this);
+  private readonly modeSwitch = new ModeSwitchController(this, () => ({ key: this.tabId, statusMode: this.status?.permissionMode ?? null }));
 
   /** Adopting the outside session on screen; its new tab replaces it here. */
   private readonly adoption = new AdoptController(this, (path) => router.replace(path));
@@ -136,7 +138,10 @@ export class TabScreen extends LitElement {
     // A session that stopped reporting drops out of the list; keep naming it.
     if (changed.has('outside') && this.outside) this.knownOutside = this.outside;
     // A confirmation belongs to the session it was asked for.
-    if (changed.has('tabId') && changed.get('tabId') !== undefined) this.adoption.cancel();
+    if (changed.has('tabId') && changed.get('tabId') !== undefined) {
+      this.adoption.cancel();
+      this.modeSwitch.reset();
+    }
     if (!changed.has('tab')) return;
     const before = this.knownTab;
     // A closed tab drops out of the sync list; keep naming it while "Session ended" shows.
@@ -355,6 +360,9 @@ export class TabScreen extends LitElement {
     if (this.missing) return this.renderMissing(label);
     // Offered while the list holds the session and it is between turns; an open confirmation stays.
     const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
+    // The mode is switched by keys to a running claude's footer: offered while one runs and says
+    // its mode, and only shown where no keys reach it (an outside session started outside tmux).
+    const mode = this.status?.claudeRunning ? this.modeSwitch.modeOf(this.status.permissionMode) : null;
     // On a phone a Claude's header holds the view switch (and Adopt): find and the text size
     // give way there so its name keeps its room; the keyboard shortcuts still do both.
     return html`
@@ -368,6 +376,7 @@ export class TabScreen extends LitElement {
           </span>
           <span class="secondary-text"><bdi>${label.secondary}</bdi></span>
         </div>
+        ${mode ? (this.outsideHasNoTerminal ? this.modeSwitch.renderMark(mode) : this.modeSwitch.renderButton(mode)) : nothing}
         ${this.view === 'terminal' && !noTerminal ? html`<pm-connection-note label=${this.connectionNote}></pm-connection-note>` : nothing}
         ${this.view === 'terminal' && !noTerminal
           ? toolButtons({
@@ -385,6 +394,7 @@ export class TabScreen extends LitElement {
         <slot name="bell"></slot>
       </header>
       ${this.adoption.confirming && outside ? html`<div class="adopt-panel">${this.adoption.renderPanel(outside)}</div>` : nothing}
+      ${mode && !this.outsideHasNoTerminal ? this.modeSwitch.renderPanel(mode) : nothing}
       <div class="body">
         <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
       </div>

@@ -177,3 +177,47 @@ export const spinner = css`
     }
   }
 `;
+
+export type ChipTone = 'quiet' | 'accent' | 'review' | 'busy' | 'danger';
+
+/**
+ * A short word in a rounded frame, tinted in one of the theme's colours (`ChipTone`): a
+ * setting that stands beside a name without being taken for it.
+ */
+export const chip = css`
+  .chip {
+    --pm-chip: var(--pm-muted);
+    flex: none;
+    display: inline-flex;
+    align-items: center;
+    padding: 1px 7px;
+    border-radius: 999px;
+    border: 1px solid color-mix(in srgb, var(--pm-chip) 45%, transparent);
+    background: color-mix(in srgb, var(--pm-chip) 12%, transparent);
+    color: var(--pm-chip);
+    font-family: var(--pm-font);
+    font-size: 12px;
+    font-weight: 600;
+    line-height: 1.35;
+    white-space: nowrap;
+  }
+  .chip.quiet {
+    border-color: var(--pm-border);
+    background: transparent;
+    font-weight: 500;
+  }
+  .chip.accent {
+    --pm-chip: var(--pm-accent);
+  }
+  .chip.review {
+    --pm-chip: var(--pm-review);
+  }
+  .chip.busy {
+    --pm-chip: var(--pm-busy);
+  }
+  .chip.danger {
+    --pm-chip: var(--pm-danger);
+    background: var(--pm-danger-bg);
+    border-color: var(--pm-danger-border);
+  }
+`;

@@ -1,14 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
-import { AdoptBody, ModeBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
+import { AdoptBody, type ModeBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../wiring/adopt.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
-import type { ClaudeMode, ModeResponse } from '../../../protocol/claude-mode.js';
-import { ModeSwitchError } from '../../wiring/mode-switch.js';
+import type { ClaudeMode } from '../../../protocol/claude-mode.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
@@ -16,6 +15,7 @@ import { TmuxError } from '../../tmux/client.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 import { sendHistory } from './pane-history.js';
+import { modeRoute } from './mode-route.js';
 import { on } from './on-route.js';
 
 export interface OutsideRouteDeps {
@@ -181,20 +181,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     }),
   );
 
-  on(
-    router,
-    API_ROUTES.outsideMode,
-    handler(async (req, res) => {
-      const key = parse(OutsideKey, req.params.key, 'outside session key');
-      const body = parse(ModeBody, req.body, 'mode');
-      try {
-        res.json({ mode: await deps.switchMode(key, body) } satisfies ModeResponse);
-      } catch (err) {
-        if (err instanceof ModeSwitchError) throw new HttpError(err.status, err.message);
-        throw err;
-      }
-    }),
-  );
+  modeRoute(router, API_ROUTES.outsideMode, (req) => parse(OutsideKey, req.params.key, 'outside session key'), deps.switchMode);
 
   return router;
 }

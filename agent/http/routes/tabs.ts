@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
-import { CreateTabBody, ModeBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
+import { CreateTabBody, type ModeBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
-import type { ClaudeMode, ModeResponse } from '../../../protocol/claude-mode.js';
-import { ModeSwitchError } from '../../wiring/mode-switch.js';
+import type { ClaudeMode } from '../../../protocol/claude-mode.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
@@ -14,6 +13,7 @@ import type { Tmux } from '../../tmux/tmux.js';
 import type { Logger } from '../../util/log.js';
 import { handler, HttpError, parse } from './handler.js';
 import { sendHistory } from './pane-history.js';
+import { modeRoute } from './mode-route.js';
 import { on } from './on-route.js';
 
 export interface TabRouteDeps {
@@ -166,20 +166,7 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     }),
   );
 
-  on(
-    router,
-    API_ROUTES.tabMode,
-    handler(async (req, res) => {
-      const id = parse(TabId, req.params.id, 'tab id');
-      const body = parse(ModeBody, req.body, 'mode');
-      try {
-        res.json({ mode: await deps.switchMode(id, body) } satisfies ModeResponse);
-      } catch (err) {
-        if (err instanceof ModeSwitchError) throw new HttpError(err.status, err.message);
-        throw err;
-      }
-    }),
-  );
+  modeRoute(router, API_ROUTES.tabMode, (req) => parse(TabId, req.params.id, 'tab id'), deps.switchMode);
 
   return router;
 }

@@ -45,4 +45,13 @@ describe('the routes that drive a session, by its key', () => {
     ]);
     expect(outside.upload).toBe(API_ROUTES.outsideUpload);
   });
+
+  it('switches the permission mode of a tab and of an outside session, each by its own route', async () => {
+    await sessionRoutes('t1').mode({ mode: 'plan' });
+    await sessionRoutes(OUTSIDE).mode({ mode: 'bypass', confirm: true });
+    expect(calls).toEqual([
+      { url: '/api/tabs/t1/mode', method: 'POST', body: { mode: 'plan' } },
+      { url: `/api/outside/${OUTSIDE}/mode`, method: 'POST', body: { mode: 'bypass', confirm: true } },
+    ]);
+  });
 });
