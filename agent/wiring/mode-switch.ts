@@ -25,6 +25,8 @@ export const MODE_SWITCH_TIMINGS: ModeSwitchTimings = { settleMs: 1_500, lookMs:
 /** Claude's cycle has four modes, five with bypass: twice round is more than any switch needs. */
 const MAX_PRESSES = 10;
 
+const NO_PROMPT = "Claude's prompt is not on the screen";
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -45,15 +47,27 @@ export async function switchMode(
   const modeNow = async (): Promise<ClaudeMode | null> => {
     const reading = readScreen(await panes.screen(key));
     if (reading.kind === 'dialog') throw new ModeSwitchError(409, 'Claude is showing a dialog: answer it first');
-    if (reading.kind === 'unknown') throw new ModeSwitchError(409, "Claude's prompt is not on the screen");
+    if (reading.kind === 'unknown') throw new ModeSwitchError(409, NO_PROMPT);
     return reading.mode;
   };
-  let mode = await modeNow();
+  // A screen being redrawn (the pane was resized) shows no prompt or no footer for a moment.
+  let mode: ClaudeMode | null = null;
+  let unseen: ModeSwitchError | null = null;
+  for (const deadline = Date.now() + timings.settleMs; ; await sleep(timings.lookMs)) {
+    try {
+      mode = await modeNow();
+      unseen = null;
+    } catch (err) {
+      if (!(err instanceof ModeSwitchError) || err.message !== NO_PROMPT) throw err;
+      unseen = err;
+    }
+    if (mode !== null || Date.now() >= deadline) break;
+  }
+  if (unseen) throw unseen;
   if (mode === null) throw new ModeSwitchError(409, "Claude's footer names no permission mode");
-  const seen: ClaudeMode[] = [mode];
-  for (let presses = 0; mode !== target; presses++) {
-    if (presses >= MAX_PRESSES) break;
-    const from: ClaudeMode = mode;
+  const start = mode;
+  /** One Shift+Tab, and the mode the footer shows once it changed; null when the press was not taken. */
+  const press = async (from: ClaudeMode): Promise<ClaudeMode | null> => {
     await panes.pressKey(key, 'BTab');
     const deadline = Date.now() + timings.settleMs;
     let next: ClaudeMode | null = from;
@@ -61,13 +75,22 @@ export async function switchMode(
       await sleep(timings.lookMs);
       next = await modeNow();
     }
-    // Unchanged: the press was not taken; the next round presses again.
-    if (next === null || next === from) continue;
+    return next === null || next === from ? null : next;
+  };
+  const seen: ClaudeMode[] = [mode];
+  for (let presses = 0; mode !== target && presses < MAX_PRESSES; presses++) {
+    // Not taken: the next round presses again.
+    const next = await press(mode);
+    if (next === null) continue;
     mode = next;
+    // Back where it started: the whole cycle was seen, and the mode is not in it.
+    if (mode === start) break;
     if (!seen.includes(mode)) seen.push(mode);
     if (mode === 'bypass' && target !== 'bypass') options.log.info('a mode switch passed through bypass permissions', { key, target });
   }
   if (mode !== target) {
+    // Round the cycle once more to where it started: a refused switch changes nothing.
+    for (let presses = 0; mode !== start && presses < MAX_PRESSES; presses++) mode = (await press(mode)) ?? mode;
     const cycle = seen.map((m) => CLAUDE_MODE_TEXT[m]).join(', ');
     throw new ModeSwitchError(409, `${CLAUDE_MODE_TEXT[target]} is not among this session's modes (${cycle})`);
   }

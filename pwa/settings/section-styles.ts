@@ -60,33 +60,46 @@ export const settingsChoice = css`
     font-size: 14px;
     color: var(--pm-muted);
   }
+  /* The switch's box is a finger's height; its track (::after) and knob (::before) are drawn inside. */
   input[role='switch'] {
     appearance: none;
     flex: none;
     position: relative;
     width: 48px;
-    height: 28px;
+    height: 44px;
     min-height: 0;
     margin: 0;
     padding: 0;
+    border: 0;
+    background: transparent;
+    cursor: pointer;
+  }
+  input[role='switch']::after {
+    content: '';
+    position: absolute;
+    top: 8px;
+    left: 0;
+    width: 48px;
+    height: 28px;
+    box-sizing: border-box;
     border-radius: 999px;
     background: var(--pm-surface-3);
     border: 1px solid var(--pm-field-border);
-    cursor: pointer;
     transition: background-color 0.15s;
   }
   input[role='switch']::before {
     content: '';
     position: absolute;
-    top: 3px;
-    left: 3px;
+    z-index: 1;
+    top: 12px;
+    left: 4px;
     width: 20px;
     height: 20px;
     border-radius: 50%;
     background: var(--pm-muted);
     transition: transform 0.15s, background-color 0.15s;
   }
-  input[role='switch']:checked {
+  input[role='switch']:checked::after {
     background: var(--pm-accent);
     border-color: var(--pm-accent);
   }
@@ -94,11 +107,18 @@ export const settingsChoice = css`
     transform: translateX(20px);
     background: var(--pm-accent-ink);
   }
+  input[role='switch']:focus-visible {
+    outline: none;
+  }
+  input[role='switch']:focus-visible::after {
+    outline: 2px solid var(--pm-accent);
+    outline-offset: 2px;
+  }
   input[role='switch']:disabled {
     opacity: 0.55;
   }
   @media (prefers-reduced-motion: reduce) {
-    input[role='switch'],
+    input[role='switch']::after,
     input[role='switch']::before {
       transition: none;
     }

@@ -194,7 +194,8 @@ export const chip = css`
     border-radius: 999px;
     border: 1px solid color-mix(in srgb, var(--pm-chip) 45%, transparent);
     background: color-mix(in srgb, var(--pm-chip) 12%, transparent);
-    color: var(--pm-chip);
+    /* Drawn toward the text colour: a chip keeps its contrast on a tinted row or a selected one. */
+    color: color-mix(in srgb, var(--pm-chip) 80%, var(--pm-text));
     font-family: var(--pm-font);
     font-size: 12px;
     font-weight: 600;

@@ -52,11 +52,20 @@ describe('switchMode', () => {
     expect(await switchMode(pane.panes, 'tb-1', 'bypass', { confirm: true, log, timings: FAST })).toBe('bypass');
   });
 
-  it('says which modes the session has when the one asked for is not among them', async () => {
-    const pane = cyclingPane(['manual', 'accept-edits', 'plan', 'auto']);
+  it('says which modes the session has when the one asked for is not among them, and leaves it where it was', async () => {
+    const pane = cyclingPane(['manual', 'accept-edits', 'plan', 'auto'], [3]);
     const err = await switchMode(pane.panes, 'tb-1', 'dont-ask', { confirm: false, log, timings: FAST }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModeSwitchError);
     expect(err).toMatchObject({ status: 409, message: "Don't ask is not among this session's modes (Manual, Accept edits, Plan, Auto)" });
+    // Once round the cycle (a dropped press pressed again), and back at manual.
+    expect(pane.shown).toEqual(['accept-edits', 'plan', 'auto', 'manual']);
+  });
+
+  it('waits out a footer being redrawn before it reads the mode', async () => {
+    const pane = cyclingPane(['manual', 'accept-edits', 'plan', 'auto']);
+    let blank = 3;
+    const panes = { ...pane.panes, screen: async () => (blank-- > 0 ? '' : pane.panes.screen()) };
+    expect(await switchMode(panes, 'tb-1', 'plan', { confirm: false, log, timings: FAST })).toBe('plan');
   });
 
   it('refuses while a dialog is up, and presses nothing', async () => {
