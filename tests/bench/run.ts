@@ -10,7 +10,8 @@
  * alone, and `--compare old.json` prints each figure's change against an earlier file.
  * `--half-open-only` runs the half-open flood (half-open-flood.ts) alone and replaces its
  * section the same way, `--assets-only` the bytes the PWA's files take on the wire
- * (assets.ts), and `--cli-only` the CLI's start times (cli-start.ts).
+ * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
+ * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,6 +30,7 @@ import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
 import { CLI_START_HEADING, type CliStartResult, cliStartBench, cliStartSection } from './cli-start.js';
+import { DIALOGS_HEADING, type DialogBenchResult, dialogBench, dialogsSection } from './dialogs.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -75,11 +77,12 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
   const record: BenchRecord = { sections: { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
-    const { terminal: _, halfOpen, assets, cliStart, ...rest } = figures;
+    const { terminal: _, halfOpen, assets, cliStart, dialogs, ...rest } = figures;
     record.sections.rest = { run: info, figures: rest };
     record.sections.halfOpen = { run: info, figures: halfOpen };
     record.sections.assets = { run: info, figures: assets };
     record.sections.cliStart = { run: info, figures: cliStart };
+    record.sections.dialogs = { run: info, figures: dialogs };
   } else {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
@@ -97,7 +100,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -199,6 +202,14 @@ async function main(): Promise<void> {
     writeSection('cliStart', CLI_START_HEADING, info, cliStart, cliStartSection(cliStart, runLine(info)));
     return;
   }
+  if (process.argv.includes('--dialogs-only')) {
+    // Agents of its own, one a run; the figures replace that section alone, here and in the JSON.
+    // Each of its runs ends by stopping every agent the bench started, as the load part does.
+    const dialogs = await dialogBench(progress);
+    const info = run('npm run bench -- --dialogs-only');
+    writeSection('dialogs', DIALOGS_HEADING, info, dialogs, dialogsSection(dialogs, runLine(info)));
+    return;
+  }
   if (process.argv.includes('--load-only')) {
     // An agent of its own, with the CLI's environment.
     process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
@@ -243,6 +254,8 @@ async function main(): Promise<void> {
     const hookKinds = await hookKindsBench(undefined, progress);
     progress('CLI start');
     const cliStart = await cliStartBench(progress);
+    // Each of its runs ends by stopping every agent the bench started, as the load part does.
+    const dialogs = await dialogBench(progress);
     // Last: like the Claude tabs' part it ends by stopping every agent the bench started.
     progress('hook load: 50 tabs, 1,000 events a second for 60 s, 8 clients');
     const load = await loadBench({}, progress);
@@ -362,9 +375,11 @@ ${halfOpenSection(halfOpen, runLine(info))}
 ${assetsSection(assets, runLine(info))}
 
 ${cliStartSection(cliStart, runLine(info))}
+
+${dialogsSection(dialogs, runLine(info))}
 `;
     writeFileSync(DOC_FILE, doc);
-    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart }, true);
+    await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart, dialogs }, true);
   } finally {
     await agent.stop();
     await cleanupAgents();
