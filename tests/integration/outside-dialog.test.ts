@@ -77,8 +77,8 @@ describe('a startup dialog of a Claude started outside pocketmux', () => {
 
     expect((await api(phone, 'POST', `/api/approvals/${card.id}`, { decision: 'answer', option: '2' })).status).toBe(200);
     await pane.waitScreen('the prompt in manual mode', (s) => !s.includes(OFFER) && s.includes('manual mode on'));
-    await status.waitState(key, 'idle');
-    expect(status.latest(key)?.permissionMode).toBe('manual');
+    // Manual, as the footer says: read at the agent's next look at the screen.
+    await status.waitState(key, 'idle', (s) => s.permissionMode === 'manual');
     expect(readFileSync(settingsFile, 'utf8')).toBe(settings);
 
     expect((await api(phone, 'POST', `/api/outside/${key}/input`, { text: 'hello from outside', enter: true })).status).toBe(204);

@@ -149,6 +149,9 @@ export const EXAMPLES: Record<string, unknown> = {
   },
   PushSettingsBody: { approvals: true, needsInput: false, review: true },
   PaneKeyBody: { key: 'Escape' },
+  ModeBody: { mode: 'plan' },
+  GuardrailSchema: { afterMinutes: 10 },
+  WorkspacePatchBody: { name: 'Renamed', guardrail: { afterMinutes: 10 } },
   // approvals.ts
   ApprovalSchema: approval,
   ApprovalResolutionSchema: resolution,
@@ -404,6 +407,22 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     for (const v of Object.values(d as object)) expect(typeof v).toBe('boolean');
   },
   PaneKeyBody: (d) => expect(d).toEqual({ key: 'Escape' }),
+  ModeBody: (d) => {
+    expectKeys(d, ['mode', 'confirm']);
+    expect(['manual', 'accept-edits', 'plan', 'auto', 'bypass', 'dont-ask']).toContain((d as { mode: string }).mode);
+  },
+  GuardrailSchema: (d) => {
+    expectKeys(d, ['afterMinutes']);
+    const minutes = (d as { afterMinutes: number }).afterMinutes;
+    expect(Number.isInteger(minutes) && minutes >= 1 && minutes <= 29).toBe(true);
+  },
+  WorkspacePatchBody: (d) => {
+    const b = d as { name?: string; guardrail?: { afterMinutes: number } | null };
+    expectKeys(b, ['name', 'guardrail']);
+    expect(b.name !== undefined || b.guardrail !== undefined).toBe(true);
+    if (b.name !== undefined) expectDisplayName(b.name);
+    if (b.guardrail) expect(b.guardrail.afterMinutes >= 1 && b.guardrail.afterMinutes <= 29).toBe(true);
+  },
   StatusLineReport: (d) => {
     const r = d as {
       session_id: string;

@@ -66,7 +66,7 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     API_ROUTES.renameWorkspace,
     handler((req, res) => {
       const id = parse(WorkspaceId, req.params.id, 'workspace id');
-      const body = parse(WorkspacePatchBody, req.body, 'workspace');
+      const body = parse(WorkspacePatchBody, req.body, 'workspace name or guardrail');
       if (!deps.store.workspace(id)) throw new HttpError(404, `no workspace ${id}`);
       if (body.name !== undefined) deps.store.renameWorkspace(id, body.name);
       if (body.guardrail !== undefined) deps.store.setGuardrail(id, body.guardrail);
