@@ -41,7 +41,7 @@ import { createLogger, type Logger } from './util/log.js';
 import { startMemoryTrim } from './util/memory-trim.js';
 import { adoptOutside } from './wiring/adopt.js';
 import { settleApprovalsWithStatus } from './wiring/approval-settlement.js';
-import { claudePanes, dialogPanes } from './wiring/claude-panes.js';
+import { claudePanes, dialogPanes, paneActivity } from './wiring/claude-panes.js';
 import { forgetClosedTabs } from './wiring/closed-tabs.js';
 import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
 import { PHONE_CONTEXT, PhonePrompts } from './wiring/phone-prompts.js';
@@ -102,7 +102,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
     const phonePrompts = new PhonePrompts();
     const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
-    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
+    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes, paneActivity(tabs, outside, outsideTmux)), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
     agent.register(settleApprovalsWithStatus({ status, approvals }));
     const { vapid, subscriptions, sender } = openPush(paths, devices.list().map((d) => d.id), log);
     agent.register(sender);
