@@ -43,6 +43,7 @@ import { adoptOutside } from './wiring/adopt.js';
 import { settleApprovalsWithStatus } from './wiring/approval-settlement.js';
 import { claudePanes, dialogPanes, paneActivity } from './wiring/claude-panes.js';
 import { forgetClosedTabs } from './wiring/closed-tabs.js';
+import { forgetDialogsWithStatus } from './wiring/forgotten-dialogs.js';
 import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
 import { PHONE_CONTEXT, PhonePrompts } from './wiring/phone-prompts.js';
 import { revokeDevice } from './wiring/device-revocation.js';
@@ -104,6 +105,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
     const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes, paneActivity(tabs, outside, outsideTmux)), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
     agent.register(settleApprovalsWithStatus({ status, approvals }));
+    agent.register(forgetDialogsWithStatus(status, dialogs));
     const { vapid, subscriptions, sender } = openPush(paths, devices.list().map((d) => d.id), log);
     agent.register(sender);
     const presence = new Presence();
