@@ -1,4 +1,4 @@
-import type { Approval, DialogOption } from '../../protocol/approvals.js';
+import { type Approval, type DialogOption, isUnreadScreen } from '../../protocol/approvals.js';
 import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { NamedKey } from '../tmux/commands.js';
@@ -392,10 +392,13 @@ export class PaneDialogs implements Disposable {
     const status = this.statuses()[tabId];
     if (!status?.claudeRunning) return;
     // Waiting already (a dialog seen before an agent restart, an approval that expired): the
-    // person was told then. Right after an answer from here: this follows from it.
+    // person was told then. Right after an answer from here: this follows from it, and the
+    // next screen of one that could not be read takes its card's place.
     const answer = this.answered.get(tabId);
-    const quiet = status.state === 'needs-input' || (answer !== undefined && this.now() - answer.at < this.timings.followUpMs);
-    const approval = this.approvals.add(dialogRequest(tabId, status.sessionId, reading), null, { quiet });
+    const followsAnswer = answer !== undefined && this.now() - answer.at < this.timings.followUpMs;
+    const quiet = status.state === 'needs-input' || followsAnswer;
+    const follows = followsAnswer && isUnreadScreen(answer.approval) ? answer.approval : null;
+    const approval = this.approvals.add(dialogRequest(tabId, status.sessionId, reading, follows), null, { quiet, ...(follows ? { createdAt: follows.createdAt } : {}) });
     if (!approval) return;
     // Offering it made the look stale (approval-opened); what it saw is this approval's now.
     this.looked.set(tabId, look);
@@ -409,7 +412,7 @@ function offerable(reading: ScreenReading): reading is Exclude<ScreenReading, { 
   return reading.kind === 'dialog' || (reading.kind === 'unknown' && reading.lines.length > 0);
 }
 
-function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude<ScreenReading, { kind: 'prompt' }>): ApprovalRequest {
+function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude<ScreenReading, { kind: 'prompt' }>, follows: Approval | null): ApprovalRequest {
   const read = reading.kind === 'dialog' ? reading.dialog : null;
   const options: DialogOption[] = read ? read.options : [...UNKNOWN_SCREEN_KEYS];
   return {
@@ -430,5 +433,6 @@ function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude
     toolInput: {},
     questionKeys: [],
     suggestions: [],
+    ...(follows ? { follows: follows.id } : {}),
   };
 }

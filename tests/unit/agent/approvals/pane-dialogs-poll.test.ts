@@ -10,6 +10,7 @@ import { createLogger } from '../../../../agent/util/log.js';
 const DIALOGS = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'claude-code-2.1.332', 'dialogs');
 const PROMPT = readFileSync(join(DIALOGS, 'pane-startup-after-keep-manual.txt'), 'utf8');
 const OFFER = readFileSync(join(DIALOGS, 'pane-startup-auto-mode-offer.txt'), 'utf8');
+const RESUME = readFileSync(join(DIALOGS, 'pane-resume-picker.txt'), 'utf8');
 const log = createLogger({ stderr: false });
 const FAST = { ...PANE_DIALOG_TIMINGS, keyRetryMs: 1, keyTimeoutMs: 2_000, quietLookEvery: 1_000, blindLookEvery: 1_000 };
 
@@ -227,5 +228,35 @@ describe('PaneDialogs: which screens a poll reads', () => {
     panes.clock += 500;
     await dialogs.poll();
     expect(panes.takeReads()).toEqual(['tb-1']);
+  });
+});
+
+describe('PaneDialogs: the next screen of one it could not read', () => {
+  it("offers it as following the answered card, in that card's place", async () => {
+    const panes = new FakePanes();
+    const store: ApprovalStore = new ApprovalStore(log, undefined, (approval, option) => dialogs.answer(approval, option), () => panes.clock);
+    const statuses = recent(panes, 'tb-1');
+    const dialogs: PaneDialogs = new PaneDialogs(panes, store, () => statuses, log, async () => null, FAST, () => panes.clock);
+    panes.write('tb-1', RESUME);
+    await dialogs.poll();
+    const [card] = store.list();
+    expect(card?.follows).toBeUndefined();
+    panes.clock += 2_000;
+    expect((await store.decide(card?.id as string, { decision: 'answer', option: 'Down' }, { kind: 'device', name: 'phone' })).ok).toBe(true);
+    panes.clock += 500;
+    panes.write('tb-1', RESUME.replace('  ❯ hello there', '    hello there'));
+    await dialogs.poll();
+    const [next] = store.list();
+    expect(next).toMatchObject({ follows: card?.id, createdAt: card?.createdAt });
+    expect(next?.expiresAt).toBeGreaterThan(card?.expiresAt as number);
+
+    // A dialog it reads follows from the answer too (no push), but is a card of its own.
+    expect((await store.decide(next?.id as string, { decision: 'answer', option: 'Enter' }, { kind: 'device', name: 'phone' })).ok).toBe(true);
+    panes.clock += 500;
+    panes.write('tb-1', OFFER);
+    await dialogs.poll();
+    const [offer] = store.list();
+    expect(offer).toMatchObject({ follows: next?.id, summary: { title: 'Make auto mode your default permission mode?' } });
+    expect(store.isQuiet(offer?.id as string)).toBe(true);
   });
 });
