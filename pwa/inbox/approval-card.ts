@@ -546,7 +546,7 @@ export class ApprovalCard extends LitElement {
 
   private renderDialogOptions() {
     const a = this.approval;
-    const busy = this.pending !== null || this.offline;
+    const busy = this.pending !== null || this.offline || this.entry.following === true;
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
@@ -573,7 +573,8 @@ export class ApprovalCard extends LitElement {
             </button>`,
           )}
         </div>`
-      : nothing}`;
+      : nothing}
+    ${this.entry.following ? html`<p class="note" role="status">Sent. Waiting for Claude's next screen…</p>` : nothing}`;
   }
 
   private renderLinks() {
