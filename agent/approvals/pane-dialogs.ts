@@ -6,6 +6,7 @@ import { cardText } from '../util/card-text.js';
 import type { Disposable } from '../util/disposable.js';
 import type { Logger } from '../util/log.js';
 import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
+import { retryBlocked } from './blocked-list.js';
 import { type DialogKey, readingFingerprint, readScreen, type ScreenReading, UNKNOWN_SCREEN_KEYS } from './screen-reader.js';
 import { SUMMARY_LIMITS } from './summary.js';
 
@@ -167,14 +168,25 @@ export class PaneDialogs implements Disposable {
    * Answers with the keys the option names, and for a dialog that was read, until it is gone.
    * Before each key the screen is read again, so a key is never typed into whatever replaced it.
    */
-  async answer(approval: Approval, option: string): Promise<void> {
+  async answer(approval: Approval, option: string, toolInput: Record<string, unknown> = {}): Promise<void> {
     this.answering.add(approval.tabId);
     try {
-      await this.answerByKeys(approval, option);
+      if (approval.kind === 'block') await this.answerBlock(approval, option, toolInput);
+      else await this.answerByKeys(approval, option);
     } finally {
       this.answering.delete(approval.tabId);
       this.answeredAt.set(approval.tabId, this.now());
     }
+  }
+
+  /**
+   * A block: dismissed, nothing typed; or retried through Claude's own list of blocked calls,
+   * only while Claude waits at an empty prompt (a turn going on would take the keys).
+   */
+  private async answerBlock(approval: Approval, option: string, toolInput: Record<string, unknown>): Promise<void> {
+    if (option !== 'retry') return;
+    if (this.statuses()[approval.tabId]?.state === 'busy') throw new Error('Claude is busy: retry once its turn has ended');
+    await retryBlocked(this.panes, { tabId: approval.tabId, toolInput }, { stepMs: this.timings.keyRetryMs, timeoutMs: this.timings.keyTimeoutMs }, this.now);
   }
 
   private async answerByKeys(approval: Approval, option: string): Promise<void> {
