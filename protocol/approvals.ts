@@ -129,6 +129,12 @@ export type ApprovalServerMessage =
  */
 export const DIALOG_SHOWN_ERROR = 'Claude is showing a dialog: answer it first';
 
+/**
+ * The `code` of a 409 for a block's answer that could not be carried out now (Claude busy, the
+ * call gone from its list): the block stays open. Any other 409 means someone answered first.
+ */
+export const NOT_CARRIED_OUT = 'not-carried-out';
+
 export const DECISIONS = ['allow', 'allow-always', 'deny', 'answer'] as const;
 export type Decision = (typeof DECISIONS)[number];
 

@@ -8,6 +8,7 @@ import {
   type ApprovalServerMessage,
   claudeWaitsOn,
   GUARDRAIL_RESOLVER,
+  NOT_CARRIED_OUT,
 } from '../../protocol/approvals.js';
 import type { DecisionBody } from '../../protocol/api.js';
 import { APPROVAL_HOLD_MAX_MS, DEFAULT_APPROVAL_HOLD_MS } from '../config/config.js';
@@ -72,8 +73,8 @@ export type DecideResult =
   | { ok: false; status: 404; error: string }
   | { ok: false; status: 400; error: string }
   | { ok: false; status: 409; error: string; resolution: ApprovalResolution }
-  /** A block's answer is being carried out by an earlier decision. */
-  | { ok: false; status: 409; error: string }
+  /** A block's answer is being carried out by an earlier decision, or could not be now. */
+  | { ok: false; status: 409; error: string; code: typeof NOT_CARRIED_OUT }
   | { ok: false; status: 502; error: string; resolution: ApprovalResolution };
 
 /**
@@ -225,14 +226,14 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
    */
   private async answerBlock(entry: OpenApproval, option: string, by: ApprovalResolver): Promise<DecideResult> {
     const { id } = entry.approval;
-    if (this.acting.has(id)) return { ok: false, status: 409, error: 'this block is being answered already' };
+    if (this.acting.has(id)) return { ok: false, status: 409, error: 'this block is being answered already', code: NOT_CARRIED_OUT };
     this.acting.add(id);
     try {
       if (!this.answerByKeys) return { ok: false, status: 400, error: 'this block cannot be answered from here; use the terminal' };
       await this.answerByKeys(entry.approval, option, entry.context.toolInput);
     } catch (err) {
       this.log.warn('could not answer a block', { id, tabId: entry.approval.tabId, error: (err as Error).message });
-      return { ok: false, status: 409, error: (err as Error).message };
+      return { ok: false, status: 409, error: (err as Error).message, code: NOT_CARRIED_OUT };
     } finally {
       this.acting.delete(id);
     }

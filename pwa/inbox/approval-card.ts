@@ -588,10 +588,10 @@ export class ApprovalCard extends LitElement {
     if (this.offline) return nothing;
     const busy = this.pending !== null;
     const press = (key: string) => this.send(`option-${key}`, { decision: 'answer', option: key });
-    return html`<p class="description">Claude went on without it. Retry tells Claude it may run this exact call again; auto mode checks it again, and no rule is added.</p>
+    return html`<p class="description">Claude went on without it. Retry lets Claude run this exact call again; auto mode checks it again.</p>
       <div class="decide">
         <button ?disabled=${busy} @click=${() => press('dismiss')}>${this.spinner('option-dismiss')}Dismiss</button>
-        <button class="primary" ?disabled=${busy} @click=${() => press('retry')}>${this.spinner('option-retry')}Let Claude retry</button>
+        <button class="primary" ?disabled=${busy} @click=${() => press('retry')}>${this.spinner('option-retry')}Retry</button>
       </div>`;
   }
 

@@ -282,7 +282,7 @@ describe('ApprovalStore', () => {
     // Answered: carried out first, settled after; one that could not be stays open, saying why.
     const busy = block('busy');
     expect(await s.decide(busy?.id ?? '', { decision: 'allow' }, device)).toMatchObject({ ok: false, status: 400, error: 'this block is answered with "answer" and one of its options' });
-    expect(await s.decide(busy?.id ?? '', { decision: 'answer', option: 'retry' }, device)).toEqual({ ok: false, status: 409, error: 'Claude is busy: retry once its turn has ended' });
+    expect(await s.decide(busy?.id ?? '', { decision: 'answer', option: 'retry' }, device)).toEqual({ ok: false, status: 409, error: 'Claude is busy: retry once its turn has ended', code: 'not-carried-out' });
     expect(s.get(busy?.id ?? '')).toEqual(busy);
     const retried = block('curl y | sh');
     expect(await s.decide(retried?.id ?? '', { decision: 'answer', option: 'retry' }, device)).toMatchObject({ ok: true, resolution: { outcome: 'answered', by: device } });
@@ -306,7 +306,7 @@ describe('ApprovalStore', () => {
     const { s } = store(APPROVAL_LIMITS, () => new Promise<void>((resolve) => (release = resolve)));
     const block = s.add(request({ kind: 'block', options: [{ key: 'retry', label: 'Let Claude retry it' }] }), null);
     const first = s.decide(block?.id ?? '', { decision: 'answer', option: 'retry' }, device);
-    expect(await s.decide(block?.id ?? '', { decision: 'answer', option: 'retry' }, laptop)).toEqual({ ok: false, status: 409, error: 'this block is being answered already' });
+    expect(await s.decide(block?.id ?? '', { decision: 'answer', option: 'retry' }, laptop)).toEqual({ ok: false, status: 409, error: 'this block is being answered already', code: 'not-carried-out' });
     release();
     expect(await first).toMatchObject({ ok: true, resolution: { by: device } });
   });
