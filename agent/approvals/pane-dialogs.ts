@@ -37,6 +37,8 @@ export interface PaneDialogTimings {
   quietLookEvery: number;
   /** A dialog offered this soon after one of the tab's was answered follows from the answer: no push. */
   followUpMs: number;
+  /** How long a block's retry waits for Claude's turn to end (it usually comes mid-turn). */
+  turnEndMs: number;
 }
 
 export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
@@ -47,6 +49,7 @@ export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
   recentMs: 60_000,
   quietLookEvery: 10,
   followUpMs: 10_000,
+  turnEndMs: 60_000,
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -181,11 +184,16 @@ export class PaneDialogs implements Disposable {
 
   /**
    * A block: dismissed, nothing typed; or retried through Claude's own list of blocked calls,
-   * only while Claude waits at an empty prompt (a turn going on would take the keys).
+   * only while Claude waits at an empty prompt: a turn going on would take the keys, so the
+   * retry waits for it to end (a block comes mid-turn, and Retry is often tapped at once).
    */
   private async answerBlock(approval: Approval, option: string, toolInput: Record<string, unknown>): Promise<void> {
     if (option !== 'retry') return;
-    if (this.statuses()[approval.tabId]?.state === 'busy') throw new Error('Claude is busy: retry once its turn has ended');
+    const turnEnd = this.now() + this.timings.turnEndMs;
+    while (this.statuses()[approval.tabId]?.state === 'busy') {
+      if (this.now() > turnEnd) throw new Error('Claude is still busy: retry once its turn has ended');
+      await sleep(this.timings.keyRetryMs);
+    }
     await retryBlocked(this.panes, { tabId: approval.tabId, toolInput }, { stepMs: this.timings.keyRetryMs, timeoutMs: this.timings.keyTimeoutMs }, this.now);
   }
 
