@@ -17,7 +17,7 @@ import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
-import { deniedInText, guardrailOver } from '../core/guardrail.js';
+import { deadlineText } from '../core/guardrail.js';
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -368,10 +368,10 @@ export class ApprovalCard extends LitElement {
     </div>`;
   }
 
-  /** When the workspace's guardrail denies this card if nobody answers it first. */
+  /** When a guardrail denies this card if nobody answers it first, as the agent said when it opened. */
   private renderDeadline() {
-    if (this.offline || !guardrailOver(this.approval, this.entry.place)) return nothing;
-    return html`<p class="deadline">${shieldIcon()}<span>${deniedInText(this.approval.expiresAt, this.clock.now)}</span></p>`;
+    const deadline = this.offline ? null : deadlineText(this.approval, this.clock.now);
+    return deadline === null ? nothing : html`<p class="deadline">${shieldIcon()}<span>${deadline}</span></p>`;
   }
 
   private renderBody() {
