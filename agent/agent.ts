@@ -94,7 +94,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { outside, outsideTmux } = openOutside({ path: paths.outside, tmuxBin: config.tmuxBin, env: login.env, noStartServer: tmuxAtLeast(tmuxVersion, 3, 2), claudeConfigDir: config.claudeConfigDir, max: config.maxOutsideSessions, log });
     agent.register(outside);
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
-    const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option) => dialogs.answer(approval, option));
+    const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option, toolInput) => dialogs.answer(approval, option, toolInput));
     agent.register(outsideLifecycle({ outside, status, approvals, log, sweepMs: config.outsidePollMs }));
     agent.register(startMemoryTrim(log));
     const transcripts = agent.register(openTranscripts(config.claudeConfigDir, TIMELINE_ENTRIES_KEPT, log));

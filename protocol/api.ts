@@ -3,7 +3,7 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
-import { DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
+import { BLOCK_OPTIONS, DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
 import { DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
@@ -327,7 +327,7 @@ const Answers = z
  * `POST /api/approvals/:id`: one decision on an open approval. `message` goes with a deny, as
  * the reason Claude is told; `answers` with an answer to a question (question text → chosen
  * label, several joined by ", ", or free text); `option` with an answer to a dialog answered by
- * keys (the option's number, or the key its footer names).
+ * keys (the option's number, or the key its footer names), or to a block (`retry`, `dismiss`).
  */
 export const DecisionBody = z
   .strictObject({
@@ -336,7 +336,10 @@ export const DecisionBody = z
     answers: Answers.optional(),
     option: z
       .string()
-      .refine((o) => /^[0-9]{1,2}$/.test(o) || (DIALOG_OPTION_KEYS as readonly string[]).includes(o), 'an option number or a dialog key')
+      .refine(
+        (o) => /^[0-9]{1,2}$/.test(o) || (DIALOG_OPTION_KEYS as readonly string[]).includes(o) || BLOCK_OPTIONS.some((b) => b.key === o),
+        "an option number, a dialog key, or a block's retry or dismiss",
+      )
       .optional(),
   })
   .refine((b) => b.decision !== 'answer' || b.answers !== undefined || b.option !== undefined, '"answer" needs answers or an option');

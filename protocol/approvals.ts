@@ -10,9 +10,23 @@ import { z } from 'zod/mini';
  * - `question`: Claude's AskUserQuestion; answered through the hook with `answers`.
  * - `plan`: ExitPlanMode; Claude does not honour the hook's allow there, so answered by keys.
  * - `dialog`: a dialog on screen with no hook held for it; answered by keys.
+ * - `block`: auto mode's classifier blocked a tool call (the PermissionDenied hook) and Claude
+ *   went on without it. Nothing waits on it: it is offered so the person can let Claude retry
+ *   that exact call (Claude's own "r to retry" in /permissions), or dismiss it.
  */
-export const APPROVAL_KINDS = ['permission', 'question', 'plan', 'dialog'] as const;
+export const APPROVAL_KINDS = ['permission', 'question', 'plan', 'dialog', 'block'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+/** Whether Claude waits on an approval of this kind; a `block` is a notice of what it did not do. */
+export function claudeWaitsOn(kind: ApprovalKind): boolean {
+  return kind !== 'block';
+}
+
+/** A block's answers: what Claude itself offers for one in /permissions, and letting it be. */
+export const BLOCK_OPTIONS: readonly DialogOption[] = [
+  { key: 'retry', label: 'Let Claude retry it' },
+  { key: 'dismiss', label: 'Dismiss' },
+];
 
 export const APPROVAL_OUTCOMES = [
   'approved',
@@ -120,6 +134,12 @@ export type ApprovalServerMessage =
  * by its card instead.
  */
 export const DIALOG_SHOWN_ERROR = 'Claude is showing a dialog: answer it first';
+
+/**
+ * The `code` of a 409 for a block's answer that could not be carried out now (Claude busy, the
+ * call gone from its list): the block stays open. Any other 409 means someone answered first.
+ */
+export const NOT_CARRIED_OUT = 'not-carried-out';
 
 export const DECISIONS = ['allow', 'allow-always', 'deny', 'answer'] as const;
 export type Decision = (typeof DECISIONS)[number];

@@ -26,6 +26,13 @@ export const HOOK_SCHEMAS = {
     tool_input: ToolInput,
     permission_suggestions: z.array(z.unknown()).optional(),
   }),
+  /** Auto mode's classifier (or a rule) blocked a tool call; `reason` is what Claude shows: "[Code from External]". */
+  PermissionDenied: Common.extend({
+    tool_name: z.string(),
+    tool_input: ToolInput.optional(),
+    tool_use_id: z.string().optional(),
+    reason: z.string().optional(),
+  }),
   Notification: Common.extend({ message: z.string().optional(), notification_type: z.string().optional() }),
   PostToolUse: Common.extend({
     tool_name: z.string(),

@@ -6,7 +6,9 @@ import {
   type ApprovalResolution,
   type ApprovalResolver,
   type ApprovalServerMessage,
+  claudeWaitsOn,
   GUARDRAIL_RESOLVER,
+  NOT_CARRIED_OUT,
 } from '../../protocol/approvals.js';
 import type { DecisionBody } from '../../protocol/api.js';
 import { APPROVAL_HOLD_MAX_MS, DEFAULT_APPROVAL_HOLD_MS } from '../config/config.js';
@@ -28,8 +30,11 @@ export interface HeldHook {
   reply(decision: HookDecision | null, resolution?: ApprovalResolution): void;
 }
 
-/** Types a dialog option's key into the tab's pane until the dialog is gone. */
-export type KeyAnswerer = (approval: Approval, option: string) => Promise<void>;
+/**
+ * Types a dialog option's key into the tab's pane until the dialog is gone, or carries out a
+ * block's answer; `toolInput` is the call the approval is about.
+ */
+export type KeyAnswerer = (approval: Approval, option: string, toolInput: Record<string, unknown>) => Promise<void>;
 
 export interface ApprovalLimits {
   /** How long a hook is held before the approval expires; under Claude's own hook timeout. */
@@ -39,6 +44,10 @@ export interface ApprovalLimits {
   maxPerTab: number;
   /** Resolutions remembered to tell a late decider who answered first. */
   resolutionsKept: number;
+  /** Blocks kept open per tab (the newest); an older one beyond it is let go as expired. */
+  blocksPerTab: number;
+  /** How long a block stays offered: nothing is held, it is only a notice with choices. */
+  blockKeptMs: number;
 }
 
 export const APPROVAL_LIMITS: ApprovalLimits = {
@@ -46,6 +55,8 @@ export const APPROVAL_LIMITS: ApprovalLimits = {
   maxOpen: 256,
   maxPerTab: 32,
   resolutionsKept: 1_000,
+  blocksPerTab: 8,
+  blockKeptMs: 30 * 60_000,
 };
 
 export interface AddOptions {
@@ -62,6 +73,8 @@ export type DecideResult =
   | { ok: false; status: 404; error: string }
   | { ok: false; status: 400; error: string }
   | { ok: false; status: 409; error: string; resolution: ApprovalResolution }
+  /** A block's answer is being carried out by an earlier decision, or could not be now. */
+  | { ok: false; status: 409; error: string; code: typeof NOT_CARRIED_OUT }
   | { ok: false; status: 502; error: string; resolution: ApprovalResolution };
 
 /**
@@ -98,6 +111,8 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
   private readonly resolved = new Map<string, ApprovalResolution>();
   /** The tool and input each remembered resolution was for, to know its PostToolUse when it comes. */
   private readonly resolvedTools = new Map<string, { tool: string | null; input: string }>();
+  /** Blocks whose answer is being carried out: settled only once it was. */
+  private readonly acting = new Set<string>();
   private closed = false;
 
   constructor(
@@ -116,7 +131,8 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
    */
   add(request: ApprovalRequest, held: HeldHook | null, options: AddOptions = {}): Approval | null {
     if (this.closed) return null;
-    const perTab = this.forTab(request.tabId).length;
+    if (!claudeWaitsOn(request.kind)) this.makeRoomForBlock(request.tabId);
+    const perTab = this.allForTab(request.tabId).length;
     if (this.open.size >= this.limits.maxOpen || perTab >= this.limits.maxPerTab) {
       this.log.warn('too many approvals open; this one is left to the terminal', { tabId: request.tabId, open: this.open.size, inTab: perTab });
       return null;
@@ -126,7 +142,7 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     // A guardrail denies what a held hook would otherwise leave to the terminal; it may wait
     // longer than the usual hold, up to what Claude waits.
     const guard = held !== null && request.kind !== 'plan' && request.kind !== 'dialog' ? (options.denyAfter ?? null) : null;
-    const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : this.limits.holdMs;
+    const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : claudeWaitsOn(request.kind) ? this.limits.holdMs : this.limits.blockKeptMs;
     const expiresAt = createdAt + holdMs;
     // The guardrail of this moment is the one it keeps: one set or changed later does not reach it.
     const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt, denyAt: guard ? expiresAt : null };
@@ -158,8 +174,20 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     return [...this.open.values()].map((o) => o.approval);
   }
 
+  /** What Claude waits on in a tab: its open approvals but blocks, which only tell what it did not do. */
   forTab(tabId: string): Approval[] {
+    return this.list().filter((a) => a.tabId === tabId && claudeWaitsOn(a.kind));
+  }
+
+  /** Every open approval of a tab, blocks too. */
+  allForTab(tabId: string): Approval[] {
     return this.list().filter((a) => a.tabId === tabId);
+  }
+
+  /** Keeps a tab's blocks under their limit: the oldest goes, as the newest tell most. */
+  private makeRoomForBlock(tabId: string): void {
+    const blocks = this.allForTab(tabId).filter((a) => !claudeWaitsOn(a.kind));
+    for (const old of blocks.slice(0, Math.max(0, blocks.length - this.limits.blocksPerTab + 1))) this.settle(old.id, 'expired', { kind: 'agent', name: null });
   }
 
   /** How an approval was settled, while it is remembered. */
@@ -180,17 +208,43 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     }
     const result = decide(entry.context, body);
     if (!result.ok) return { ok: false, status: 400, error: result.error };
+    if (!claudeWaitsOn(entry.approval.kind)) return this.answerBlock(entry, result.option ?? '', by);
     const resolution = this.finish(entry, result.outcome, by, result.message, result.reply);
     if (result.option !== null) {
       if (!this.answerByKeys) return { ok: false, status: 502, error: 'this dialog cannot be answered from here; use the terminal', resolution };
       try {
-        await this.answerByKeys(entry.approval, result.option);
+        await this.answerByKeys(entry.approval, result.option, entry.context.toolInput);
       } catch (err) {
         this.log.warn('could not answer a dialog by keys', { id, tabId: entry.approval.tabId, error: (err as Error).message });
         return { ok: false, status: 502, error: `the answer could not be typed into the terminal: ${(err as Error).message}`, resolution };
       }
     }
     return { ok: true, resolution };
+  }
+
+  /**
+   * Nothing waits on a block, so its answer is carried out first and the block settled after:
+   * one that could not be (Claude busy, the call gone from its list) stays open, saying why.
+   */
+  private async answerBlock(entry: OpenApproval, option: string, by: ApprovalResolver): Promise<DecideResult> {
+    const { id } = entry.approval;
+    if (this.acting.has(id)) return { ok: false, status: 409, error: 'this block is being answered already', code: NOT_CARRIED_OUT };
+    this.acting.add(id);
+    try {
+      if (!this.answerByKeys) return { ok: false, status: 400, error: 'this block cannot be answered from here; use the terminal' };
+      await this.answerByKeys(entry.approval, option, entry.context.toolInput);
+    } catch (err) {
+      this.log.warn('could not answer a block', { id, tabId: entry.approval.tabId, error: (err as Error).message });
+      return { ok: false, status: 409, error: (err as Error).message, code: NOT_CARRIED_OUT };
+    } finally {
+      this.acting.delete(id);
+    }
+    const now = this.open.get(id);
+    if (!now) {
+      const resolution = this.resolved.get(id);
+      return resolution ? { ok: true, resolution } : { ok: false, status: 404, error: 'no such approval' };
+    }
+    return { ok: true, resolution: this.finish(now, 'answered', by, null, null) };
   }
 
   /** A guardrail's decision: denied, by the agent, with the message Claude is told. */
@@ -214,23 +268,29 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
 
   /**
    * Claude moved on in a tab (a new prompt, the turn ended, the session ended): whatever it
-   * asked there was answered, or is moot.
+   * asked there was answered, or is moot. Its blocks stay while Claude runs (a retry is still
+   * possible after the turn), and go with it.
    */
   settleTab(tabId: string, outcome: 'answered-in-terminal' | 'claude-exited'): void {
     const by: ApprovalResolver = outcome === 'answered-in-terminal' ? { kind: 'terminal', name: null } : { kind: 'agent', name: null };
-    for (const approval of this.forTab(tabId)) this.settle(approval.id, outcome, by);
+    const settled = outcome === 'claude-exited' ? this.allForTab(tabId) : this.forTab(tabId);
+    for (const approval of settled) this.settle(approval.id, outcome, by);
   }
 
   /**
    * A tool ran (or failed) in a tab: the approval that asked for it was answered in the
    * terminal. PermissionRequest carries no tool_use_id, so the tool is matched by name and
    * input; a tool already answered here is its own approval's echo; anything else (the person
-   * amended the input in the dialog) settles the oldest open request for that tool.
+   * amended the input in the dialog) settles the oldest open request for that tool. A block
+   * of that very call is settled too: it ran after all (retried from the terminal).
    */
   settleTool(tabId: string, tool: string, toolInput: unknown): void {
-    const candidates = [...this.open.values()].filter((o) => o.approval.tabId === tabId && o.approval.tool === tool);
-    if (candidates.length === 0) return;
     const input = inputKey(toolInput);
+    for (const ran of [...this.open.values()].filter((o) => o.approval.tabId === tabId && !claudeWaitsOn(o.approval.kind) && o.approval.tool === tool && o.inputKey === input)) {
+      this.finish(ran, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);
+    }
+    const candidates = [...this.open.values()].filter((o) => o.approval.tabId === tabId && claudeWaitsOn(o.approval.kind) && o.approval.tool === tool);
+    if (candidates.length === 0) return;
     const exact = candidates.find((o) => o.inputKey === input);
     if (exact) {
       this.finish(exact, 'answered-in-terminal', { kind: 'terminal', name: null }, null, null);

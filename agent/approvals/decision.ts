@@ -44,12 +44,14 @@ function reply(decision: HookDecision['hookSpecificOutput']['decision']): HookDe
 
 /**
  * Checks a decision against the approval it is for and builds Claude's answer. A dialog or plan
- * is answered by keys (`option`), so it gets no hook reply; everything else does.
+ * is answered by keys (`option`), and a block by its option, so they get no hook reply;
+ * everything else does.
  */
 export function decide(ctx: DecisionContext, body: DecisionBody): DecisionResult {
-  if (ctx.kind === 'plan' || ctx.kind === 'dialog') {
-    if (body.decision !== 'answer' || body.option === undefined) return { ok: false, error: 'this dialog is answered with "answer" and one of its options' };
-    if (!ctx.options.some((o) => o.key === body.option)) return { ok: false, error: `the dialog has no option ${body.option}` };
+  if (ctx.kind === 'plan' || ctx.kind === 'dialog' || ctx.kind === 'block') {
+    const what = ctx.kind === 'block' ? 'block' : 'dialog';
+    if (body.decision !== 'answer' || body.option === undefined) return { ok: false, error: `this ${what} is answered with "answer" and one of its options` };
+    if (!ctx.options.some((o) => o.key === body.option)) return { ok: false, error: `the ${what} has no option ${body.option}` };
     return { ok: true, outcome: 'answered', reply: null, option: body.option, message: null };
   }
   switch (body.decision) {

@@ -6,6 +6,7 @@ import { cardText } from '../util/card-text.js';
 import type { Disposable } from '../util/disposable.js';
 import type { Logger } from '../util/log.js';
 import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
+import { retryBlocked } from './blocked-list.js';
 import { type DialogKey, readingFingerprint, readScreen, type ScreenReading, UNKNOWN_SCREEN_KEYS } from './screen-reader.js';
 import { SUMMARY_LIMITS } from './summary.js';
 
@@ -36,6 +37,8 @@ export interface PaneDialogTimings {
   quietLookEvery: number;
   /** A dialog offered this soon after one of the tab's was answered follows from the answer: no push. */
   followUpMs: number;
+  /** How long a block's retry waits for Claude's turn to end (it usually comes mid-turn). */
+  turnEndMs: number;
 }
 
 export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
@@ -46,6 +49,7 @@ export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
   recentMs: 60_000,
   quietLookEvery: 10,
   followUpMs: 10_000,
+  turnEndMs: 60_000,
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -167,14 +171,30 @@ export class PaneDialogs implements Disposable {
    * Answers with the keys the option names, and for a dialog that was read, until it is gone.
    * Before each key the screen is read again, so a key is never typed into whatever replaced it.
    */
-  async answer(approval: Approval, option: string): Promise<void> {
+  async answer(approval: Approval, option: string, toolInput: Record<string, unknown> = {}): Promise<void> {
     this.answering.add(approval.tabId);
     try {
-      await this.answerByKeys(approval, option);
+      if (approval.kind === 'block') await this.answerBlock(approval, option, toolInput);
+      else await this.answerByKeys(approval, option);
     } finally {
       this.answering.delete(approval.tabId);
       this.answeredAt.set(approval.tabId, this.now());
     }
+  }
+
+  /**
+   * A block: dismissed, nothing typed; or retried through Claude's own list of blocked calls,
+   * only while Claude waits at an empty prompt: a turn going on would take the keys, so the
+   * retry waits for it to end (a block comes mid-turn, and Retry is often tapped at once).
+   */
+  private async answerBlock(approval: Approval, option: string, toolInput: Record<string, unknown>): Promise<void> {
+    if (option !== 'retry') return;
+    const turnEnd = this.now() + this.timings.turnEndMs;
+    while (this.statuses()[approval.tabId]?.state === 'busy') {
+      if (this.now() > turnEnd) throw new Error('Claude is still busy: retry once its turn has ended');
+      await sleep(this.timings.keyRetryMs);
+    }
+    await retryBlocked(this.panes, { tabId: approval.tabId, toolInput }, { stepMs: this.timings.keyRetryMs, timeoutMs: this.timings.keyTimeoutMs }, this.now);
   }
 
   private async answerByKeys(approval: Approval, option: string): Promise<void> {

@@ -60,7 +60,7 @@ export async function runApprovals(args: string[], opts: ApprovalCliOptions): Pr
       const conn = connect(opts.dataDir);
       const approval = await findApproval(conn, id);
       if (approval?.kind === 'question') throw new CliError(`${id} is a question: ${answerHint(approval, advise)}`, EXIT.usage);
-      if (approval?.kind === 'plan' || approval?.kind === 'dialog') throw new CliError(`${id} is a ${approval.kind}: ${answerHint(approval, advise)}`, EXIT.usage);
+      if (approval?.kind === 'plan' || approval?.kind === 'dialog' || approval?.kind === 'block') throw new CliError(`${id} is a ${approval.kind}: ${answerHint(approval, advise)}`, EXIT.usage);
       return decided(await post(conn, id, { decision: opts.always ? 'allow-always' : 'allow' }), approval, opts);
     }
     case 'deny': {
@@ -136,7 +136,8 @@ export function answerBody(approval: Approval, labels: string[], advise: Advise 
       return { decision: 'answer', answers };
     }
     case 'plan':
-    case 'dialog': {
+    case 'dialog':
+    case 'block': {
       if (labels.length !== 1) throw new CliError(`${id} takes one option: ${answerHint(approval, advise)}`, EXIT.usage);
       const given = (labels[0] as string).trim();
       if (approval.options.length === 0) {
@@ -186,6 +187,7 @@ function answerHint(approval: Approval, advise: Advise): string {
     return `answer it with: ${advise(`answer ${approval.id} ${n === 1 ? 'LABEL' : Array.from({ length: n }, (_, i) => `LABEL${i + 1}`).join(' ')}`)}`;
   }
   if (approval.kind === 'plan' || approval.kind === 'dialog') return `answer it with: ${advise(`answer ${approval.id} N`)} (N: the option's number)`;
+  if (approval.kind === 'block') return `answer it with: ${advise(`answer ${approval.id} retry`)} or ${advise(`answer ${approval.id} dismiss`)}`;
   return `${advise(`approve ${approval.id}${approval.alwaysAllow ? ' [--always]' : ''}`)} or ${advise(`deny ${approval.id} [--message TEXT]`)}`;
 }
 
@@ -224,7 +226,7 @@ function describe(a: Approval, now: number, advise: Advise): string {
     });
     lines.push('    or any other text');
   });
-  if (a.kind === 'plan' || a.kind === 'dialog') {
+  if (a.kind === 'plan' || a.kind === 'dialog' || a.kind === 'block') {
     for (const o of a.options) lines.push(`    ${visibleText(o.key)}. ${visibleText(o.label)}`);
     if (a.options.length === 0) lines.push('  (its options could not be read; see the terminal)');
   }

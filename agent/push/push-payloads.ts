@@ -69,6 +69,7 @@ function actionsFor(approval: Approval): PushAction[] {
     }
     case 'plan':
     case 'dialog':
+    case 'block':
       // Buttons for every option or for none: a notification that offered two of four would hide the rest.
       if (approval.options.length > MAX_ACTIONS) return [];
       return approval.options.map((o) => ({ action: `option-${o.key}`, title: clip(o.label, 40), decision: { decision: 'answer', option: o.key } }));
@@ -97,7 +98,12 @@ function fitted(payload: Extract<PushPayload, { kind: 'show' }>): PushPayload {
 }
 
 export function approvalPush(approval: Approval, place: TabPlace | null): PushPayload {
-  const title = approval.kind === 'question' ? (approval.questions[0]?.question ?? approval.summary.title) : approval.summary.title;
+  const title =
+    approval.kind === 'question'
+      ? (approval.questions[0]?.question ?? approval.summary.title)
+      : approval.kind === 'block'
+        ? `Blocked by auto mode: ${approval.summary.title}`
+        : approval.summary.title;
   return fitted({
     v: 1,
     kind: 'show',

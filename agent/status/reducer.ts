@@ -164,6 +164,8 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
       return moveTo({ ...status, compacting: false }, 'idle', at, effects);
     case 'PreToolUse':
     case 'SubagentStop':
+    // A blocked call: Claude goes on (its card is offered as a block; the state does not move).
+    case 'PermissionDenied':
       return status;
   }
 }

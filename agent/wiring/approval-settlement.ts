@@ -1,4 +1,4 @@
-import type { ApprovalServerMessage } from '../../protocol/approvals.js';
+import { type ApprovalServerMessage, claudeWaitsOn } from '../../protocol/approvals.js';
 import type { ClaudeState } from '../../protocol/status.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusEffect } from '../status/reducer.js';
@@ -30,7 +30,8 @@ export function settleApprovalsWithStatus({ status, approvals }: ApprovalSettlem
     if (msg.type === 'approval-opened') {
       const { approval } = msg;
       const current = status.get(approval.tabId);
-      if (!current) return;
+      // A block tells what Claude did not do; it went on, and its state with it.
+      if (!current || !claudeWaitsOn(approval.kind)) return;
       if (approval.kind === 'dialog' && current.state !== 'needs-input') before.set(approval.id, { tabId: approval.tabId, state: current.state });
       status.apply(approval.tabId, { kind: 'approval-open', at: Date.now() });
       return;

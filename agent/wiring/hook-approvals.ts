@@ -3,7 +3,7 @@ import { durationText } from '../../protocol/duration-text.js';
 import type { HookPayload } from '../../protocol/hooks.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { ApprovalStore, HeldHook } from '../approvals/approval-store.js';
-import { approvalRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
+import { approvalRequest, blockRequest, type PermissionRequestPayload, settleFromHook } from '../approvals/from-hooks.js';
 import type { PaneDialogs } from '../approvals/pane-dialogs.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -38,7 +38,8 @@ export interface HookApprovals {
   /**
    * An event that is not a PermissionRequest: the approvals it shows Claude no longer waits on
    * are settled; an outside session's SessionEnd lets the session go (its claude exited, or
-   * /clear goes on under a new id), and a session still waiting stays in needs-input.
+   * /clear goes on under a new id), and a session still waiting stays in needs-input. A
+   * PermissionDenied (auto mode blocked a call) is offered as a block, pushed like a question.
    */
   afterEvent(key: string, fromTab: boolean, payload: HookPayload): void;
   /**
@@ -55,6 +56,11 @@ export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf
   return {
     afterEvent(key, fromTab, payload) {
       settleFromHook(approvals, key, payload);
+      if (payload.hook_event_name === 'PermissionDenied') {
+        const request = blockRequest(key, payload);
+        if (request) approvals.add(request, null);
+        else log.warn('a blocked call nested too deep to offer', { key, tool: payload.tool_name.slice(0, 200) });
+      }
       if (!fromTab && payload.hook_event_name === 'SessionEnd') outside.forget(key, 'session-ended');
       else if (approvals.forTab(key).length > 0) status.apply(key, { kind: 'approval-open', at: Date.now() });
     },

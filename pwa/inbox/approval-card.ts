@@ -6,7 +6,7 @@ import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
-import { questionIcon, shieldIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
+import { blockedIcon, questionIcon, shieldIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
 import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
 import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther, toggleChoice } from './answers.js';
@@ -33,12 +33,15 @@ function kindWords(a: Approval): { icon: unknown; text: string } {
     case 'dialog':
       // Read off Claude's screen, wherever that screen is: a tab, or a terminal on the machine.
       return { icon: terminalIcon(), text: "On Claude's screen" };
+    case 'block':
+      return { icon: blockedIcon(), text: 'Blocked by auto mode' };
   }
 }
 
 /**
  * One thing Claude asks the person: a tool's permission, a question, a plan, or a dialog read
- * off the screen, with the answers it takes. Deny and Approve stand large at opposite ends;
+ * off the screen, with the answers it takes; or a call auto mode blocked, which Claude may be
+ * let to retry. Deny and Approve stand large at opposite ends;
  * "Always allow" is a third choice of its own, worded as Claude suggested it.
  */
 @customElement('pm-approval-card')
@@ -383,6 +386,7 @@ export class ApprovalCard extends LitElement {
       ${a.kind === 'question' ? this.renderQuestions(a.questions) : a.kind === 'dialog' ? this.renderScreen() : this.renderSummary()}
       ${a.kind === 'permission' ? this.renderPermission() : nothing}
       ${a.kind === 'plan' || a.kind === 'dialog' ? this.renderDialogOptions() : nothing}
+      ${a.kind === 'block' ? this.renderBlock() : nothing}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       ${this.renderLinks()}
     `;
@@ -574,6 +578,21 @@ export class ApprovalCard extends LitElement {
           )}
         </div>`
       : nothing}`;
+  }
+
+  /**
+   * Claude went on without the call. Retry is Claude's own "r to retry": it is told it may run
+   * this exact call again, and auto mode checks it again.
+   */
+  private renderBlock() {
+    if (this.offline) return nothing;
+    const busy = this.pending !== null;
+    const press = (key: string) => this.send(`option-${key}`, { decision: 'answer', option: key });
+    return html`<p class="description">Claude went on without it. Retry lets Claude run this exact call again; auto mode checks it again.</p>
+      <div class="decide">
+        <button ?disabled=${busy} @click=${() => press('dismiss')}>${this.spinner('option-dismiss')}Dismiss</button>
+        <button class="primary" ?disabled=${busy} @click=${() => press('retry')}>${this.spinner('option-retry')}Retry</button>
+      </div>`;
   }
 
   private renderLinks() {

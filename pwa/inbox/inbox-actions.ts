@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DecisionBody } from '../../protocol/api.js';
-import type { Approval } from '../../protocol/approvals.js';
+import { type Approval, NOT_CARRIED_OUT } from '../../protocol/approvals.js';
 import { actionsOf } from '../core/action-request.js';
 import { ApiRequestError } from '../core/api-request.js';
 import * as api from '../core/api.js';
@@ -94,8 +94,9 @@ export class InboxActionsController implements ReactiveController {
     try {
       await api.decideApproval(approval.id, body);
     } catch (err) {
-      // Someone else answered first: say who, briefly, then let the card go.
-      if (err instanceof ApiRequestError && err.status === 409) {
+      // Someone else answered first: say who, briefly, then let the card go. A block's answer
+      // that could not be carried out now leaves it open, saying why.
+      if (err instanceof ApiRequestError && err.status === 409 && err.code !== NOT_CARRIED_OUT) {
         this.showSettled(approval, sentence(err.message));
         this.state.forgetApproval(approval.id);
         return undefined;

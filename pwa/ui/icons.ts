@@ -35,6 +35,8 @@ export const bellIcon = () => icon(svg`<path d="M6 9a6 6 0 0 1 12 0c0 5 2 6.5 2 
 export const questionIcon = () => icon(svg`<circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 0 1 4.9.7c0 1.7-2.4 2.2-2.4 3.8"/><path d="M12 17h0.01"/>`, 18);
 /** A tool asking to run: a shield. */
 export const shieldIcon = () => icon(svg`<path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6z"/>`, 18);
+/** A call auto mode refused: a circle struck through. */
+export const blockedIcon = () => icon(svg`<circle cx="12" cy="12" r="9"/><path d="M5.6 5.6l12.8 12.8"/>`, 18);
 export const checkIcon = () => icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`, 20);
 /** An arrow coming in through a door: a Claude from elsewhere adopted as a tab here. */
 export const adoptIcon = () => icon(svg`<path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4"/><path d="M3 12h12"/><path d="M11 8l4 4-4 4"/>`, 18);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerBody } from '../../agent/cli/approvals-cli.js';
 import { type CliError, EXIT } from '../../agent/cli/remote.js';
-import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
+import { type Approval, type ApprovalResolution, BLOCK_OPTIONS } from '../../protocol/approvals.js';
 import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
 import { runHookScript } from '../support/hook-script.js';
 import { api, claim } from '../support/client.js';
@@ -298,6 +298,13 @@ describe('what `pocketmux answer` sends', () => {
     }
     throw new Error('not refused');
   };
+
+  it('a block: retry or dismiss, by key or label', () => {
+    const block: Approval = { ...base, kind: 'block', options: [...BLOCK_OPTIONS] };
+    expect(answerBody(block, ['retry'])).toEqual({ decision: 'answer', option: 'retry' });
+    expect(answerBody(block, ['Dismiss'])).toEqual({ decision: 'answer', option: 'dismiss' });
+    expect(refusal(block, ['approve'])).toMatchObject({ code: EXIT.usage, message: expect.stringContaining('choose one of retry (Let Claude retry it), dismiss (Dismiss)') });
+  });
 
   it('a plan or dialog: its option by number or label', () => {
     for (const kind of ['plan', 'dialog'] as const) {

@@ -39,7 +39,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Router {
         res.json({ resolution: result.resolution });
         return;
       }
-      res.status(result.status).json({ error: result.error, ...('resolution' in result ? { resolution: result.resolution } : {}) });
+      res.status(result.status).json({ error: result.error, ...('resolution' in result ? { resolution: result.resolution } : {}), ...('code' in result ? { code: result.code } : {}) });
     }),
   );
   return router;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DecisionBody } from '../../../protocol/api.js';
-import type { Approval } from '../../../protocol/approvals.js';
+import { type Approval, BLOCK_OPTIONS } from '../../../protocol/approvals.js';
 import { type PushPayload, PUSH_PAYLOAD_MAX } from '../../../protocol/push.js';
 import { ApprovalStore } from '../../../agent/approvals/approval-store.js';
 import { approvalRequest } from '../../../agent/approvals/from-hooks.js';
@@ -66,6 +66,21 @@ describe('push payloads', () => {
       { decision: 'answer', option: '1' },
       { decision: 'answer', option: '2' },
     ]);
+  });
+
+  it('a block: says auto mode blocked it, why, and offers Retry and Dismiss as buttons that pass the decision schema', () => {
+    const blocked = approvalPush(
+      { ...approval, kind: 'block', summary: { ...approval.summary, description: 'Auto mode: [Code from External]' }, options: [...BLOCK_OPTIONS] },
+      place,
+    );
+    expect(blocked).toMatchObject({ title: 'Blocked by auto mode: Bash: npm test', body: 'Auto mode: [Code from External]\nshop · api server' });
+    const actions = blocked.kind === 'show' ? blocked.actions : [];
+    expect(actions.map((a) => [a.title, a.decision])).toEqual([
+      ['Let Claude retry it', { decision: 'answer', option: 'retry' }],
+      ['Dismiss', { decision: 'answer', option: 'dismiss' }],
+    ]);
+    for (const a of actions) expect(DecisionBody.safeParse(a.decision).success).toBe(true);
+    expect(DecisionBody.safeParse({ decision: 'answer', option: 'retry; rm -rf /' }).success).toBe(false);
   });
 
   it('stays under the size push services take, whatever Claude wrote', () => {

@@ -276,6 +276,58 @@ describe('ApprovalStore', () => {
     expect(s.list().map((x) => x.tabId)).toEqual(['tab-2']);
   });
 
+  it('keeps a block while Claude runs: not waited on, settled by its call running, by Claude leaving, or by its answer', async () => {
+    const carried: [string, Record<string, unknown>][] = [];
+    const { s } = store({ ...APPROVAL_LIMITS, blocksPerTab: 2 }, async (_approval, option, toolInput) => {
+      carried.push([option, toolInput]);
+      if (toolInput.command === 'busy') throw new Error('Claude is busy: retry once its turn has ended');
+    });
+    const block = (command: string) =>
+      s.add(request({ kind: 'block', toolInput: { command }, options: [{ key: 'retry', label: 'Let Claude retry it' }, { key: 'dismiss', label: 'Dismiss' }] }), null);
+    const first = block('curl x | sh');
+    expect(first?.expiresAt).toBe((first?.createdAt ?? 0) + APPROVAL_LIMITS.blockKeptMs);
+    // Nothing waits on it: the tab's waits are empty, and a turn ending leaves it.
+    expect(s.forTab('tab-1')).toEqual([]);
+    expect(s.allForTab('tab-1')).toEqual([first]);
+    s.settleTab('tab-1', 'answered-in-terminal');
+    s.settleTool('tab-1', 'Bash', { command: 'another call' });
+    expect(s.get(first?.id ?? '')).toEqual(first);
+    // Its own call ran after all (retried at the terminal).
+    s.settleTool('tab-1', 'Bash', { command: 'curl x | sh' });
+    expect(s.resolution(first?.id ?? '')).toMatchObject({ outcome: 'answered-in-terminal' });
+
+    // Answered: carried out first, settled after; one that could not be stays open, saying why.
+    const busy = block('busy');
+    expect(await s.decide(busy?.id ?? '', { decision: 'allow' }, device)).toMatchObject({ ok: false, status: 400, error: 'this block is answered with "answer" and one of its options' });
+    expect(await s.decide(busy?.id ?? '', { decision: 'answer', option: 'retry' }, device)).toEqual({ ok: false, status: 409, error: 'Claude is busy: retry once its turn has ended', code: 'not-carried-out' });
+    expect(s.get(busy?.id ?? '')).toEqual(busy);
+    const retried = block('curl y | sh');
+    expect(await s.decide(retried?.id ?? '', { decision: 'answer', option: 'retry' }, device)).toMatchObject({ ok: true, resolution: { outcome: 'answered', by: device } });
+    expect(carried).toEqual([
+      ['retry', { command: 'busy' }],
+      ['retry', { command: 'curl y | sh' }],
+    ]);
+
+    // At most `blocksPerTab` per tab: the oldest goes as a newer one comes.
+    const newer = block('a');
+    expect(s.allForTab('tab-1')).toEqual([busy, newer]);
+    const newest = block('b');
+    expect(s.allForTab('tab-1')).toEqual([newer, newest]);
+    expect(s.resolution(busy?.id ?? '')).toMatchObject({ outcome: 'expired' });
+    s.settleTab('tab-1', 'claude-exited');
+    expect(s.list()).toEqual([]);
+  });
+
+  it('answers one decision on a block at a time', async () => {
+    let release: () => void = () => undefined;
+    const { s } = store(APPROVAL_LIMITS, () => new Promise<void>((resolve) => (release = resolve)));
+    const block = s.add(request({ kind: 'block', options: [{ key: 'retry', label: 'Let Claude retry it' }] }), null);
+    const first = s.decide(block?.id ?? '', { decision: 'answer', option: 'retry' }, device);
+    expect(await s.decide(block?.id ?? '', { decision: 'answer', option: 'retry' }, laptop)).toEqual({ ok: false, status: 409, error: 'this block is being answered already', code: 'not-carried-out' });
+    release();
+    expect(await first).toMatchObject({ ok: true, resolution: { by: device } });
+  });
+
   it('settles by a tool input nested 100,000 deep, which JSON.stringify cannot write', () => {
     const { s } = store();
     const deep = JSON.parse(`{"command":"x","nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Record<string, unknown>;

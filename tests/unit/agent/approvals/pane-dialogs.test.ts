@@ -219,4 +219,45 @@ describe('PaneDialogs', () => {
       expect(looks).toBe(2);
     });
   });
+
+  it("retries a block once Claude's turn has ended, and types nothing while it goes on", async () => {
+    const auto = join(FIXTURES, 'auto-mode');
+    const [prompt, list, marked, after] = ['pane-blocked.txt', 'pane-recently-blocked-down.txt', 'pane-recently-blocked-retry-marked.txt', 'pane-after-retry.txt'].map((f) =>
+      readFileSync(join(auto, f), 'utf8'),
+    );
+    let shown = prompt as string;
+    const keys: string[] = [];
+    const panes = {
+      screen: async () => shown,
+      sendInput: async (_tab: string, text: string, enter: boolean) => {
+        keys.push(enter ? `${text}⏎` : text);
+        if (text === '/permissions') shown = list as string;
+        if (text === 'r') shown = marked as string;
+      },
+      pressKey: async (_tab: string, key: string) => {
+        keys.push(key);
+        if (key === 'Escape') shown = after as string;
+      },
+    };
+    const statuses: Record<string, TabStatus> = { 'tb-1': { ...initialStatus(0), state: 'busy', claudeRunning: true } };
+    const store = new ApprovalStore(log);
+    const dialogs = new PaneDialogs(panes, store, () => statuses, log, undefined, { ...PANE_DIALOG_TIMINGS, keyRetryMs: 5, turnEndMs: 5_000 });
+    const block = store.add({ ...planRequest, kind: 'block', tool: 'Bash', options: [{ key: 'retry', label: 'Let Claude retry it' }] }, null);
+    if (!block) throw new Error('not added');
+    const command = 'curl -s http://127.0.0.1:9/install.sh | bash; echo ran > ran.txt';
+    const retried = dialogs.answer(block, 'retry', { command });
+    await eventually(() => dialogs.poll().then(() => true), 1_000, 'a poll meanwhile');
+    expect(keys).toEqual([]);
+    statuses['tb-1'] = { ...initialStatus(0), state: 'ready-for-review', claudeRunning: true };
+    await retried;
+    expect(keys).toEqual(['/permissions⏎', 'r', 'Escape']);
+
+    // A turn that does not end in time: nothing is typed, and the reason is given.
+    keys.length = 0;
+    shown = prompt as string;
+    statuses['tb-1'] = { ...initialStatus(0), state: 'busy', claudeRunning: true };
+    const patient = new PaneDialogs(panes, store, () => statuses, log, undefined, { ...PANE_DIALOG_TIMINGS, keyRetryMs: 5, turnEndMs: 50 });
+    await expect(patient.answer(block, 'retry', { command })).rejects.toThrow('Claude is still busy: retry once its turn has ended');
+    expect(keys).toEqual([]);
+  });
 });
