@@ -92,6 +92,12 @@ export interface Approval {
   createdAt: number;
   /** When the agent gives up holding the hook and leaves the dialog to the terminal. */
   expiresAt: number;
+  /**
+   * When a workspace's guardrail denies it if nobody answers first, or null when none will:
+   * set when the hook is held, from the guardrail on at that moment. The agent's word, so a
+   * card never counts down to a denial the agent will not make.
+   */
+  denyAt: number | null;
 }
 
 export const RESOLVER_KINDS = ['device', 'cli', 'terminal', 'agent'] as const;
@@ -167,6 +173,7 @@ export const ApprovalSchema = z.object({
   alwaysAllow: z.nullable(z.string()),
   createdAt: z.number(),
   expiresAt: z.number(),
+  denyAt: z.nullable(z.number()),
 }) satisfies z.ZodMiniType<Approval>;
 
 export const ApprovalResolutionSchema = z.object({

@@ -63,6 +63,7 @@ const approval = {
   alwaysAllow: 'Bash(npm test:*)',
   createdAt: 1_700_000_000_000,
   expiresAt: 1_700_000_590_000,
+  denyAt: null,
 };
 const resolution = { id: 'ap-1', tabId: 'tab-1', outcome: 'approved', by: { kind: 'device', name: 'Phone' }, at: 1_700_000_001_000, message: null };
 const rateWindow = { usedPercent: 12.5, resetsAt: 1_700_003_600 };
