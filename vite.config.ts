@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { minifyCssLiteralsPlugin } from './build/minify-css-literals.js';
 import { precompressPlugin } from './build/precompress.js';
 
 const BACKGROUND = '#0e1116';
@@ -37,6 +38,22 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // xterm is one large module by design; it loads only when a terminal opens.
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Everything the first screen runs, in one file. Left to itself the bundler cuts out
+            // what the first screen shares with a lazy screen that does not load the first
+            // screen's file (the new-Claude sheet, the add-workspace form) into small files of
+            // their own: more requests, and each compressed alone, about 3 KB more as sent.
+            { name: 'first-screen', tags: ['$initial'], priority: 2 },
+            // The small modules lazy screens share (the time words, the confirmation bar...) in
+            // one file rather than a request each.
+            { name: 'lazy-shared', minShareCount: 2, maxModuleSize: 2048, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: {
     // `vite` in dev proxies the API to an agent started with `--port 8420`.
@@ -45,6 +62,7 @@ export default defineConfig({
     },
   },
   plugins: [
+    minifyCssLiteralsPlugin(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: '.',

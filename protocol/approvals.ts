@@ -93,6 +93,12 @@ export interface Approval {
   /** When the agent gives up holding the hook and leaves the dialog to the terminal. */
   expiresAt: number;
   /**
+   * When a workspace's guardrail denies it if nobody answers first, or null when none will:
+   * set when the hook is held, from the guardrail on at that moment. The agent's word, so a
+   * card never counts down to a denial the agent will not make.
+   */
+  denyAt: number | null;
+  /**
    * For the next screen of one the agent could not read, answered by a key from a device a
    * moment before: that screen's approval. Its card takes that one's place (and its
    * `createdAt`), so the card seems to follow the screen.
@@ -181,6 +187,7 @@ export const ApprovalSchema = z.object({
   alwaysAllow: z.nullable(z.string()),
   createdAt: z.number(),
   expiresAt: z.number(),
+  denyAt: z.nullable(z.number()),
   follows: z.optional(z.string()),
 }) satisfies z.ZodMiniType<Approval>;
 

@@ -19,7 +19,7 @@ import { type DecisionContext, decide, type HookDecision } from './decision.js';
 import type { Disposable } from '../util/disposable.js';
 
 /** What opening an approval needs: what cards show, and what answering Claude needs. */
-export type ApprovalRequest = Omit<Approval, 'id' | 'createdAt' | 'expiresAt'> & Pick<DecisionContext, 'toolInput' | 'suggestions' | 'questionKeys'>;
+export type ApprovalRequest = Omit<Approval, 'id' | 'createdAt' | 'expiresAt' | 'denyAt'> & Pick<DecisionContext, 'toolInput' | 'suggestions' | 'questionKeys'>;
 
 /**
  * The PermissionRequest hook request Claude is waiting on. `reply(null)` answers with no
@@ -146,7 +146,9 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     // longer than the usual hold, up to what Claude waits.
     const guard = held !== null && request.kind !== 'plan' && request.kind !== 'dialog' ? (options.denyAfter ?? null) : null;
     const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : claudeWaitsOn(request.kind) ? this.limits.holdMs : this.limits.blockKeptMs;
-    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt: now + holdMs };
+    const expiresAt = now + holdMs;
+    // The guardrail of this moment is the one it keeps: one set or changed later does not reach it.
+    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt, denyAt: guard ? expiresAt : null };
     const timer = setTimeout(() => (guard ? this.deny(approval.id, guard.message) : this.settle(approval.id, 'expired', { kind: 'agent', name: null })), holdMs);
     timer.unref();
     this.open.set(approval.id, {

@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import './update-toast.js';
 import { type Access, lostReason, onAccessLost, resolveAccess, takePairSecret } from '../core/access.js';
 import { errorText } from '../core/api-request.js';
 import { SHOW_DIALOG_EVENT } from '../core/dialog-shown.js';

@@ -1,5 +1,8 @@
 import { Workbox } from 'workbox-window';
 import { UPDATE_READY_EVENT, type UpdateReadyEvent } from './update-event.js';
+// The toast offers what only this registration finds: it comes with it, off the first screen.
+// The app's <pm-update-toast> is upgraded here, before any update can be found.
+import './update-toast.js';
 
 /** How often a page left open looks for a new version, besides each time it comes back into view. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;

@@ -1,6 +1,5 @@
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { OutsideSessionView } from '../../protocol/outside.js';
-import '../ui/confirm-bar.js';
 import { PendingActionController } from './pending-action-controller.js';
 import { terminalPath } from './router.js';
 import { adoptQuestion } from './labels.js';
@@ -24,6 +23,8 @@ export class AdoptController extends PendingActionController {
 
   toggle(): void {
     this.confirming = !this.confirming;
+    // The confirmation's element is fetched when first asked for: most visits never adopt.
+    if (this.confirming) void import('../ui/confirm-bar.js');
     this.clearError();
   }
 

@@ -7,7 +7,6 @@ import type { Guardrail, WorkspaceView } from '../../protocol/api.js';
 import { type Approval, type ApprovalResolution, GUARDRAIL_RESOLVER } from '../../protocol/approvals.js';
 import { GUARDRAIL_MINUTES } from '../../protocol/limits.js';
 import { durationText } from '../../protocol/duration-text.js';
-import { isOutsidePlace, type SessionPlace } from './inbox-items.js';
 
 /** The waits the workspace menu offers, in minutes. */
 export const GUARDRAIL_OFFERED_MINUTES: readonly number[] = [5, 10, 15, 20];
@@ -42,19 +41,17 @@ export function isGuardrailDecision(resolution: Pick<ApprovalResolution, 'by'>):
 }
 
 /**
- * The guardrail over an open approval: its workspace's, for what a guardrail decides (a
- * permission or a question of a tab); null for plans and dialogs, and for sessions outside
- * the tabs, which have none.
+ * What an open card has left before a guardrail denies it, from the agent's `denyAt`: null for
+ * a card the agent will not deny (no guardrail was on when it opened, or it is not one a
+ * guardrail decides), whatever its workspace's guardrail is now.
  */
-export function guardrailOver(approval: Pick<Approval, 'kind'>, place: SessionPlace | undefined): Guardrail | null {
-  if (approval.kind !== 'permission' && approval.kind !== 'question') return null;
-  if (!place || isOutsidePlace(place)) return null;
-  return place.workspace.guardrail ?? null;
+export function deadlineText(approval: Pick<Approval, 'denyAt'>, now: number): string | null {
+  return approval.denyAt === null ? null : deniedInText(approval.denyAt, now);
 }
 
-/** "Denied automatically in 9 min": what an open card under a guardrail has left, counted from the agent's `expiresAt`. */
-export function deniedInText(expiresAt: number, now: number): string {
-  const left = expiresAt - now;
+/** "Denied automatically in 9 min": what an open card under a guardrail has left, counted to `denyAt`. */
+export function deniedInText(denyAt: number, now: number): string {
+  const left = denyAt - now;
   if (left < 60_000) return 'Denied automatically within a minute';
   return `Denied automatically in ${Math.ceil(left / 60_000)} min`;
 }

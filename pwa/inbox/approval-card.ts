@@ -10,14 +10,25 @@ import { blockedIcon, questionIcon, shieldIcon, sparkIcon, terminalIcon } from '
 import { router, tabViewPath } from '../core/router.js';
 import { controls } from '../ui/styles.js';
 import { buildAnswers, emptyChoices, type QuestionChoice, sendsAtOnce, setOther, toggleChoice } from './answers.js';
-import { cardStyles } from './card-styles.js';
-import { dialogLayout } from './dialog-keys.js';
+import { cardStyles, optionStyles } from './card-styles.js';
 import { paragraphs, withoutSharedIndent } from './dialog-text.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
 import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
-import { deniedInText, guardrailOver } from '../core/guardrail.js';
+import { deadlineText } from '../core/guardrail.js';
+
+let dialogAnswersAsked = false;
+
+/** A dialog's answers are a chunk of their own, as most cards are no dialog: fetched when the first one shows. */
+function loadDialogAnswers(): void {
+  if (dialogAnswersAsked) return;
+  dialogAnswersAsked = true;
+  import('./dialog-answers.js').catch(() => {
+    // Asked again by the next card drawn.
+    dialogAnswersAsked = false;
+  });
+}
 
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
@@ -49,6 +60,7 @@ export class ApprovalCard extends LitElement {
   static override styles = [
     controls,
     cardStyles,
+    optionStyles,
     css`
       /* Opened from a notification: a ring that fades, so the eye lands on this card. */
       :host([highlight]) .card {
@@ -101,39 +113,6 @@ export class ApprovalCard extends LitElement {
         font-size: 13px;
         color: var(--pm-muted);
       }
-      .options {
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-      }
-      button.option {
-        justify-content: flex-start;
-        text-align: left;
-        white-space: normal;
-        min-height: 52px;
-        padding: 8px 14px;
-        gap: 12px;
-        border-radius: 12px;
-      }
-      button.option[aria-pressed='true'] {
-        border-color: var(--pm-accent);
-        background: color-mix(in srgb, var(--pm-accent) 12%, transparent);
-      }
-      .option .texts {
-        display: flex;
-        flex-direction: column;
-        min-width: 0;
-        flex: 1 1 auto;
-      }
-      .option .label {
-        font-weight: 600;
-        overflow-wrap: anywhere;
-      }
-      .option .desc {
-        color: var(--pm-muted);
-        font-size: 14px;
-        overflow-wrap: anywhere;
-      }
       .option .tick {
         flex: none;
         width: 20px;
@@ -148,43 +127,6 @@ export class ApprovalCard extends LitElement {
         border-color: var(--pm-accent);
         background: var(--pm-accent);
         box-shadow: inset 0 0 0 3px var(--pm-surface);
-      }
-      /* A named key before what it does: a key cap, as the keyboard prints it. */
-      .option .cap {
-        flex: none;
-        min-width: 44px;
-        padding: 3px 7px;
-        border-radius: 7px;
-        border: 1px solid var(--pm-field-border);
-        border-bottom-width: 2px;
-        background: var(--pm-surface-2);
-        font-family: var(--pm-mono);
-        font-size: 13px;
-        text-align: center;
-        color: var(--pm-text);
-        white-space: nowrap;
-      }
-      /* An unread screen's bare keys: a pad of caps, each still a finger wide. */
-      .pad {
-        display: grid;
-        /* Six across: Enter, Esc, ↑ and ↓ on the first row, the digits under them. */
-        grid-template-columns: repeat(6, minmax(0, 1fr));
-        gap: 8px;
-        /* On a wide card the keys stay key-sized rather than stretching across it. */
-        max-width: 26rem;
-      }
-      .pad button {
-        min-width: 44px;
-        min-height: 48px;
-        padding: 0 6px;
-        border-radius: 10px;
-        border-bottom-width: 2px;
-        font-family: var(--pm-mono);
-        font-size: 16px;
-        font-weight: 600;
-      }
-      .pad button.named {
-        grid-column: span 2;
       }
       .paragraphs {
         display: flex;
@@ -371,10 +313,10 @@ export class ApprovalCard extends LitElement {
     </div>`;
   }
 
-  /** When the workspace's guardrail denies this card if nobody answers it first. */
+  /** When a guardrail denies this card if nobody answers it first, as the agent said when it opened. */
   private renderDeadline() {
-    if (this.offline || !guardrailOver(this.approval, this.entry.place)) return nothing;
-    return html`<p class="deadline">${shieldIcon()}<span>${deniedInText(this.approval.expiresAt, this.clock.now)}</span></p>`;
+    const deadline = this.offline ? null : deadlineText(this.approval, this.clock.now);
+    return deadline === null ? nothing : html`<p class="deadline">${shieldIcon()}<span>${deadline}</span></p>`;
   }
 
   private renderBody() {
@@ -554,30 +496,13 @@ export class ApprovalCard extends LitElement {
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
-    const press = (key: string) => this.send(`option-${key}`, { decision: 'answer', option: key });
-    // A select list's places are not digits on Claude's screen: its options stand in order, with no key shown.
-    const { choices, pad } = dialogLayout(a.options);
-    return html`${choices.length > 0
-      ? html`<div class="options">
-          ${choices.map(
-            (c) => html`<button class="option" ?disabled=${busy} @click=${() => press(c.key)}>
-              ${c.cap === null ? nothing : html`<kbd class="cap" aria-hidden="true">${c.cap}</kbd>`}
-              <span class="texts"><span class="label">${visibleText(c.label)}</span></span>
-              ${c.cap === null ? nothing : html`<span class="visually-hidden">(${c.spoken})</span>`}
-              ${this.spinner(`option-${c.key}`)}
-            </button>`,
-          )}
-        </div>`
-      : nothing}
-    ${pad.length > 0
-      ? html`<div class="pad" role="group" aria-label="Keys to press in Claude's screen">
-          ${pad.map(
-            (k) => html`<button class=${k.cap !== null && k.label.length > 1 ? 'named' : ''} aria-label=${k.spoken} ?disabled=${busy} @click=${() => press(k.key)}>
-              ${this.pending === `option-${k.key}` ? html`<span class="spinner" aria-hidden="true"></span>` : visibleText(k.label)}
-            </button>`,
-          )}
-        </div>`
-      : nothing}
+    loadDialogAnswers();
+    return html`<pm-dialog-answers
+      .options=${a.options}
+      ?busy=${busy}
+      .pending=${this.pending?.startsWith('option-') ? this.pending.slice('option-'.length) : null}
+      @pm-dialog-press=${(e: CustomEvent<string>) => this.send(`option-${e.detail}`, { decision: 'answer', option: e.detail })}
+    ></pm-dialog-answers>
     ${this.entry.following ? html`<p class="note" role="status">Sent. Waiting for Claude's next screen…</p>` : nothing}`;
   }
 

@@ -212,3 +212,40 @@ export const cardStyles = [
   }
 `,
 ];
+
+/** A card's answers as a column of wide buttons: a question's options, a dialog's choices. */
+export const optionStyles = css`
+  .options {
+    display: flex;
+    flex-direction: column;
+    gap: 8px;
+  }
+  button.option {
+    justify-content: flex-start;
+    text-align: left;
+    white-space: normal;
+    min-height: 52px;
+    padding: 8px 14px;
+    gap: 12px;
+    border-radius: 12px;
+  }
+  button.option[aria-pressed='true'] {
+    border-color: var(--pm-accent);
+    background: color-mix(in srgb, var(--pm-accent) 12%, transparent);
+  }
+  .option .texts {
+    display: flex;
+    flex-direction: column;
+    min-width: 0;
+    flex: 1 1 auto;
+  }
+  .option .label {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .option .desc {
+    color: var(--pm-muted);
+    font-size: 14px;
+    overflow-wrap: anywhere;
+  }
+`;

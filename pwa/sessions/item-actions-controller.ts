@@ -1,6 +1,4 @@
 import { css, html, nothing, type ReactiveControllerHost } from 'lit';
-import '../ui/confirm-bar.js';
-import '../ui/rename-form.js';
 import { PendingActionController } from '../core/pending-action-controller.js';
 
 /** The panel the host shows the actions in (its padding is the host's), and the menu's buttons. */
@@ -52,6 +50,8 @@ export class ItemActionsController extends PendingActionController {
   }
 
   setMode(mode: ItemMode): void {
+    // The panels' elements come with the menu: ready before any of its buttons is pressed.
+    if (mode !== 'idle') void import('./item-action-panels.js');
     this.mode = mode;
     this.clearError();
   }

@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { Guardrail, WorkspaceView } from '../../protocol/api.js';
 import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { guardrailChoices, guardrailMark } from '../core/guardrail.js';
+import { guardrailMark } from '../core/guardrail.js';
 import { shortPath } from '../core/labels.js';
 import { ItemActionsController, itemActionsPanel } from './item-actions-controller.js';
 import { groupCard } from './group-card-styles.js';
@@ -64,39 +64,6 @@ export class WorkspaceCard extends LitElement {
         flex: none;
         width: 14px;
         height: 14px;
-      }
-      fieldset {
-        margin: 0;
-        padding: 0;
-        border: none;
-        display: flex;
-        flex-direction: column;
-        gap: 8px;
-        min-width: 0;
-      }
-      legend {
-        padding: 0;
-        margin-bottom: 2px;
-        font-weight: 650;
-      }
-      .hint {
-        margin: 0;
-        color: var(--pm-muted);
-        font-size: 14px;
-      }
-      /* The waits in even columns, two on a phone; leaving it in the terminal stands across them. */
-      .choices {
-        display: grid;
-        grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
-        gap: 8px;
-        max-width: 32rem;
-      }
-      .choices button:first-child {
-        grid-column: 1 / -1;
-      }
-      .choices button[aria-pressed='true'] {
-        border-color: var(--pm-accent);
-        background: color-mix(in srgb, var(--pm-accent) 12%, transparent);
       }
       .panel {
         padding: 10px 12px 12px 16px;
@@ -250,24 +217,12 @@ export class WorkspaceCard extends LitElement {
 
   /** "When nobody answers": leave it in the terminal, or deny it after a while; saved on a tap. */
   private renderGuardrail() {
-    const current = this.workspace.guardrail;
-    const busy = this.actions.busy;
-    return html`<fieldset>
-      <legend>When nobody answers</legend>
-      <p class="hint">A permission or question from this workspace's tabs that waits unanswered is denied, and Claude is told why.</p>
-      <div class="choices">
-        ${guardrailChoices(current).map(
-          (c) => html`<button
-            aria-pressed=${(current?.afterMinutes ?? null) === c.afterMinutes}
-            ?disabled=${busy}
-            @click=${() => this.setGuardrail(c.afterMinutes === null ? null : { afterMinutes: c.afterMinutes })}
-          >
-            ${c.label}
-          </button>`,
-        )}
-      </div>
-      <div class="actions"><button class="ghost" @click=${() => this.actions.setMode('idle')}>Cancel</button></div>
-    </fieldset>`;
+    return html`<pm-guardrail-menu
+      .guardrail=${this.workspace.guardrail}
+      ?busy=${this.actions.busy}
+      @pm-guardrail-choose=${(e: CustomEvent<Guardrail | null>) => this.setGuardrail(e.detail)}
+      @pm-cancel=${() => this.actions.setMode('idle')}
+    ></pm-guardrail-menu>`;
   }
 
   private renderPanel() {

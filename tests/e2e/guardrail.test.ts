@@ -4,7 +4,9 @@
  * reaches the agent; a permission asked through the agent's installed hook script (from a
  * Claude tab whose claude is a stand-in) gets a card saying when it will be denied, and once
  * nobody answered in time the hook is answered with a denial and the card stays, saying the
- * guardrail decided, on the phone and on a desktop, until put away.
+ * guardrail decided, on the phone and on a desktop, until put away. A card counts down only
+ * when the agent will deny it: one asked before the guardrail was set does not, and one asked
+ * before it was removed still does.
  * Screenshots: test-artifacts/e2e-guardrail-<view>-<size>.png.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -66,9 +68,9 @@ async function guardrailAtAgent(): Promise<WorkspaceView['guardrail']> {
   return res.body.workspaces.find((w) => w.id === workspace.id)?.guardrail ?? null;
 }
 
-async function screenshot(p: Page, view: string, size: 'phone' | 'desktop'): Promise<void> {
+async function screenshot(p: Page, view: string, size: 'phone' | 'desktop', fullPage = false): Promise<void> {
   await p.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
-  await p.screenshot({ path: join(ARTIFACTS, `e2e-guardrail-${view}-${size}.png`) });
+  await p.screenshot({ path: join(ARTIFACTS, `e2e-guardrail-${view}-${size}.png`), fullPage });
 }
 
 beforeAll(async () => {
@@ -172,4 +174,57 @@ describe('a guardrail while away', () => {
     await ws.getByText('Denies after 5 min unanswered').waitFor({ state: 'detached' });
     expect(await guardrailAtAgent()).toBeNull();
   }, 30_000);
+
+  it('counts down only on the cards the agent will deny: not one opened before the guardrail was set, still one opened before it was removed', async () => {
+    const ws = workspaceCard(phonePage);
+    expect(await guardrailAtAgent()).toBeNull();
+    const ask = async (command: string): Promise<{ approval: Approval; answered: Promise<HookRun> }> => {
+      const request = outsidePayload(project, 'PermissionRequest', { tool_input: { command, description: command } });
+      const answered = runHookScript(agent.dataDir, 'PermissionRequest', request, await paneEnv(agent, claudeTab), (child) => held.push(child));
+      const approval = await eventually(async () => {
+        const r = await api<{ approvals: Approval[] }>(session, 'GET', '/api/approvals');
+        return r.body.approvals.find((a) => a.tabId === claudeTab.id && a.summary.title.includes(command));
+      }, 10_000, `the approval for ${command}`);
+      return { approval, answered };
+    };
+
+    // Asked while no guardrail is on: the agent will leave it to the terminal, and says so.
+    const before = await ask('npm publish');
+    expect(before.approval.denyAt).toBeNull();
+    await ws.getByRole('button', { name: 'Actions for workspace web-app' }).click();
+    await ws.getByRole('button', { name: 'When nobody answers' }).click();
+    await ws.getByRole('button', { name: 'Deny after 5 min' }).click();
+    await ws.getByText('Denies after 5 min unanswered').waitFor();
+
+    // Asked once it is on: the agent will deny it at its time, and the card counts down to it.
+    const during = await ask('git push --force');
+    expect(during.approval.denyAt).toBe(during.approval.createdAt + 5 * MINUTE_MS);
+    const opened = card(phonePage, before.approval);
+    const guarded = card(phonePage, during.approval);
+    await guarded.getByText('Denied automatically within a minute').waitFor();
+    await opened.getByRole('button', { name: 'Approve' }).waitFor();
+    // Drawn with the list that shows the guardrail on, the first card has no countdown.
+    expect(await opened.getByText(/Denied automatically/).count()).toBe(0);
+    // The whole page, both cards and the workspace's mark in one picture.
+    await phonePage.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(phonePage, 'set-after-open', 'phone', true);
+
+    // Removed again: the agent keeps the guardrail of the card asked under it, and so does the card.
+    const removed = await api<WorkspaceView>(session, 'PATCH', `/api/workspaces/${workspace.id}`, { guardrail: null });
+    expect(removed.status).toBe(200);
+    await ws.getByText('Denies after 5 min unanswered').waitFor({ state: 'detached' });
+    expect(await guarded.getByText('Denied automatically within a minute').count()).toBe(1);
+
+    // The agent does what the cards said: the second is denied at its time...
+    const denied = await during.answered;
+    expect((JSON.parse(denied.stdout) as { hookSpecificOutput: { decision: { behavior: string } } }).hookSpecificOutput.decision.behavior).toBe('deny');
+    await guarded.getByRole('status').filter({ hasText: 'Denied by the guardrail' }).waitFor();
+    // ...and the first, opened earlier, was not: it still waits, on the page and at the agent.
+    const open = await api<{ approvals: Approval[] }>(session, 'GET', '/api/approvals');
+    expect(open.body.approvals.find((a) => a.id === before.approval.id)).toEqual(before.approval);
+    expect(await opened.getByText(/Denied automatically/).count()).toBe(0);
+    await opened.getByRole('button', { name: 'Approve' }).click();
+    const approved = await before.answered;
+    expect((JSON.parse(approved.stdout) as { hookSpecificOutput: { decision: { behavior: string } } }).hookSpecificOutput.decision.behavior).toBe('allow');
+  }, 60_000);
 });

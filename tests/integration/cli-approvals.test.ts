@@ -288,6 +288,7 @@ describe('what `pocketmux answer` sends', () => {
     alwaysAllow: null,
     createdAt: 0,
     expiresAt: 0,
+    denyAt: null,
   };
   const refusal = (approval: Approval, labels: string[]) => {
     try {

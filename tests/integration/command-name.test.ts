@@ -1,31 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { advisedCommand, resolveCommandName } from '../../agent/config/command-name.js';
+import { installations } from '../support/installations.js';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'pocketmux-command-name-')));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** An installation's `bin/pocketmux.js`, and a PATH directory linking `pocketmux` to it. */
-function install(name: string): { bin: string; pathDir: string } {
-  const bin = join(root, name, 'lib', 'pocketmux', 'bin', 'pocketmux.js');
-  mkdirSync(join(bin, '..'), { recursive: true });
-  writeFileSync(bin, '#!/usr/bin/env node\n');
-  chmodSync(bin, 0o755);
-  const pathDir = join(root, name, 'bin');
-  mkdirSync(pathDir, { recursive: true });
-  symlinkSync(bin, join(pathDir, 'pocketmux'));
-  return { bin, pathDir };
-}
-
-const global = install('global');
-const npxCache = join(root, 'npx', 'node_modules', '.bin');
-mkdirSync(npxCache, { recursive: true });
-symlinkSync(global.bin, join(npxCache, 'pocketmux'));
-const empty = join(root, 'empty');
-mkdirSync(empty);
+const { root, empty } = installations();
 
 /** What /bin/sh runs when the line is pasted: the program and its words, one per line. */
 function pasted(line: string): string[] {

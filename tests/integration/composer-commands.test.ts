@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_LIMITS, } from '../../agent/composer/command-files.js';
 import { readCommandFiles, } from '../../agent/composer/command-scan.js';
+import { tempFolders } from '../support/temp-folders.js';
 
 describe('reading a commands folder', () => {
-  const dirs: string[] = [];
-  const temp = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pm-commands-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolders('pm-commands-', 'each');
 
   it('reads at most 8 KB of a file, stops past the entry and depth bounds, and survives a FIFO', async () => {
     const commands = join(temp(), 'commands');

@@ -1,41 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileRefusedError, type RegularFileOptions, readRegularFile, readRegularFileSync } from '../../agent/util/regular-file.js';
+import { describe, expect, it } from 'vitest';
+import { READERS, readerCase } from '../support/regular-file-readers.js';
 
 /**
  * The synchronous reader and the asynchronous one, held to the same cases: those that need a
  * FIFO (made by mkfifo) or a listening socket. The rest are in the unit tier.
  */
-const READERS: [string, (path: string, options: RegularFileOptions) => Promise<Buffer>][] = [
-  ['readRegularFileSync', async (path, options) => readRegularFileSync(path, options)],
-  ['readRegularFile', readRegularFile],
-];
 
 describe.each(READERS)('%s', (_name, read) => {
-  let dir = '';
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pocketmux-regular-file-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  const refusal = async (path: string, options: RegularFileOptions): Promise<FileRefusedError> => {
-    const err = await read(path, options).then(
-      () => new Error('read, not refused'),
-      (e: unknown) => e,
-    );
-    if (err instanceof FileRefusedError) return err;
-    throw err;
-  };
+  const { dir, refusal } = readerCase(read);
 
   it('refuses a FIFO at once, and a symbolic link to one, naming the path and why', async () => {
-    const fifo = join(dir, 'settings.json');
+    const fifo = join(dir(), 'settings.json');
     execFileSync('mkfifo', [fifo]);
     expect((await refusal(fifo, { maxBytes: 100 })).message).toBe(`refusing to read ${fifo}: it is a FIFO, not a regular file`);
-    const link = join(dir, 'link.json');
+    const link = join(dir(), 'link.json');
     symlinkSync(fifo, link);
     expect((await refusal(link, { maxBytes: 100 })).message).toBe(`refusing to read ${link}: it is a FIFO, not a regular file`);
     expect((await refusal(link, { maxBytes: 100, noFollow: true })).message).toBe(`refusing to read ${link}: it is a symbolic link`);
@@ -43,9 +25,9 @@ describe.each(READERS)('%s', (_name, read) => {
 
   it('refuses a device, a directory and a socket, and reports a missing file as it is', async () => {
     expect((await refusal('/dev/zero', { maxBytes: 16 })).reason).toBe('it is a device, not a regular file');
-    mkdirSync(join(dir, 'folder'));
-    expect((await refusal(join(dir, 'folder'), { maxBytes: 16 })).reason).toBe('it is a directory, not a regular file');
-    const socket = join(dir, 'sock');
+    mkdirSync(join(dir(), 'folder'));
+    expect((await refusal(join(dir(), 'folder'), { maxBytes: 16 })).reason).toBe('it is a directory, not a regular file');
+    const socket = join(dir(), 'sock');
     const server: Server = createServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     try {
@@ -53,6 +35,6 @@ describe.each(READERS)('%s', (_name, read) => {
     } finally {
       server.close();
     }
-    await expect(read(join(dir, 'missing'), { maxBytes: 16 })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(read(join(dir(), 'missing'), { maxBytes: 16 })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -3,25 +3,17 @@
  * a TLS pair made by openssl; the cases that start no process are in the unit tier.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InsecurePermissionsError } from '../../agent/store/permissions.js';
 import { launchdPlist, parsePlist } from '../../agent/service/launchd.js';
 import { serviceCommand, serviceSpec } from '../../agent/service/spec.js';
 import { systemdUnit } from '../../agent/service/systemd.js';
 import { HOSTILE, hostileSpec, spec } from '../support/service-spec.js';
+import { tempFolders } from '../support/temp-folders.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-function tempRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), 'pocketmux-service-'));
-  roots.push(root);
-  return root;
-}
+const tempRoot = tempFolders('pocketmux-service-');
 
 describe('the systemd user unit', () => {
   const analyze = spawnSync('systemd-analyze', ['--version']).status === 0;

@@ -22,6 +22,7 @@ const approval: Approval = {
   alwaysAllow: null,
   createdAt: 0,
   expiresAt: 590_000,
+  denyAt: null,
 };
 const place = { tab: 'api server', workspace: 'shop' };
 

@@ -231,6 +231,23 @@ describe('ApprovalStore', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'approval-resolved', resolution: { outcome: 'expired' } });
   });
 
+  it('says when it will deny: at its guardrail\'s time for a held permission or question, never otherwise', () => {
+    vi.useFakeTimers();
+    const { s, messages } = store({ ...APPROVAL_LIMITS, holdMs: 1_000 });
+    const guard = { denyAfter: { ms: 5_000, message: 'away' } };
+    const guarded = s.add(request(), heldHook(), guard);
+    expect(guarded?.denyAt).toBe((guarded?.createdAt ?? 0) + 5_000);
+    expect(guarded?.denyAt).toBe(guarded?.expiresAt);
+    expect(messages[0]).toEqual({ type: 'approval-opened', approval: guarded });
+    expect(s.add(request({ kind: 'question', tool: 'AskUserQuestion' }), heldHook(), guard)?.denyAt).toBe((guarded?.createdAt ?? 0) + 5_000);
+    // Left to the terminal when its hold ends: no guardrail, no hook held, or a dialog.
+    expect(s.add(request(), heldHook())?.denyAt).toBeNull();
+    expect(s.add(request(), heldHook(), { denyAfter: null })?.denyAt).toBeNull();
+    expect(s.add(request({ kind: 'dialog', tool: null }), null, guard)?.denyAt).toBeNull();
+    expect(s.add(request({ kind: 'plan', tool: 'ExitPlanMode' }), heldHook(), guard)?.denyAt).toBeNull();
+    expect(s.list().map((a) => a.denyAt === null)).toEqual([false, false, true, true, true, true]);
+  });
+
   it('settles by what Claude did next: the tool that ran, a new prompt, the session ending', () => {
     const { s } = store();
     const a = heldHook();

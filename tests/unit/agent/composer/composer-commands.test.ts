@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMMANDS } from '../../../../agent/composer/builtin-commands.js';
 import { COMMAND_LIMITS, commandDescription, commandName, commandsFrom, mergeCommands } from '../../../../agent/composer/command-files.js';
 import { readCommandFiles, slashCommands } from '../../../../agent/composer/command-scan.js';
+import { tempFolders } from '../../../support/temp-folders.js';
 
 describe('a command name from its path under commands/', () => {
   it.each([
@@ -117,15 +117,7 @@ describe('merging the sources', () => {
 });
 
 describe('reading a commands folder', () => {
-  const dirs: string[] = [];
-  const temp = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pm-commands-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolders('pm-commands-', 'each');
 
   it('reads nested files, follows links only inside the folder, and skips what is refused', async () => {
     const root = temp();

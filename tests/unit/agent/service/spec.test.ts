@@ -1,19 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceError, serviceSpec } from '../../../../agent/service/spec.js';
 import { HOSTILE } from '../../../support/service-spec.js';
+import { tempFolders } from '../../../support/temp-folders.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-function tempRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), 'pocketmux-service-'));
-  roots.push(root);
-  return root;
-}
+const tempRoot = tempFolders('pocketmux-service-');
 
 describe('what the service runs', () => {
   const base = { node: '/usr/bin/node', script: '/opt/pocketmux/bin/pocketmux.js', home: '/home/me' };

@@ -1,51 +1,34 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileRefusedError, type RegularFileOptions, readRegularFile, readRegularFileSync } from '../../../../agent/util/regular-file.js';
+import { describe, expect, it } from 'vitest';
+import type { RegularFileOptions } from '../../../../agent/util/regular-file.js';
+import { READERS, readerCase } from '../../../support/regular-file-readers.js';
 
-/** The synchronous reader and the asynchronous one, held to the same cases. */
-const READERS: [string, (path: string, options: RegularFileOptions) => Promise<Buffer>][] = [
-  ['readRegularFileSync', async (path, options) => readRegularFileSync(path, options)],
-  ['readRegularFile', readRegularFile],
-];
+/** The cases any folder can hold; those that need a FIFO or a socket are integration tests. */
 
 describe.each(READERS)('%s', (_name, read) => {
-  let dir = '';
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pocketmux-regular-file-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
+  const { dir, refusal } = readerCase(read);
   const text = async (path: string, options: RegularFileOptions) => (await read(path, options)).toString('utf8');
-  const refusal = async (path: string, options: RegularFileOptions): Promise<FileRefusedError> => {
-    const err = await read(path, options).then(
-      () => new Error('read, not refused'),
-      (e: unknown) => e,
-    );
-    if (err instanceof FileRefusedError) return err;
-    throw err;
-  };
 
   it('reads a regular file, and one a symbolic link leads to', async () => {
-    const file = join(dir, 'settings.json');
+    const file = join(dir(), 'settings.json');
     writeFileSync(file, '{"a":1}');
-    symlinkSync(file, join(dir, 'link.json'));
+    symlinkSync(file, join(dir(), 'link.json'));
     expect(await text(file, { maxBytes: 100 })).toBe('{"a":1}');
-    expect(await text(join(dir, 'link.json'), { maxBytes: 100 })).toBe('{"a":1}');
+    expect(await text(join(dir(), 'link.json'), { maxBytes: 100 })).toBe('{"a":1}');
     writeFileSync(file, '');
     expect(await text(file, { maxBytes: 100 })).toBe('');
   });
 
   it('refuses a symbolic link to a regular file when told not to follow links', async () => {
-    const file = join(dir, 'a.json');
+    const file = join(dir(), 'a.json');
     writeFileSync(file, '{}');
-    symlinkSync(file, join(dir, 'b.json'));
-    expect((await refusal(join(dir, 'b.json'), { maxBytes: 100, noFollow: true })).reason).toBe('it is a symbolic link');
+    symlinkSync(file, join(dir(), 'b.json'));
+    expect((await refusal(join(dir(), 'b.json'), { maxBytes: 100, noFollow: true })).reason).toBe('it is a symbolic link');
   });
 
   it('refuses a file larger than the bound, or cuts it there when asked', async () => {
-    const file = join(dir, 'big.json');
+    const file = join(dir(), 'big.json');
     writeFileSync(file, 'x'.repeat(1025));
     expect((await refusal(file, { maxBytes: 1024 })).message).toBe(`refusing to read ${file}: it is larger than 1 KiB`);
     expect(await text(file, { maxBytes: 1024, beyond: 'cut' })).toBe('x'.repeat(1024));

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { AddOptions, ApprovalRequest, HeldHook } from '../../../../agent/approvals/approval-store.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type AddOptions, APPROVAL_LIMITS, type ApprovalRequest, ApprovalStore, type HeldHook } from '../../../../agent/approvals/approval-store.js';
 import type { PermissionRequestPayload } from '../../../../agent/approvals/from-hooks.js';
 import type { ForgetReason } from '../../../../agent/outside/outside-sessions.js';
+import { createLogger } from '../../../../agent/util/log.js';
 import { guardrailMessage, hookApprovals } from '../../../../agent/wiring/hook-approvals.js';
 import type { Guardrail } from '../../../../protocol/api.js';
 import type { Approval } from '../../../../protocol/approvals.js';
@@ -108,6 +109,38 @@ describe('approvals from hooks', () => {
       { denyAfter: null },
     ]);
     expect(guardrailMessage({ afterMinutes: 1 })).toContain('within 1 minute:');
+  });
+
+  it('keeps to each card the guardrail on when it opened: one set or removed later reaches only later cards, and each card says so', () => {
+    vi.useFakeTimers();
+    try {
+      const store = new ApprovalStore(createLogger({ stderr: false }), { ...APPROVAL_LIMITS, holdMs: 590_000 });
+      const guardrails: Record<string, Guardrail> = {};
+      const status = { apply: () => ({}) as never };
+      const outside = { forget: () => undefined };
+      const dialogs = { offer: async () => null };
+      const rule = hookApprovals({ approvals: store, status, outside, dialogs, guardrailOf: (key) => guardrails[key] ?? null, minuteMs: 1_000, log: { warn: () => undefined } });
+      const before = heldHook();
+      const opened = rule.hold('tb-1', permission(), before);
+      guardrails['tb-1'] = { afterMinutes: 5 };
+      const after = heldHook();
+      const guarded = rule.hold('tb-1', permission({ tool_input: { command: 'ls' } }), after);
+      expect(opened?.denyAt).toBeNull();
+      expect(guarded?.denyAt).toBe((guarded?.createdAt ?? 0) + 5_000);
+      // Removing the guardrail does not take it from the card it was on.
+      delete guardrails['tb-1'];
+      vi.advanceTimersByTime(5_000);
+      expect(after.replies).toHaveLength(1);
+      expect(store.resolution(guarded?.id ?? '')).toMatchObject({ outcome: 'denied', by: { kind: 'agent', name: 'guardrail' } });
+      // The card opened first was not denied: it waits, and is left to the terminal when its hold ends.
+      expect(before.replies).toEqual([]);
+      expect(store.get(opened?.id ?? '')).toEqual(opened);
+      vi.advanceTimersByTime(585_000);
+      expect(before.replies).toEqual([null]);
+      expect(store.resolution(opened?.id ?? '')).toMatchObject({ outcome: 'expired', by: { kind: 'agent', name: null } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets the hook go at once when the store takes no more approvals', () => {

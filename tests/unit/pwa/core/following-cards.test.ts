@@ -15,6 +15,7 @@ function screen(id: string, follows?: string): Approval {
     alwaysAllow: null,
     createdAt: 1,
     expiresAt: 2,
+    denyAt: null,
     ...(follows === undefined ? {} : { follows }),
   };
 }

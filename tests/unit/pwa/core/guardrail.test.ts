@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../../../protocol/api.js';
 import type { Approval, ApprovalResolution } from '../../../../protocol/approvals.js';
 import {
+  deadlineText,
   deniedInText,
   guardrailChoices,
   guardrailMark,
   guardrailNote,
   guardrailOfTab,
-  guardrailOver,
   isGuardrailDecision,
 } from '../../../../pwa/core/guardrail.js';
 import { buildInbox, inboxCount, type SettlingApproval, withKept } from '../../../../pwa/core/inbox-items.js';
@@ -37,6 +37,7 @@ function approval(id: string): Approval {
     alwaysAllow: null,
     createdAt: 1,
     expiresAt: 2,
+    denyAt: null,
   };
 }
 
@@ -76,21 +77,11 @@ describe('the guardrail setting', () => {
 });
 
 describe('a card under a guardrail', () => {
-  const guarded = { workspace: workspace('w', 10, tab('a')), tab: tab('a') };
-  const open = { workspace: workspace('w', null, tab('a')), tab: tab('a') };
-
-  it('is a permission or a question of a tab whose workspace has one', () => {
-    expect(guardrailOver({ kind: 'permission' }, guarded)).toEqual({ afterMinutes: 10 });
-    expect(guardrailOver({ kind: 'question' }, guarded)).toEqual({ afterMinutes: 10 });
-    expect(guardrailOver({ kind: 'plan' }, guarded)).toBeNull();
-    expect(guardrailOver({ kind: 'dialog' }, guarded)).toBeNull();
-    expect(guardrailOver({ kind: 'permission' }, open)).toBeNull();
-    expect(guardrailOver({ kind: 'permission' }, undefined)).toBeNull();
-  });
-
-  it('has no guardrail when it comes from a session outside the tabs', () => {
-    const place = { outside: { key: 'outside-s', sessionId: 's', cwd: '/', terminal: 'tmux' as const, pane: '%1', pid: null, firstSeenAt: 1 } };
-    expect(guardrailOver({ kind: 'permission' }, place)).toBeNull();
+  it("counts down to the agent's denyAt, and says nothing of a card the agent will not deny, whatever its workspace holds now", () => {
+    const now = 1_000_000;
+    expect(deadlineText({ denyAt: now + 5 * 60_000 }, now)).toBe('Denied automatically in 5 min');
+    expect(deadlineText({ denyAt: now + 30_000 }, now)).toBe('Denied automatically within a minute');
+    expect(deadlineText({ denyAt: null }, now)).toBeNull();
   });
 
   it('says in whole minutes, rounded up, when it will be denied', () => {

@@ -64,6 +64,7 @@ function approval(id: string, tabId: string, createdAt: number, fields: Partial<
     alwaysAllow: null,
     createdAt,
     expiresAt: createdAt + 590_000,
+    denyAt: null,
     ...fields,
   };
 }

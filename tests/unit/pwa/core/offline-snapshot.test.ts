@@ -58,6 +58,7 @@ const approval: Approval = {
   alwaysAllow: null,
   createdAt: NOW - 5_000,
   expiresAt: NOW + 600_000,
+  denyAt: null,
 };
 
 const lists: SessionLists = { home: '/home/me', workspaces: [workspace], outside: [outside], statuses: { t1: status }, approvals: [approval] };

@@ -15,6 +15,7 @@ function approval(id: string, createdAt: number): Approval {
     alwaysAllow: null,
     createdAt,
     expiresAt: createdAt + 1,
+    denyAt: null,
   };
 }
 
