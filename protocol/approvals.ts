@@ -98,6 +98,20 @@ export interface Approval {
    * card never counts down to a denial the agent will not make.
    */
   denyAt: number | null;
+  /**
+   * For the next screen of one the agent could not read, answered by a key from a device a
+   * moment before: that screen's approval. Its card takes that one's place (and its
+   * `createdAt`), so the card seems to follow the screen.
+   */
+  follows?: string;
+}
+
+/**
+ * A dialog the agent could not read: offered as Claude drew it (its lines are the body, which
+ * no dialog read off the screen has), with bare keys to press.
+ */
+export function isUnreadScreen(approval: Pick<Approval, 'kind' | 'summary'>): boolean {
+  return approval.kind === 'dialog' && approval.summary.body !== null;
 }
 
 export const RESOLVER_KINDS = ['device', 'cli', 'terminal', 'agent'] as const;
@@ -174,6 +188,7 @@ export const ApprovalSchema = z.object({
   createdAt: z.number(),
   expiresAt: z.number(),
   denyAt: z.nullable(z.number()),
+  follows: z.optional(z.string()),
 }) satisfies z.ZodMiniType<Approval>;
 
 export const ApprovalResolutionSchema = z.object({

@@ -64,6 +64,8 @@ export interface AddOptions {
   quiet?: boolean;
   /** A workspace's guardrail: denied after `ms` with `message`, instead of left to the terminal. */
   denyAfter?: { ms: number; message: string } | null;
+  /** When Claude began asking, when earlier than now: a screen that follows an answered one (see `Approval.follows`). */
+  createdAt?: number;
 }
 
 export { GUARDRAIL_RESOLVER };
@@ -137,13 +139,14 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
       this.log.warn('too many approvals open; this one is left to the terminal', { tabId: request.tabId, open: this.open.size, inTab: perTab });
       return null;
     }
-    const createdAt = this.now();
+    const now = this.now();
+    const createdAt = Math.min(options.createdAt ?? now, now);
     const { toolInput, suggestions, questionKeys, ...shown } = request;
     // A guardrail denies what a held hook would otherwise leave to the terminal; it may wait
     // longer than the usual hold, up to what Claude waits.
     const guard = held !== null && request.kind !== 'plan' && request.kind !== 'dialog' ? (options.denyAfter ?? null) : null;
     const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : claudeWaitsOn(request.kind) ? this.limits.holdMs : this.limits.blockKeptMs;
-    const expiresAt = createdAt + holdMs;
+    const expiresAt = now + holdMs;
     // The guardrail of this moment is the one it keeps: one set or changed later does not reach it.
     const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt, denyAt: guard ? expiresAt : null };
     const timer = setTimeout(() => (guard ? this.deny(approval.id, guard.message) : this.settle(approval.id, 'expired', { kind: 'agent', name: null })), holdMs);

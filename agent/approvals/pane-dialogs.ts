@@ -1,4 +1,4 @@
-import type { Approval, DialogOption } from '../../protocol/approvals.js';
+import { type Approval, type DialogOption, isUnreadScreen } from '../../protocol/approvals.js';
 import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import type { TabStatus } from '../../protocol/status.js';
 import type { NamedKey } from '../tmux/commands.js';
@@ -18,6 +18,12 @@ export interface DialogPanes {
   screen(tabId: string): Promise<string>;
   sendInput(tabId: string, text: string, enter: boolean): Promise<void>;
   pressKey(tabId: string, key: NamedKey): Promise<void>;
+  /**
+   * When the pane of each of `tabIds` was last written to, in whole seconds of the wall clock,
+   * asked of each tmux server at once: far cheaper than reading every screen. A tab left out
+   * is unknown. Without this, every look reads the screen.
+   */
+  activity?(tabIds: readonly string[]): Promise<Map<string, number>>;
 }
 
 export interface PaneDialogTimings {
@@ -35,6 +41,12 @@ export interface PaneDialogTimings {
    */
   recentMs: number;
   quietLookEvery: number;
+  /**
+   * A screen is read only when its pane was written to since the poll last read it; every this
+   * many polls each one due a look is read regardless, so nothing is missed for good (a clock
+   * set back, a pane the listing could not place).
+   */
+  blindLookEvery: number;
   /** A dialog offered this soon after one of the tab's was answered follows from the answer: no push. */
   followUpMs: number;
   /** How long a block's retry waits for Claude's turn to end (it usually comes mid-turn). */
@@ -48,6 +60,7 @@ export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
   drawTimeoutMs: 3_000,
   recentMs: 60_000,
   quietLookEvery: 10,
+  blindLookEvery: 60,
   followUpMs: 10_000,
   turnEndMs: 60_000,
 };
@@ -58,6 +71,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Shown {
   fingerprint: string;
   reading: Exclude<ScreenReading, { kind: 'prompt' }>;
+}
+
+/** A poll's read of a tab's screen: when it began, and the tab's status then. */
+interface Look {
+  at: number;
+  status: string;
+}
+
+/** What of a status decides whether, and how, a tab's screen is looked at. */
+function statusStamp(status: TabStatus): string {
+  return `${status.state} ${status.since} ${status.claudeRunning}`;
+}
+
+/** The last key-answered approval of a tab answered from here. */
+interface Answer {
+  at: number;
+  approval: Approval;
 }
 
 const TMUX_KEYS: Record<DialogKey, NamedKey> = { Enter: 'Enter', Esc: 'Escape', Tab: 'Tab', 'Shift+Tab': 'BTab', Up: 'Up', Down: 'Down' };
@@ -90,8 +120,15 @@ export class PaneDialogs implements Disposable {
    * the dialog stays drawn until they are taken, which the poll would offer again.
    */
   private readonly answering = new Set<string>();
-  /** When a dialog of each tab was last answered from here, for the follow-up rule. */
-  private readonly answeredAt = new Map<string, number>();
+  /** The dialog of each tab last answered from here, and when: for the follow-up rule. */
+  private readonly answered = new Map<string, Answer>();
+  /**
+   * The poll's last read of each tab's screen, while what it saw there still decides the
+   * next look: a pane not written to since, under the same status, shows the same.
+   */
+  private readonly looked = new Map<string, Look>();
+  /** Counts the times a look was made stale (see `invalidate`): a read that began before one is not kept. */
+  private invalidations = 0;
 
   constructor(
     private readonly panes: DialogPanes,
@@ -106,7 +143,11 @@ export class PaneDialogs implements Disposable {
     private readonly modeSeen: (tabId: string, mode: ClaudeMode) => void = () => undefined,
   ) {
     approvals.on('message', (msg) => {
-      if (msg.type === 'approval-resolved') this.shown.delete(msg.resolution.id);
+      // What the poll saw of the tab's screen was judged with this approval open, or not.
+      if (msg.type === 'approval-resolved') {
+        this.shown.delete(msg.resolution.id);
+        this.invalidate(msg.resolution.tabId);
+      } else this.invalidate(msg.approval.tabId);
     });
   }
 
@@ -118,6 +159,23 @@ export class PaneDialogs implements Disposable {
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** What the poll saw of the tab's screen no longer decides its next look: it is read again. */
+  private invalidate(tabId: string): void {
+    this.looked.delete(tabId);
+    this.invalidations++;
+  }
+
+  /** Keeps a poll's read of the tab's screen, unless something made it stale while it was read. */
+  private keepLook(tabId: string, look: Look, invalidations: number): void {
+    if (this.invalidations === invalidations) this.looked.set(tabId, look);
+  }
+
+  /** A tab or session gone: nothing of it is kept. */
+  forget(tabId: string): void {
+    this.answered.delete(tabId);
+    this.looked.delete(tabId);
   }
 
   /** What a tab's screen shows now, or null when there is no pane to read. */
@@ -178,7 +236,8 @@ export class PaneDialogs implements Disposable {
       else await this.answerByKeys(approval, option);
     } finally {
       this.answering.delete(approval.tabId);
-      this.answeredAt.set(approval.tabId, this.now());
+      this.answered.set(approval.tabId, { at: this.now(), approval });
+      this.invalidate(approval.tabId);
     }
   }
 
@@ -247,20 +306,29 @@ export class PaneDialogs implements Disposable {
     await this.untilGone(tabId, fingerprint, () => this.panes.pressKey(tabId, 'Enter'));
   }
 
-  /** One look at the tabs that may show a dialog no hook stands for. */
+  /**
+   * One look at the tabs that may show a dialog no hook stands for: one question to tmux for
+   * when their panes were written to, then a read of each screen that may have changed.
+   */
   async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
-    const everyTab = this.polls++ % this.timings.quietLookEvery === 0;
+    const poll = this.polls++;
+    const everyTab = poll % this.timings.quietLookEvery === 0;
+    const blind = poll % this.timings.blindLookEvery === 0;
     try {
-      for (const [tabId, status] of Object.entries(this.statuses())) {
-        if (this.offering.has(tabId) || this.answering.has(tabId)) continue;
-        const open = this.approvals.forTab(tabId);
-        const byKeys = open.filter((a) => a.kind === 'plan' || a.kind === 'dialog');
-        if (byKeys.length > 0) await this.settleGone(tabId, byKeys);
-        else if (open.length === 0 && status.claudeRunning && (everyTab || status.state === 'needs-input' || this.now() - status.since < this.timings.recentMs)) {
-          await this.offerFound(tabId);
-        }
+      const due = Object.entries(this.statuses())
+        .filter(([tabId, status]) => this.lookDue(tabId, status, everyTab) !== null)
+        .map(([tabId]) => tabId);
+      if (due.length === 0) return;
+      const written = blind ? null : await this.writtenAt(due);
+      for (const tabId of due) {
+        // Earlier looks take time: what is due is asked again.
+        const status = this.statuses()[tabId];
+        const look = status ? this.lookDue(tabId, status, everyTab) : null;
+        if (!status || look === null || (written !== null && !this.mayHaveChanged(tabId, status, written.get(tabId)))) continue;
+        if (look === 'find') await this.offerFound(tabId, status);
+        else await this.settleGone(tabId, status, look);
       }
     } catch (err) {
       this.log.warn('could not look for dialogs on screen', { error: (err as Error).message });
@@ -269,9 +337,48 @@ export class PaneDialogs implements Disposable {
     }
   }
 
+  /**
+   * What a look at the tab would do now: see whether the dialogs of its key-answered approvals
+   * are gone, look for a dialog (a tab whose status changed lately, or that waits, each poll;
+   * the others on every tab's poll), or nothing.
+   */
+  private lookDue(tabId: string, status: TabStatus, everyTab: boolean): Approval[] | 'find' | null {
+    if (this.offering.has(tabId) || this.answering.has(tabId)) return null;
+    const open = this.approvals.forTab(tabId);
+    const byKeys = open.filter((a) => a.kind === 'plan' || a.kind === 'dialog');
+    if (byKeys.length > 0) return byKeys;
+    if (open.length === 0 && status.claudeRunning && (everyTab || status.state === 'needs-input' || this.now() - status.since < this.timings.recentMs)) return 'find';
+    return null;
+  }
+
+  /** When each pane was last written to, or null to read every screen (none can be told apart). */
+  private async writtenAt(tabIds: readonly string[]): Promise<Map<string, number> | null> {
+    if (!this.panes.activity) return null;
+    try {
+      return await this.panes.activity(tabIds);
+    } catch (err) {
+      this.log.debug('could not ask tmux when the panes were written to; reading every screen', { error: (err as Error).message });
+      return null;
+    }
+  }
+
+  /**
+   * Whether the tab's screen may show something else than at the poll's last read: its pane
+   * was written to since, or its status moved, or it was never read. tmux tells whole seconds,
+   * so a write in the second the read began counts as after it.
+   */
+  private mayHaveChanged(tabId: string, status: TabStatus, writtenAt: number | undefined): boolean {
+    const look = this.looked.get(tabId);
+    if (!look || writtenAt === undefined || look.status !== statusStamp(status)) return true;
+    return writtenAt >= Math.floor(look.at / 1000);
+  }
+
   /** A dialog answered in the terminal (or gone with Claude): its card goes. */
-  private async settleGone(tabId: string, byKeys: Approval[]): Promise<void> {
+  private async settleGone(tabId: string, status: TabStatus, byKeys: Approval[]): Promise<void> {
+    const look: Look = { at: this.now(), status: statusStamp(status) };
+    const invalidations = this.invalidations;
     const reading = await this.read(tabId);
+    this.keepLook(tabId, look, invalidations);
     const onScreen = reading ? readingFingerprint(reading) : null;
     for (const approval of byKeys) {
       const expected = this.shown.get(approval.id)?.fingerprint;
@@ -279,26 +386,42 @@ export class PaneDialogs implements Disposable {
     }
   }
 
-  private async offerFound(tabId: string): Promise<void> {
+  private async offerFound(tabId: string, lookedWith: TabStatus): Promise<void> {
+    const look: Look = { at: this.now(), status: statusStamp(lookedWith) };
+    const invalidations = this.invalidations;
     const first = await this.read(tabId);
     if (first?.kind === 'prompt' && first.mode !== null) this.modeSeen(tabId, first.mode);
-    if (!first || !offerable(first)) return;
+    if (!first || !offerable(first)) {
+      this.keepLook(tabId, look, invalidations);
+      return;
+    }
     // A dialog just answered in the terminal can still be on the screen for a moment after its
     // hook's approval was settled (claude has not redrawn yet), and a screen being drawn is
     // neither prompt nor dialog for a moment: only what is still there, the same, a key-retry
     // later is offered.
     await sleep(this.timings.keyRetryMs);
     const reading = await this.read(tabId);
-    if (!reading || !offerable(reading) || readingFingerprint(reading) !== readingFingerprint(first)) return;
-    // A plan's offer, or another look, may have begun meanwhile; or Claude went.
+    // Changed meanwhile: written to after the look began, so the next poll reads it again.
+    if (!reading || !offerable(reading) || readingFingerprint(reading) !== readingFingerprint(first)) {
+      this.keepLook(tabId, look, invalidations);
+      return;
+    }
+    // A plan's offer, or another look, may have begun meanwhile; or Claude went. What was seen
+    // is offered once they are done, read again then.
     if (this.offering.has(tabId) || this.answering.has(tabId) || this.approvals.forTab(tabId).length > 0) return;
     const status = this.statuses()[tabId];
     if (!status?.claudeRunning) return;
     // Waiting already (a dialog seen before an agent restart, an approval that expired): the
-    // person was told then. Right after an answer from here: this follows from it.
-    const quiet = status.state === 'needs-input' || this.now() - (this.answeredAt.get(tabId) ?? Number.NEGATIVE_INFINITY) < this.timings.followUpMs;
-    const approval = this.approvals.add(dialogRequest(tabId, status.sessionId, reading), null, { quiet });
+    // person was told then. Right after an answer from here: this follows from it, and the
+    // next screen of one that could not be read takes its card's place.
+    const answer = this.answered.get(tabId);
+    const followsAnswer = answer !== undefined && this.now() - answer.at < this.timings.followUpMs;
+    const quiet = status.state === 'needs-input' || followsAnswer;
+    const follows = followsAnswer && isUnreadScreen(answer.approval) ? answer.approval : null;
+    const approval = this.approvals.add(dialogRequest(tabId, status.sessionId, reading, follows), null, { quiet, ...(follows ? { createdAt: follows.createdAt } : {}) });
     if (!approval) return;
+    // Offering it made the look stale (approval-opened); what it saw is this approval's now.
+    this.looked.set(tabId, look);
     this.shown.set(approval.id, { fingerprint: readingFingerprint(reading), reading });
     this.log.info('offered a dialog read from the screen', { tabId, id: approval.id, read: reading.kind === 'dialog' ? reading.dialog.style : 'unknown', options: approval.options.length });
   }
@@ -309,7 +432,7 @@ function offerable(reading: ScreenReading): reading is Exclude<ScreenReading, { 
   return reading.kind === 'dialog' || (reading.kind === 'unknown' && reading.lines.length > 0);
 }
 
-function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude<ScreenReading, { kind: 'prompt' }>): ApprovalRequest {
+function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude<ScreenReading, { kind: 'prompt' }>, follows: Approval | null): ApprovalRequest {
   const read = reading.kind === 'dialog' ? reading.dialog : null;
   const options: DialogOption[] = read ? read.options : [...UNKNOWN_SCREEN_KEYS];
   return {
@@ -330,5 +453,6 @@ function dialogRequest(tabId: string, sessionId: string | null, reading: Exclude
     toolInput: {},
     questionKeys: [],
     suggestions: [],
+    ...(follows ? { follows: follows.id } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { PaneHistory } from '../../protocol/pane-history.js';
 import { TmuxError, TmuxRunner } from '../tmux/client.js';
-import { chainCommands, chunkUtf8, clientTtyArg, deleteBufferCommand, type NamedKey, PASTE_BUFFER_PREFIX, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
+import { chainCommands, chunkUtf8, clientTtyArg, deleteBufferCommand, type NamedKey, PANE_ACTIVITY_FORMAT, PASTE_BUFFER_PREFIX, parsePaneActivity, pasteAndSubmitCommands, tmuxArg } from '../tmux/commands.js';
 import { HISTORY_LIMIT_LINES } from '../tmux/config-file.js';
 import { InputBacklogError, PaneInputQueue } from '../tmux/input-queue.js';
 import { historyTail, newestLines } from '../tmux/pane-history.js';
@@ -93,6 +93,11 @@ export const outsideCommands = {
 
   capture(target: OutsidePane): string[] {
     return [...this.base(target), 'capture-pane', '-p', '-t', target.pane];
+  },
+
+  /** Every pane of the server, each with when its window was last written to (`PANE_ACTIVITY_FORMAT`). */
+  paneActivity(socketPath: string): string[] {
+    return [...this.base({ socketPath, serverPid: null, pane: '' }), 'list-panes', '-a', '-F', PANE_ACTIVITY_FORMAT];
   },
 
   /** Redraws the browser terminal's own client of that server, named by its tty. */
@@ -188,6 +193,17 @@ export class OutsideTmux {
   async redrawClient(target: OutsidePane, clientTty: string): Promise<void> {
     checkSocket(target.socketPath);
     await this.runner.run(outsideCommands.redrawClient(target, clientTty));
+  }
+
+  /**
+   * When each pane of the server on `socketPath` was last written to, in seconds, by pane id
+   * (`%N`): one tmux run for every pane there.
+   */
+  async paneActivity(socketPath: string): Promise<Map<string, number>> {
+    checkSocket(socketPath);
+    const written = new Map<string, number>();
+    for (const pane of parsePaneActivity(await this.runner.run(outsideCommands.paneActivity(socketPath)))) written.set(pane.paneId, pane.writtenAt);
+    return written;
   }
 
   async capture(target: OutsidePane): Promise<string> {

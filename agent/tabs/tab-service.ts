@@ -333,6 +333,20 @@ export class TabService extends EventEmitter<{ change: [] }> {
     if (isClaudeSessionId(sessionId)) this.store.setClaudeSession(tabId, sessionId);
   }
 
+  /**
+   * When each tab's screen was last written to, in seconds (see `Tmux.paneActivity`): the
+   * window its session shows, by the panes of the last listing. A tab whose shown pane is not
+   * among them (new since, or its session shows another window now) is left out: unknown.
+   */
+  async activity(): Promise<Map<string, number>> {
+    const written = new Map<string, number>();
+    for (const pane of await this.tmux.paneActivity()) {
+      const tabId = this.paneToTab.get(pane.paneId);
+      if (pane.current && tabId !== undefined) written.set(tabId, Math.max(written.get(tabId) ?? 0, pane.writtenAt));
+    }
+    return written;
+  }
+
   /** The tab a pane belongs to; looks again at tmux once when the pane is new to us. */
   async tabForPane(paneId: string): Promise<string | undefined> {
     const known = this.paneToTab.get(paneId);

@@ -305,6 +305,11 @@ export class TmuxCommands {
     return [...this.base(), 'list-panes', '-a', '-F', tmuxArg(paneListFormat(nonce))];
   }
 
+  /** When each pane's window was last written to: see `PANE_ACTIVITY_FORMAT`. */
+  paneActivity(): string[] {
+    return [...this.base(), 'list-panes', '-a', '-F', PANE_ACTIVITY_FORMAT];
+  }
+
   /**
    * The command node-pty runs to attach a terminal to a session; `base()`'s `-u` tells tmux
    * the client speaks UTF-8 whatever the agent's locale says, so wide characters survive.
@@ -402,6 +407,32 @@ function parsePaneRecord(record: string, nonce: string): PaneInfo | null {
   const panePid = parseCount(pid);
   if (!session || !/^%\d+$/.test(paneId) || panePid === null) return null;
   return { session, paneId, panePid, command, path, width: parseCount(width) ?? 0, height: parseCount(height) ?? 0 };
+}
+
+/**
+ * One line a pane: its id, whether its window is its session's current one, and when its
+ * window was last written to (tmux 3.3 keeps no time per pane, and prints this one in whole
+ * seconds). Ids and numbers only: no name a person chose is printed, so a line cannot be forged.
+ */
+export const PANE_ACTIVITY_FORMAT = '#{pane_id} #{window_active} #{window_activity}';
+
+/** A pane's line of a `PANE_ACTIVITY_FORMAT` listing. */
+export interface PaneActivity {
+  paneId: string;
+  /** Its window is the one its session shows (and a capture of the session reads). */
+  current: boolean;
+  /** Seconds since the epoch. */
+  writtenAt: number;
+}
+
+/** Parses a listing made with `PANE_ACTIVITY_FORMAT`; any line not exactly of that shape is skipped. */
+export function parsePaneActivity(output: string): PaneActivity[] {
+  const panes: PaneActivity[] = [];
+  for (const line of output.split('\n')) {
+    const m = /^(%\d{1,9}) ([01]) (\d{1,12})$/.exec(line);
+    if (m) panes.push({ paneId: m[1] as string, current: m[2] === '1', writtenAt: Number(m[3]) });
+  }
+  return panes;
 }
 
 /**

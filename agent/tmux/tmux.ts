@@ -9,7 +9,9 @@ import {
   type NamedKey,
   type NewSessionOptions,
   PASTE_BUFFER_PREFIX,
+  type PaneActivity,
   type PaneInfo,
+  parsePaneActivity,
   parsePaneListing,
   parseSessionOwners,
   parseTmuxVersion,
@@ -162,6 +164,16 @@ export class Tmux {
     const nonce = randomBytes(8).toString('hex');
     try {
       return parsePaneListing(await this.runner.run(this.commands.listPanes(nonce)), nonce);
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return [];
+      throw err;
+    }
+  }
+
+  /** When each pane's window was last written to, in one tmux run; none when no server runs. */
+  async paneActivity(): Promise<PaneActivity[]> {
+    try {
+      return parsePaneActivity(await this.runner.run(this.commands.paneActivity()));
     } catch (err) {
       if (err instanceof TmuxError && err.isMissing) return [];
       throw err;

@@ -48,7 +48,7 @@ export class App extends LitElement {
     if (isGuardrailDecision(resolution)) this.inboxActions.keepSettled(approval, guardrailNote(guardrailOfTab(this.sync.workspaces, approval.tabId)));
   });
   private readonly inboxActions = new InboxActionsController(this, {
-    forgetApproval: (id) => this.status.forgetApproval(id),
+    forgetApproval: (id, answeredByKey) => this.status.forgetApproval(id, answeredByKey),
     dismiss: (tabId) => this.status.dismiss(tabId),
   });
   private readonly wide = new MediaQueryController(this, WIDE);
@@ -317,7 +317,7 @@ export class App extends LitElement {
 
   private inbox(): Inbox {
     if (this.access.kind !== 'granted') return EMPTY_INBOX;
-    return buildInbox(this.sync, this.status.statuses, this.status.approvals, this.inboxActions.settling);
+    return buildInbox(this.sync, this.status.statuses, this.status.approvals, this.inboxActions.settling, this.status.waitingToFollow);
   }
 
   /** How many things wait on the person: open approvals, tabs waiting in the terminal, finished turns. */

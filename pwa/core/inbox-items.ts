@@ -46,6 +46,8 @@ export interface ApprovalEntry {
   note: string | null;
   /** A settled card that stays until the person puts it away (a guardrail decided for them). */
   kept?: boolean;
+  /** An unread screen answered by a key, in its place while the screen that follows is awaited. */
+  following?: boolean;
 }
 
 export interface TabEntry {
@@ -115,16 +117,23 @@ export function buildInbox(
   statuses: Readonly<Record<string, TabStatus>>,
   approvals: readonly Approval[],
   settling: readonly SettlingApproval[] = [],
+  following: readonly Approval[] = [],
 ): Inbox {
   const places = sessionPlaces(lists);
   const open = new Set(approvals.map((a) => a.id));
-  const asking = new Set(approvals.map((a) => a.tabId));
+  // A card waits for the screen that follows until that screen's approval is here: never both.
+  const followed = new Set(approvals.flatMap((a) => (a.follows === undefined ? [] : [a.follows])));
+  // A card waiting for the screen that follows stands for its session, as an open one does.
+  const asking = new Set([...approvals, ...following].map((a) => a.tabId));
   const notes = new Map(settling.map((s) => [s.approval.id, s.note]));
   const shown: ApprovalEntry[] = [
     ...approvals.map((approval) => ({ approval, place: places.get(approval.tabId), note: notes.get(approval.id) ?? null })),
     ...settling
       .filter((s) => !open.has(s.approval.id))
       .map((s) => ({ approval: s.approval, place: places.get(s.approval.tabId), note: s.note, ...(s.kept ? { kept: true } : {}) })),
+    ...following
+      .filter((a) => !open.has(a.id) && !followed.has(a.id) && !notes.has(a.id))
+      .map((approval) => ({ approval, place: places.get(approval.tabId), note: null, following: true })),
   ];
   const waiting: TabEntry[] = [];
   const review: TabEntry[] = [];

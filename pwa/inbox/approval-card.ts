@@ -492,7 +492,7 @@ export class ApprovalCard extends LitElement {
 
   private renderDialogOptions() {
     const a = this.approval;
-    const busy = this.pending !== null || this.offline;
+    const busy = this.pending !== null || this.offline || this.entry.following === true;
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
@@ -502,7 +502,8 @@ export class ApprovalCard extends LitElement {
       ?busy=${busy}
       .pending=${this.pending?.startsWith('option-') ? this.pending.slice('option-'.length) : null}
       @pm-dialog-press=${(e: CustomEvent<string>) => this.send(`option-${e.detail}`, { decision: 'answer', option: e.detail })}
-    ></pm-dialog-answers>`;
+    ></pm-dialog-answers>
+    ${this.entry.following ? html`<p class="note" role="status">Sent. Waiting for Claude's next screen…</p>` : nothing}`;
   }
 
   /**

@@ -27,8 +27,11 @@ export const KEPT_NOTES_MAX = 20;
 
 /** What the page's live state does for the inbox. */
 export interface InboxState {
-  /** An approval this device saw settled: its card leaves every screen now. */
-  forgetApproval(id: string): void;
+  /**
+   * An approval this device saw settled: its card leaves every screen now, or, for an unread
+   * screen answered by a key (`answeredByKey`), waits in place for the screen that follows.
+   */
+  forgetApproval(id: string, answeredByKey?: boolean): void;
   /** Tells the agent the person saw a finished turn; false when it could not be said now. */
   dismiss(tabId: string): boolean;
 }
@@ -103,7 +106,7 @@ export class InboxActionsController implements ReactiveController {
       }
       throw err;
     }
-    this.state.forgetApproval(approval.id);
+    this.state.forgetApproval(approval.id, body.decision === 'answer');
     return undefined;
   }
 

@@ -1,8 +1,9 @@
 import type { ReactiveControllerHost } from 'lit';
-import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
+import { type Approval, type ApprovalResolution, isUnreadScreen } from '../../protocol/approvals.js';
 import type { StatusClientMessage } from '../../protocol/status-client.js';
 import { StatusServerMessage, type TabStatus } from '../../protocol/status.js';
 import { CHANNEL_PATHS } from '../core/api.js';
+import { FollowingCards } from '../core/following-cards.js';
 import { JsonChannelController } from '../core/json-channel-controller.js';
 import { RecentIds, syncedApprovals, withOpened, withoutApproval } from '../core/open-approvals.js';
 import { PresenceReporter, presenceOf } from './presence.js';
@@ -19,6 +20,8 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
   /** What Claude asks the person, oldest first; replaced the same way. */
   approvals: readonly Approval[] = [];
   loaded = false;
+  /** Unread screens answered by a key, whose cards wait in place for the screen that follows. */
+  private readonly following: FollowingCards;
 
   /** Approvals settled while this socket was open, so a crossing sync cannot bring one back. */
   private readonly resolved = new RecentIds();
@@ -47,6 +50,12 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
       schema: StatusServerMessage,
       requestFullState: JSON.stringify({ type: 'status:request-sync' } satisfies StatusClientMessage),
     });
+    this.following = new FollowingCards(() => host.requestUpdate());
+  }
+
+  /** The cards of unread screens answered a moment ago, waiting for the screen that follows. */
+  get waitingToFollow(): readonly Approval[] {
+    return this.following.list;
   }
 
   hostConnected(): void {
@@ -60,6 +69,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
     document.removeEventListener('visibilitychange', this.onPresenceChange);
     window.removeEventListener('focus', this.onPresenceChange);
     window.removeEventListener('blur', this.onPresenceChange);
+    this.following.clear();
     super.hostDisconnected();
   }
 
@@ -81,10 +91,13 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
 
   /**
    * An approval this device settled (or learnt was settled) by its own request: its card
-   * leaves at once, before the agent's broadcast arrives.
+   * leaves at once, before the agent's broadcast arrives. An unread screen answered by a key
+   * (`answeredByKey`) waits in its place for the screen that follows, instead.
    */
-  forgetApproval(id: string): void {
+  forgetApproval(id: string, answeredByKey = false): void {
     this.resolved.add(id);
+    const shown = this.approvals.find((a) => a.id === id);
+    if (shown && answeredByKey && isUnreadScreen(shown)) this.following.hold(shown);
     const next = withoutApproval(this.approvals, id);
     if (next === this.approvals) return;
     this.approvals = next;
@@ -127,6 +140,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
         }
         this.statuses = next;
         this.approvals = syncedApprovals(msg.approvals, this.resolved.set);
+        this.following.followedBy(this.approvals);
         this.synced = true;
         this.loaded = true;
         this.settleViewing();
@@ -159,6 +173,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
       case 'status:hook-event':
         return;
       case 'approval-opened': {
+        this.following.followedBy([msg.approval]);
         const next = withOpened(this.approvals, msg.approval, this.resolved.set);
         if (next === this.approvals) return;
         this.approvals = next;
@@ -168,7 +183,7 @@ export class StatusController extends JsonChannelController<StatusServerMessage>
       case 'approval-resolved': {
         const shown = this.approvals.find((a) => a.id === msg.resolution.id);
         if (shown) this.onResolved(shown, msg.resolution);
-        this.forgetApproval(msg.resolution.id);
+        this.forgetApproval(msg.resolution.id, msg.resolution.outcome === 'answered');
         return;
       }
     }

@@ -72,16 +72,16 @@ export interface DialogCpu {
   seconds: number;
   /** The same number of tabs, shells with no Claude. */
   noClaude: CpuWindow;
-  /** The first minute after each Claude tab's SessionStart: looked at every poll. */
+  /** The first minute after each Claude tab's SessionStart: due a look every poll. */
   recent: CpuWindow;
-  /** The minute after: looked at every `quietLookEvery`th poll. */
+  /** The minute after: due a look every `quietLookEvery`th poll. */
   quiet: CpuWindow;
 }
 
 export interface DialogBenchResult {
   runs: DialogRun[];
   cpu: DialogCpu;
-  timings: { pollMs: number; stableMs: number; quietLookEvery: number; recentMs: number };
+  timings: { pollMs: number; stableMs: number; quietLookEvery: number; blindLookEvery: number; recentMs: number };
 }
 
 const DIALOGS = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332', 'dialogs');
@@ -361,7 +361,7 @@ export async function dialogBench(progress: (line: string) => void): Promise<Dia
   progress(`dialogs: agent CPU, ${DIALOG_BENCH.IDLE_TABS} tabs, three windows of ${DIALOG_BENCH.CPU_SECONDS} s`);
   const cpu = await dialogCpu(progress);
   const t = PANE_DIALOG_TIMINGS;
-  return { runs, cpu, timings: { pollMs: t.pollMs, stableMs: t.keyRetryMs, quietLookEvery: t.quietLookEvery, recentMs: t.recentMs } };
+  return { runs, cpu, timings: { pollMs: t.pollMs, stableMs: t.keyRetryMs, quietLookEvery: t.quietLookEvery, blindLookEvery: t.blindLookEvery, recentMs: t.recentMs } };
 }
 
 export const DIALOGS_HEADING = 'Dialogs on screen';
@@ -383,9 +383,7 @@ export function dialogsSection(r: DialogBenchResult, runLine: string): string {
   const c = r.cpu;
   const core = (w: CpuWindow) => `${f0(((w.agent + w.children + w.tmuxServer) / c.seconds) * 100)}%`;
   const cpuCell = (w: CpuWindow) => `${f2(w.agent)} s agent, ${f2(w.children)} s its tmux commands, ${f2(w.tmuxServer)} s tmux server: **${core(w)}** of one core`;
-  // The two Claude minutes differ only in how often the poll looks at each pane.
-  const extraLooks = c.tabs * c.seconds * (1000 / t.pollMs - 1000 / (t.pollMs * t.quietLookEvery));
-  const perLook = (pick: (w: CpuWindow) => number) => f1(((pick(c.recent) - pick(c.quiet)) / extraLooks) * 1000);
+  const blindS = (t.pollMs * t.blindLookEvery) / 1000;
   const first = r.runs[0] as DialogRun;
   return `## ${DIALOGS_HEADING}
 
@@ -403,14 +401,16 @@ This part ran ${r.runs.length} times; each cell gives runs ${r.runs.map((_, i) =
 | the bench's signal → the stand-in's draw written, p50 / p99 (not in the rows above; 10 ms of it the stand-in dropping stray keys) | ${each((x) => `${f1(x.drawP50)} / ${f1(x.drawP99)}`)} ms | | |
 | the card answered ("No, keep manual mode": ↓, then Enter, each seen taken) → the decision's response, p50 | ${each((x) => f0(x.answerP50))} ms | | |
 | agent CPU over ${c.seconds} s, ${c.tabs} tabs: shells, no Claude | ${cpuCell(c.noClaude)} | | |
-| the same tabs running Claude at its prompt, the minute after SessionStart (each looked at every poll) | ${cpuCell(c.recent)} | | |
-| the minute after that (each looked at every ${t.quietLookEvery}th poll) | ${cpuCell(c.quiet)} | | |
-| one look at a pane, from the difference of the two Claude minutes (${f0(extraLooks)} more looks in the first) | ${perLook((w) => w.agent)} ms agent, ${perLook((w) => w.children)} ms its tmux command, ${perLook((w) => w.tmuxServer)} ms tmux server | | |
+| the same tabs running Claude at its prompt, the minute after SessionStart (each due a look every poll: one \`list-panes\` a poll, a screen read only if written to) | ${cpuCell(c.recent)} | | |
+| the minute after that (each due a look every ${t.quietLookEvery}th poll) | ${cpuCell(c.quiet)} | | |
 
 Where the dialog's time goes, by design: no hook fires for this screen, so the agent finds it
-by reading the panes (\`tmux capture-pane\`) of the tabs whose Claude runs: every ${t.pollMs} ms for a tab
-whose status changed in the last ${t.recentMs / 1000} s (Claude just started, a turn ended, a dialog
-closed) or that waits, every ${(t.pollMs * t.quietLookEvery) / 1000} s otherwise. What it finds it offers only if the screen is
+by reading the panes (\`tmux capture-pane\`) of the tabs whose Claude runs: a tab is due a look every
+${t.pollMs} ms when its status changed in the last ${t.recentMs / 1000} s (Claude just started, a turn ended, a dialog
+closed) or it waits, every ${(t.pollMs * t.quietLookEvery) / 1000} s otherwise. A poll with tabs due asks tmux once (\`list-panes -a\`,
+each pane's \`window_activity\`: when its window was last written to, in whole seconds) and reads
+only the screens written to since it last read them (or since the second that read began); every
+${blindS} s it reads every screen due regardless. What it finds it offers only if the screen is
 still the same ${t.stableMs} ms later (a screen half drawn, or a dialog answered in the terminal a moment
 ago, is not offered). A dialog drawn at a random moment of the poll thus waits 0 to ${t.pollMs} ms to
 be seen, then ${t.stableMs} ms, plus two captures: ${t.stableMs + t.pollMs / 2} ms expected at the median, up to
@@ -432,7 +432,10 @@ waits for the card settled and Claude's prompt drawn again. ${DIALOG_BENCH.WARMU
 counted. The CPU rows use a fresh agent: ${c.tabs} shell tabs for ${c.seconds} s, then the same
 number of tabs running the stand-in at Claude's prompt, each reported by SessionStart, for the
 two minutes after; CPU is utime + stime from \`/proc\`: the agent's own, its waited-for
-children's (the \`tmux\` commands it runs, capture-pane among them), and the tmux server's.
-A Claude tab costs more than the dialog poll (the safety poll looks for its process, too): the
-difference between the rows is an upper bound on what the poll costs.`;
+children's (the \`tmux\` commands it runs, capture-pane and list-panes among them), and the tmux
+server's. A Claude tab costs more than the dialog poll (the safety poll looks for its process,
+too): the difference between the rows is an upper bound on what the poll costs. The stand-in
+draws Claude's prompt once and then writes nothing, as Claude at rest: a Claude whose screen
+keeps changing (a spinner, a status line that ticks) is read at each poll it is due, as all
+were before.`;
 }

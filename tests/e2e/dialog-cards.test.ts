@@ -282,3 +282,64 @@ describe("Claude's dialogs as cards on the phone", () => {
     expect((await status.waitResolution(approval.id)).outcome).toBe('answered');
   }, 90_000);
 });
+
+describe('an unread screen answered from the phone', () => {
+  it('keeps its card in place, its keys held, until the screen that follows is its card there', async () => {
+    const { agent } = fixture;
+    const dir = join(agent.home, 'code', 'proj');
+    const next = (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: tab.workspaceId })).body;
+    const nextTarget = `=pm_${next.workspaceId}_${next.id}:`;
+    await tmux(agent.tmuxSocket, 'resize-window', '-t', nextTarget, '-x', '100', '-y', '35');
+    const bin = join(agent.root, 'dialog-claude');
+    const picker = join(DIALOGS, 'pane-resume-picker.txt');
+    // The picker with its cursor one row down: what ↓ would draw. Any key draws it here.
+    const moved = join(bin, 'resume-picker-moved.txt');
+    writeFileSync(moved, readFileSync(picker, 'utf8').replace('  ❯ hello there', '    hello there'));
+    const log = join(bin, 'keys-follow.log');
+    const command = [join(bin, 'claude'), join(bin, 'screens.sh'), log, picker, moved, SCREENS.at(-1) as string].map((a) => `'${a}'`).join(' ');
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', nextTarget, '-l', `exec ${command}`);
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', nextTarget, 'Enter');
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', nextTarget)).includes('Resume session'), 10_000, 'the picker');
+    const run = await runHookScript(agent.dataDir, 'SessionStart', { ...capturedHook('SessionStart'), session_id: randomUUID(), cwd: realpathSync(dir) }, await paneEnv(agent, next));
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+
+    // The home screen, where the inbox is (the test before ended on a timeline).
+    await page.goto(agent.url);
+    const first = await eventually(() => status.openApprovals().find((a) => a.tabId === next.id), 20_000, 'the picker\'s card');
+    const c = card(page, first);
+    await c.waitFor({ timeout: 10_000 });
+    await c.scrollIntoViewIfNeeded();
+    const top = (l: Locator) => l.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+    const firstTop = await top(c);
+    // From the tap on, every 10 ms: whether the inbox showed no card of this tab.
+    await page.evaluate((tabId) => {
+      const cards = (root: Document | ShadowRoot): Element[] =>
+        [...root.querySelectorAll('*')].flatMap((el) => [...(el.matches('pm-approval-card') ? [el] : []), ...(el.shadowRoot ? cards(el.shadowRoot) : [])]);
+      const w = window as unknown as { cardless: number; watch: ReturnType<typeof setInterval> };
+      w.cardless = 0;
+      w.watch = setInterval(() => {
+        if (!cards(document).some((el) => (el as unknown as { entry?: { approval: { tabId: string } } }).entry?.approval.tabId === tabId)) w.cardless++;
+      }, 10);
+    }, next.id);
+
+    await c.getByRole('group', { name: "Keys to press in Claude's screen" }).getByRole('button', { name: '1', exact: true }).tap();
+    const followed = await eventually(() => status.openApprovals().find((a) => a.tabId === next.id && a.id !== first.id), 20_000, 'the next screen\'s card');
+    expect(followed.follows).toBe(first.id);
+    const c2 = card(page, followed);
+    await c2.locator('pre.screen').getByText('    hello there').waitFor({ timeout: 10_000 });
+    const cardless = await page.evaluate(() => {
+      const w = window as unknown as { cardless: number; watch: ReturnType<typeof setInterval> };
+      clearInterval(w.watch);
+      return w.cardless;
+    });
+    expect(cardless).toBe(0);
+    expect(await c.count()).toBe(0);
+    expect(await top(c2)).toBe(firstTop);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-dialog-follows-phone.png') });
+
+    await c2.getByRole('group', { name: "Keys to press in Claude's screen" }).getByRole('button', { name: '2', exact: true }).tap();
+    await c2.waitFor({ state: 'detached', timeout: 10_000 });
+    await eventually(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').length === 3, 10_000, 'both keys in the pane');
+    expect(readFileSync(log, 'utf8').split('\n').slice(0, -1)).toEqual(['31', '32']);
+  }, 90_000);
+});

@@ -5,10 +5,12 @@ import {
   commandBytes,
   deleteBufferCommand,
   formatLiteral,
+  PANE_ACTIVITY_FORMAT,
   PASTE_BUFFER_PREFIX,
   PASTE_PIECE_UNITS,
   pastePieces,
   paneListFormat,
+  parsePaneActivity,
   parsePaneListing,
   parseSessionName,
   parseTmuxVersion,
@@ -263,5 +265,22 @@ describe('the capture commands', () => {
     ]);
     // As far back as the server keeps: all of it.
     expect(tmuxConfig({ defaultShell: '/bin/sh' })).toContain(`set -g history-limit ${HISTORY_LIMIT_LINES}\n`);
+  });
+});
+
+describe('when the panes were last written to', () => {
+  it("asks the agent's server for every pane's id and its window's activity, and nothing a person named", () => {
+    expect(cmds.paneActivity()).toEqual([...BASE, 'list-panes', '-a', '-F', PANE_ACTIVITY_FORMAT]);
+    expect(PANE_ACTIVITY_FORMAT).not.toMatch(/session_name|window_name|pane_title|path|command/);
+  });
+
+  it('reads each line of ids and numbers, and skips any other', () => {
+    const output = ['%0 1 1796212060', '%12 0 1796212099', '%3 1 17x6', 'pm_a_b 1 1796212060', '%4 1 1796212060 extra', '%5 2 1796212060', '', '%6 1 1796212061'].join('\n');
+    expect(parsePaneActivity(output)).toEqual([
+      { paneId: '%0', current: true, writtenAt: 1796212060 },
+      { paneId: '%12', current: false, writtenAt: 1796212099 },
+      { paneId: '%6', current: true, writtenAt: 1796212061 },
+    ]);
+    expect(parsePaneActivity(`%1 1 ${'9'.repeat(400)}`)).toEqual([]);
   });
 });

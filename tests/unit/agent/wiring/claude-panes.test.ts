@@ -3,7 +3,7 @@ import type { OutsideSession, OutsideSessions } from '../../../../agent/outside/
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../../../agent/outside/outside-tmux.js';
 import type { TabService } from '../../../../agent/tabs/tab-service.js';
 import type { Tmux } from '../../../../agent/tmux/tmux.js';
-import { claudePanes, dialogPanes } from '../../../../agent/wiring/claude-panes.js';
+import { claudePanes, dialogPanes, paneActivity } from '../../../../agent/wiring/claude-panes.js';
 
 const pane: OutsidePane = { socketPath: '/tmp/their-tmux', serverPid: 1, pane: '%3' };
 
@@ -71,5 +71,67 @@ describe('claude panes', () => {
     await dialogs.sendInput('tb-1', '1', false);
     expect(calls).toEqual(['tab tb-1 1 false']);
     await expect(dialogs.screen('tb-gone')).rejects.toBeInstanceOf(PaneUnreachableError);
+  });
+});
+
+describe('pane activity', () => {
+  /** Tabs on the agent's server and outside sessions on two servers of the person's, each listing counted. */
+  function servers(fail: string[] = []) {
+    const asked: string[] = [];
+    const tabs = {
+      activity: async () => {
+        asked.push('pocketmux');
+        return new Map([
+          ['tb-1', 100],
+          ['tb-2', 200],
+        ]);
+      },
+    };
+    const sessions: Record<string, Partial<OutsideSession>> = {
+      'outside-a': { tmux: { socketPath: '/tmp/one', serverPid: 1, pane: '%3' } },
+      'outside-b': { tmux: { socketPath: '/tmp/one', serverPid: 1, pane: '%4' } },
+      'outside-c': { tmux: { socketPath: '/tmp/two', serverPid: 2, pane: '%3' } },
+      'outside-bare': { tmux: null },
+    };
+    const outside = { get: (key: string) => sessions[key] as OutsideSession | undefined };
+    const outsideTmux = {
+      paneActivity: async (socketPath: string) => {
+        asked.push(socketPath);
+        if (fail.includes(socketPath)) throw new PaneUnreachableError('its tmux server is gone');
+        return socketPath === '/tmp/one'
+          ? new Map([
+              ['%3', 300],
+              ['%4', 400],
+            ])
+          : new Map([['%3', 500]]);
+      },
+    };
+    return { asked, activity: paneActivity(tabs, outside, outsideTmux) };
+  }
+
+  it('asks each server once, for the sessions asked about, by their panes', async () => {
+    const { asked, activity } = servers();
+    expect(await activity(['tb-1', 'outside-a', 'outside-b', 'outside-c', 'outside-bare', 'outside-gone'])).toEqual(
+      new Map([
+        ['tb-1', 100],
+        ['outside-a', 300],
+        ['outside-b', 400],
+        ['outside-c', 500],
+      ]),
+    );
+    expect(asked).toEqual(['pocketmux', '/tmp/one', '/tmp/two']);
+  });
+
+  it("asks no server none of whose sessions is asked about, and leaves out a server's sessions when it cannot be asked", async () => {
+    const { asked, activity } = servers(['/tmp/one']);
+    expect(await activity(['outside-a', 'outside-c'])).toEqual(new Map([['outside-c', 500]]));
+    expect(asked).toEqual(['/tmp/one', '/tmp/two']);
+  });
+
+  it('goes with the panes the dialogs read', async () => {
+    const { activity } = servers();
+    const dialogs = dialogPanes(world().panes, activity);
+    expect(await dialogs.activity?.(['tb-2'])).toEqual(new Map([['tb-2', 200]]));
+    expect(dialogPanes(world().panes).activity).toBeUndefined();
   });
 });

@@ -125,6 +125,26 @@ describe('buildInbox', () => {
     expect(keys(inbox.waiting)).toEqual(['b']);
     expect(inboxCount(inbox)).toBe(2);
   });
+
+  it("keeps an unread screen answered by a key in its place, counted, until the screen that follows is open; then that one there", () => {
+    const screen = { summary: { title: 'Claude is waiting on a screen of its own', description: null, body: 'Resume session', diff: null, path: null }, kind: 'dialog' as const };
+    const answered = approval('first', 'b', 150, screen);
+    const statuses = { b: status('needs-input') };
+    const waiting = buildInbox(lists(list), statuses, [approval('open', 'a', 100), approval('later', 'c', 200)], [], [answered]);
+    expect(waiting.approvals.map((e) => [e.approval.id, e.following === true])).toEqual([
+      ['open', false],
+      ['first', true],
+      ['later', false],
+    ]);
+    // Its session is on its card, not again as one waiting in the terminal.
+    expect(keys(waiting.waiting)).toEqual([]);
+    expect(inboxCount(waiting)).toBe(3);
+
+    const next = approval('next', 'b', 150, { ...screen, follows: 'first' });
+    const followed = buildInbox(lists(list), statuses, [approval('open', 'a', 100), next, approval('later', 'c', 200)], [], [answered]);
+    expect(ids(followed.approvals)).toEqual(['open', 'next', 'later']);
+    expect(followed.approvals.some((e) => e.following)).toBe(false);
+  });
 });
 
 describe('countFromStatuses', () => {
