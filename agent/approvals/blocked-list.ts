@@ -6,10 +6,11 @@
  * that, read and typed from here, with every step seen on the screen before the next.
  * Captures: tests/fixtures/claude-code-2.1.332/auto-mode/.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Approval } from '../../protocol/approvals.js';
 import { bottomLines, PROMPT_LINE, RULE_LINE } from './dialog-parser.js';
 import type { DialogPanes } from './pane-dialogs.js';
-import { readScreen } from './screen-reader.js';
+import { inputBoxAt, readScreen } from './screen-reader.js';
 
 /** One row of the Recently blocked list. */
 export interface BlockedRow {
@@ -86,13 +87,9 @@ export function showsCall(detail: string, call: string): boolean {
 
 /** Whether the input box is up and empty: typing `/permissions` there starts nothing else. */
 export function promptIsEmpty(screen: string): boolean {
-  if (readScreen(screen).kind !== 'prompt') return false;
   const lines = bottomLines(screen);
-  for (let i = lines.length - 1; i > 0; i--) {
-    const line = lines[i] as string;
-    if (PROMPT_LINE.test(line) && RULE_LINE.test(lines[i - 1] as string)) return line.replace(PROMPT_LINE, '').trim() === '';
-  }
-  return false;
+  const box = inputBoxAt(lines);
+  return box >= 0 && (lines[box] as string).replace(PROMPT_LINE, '').trim() === '';
 }
 
 export interface RetryTimings {
@@ -101,8 +98,6 @@ export interface RetryTimings {
   /** How long the whole retry may take. */
   timeoutMs: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Lets Claude retry a blocked call: `/permissions`, the call's row found by moving the cursor,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Approval, type DialogOption, isUnreadScreen } from '../../protocol/approvals.js';
 import type { ClaudeMode } from '../../protocol/claude-mode.js';
 import type { TabStatus } from '../../protocol/status.js';
@@ -64,8 +65,6 @@ export const PANE_DIALOG_TIMINGS: PaneDialogTimings = {
   followUpMs: 10_000,
   turnEndMs: 60_000,
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a key-answered approval looked like on screen when offered: to answer it, and to know when it is gone. */
 interface Shown {

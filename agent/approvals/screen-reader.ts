@@ -110,7 +110,7 @@ export function readingFingerprint(reading: ScreenReading): string {
 }
 
 /** Claude's input box: a prompt line right below a rule, in the bottom lines of the screen; -1 when none. */
-function inputBoxAt(lines: string[]): number {
+export function inputBoxAt(lines: string[]): number {
   for (let i = lines.length - 1; i > 0; i--) {
     if (PROMPT_LINE.test(lines[i] as string) && RULE_LINE.test(lines[i - 1] as string)) return i;
   }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CLAUDE_MODE_TEXT, type ClaudeMode } from '../../protocol/claude-mode.js';
 import type { DialogPanes } from '../approvals/pane-dialogs.js';
 import { readScreen } from '../approvals/screen-reader.js';
@@ -26,8 +27,6 @@ export const MODE_SWITCH_TIMINGS: ModeSwitchTimings = { settleMs: 1_500, lookMs:
 const MAX_PRESSES = 10;
 
 const NO_PROMPT = "Claude's prompt is not on the screen";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Switches a Claude session's permission mode the way a person does: Shift+Tab until the footer
