@@ -97,6 +97,16 @@ describe.each([
       const tab = await createTab(session);
       await page.goto(new URL(`/t/${tab.id}`, env.agent.url).href);
       await page.locator('.pm-term-host .xterm-screen').waitFor();
+      // Keys typed before the terminal's socket is open are dropped, not replayed: wait until
+      // the shell's prompt is drawn, which comes through that socket.
+      await eventually(
+        async () => {
+          const image = decodePng(await page.locator('.pm-term-host .xterm-screen').screenshot());
+          return firstRowInk(image, await cells(tab), 2).marker > 0;
+        },
+        20_000,
+        `the shell's prompt drawn (renderer ${await renderer(page)})`,
+      );
       const marker = `MARK-${randomBytes(4).toString('hex')}`;
       // The typed line is longer than the marker: until the shell has cleared the screen and
       // printed it, the cells past the marker hold ink.
