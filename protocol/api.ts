@@ -283,6 +283,10 @@ export interface LoopDelaySecond {
   p50: number;
   p99: number;
   max: number;
+  /** V8's collections in that second, the longest one's pause (ms) and how many were full ones. */
+  gcs: number;
+  gcLongest: number;
+  majorGcs: number;
 }
 
 export interface TerminalsResponse {

@@ -48,7 +48,7 @@ export function terminalTable(t: TerminalBenchResult): string {
 | bytes tmux forwarded during the flood, median | ${f1(direct.floodWireMBps)} MB/s | ${f1(pocketmux.floodWireMBps)} MB/s | ${f1(wetty.floodWireMBps)} MB/s | | | |
 | keystroke echo p50, ${ECHO.KEYS} keys | ${f2(direct.echoP50)} ms | **${f2(pocketmux.echoP50)} ms** | ${f2(wetty.echoP50)} ms | | ${f2(r.echoP50VsWetty)} | ≤ ${GOALS.echoP50Ms} ms: ${met(pocketmux.echoP50 <= GOALS.echoP50Ms)} |
 | keystroke echo p99, ${ECHO.KEYS} keys | ${f2(direct.echoP99)} ms | **${f2(pocketmux.echoP99)} ms** | ${f2(wetty.echoP99)} ms | **${f2(r.echoP99VsDirect)}** | **${f2(r.echoP99VsWetty)}** | ≤ ${GOALS.echoP99VsDirect} × direct: ${met(r.echoP99VsDirect <= GOALS.echoP99VsDirect)}; ≤ ${GOALS.echoP99VsWetty} × wetty: ${met(r.echoP99VsWetty <= GOALS.echoP99VsWetty)} |
-| the agent's event-loop delay in the ${loop?.seconds ?? 0} seconds of pocketmux's echo batches: worst second's p99 / longest; seconds with a delay over 5 ms | | ${loop ? `${f2(loop.worstP99)} / **${f2(loop.max)} ms**; ${loop.secondsOver5Ms}` : 'not measured'} | | | | |`;
+| the agent's event-loop delay in the ${loop?.seconds ?? 0} seconds of pocketmux's echo batches: worst second's p99 / longest; seconds with a delay over 5 ms; V8's longest collection there, full collections | | ${loop ? `${f2(loop.worstP99)} / **${f2(loop.max)} ms**; ${loop.secondsOver5Ms}; ${f2(loop.gcLongest)} ms, ${loop.majorGcs} full` : 'not measured'} | | | | |`;
 }
 
 export function terminalSection(t: TerminalFigures, run: RunInfo): string {
@@ -95,8 +95,9 @@ How it is measured:
   (its \`tinybuffer\`), which its echo shows.
 - **The agent's event loop**: the agent runs with \`POCKETMUX_MEASURE_LOOP_DELAY=1\`, which
   samples how late a timer due every millisecond runs and keeps each second's p50, p99 and
-  longest (\`GET /api/terminals\`); the row takes the seconds that overlap pocketmux's echo
-  batches. A pause there is a pause in every keystroke typed at that moment.
+  longest, with V8's collections in that second (\`GET /api/terminals\`); the row takes the
+  seconds that overlap pocketmux's echo batches. A pause there is a pause in every keystroke
+  typed at that moment; a collection as long as it says whose pause it was.
 
 The agent sends a pty read at once when nothing is in flight on that terminal's socket; reads
 that come while a frame is in flight are gathered and sent as one frame when its write

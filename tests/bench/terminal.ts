@@ -71,6 +71,9 @@ export interface AgentLoopFigures {
   max: number;
   /** Seconds in which the loop was late by more than 5 ms at least once. */
   secondsOver5Ms: number;
+  /** V8's longest collection in those seconds (ms), and how many full ones ran. */
+  gcLongest: number;
+  majorGcs: number;
 }
 
 /** A span of the bench's clock (epoch ms), during which pocketmux's path was measured. */
@@ -89,6 +92,8 @@ export function loopDuring(seconds: readonly LoopDelaySecond[], spans: readonly 
     worstP99: Math.max(...overlapping.map((s) => s.p99)),
     max: Math.max(...overlapping.map((s) => s.max)),
     secondsOver5Ms: overlapping.filter((s) => s.max > 5).length,
+    gcLongest: Math.max(...overlapping.map((s) => s.gcLongest)),
+    majorGcs: overlapping.reduce((sum, s) => sum + s.majorGcs, 0),
   };
 }
 
@@ -373,7 +378,7 @@ export async function terminalBench(agent: AgentHandle, session: Session, progre
   await sleep(1_100);
   const { loopDelay } = (await api<TerminalsResponse>(session, 'GET', '/api/terminals')).body;
   const agentLoop = loopDelay ? loopDuring(loopDelay, echoSpans) : null;
-  if (agentLoop) progress(`  agent loop delay during pocketmux's echo batches: worst second's p99 ${agentLoop.worstP99.toFixed(2)} ms, max ${agentLoop.max.toFixed(2)} ms`);
+  if (agentLoop) progress(`  agent loop delay during pocketmux's echo batches: worst second's p99 ${agentLoop.worstP99.toFixed(2)} ms, max ${agentLoop.max.toFixed(2)} ms; longest collection ${agentLoop.gcLongest.toFixed(2)} ms, ${agentLoop.majorGcs} full`);
 
   const figures = (p: PathName): PathFigures => ({
     catMBps: catBytes / 1e6 / (median(runs.cat[p].map((x) => x.ms)) / 1000),
