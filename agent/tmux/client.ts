@@ -1,4 +1,5 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { execOffThread } from '../util/off-thread-exec.js';
 import type { ByteTail } from './pane-history.js';
 
 export class TmuxError extends Error {
@@ -44,21 +45,14 @@ export class TmuxRunner {
    * Error messages name the tmux command and what tmux said, never the arguments: those
    * can be what a person typed.
    */
-  run(args: readonly string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const done = (err: Error | null, stdout: string, stderr: string) => {
-        if (!err) return resolve(stdout);
-        const e = err as NodeJS.ErrnoException & { killed?: boolean };
-        const why = e.killed ? `timed out after ${this.timeoutMs} ms` : stderr.trim() || e.code || 'failed';
-        reject(new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, e.code ?? null));
-      };
-      try {
-        execFile(this.bin, args, { env: this.env, timeout: this.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, done);
-      } catch (err) {
-        // execFile refuses some arguments (a NUL) before starting anything.
-        reject(new TmuxError(`tmux ${subcommandOf(args)}: ${(err as NodeJS.ErrnoException).code ?? 'invalid arguments'}`, args, '', null));
-      }
-    });
+  async run(args: readonly string[]): Promise<string> {
+    // Off the event loop's thread: a poll's tmux run must not hold up a keystroke's echo.
+    const { stdout, stderr, failure } = await execOffThread(this.bin, args, { env: this.env, timeoutMs: this.timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    if (!failure) return stdout;
+    // execFile refuses some arguments (a NUL) before starting anything.
+    if (!failure.started) throw new TmuxError(`tmux ${subcommandOf(args)}: ${failure.code ?? 'invalid arguments'}`, args, '', null);
+    const why = failure.killed ? `timed out after ${this.timeoutMs} ms` : stderr.trim() || failure.code || 'failed';
+    throw new TmuxError(`tmux ${subcommandOf(args)}: ${why}`, args, stderr, failure.code);
   }
 
   /**
