@@ -12,6 +12,8 @@
  * section the same way, `--assets-only` the bytes the PWA's files take on the wire
  * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
  * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts).
+ * `--only browser` runs the browser part (browser.ts: pocketmux's page beside wetty's in
+ * Chromium) alone and replaces its section the same way; the full run leaves it out.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -31,6 +33,8 @@ import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
 import { CLI_START_HEADING, type CliStartResult, cliStartBench, cliStartSection } from './cli-start.js';
 import { DIALOGS_HEADING, type DialogBenchResult, dialogBench, dialogsSection } from './dialogs.js';
+import { browserBench } from './browser.js';
+import { BROWSER_HEADING, browserFigures, browserSection } from './browser-figures.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -100,7 +104,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReturnType<typeof browserFigures>, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -165,7 +169,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${compareFigures(read(compareWith), read(against))}\n`);
     return;
   }
-  if (only !== undefined && only !== 'terminal') throw new Error(`--only takes "terminal", not "${only}"`);
+  if (only !== undefined && only !== 'terminal' && only !== 'browser') throw new Error(`--only takes "terminal" or "browser", not "${only}"`);
+  if (only === 'browser') {
+    // An agent and a Chromium of its own; the figures replace that section alone, here and in the JSON.
+    const browser = await browserBench(progress);
+    const info = run('npm run bench -- --only browser');
+    writeSection('browser', BROWSER_HEADING, info, browserFigures(browser), browserSection(browser, runLine(info)));
+    return;
+  }
   if (process.argv.includes('--agent-down-only')) {
     // No agent at all: that is the point of this part.
     process.stdout.write(`\n${agentDownRow(await agentDownBench(undefined, progress))}\n`);
