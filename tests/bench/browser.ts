@@ -171,6 +171,7 @@ async function matchCells(b: Bench, p: ProfilePages, wetty: OpenPage): Promise<v
 async function openPages(b: Bench, p: ProfilePages): Promise<Record<PageName, OpenPage>> {
   const pages = { pocketmux: await openPocketmux(b, p), wetty: await openWetty(b, p) };
   await matchCells(b, p, pages.wetty);
+  b.progress(`  pages open: tmux windows ${await cells(b, p.tabs.pocketmux)} (pocketmux) / ${await cells(b, p.tabs.wetty)} (wetty)`);
   return pages;
 }
 

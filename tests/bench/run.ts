@@ -13,7 +13,8 @@
  * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
  * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts).
  * `--only browser` runs the browser part (browser.ts: pocketmux's page beside wetty's in
- * Chromium) alone and replaces its section the same way; the full run leaves it out.
+ * Chromium) alone and replaces its section the same way; a full run does not run it and keeps
+ * that section as it was.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,7 +28,7 @@ import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
 import { type ApprovalBenchResult, approvalBench } from './approvals.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
-import { compareFigures, type BenchRecord, type RunInfo, terminalSection, withNamedSection, withSection } from './report.js';
+import { compareFigures, type BenchRecord, namedSection, type RunInfo, terminalSection, withNamedSection, withSection } from './report.js';
 import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
@@ -69,7 +70,8 @@ goes, writes this file and every figure to \`docs/benchmarks.json\`, and with \`
 old.json\` prints each figure's change against an earlier such file. Each section names the run
 its figures come from; all the figures of a section come from that one run. \`npm run bench --
 --only terminal\` runs the terminal section alone (about four minutes) and replaces only it,
-here and in the JSON. Each pocketmux figure is measured beside its floor (and its peer) in the
+here and in the JSON; \`--only browser\` runs and replaces the browser section, which only it
+measures (about ten minutes). Each pocketmux figure is measured beside its floor (and its peer) in the
 same run, rounds alternating, so the ratio is what counts, not the absolute numbers.`;
 
 /**
@@ -77,8 +79,9 @@ same run, rounds alternating, so the ratio is what counts, not the absolute numb
  * with its own run), the Markdown for a terminal-only run, and the comparison if asked for.
  */
 async function report(info: RunInfo, figures: Record<string, unknown>, full = false): Promise<void> {
-  const previous: BenchRecord = existsSync(JSON_FILE) && !full ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
-  const record: BenchRecord = { sections: { ...previous.sections } };
+  const previous: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
+  // A full run replaces every section but the browser's, which only `--only browser` measures.
+  const record: BenchRecord = { sections: full ? (previous.sections.browser ? { browser: previous.sections.browser } : {}) : { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const { terminal: _, halfOpen, assets, cliStart, dialogs, ...rest } = figures;
@@ -389,7 +392,8 @@ ${cliStartSection(cliStart, runLine(info))}
 
 ${dialogsSection(dialogs, runLine(info))}
 `;
-    writeFileSync(DOC_FILE, doc);
+    const browserText = namedSection(readFileSync(DOC_FILE, 'utf8'), BROWSER_HEADING);
+    writeFileSync(DOC_FILE, browserText ? withNamedSection(doc, BROWSER_HEADING, browserText) : doc);
     await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart, dialogs }, true);
   } finally {
     await agent.stop();

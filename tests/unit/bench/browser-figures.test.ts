@@ -14,7 +14,7 @@ import {
   type ProfileResult,
   ratios,
 } from '../../bench/browser-figures.js';
-import { withNamedSection } from '../../bench/report.js';
+import { namedSection, withNamedSection } from '../../bench/report.js';
 
 const noDrops = { gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 16 };
 const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped } });
@@ -152,6 +152,8 @@ describe('the section', () => {
     expect(next).toContain('## Terminal\n\nwire');
     expect(next).toContain('## Dialogs on screen\n\ncards');
     expect(next).not.toContain('\nold\n');
+    expect(namedSection(next, BROWSER_HEADING)).toBe(text);
+    expect(namedSection(doc, 'Assets')).toBeUndefined();
   });
 
   it('keeps figures, ratios and goals in the JSON, not every sample', () => {
