@@ -38,6 +38,8 @@ import { tmuxAtLeast } from './tmux/commands.js';
 import { openTmux } from './tmux/open-tmux.js';
 import { DisposableStore, toDisposable } from './util/disposable.js';
 import { createLogger, type Logger } from './util/log.js';
+import { TypingClock } from './terminal/typing-clock.js';
+import { LoopDelayRecorder } from './util/loop-delay.js';
 import { startMemoryTrim } from './util/memory-trim.js';
 import { adoptOutside } from './wiring/adopt.js';
 import { settleApprovalsWithStatus } from './wiring/approval-settlement.js';
@@ -97,9 +99,11 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
     const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option, toolInput) => dialogs.answer(approval, option, toolInput));
     agent.register(outsideLifecycle({ outside, status, approvals, log, sweepMs: config.outsidePollMs }));
-    agent.register(startMemoryTrim(log));
+    const typing = new TypingClock();
+    agent.register(startMemoryTrim(log, () => typing.typing()));
+    const loopDelay = config.measureLoopDelay ? agent.register(new LoopDelayRecorder()) : null;
     const transcripts = agent.register(openTranscripts(config.claudeConfigDir, TIMELINE_ENTRIES_KEPT, log));
-    const terminals = new TerminalBridge({ log, env: login.env, heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs, maxConnections: config.maxTerminalConnections, maxConnectionsPerDevice: config.maxTerminalsPerDevice });
+    const terminals = new TerminalBridge({ log, env: login.env, heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs, maxConnections: config.maxTerminalConnections, maxConnectionsPerDevice: config.maxTerminalsPerDevice, typing });
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
     const phonePrompts = new PhonePrompts();
     const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
@@ -117,7 +121,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       access, connections, devices, pairing, attempts, store, tabs, tmux, log, version, approvals, outside, outsideTmux, claudeConfigDir: config.claudeConfigDir, secure: address.secure,
       revoked: revokeDevice({ proofs, subscriptions, sockets }),
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
-      statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(),
+      statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(), loopDelay: () => loopDelay?.seconds() ?? null,
       phonePrompt: (key, text) => phonePrompts.note(key, text),
       dialogShown: async (key) => status.get(key)?.claudeRunning === true && (await dialogs.dialogShown(key)),
       switchMode: async (key, body) => {

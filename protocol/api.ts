@@ -275,8 +275,24 @@ export interface TerminalConnectionView {
   redraws: number;
 }
 
+/** One second of the agent's event-loop delay: how late a timer due every millisecond ran (ms). */
+export interface LoopDelaySecond {
+  /** When the second ended (epoch ms). */
+  at: number;
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** V8's collections in that second, the longest one's pause (ms) and how many were full ones. */
+  gcs: number;
+  gcLongest: number;
+  majorGcs: number;
+}
+
 export interface TerminalsResponse {
   terminals: TerminalConnectionView[];
+  /** The last ten minutes of event-loop delay, oldest first; null unless the agent measures it (`POCKETMUX_MEASURE_LOOP_DELAY=1`). */
+  loopDelay: LoopDelaySecond[] | null;
 }
 
 /** A past Claude session of a workspace, from `~/.claude/projects/<slug>/<id>.jsonl`. */

@@ -73,6 +73,8 @@ export interface AgentConfig {
   pushHosts: string[];
   /** Also accept `http://127.0.0.1:<port>` push endpoints (`POCKETMUX_PUSH_INSECURE_LOOPBACK=1`), for tests. */
   pushInsecureLoopback: boolean;
+  /** Record the event loop's delay every second (`POCKETMUX_MEASURE_LOOP_DELAY=1`), for the benchmarks. */
+  measureLoopDelay: boolean;
   /**
    * Run by a service manager (`POCKETMUX_SERVICE=1`, set by `pocketmux service install`): the
    * start banner leaves out the pairing secret, which would be kept in the journal, and the log
@@ -222,6 +224,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     pushInsecureLoopback: /^(1|true|yes|on)$/i.test(env.POCKETMUX_PUSH_INSECURE_LOOPBACK ?? ''),
+    measureLoopDelay: /^(1|true|yes|on)$/i.test(env.POCKETMUX_MEASURE_LOOP_DELAY ?? ''),
     service: /^(1|true|yes|on)$/i.test(env.POCKETMUX_SERVICE ?? ''),
     logLevel: logLevel(env.POCKETMUX_LOG_LEVEL),
   };

@@ -7,6 +7,7 @@ import { decodeFrame, FrameType, fitTerminalSize, type TerminalFrame } from '../
 import { connectionToDrop } from '../util/connection-to-drop.js';
 import type { Logger } from '../util/log.js';
 import { PtyInput, ptyMaster } from './pty-input.js';
+import type { TypingClock } from './typing-clock.js';
 
 /** Pause reading the pty when this much is queued on the socket… */
 export const HIGH_WATER_BYTES = 1024 * 1024;
@@ -75,6 +76,8 @@ export interface BridgeOptions {
   heartbeatTimeoutMs: number;
   maxConnections: number;
   maxConnectionsPerDevice: number;
+  /** Told of every frame of typed input, so timed work can wait for a pause in the typing. */
+  typing?: Pick<TypingClock, 'keystroke'>;
 }
 
 /**
@@ -373,6 +376,7 @@ class TerminalConnection {
   }
 
   private enqueue(frame: TerminalFrame): void {
+    if (frame.type === FrameType.Stdin || frame.type === FrameType.WebStdin) this.opts.typing?.keystroke();
     const waitsOnTmux = frame.type === FrameType.WebStdin || frame.type === FrameType.Kill;
     if (!this.draining && !waitsOnTmux) {
       this.apply(frame);

@@ -28,6 +28,11 @@ export interface MemoryTrimDeps {
   /** The share of time the event loop worked since the last call (0 to 1). */
   utilization: () => number;
   heap: () => HeapFigures;
+  /**
+   * Whether a person is typing into a terminal: the collection waits for a pause, since a key
+   * pressed while it runs has its echo delayed by all of it.
+   */
+  typing: () => boolean;
   log: Logger;
 }
 
@@ -56,6 +61,10 @@ export interface MemoryTrimDeps {
  * will not give back (allocation that never stops, fragments) costs five collections, not
  * one a minute for good. A busy check clears the wait and the count, since the burst's end
  * is when trying pays.
+ *
+ * A person typing keeps the loop quiet, which made the collection land between keystrokes:
+ * measured, echo p99 4.3 ms with it and 2.7 ms without. While a terminal is being typed into,
+ * a check does nothing and leaves its counts as they are: the trim comes at the first pause.
  */
 export class MemoryTrim {
   private floor: number;
@@ -71,7 +80,10 @@ export class MemoryTrim {
   /** One look; the timer calls it every TRIM_CHECK_MS. */
   check(): void {
     if (this.deps.collect === null) return;
-    if (this.deps.utilization() >= QUIET_UTILIZATION) {
+    // Read at every check, so that it always covers the last TRIM_CHECK_MS.
+    const utilization = this.deps.utilization();
+    if (this.deps.typing()) return;
+    if (utilization >= QUIET_UTILIZATION) {
       this.wait = 0;
       this.keptInARow = 0;
       return;
@@ -122,7 +134,7 @@ export function heapCollector(): (() => void) | null {
 }
 
 /** The agent's trim: V8's collector, the event loop's own utilization and heap figures, on an unref'd timer. */
-export function startMemoryTrim(log: Logger): { trim: MemoryTrim; dispose: () => void } {
+export function startMemoryTrim(log: Logger, typing: () => boolean): { trim: MemoryTrim; dispose: () => void } {
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const trim = new MemoryTrim({
     collect: heapCollector(),
@@ -136,6 +148,7 @@ export function startMemoryTrim(log: Logger): { trim: MemoryTrim; dispose: () =>
       const s = getHeapStatistics();
       return { total: s.total_heap_size, used: s.used_heap_size };
     },
+    typing,
     log,
   });
   const timer = setInterval(() => trim.check(), TRIM_CHECK_MS);

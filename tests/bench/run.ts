@@ -19,8 +19,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
-import { claim } from '../support/client.js';
+import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
+import { claim, type Session } from '../support/client.js';
 import { type AgentDownResult, agentDownBench } from './agent-down.js';
 import { ASSETS_HEADING, type AssetsBenchResult, assetsBench, assetsSection } from './assets.js';
 import { claudeTabsBench } from './claude-tabs.js';
@@ -28,7 +28,8 @@ import { type HookKindsResult, hookKindsBench } from './hook-kinds.js';
 import { hookBench } from './hooks.js';
 import { type ApprovalBenchResult, approvalBench } from './approvals.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
-import { compareFigures, type BenchRecord, namedSection, type RunInfo, terminalSection, withNamedSection, withSection } from './report.js';
+import { BUSY_PROCESSES, whileBusy } from './busy.js';
+import { compareFigures, type BenchRecord, namedSection, type RunInfo, type TerminalFigures, terminalSection, withNamedSection, withSection } from './report.js';
 import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
@@ -69,7 +70,7 @@ const DOC_HEADER = `Produced by \`npm run bench\` (\`tests/bench/run.ts\`), whic
 goes, writes this file and every figure to \`docs/benchmarks.json\`, and with \`--compare
 old.json\` prints each figure's change against an earlier such file. Each section names the run
 its figures come from; all the figures of a section come from that one run. \`npm run bench --
---only terminal\` runs the terminal section alone (about four minutes) and replaces only it,
+--only terminal\` runs the terminal section alone (about ten minutes: idle, then busy) and replaces only it,
 here and in the JSON; \`--only browser\` runs and replaces the browser section, which only it
 measures (about ten minutes). Each pocketmux figure is measured beside its floor (and its peer) in the
 same run, rounds alternating, so the ratio is what counts, not the absolute numbers.`;
@@ -92,9 +93,9 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
     record.sections.dialogs = { run: info, figures: dialogs };
   } else {
     record.sections.terminal = { run: info, figures: figures.terminal };
-    const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info));
+    const doc = withSection(readFileSync(DOC_FILE, 'utf8'), DOC_HEADER, terminalSection(figures.terminal as TerminalFigures, info));
     writeFileSync(DOC_FILE, doc);
-    process.stdout.write(`\n${terminalSection(figures.terminal as Parameters<typeof terminalSection>[0], info)}\n`);
+    process.stdout.write(`\n${terminalSection(figures.terminal as TerminalFigures, info)}\n`);
   }
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
   process.stdout.write('\nwritten to docs/benchmarks.md and docs/benchmarks.json\n');
@@ -164,6 +165,15 @@ function hookKindsRow(kinds: HookKindsResult): string {
   return `| hook kinds: Enter in the pane → \`status:update\` \`busy\` on a WebSocket client, HTTP hooks (\`settings.json\`) / command hooks (\`settings-command.json\`), p50 / p99 of ${kinds.rounds} each, alternating | HTTP **${f1(kinds.httpP50)}** / ${f1(kinds.httpP99)} ms, command ${f1(kinds.commandP50)} / ${f1(kinds.commandP99)} ms, HTTP p50 lower by **${sign}${f1(Math.abs(kinds.saved))} ms** | HTTP p50 ≥ 6 ms lower |`;
 }
 
+/** The terminal part twice: on the machine as it is, then beside processes that keep its cores busy. */
+async function terminalFigures(agent: AgentHandle, session: Session, catFile: string): Promise<TerminalFigures> {
+  progress('terminal, on an idle machine');
+  const idle = await terminalBench(agent, session, progress, catFile);
+  progress(`terminal, on a busy machine: ${BUSY_PROCESSES} processes spinning a core each`);
+  const busy = await whileBusy(() => terminalBench(agent, session, progress, catFile));
+  return { idle, busy, busyProcesses: BUSY_PROCESSES };
+}
+
 async function main(): Promise<void> {
   const against = process.argv[process.argv.indexOf('--compare') + 2];
   if (compareWith && against && !against.startsWith('--')) {
@@ -229,8 +239,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${loadRows(await loadBench({}, progress))}\n`);
     return;
   }
-  // Pushes go to an endpoint in this process, over plain HTTP on loopback.
-  const agent = await startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1' } });
+  // Pushes go to an endpoint in this process, over plain HTTP on loopback; the terminal part
+  // reads the agent's event-loop delay beside its echo.
+  const agent = await startAgent({ env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1', POCKETMUX_MEASURE_LOOP_DELAY: '1' } });
   try {
     const session = await claim(agent, 'bench');
     if (process.argv.includes('--approvals-only')) {
@@ -248,7 +259,7 @@ async function main(): Promise<void> {
     }
     progress('bytes on the wire');
     const assets = await assetsBench(agent.url);
-    const terminal = await terminalBench(agent, session, progress, join(agent.root, 'random.b64'));
+    const terminal = await terminalFigures(agent, session, join(agent.root, 'random.b64'));
     if (only === 'terminal') {
       await report(run('npm run bench -- --only terminal'), { terminal });
       return;

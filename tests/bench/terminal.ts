@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { io, type Socket as IoSocket } from 'socket.io-client';
 import { type AgentHandle, REPO_ROOT, tmux } from '../support/agent.js';
-import { createTab, type Session, TerminalClient } from '../support/client.js';
+import type { LoopDelaySecond, TerminalsResponse } from '../../protocol/api.js';
+import { api, createTab, type Session, TerminalClient } from '../support/client.js';
 import { median, quantile } from '../support/stats.js';
 
 /** BYTES is the file's size, its lines of 76 base64 characters and their line feeds. */
@@ -51,9 +52,49 @@ export interface TerminalBenchResult {
     /** pocketmux's echo p99 and p50 ÷ wetty's: below 1, pocketmux echoes faster. */
     echoP99VsWetty: number;
     echoP50VsWetty: number;
+    /** pocketmux's echo p99 ÷ the direct reading's: what the agent and the socket add. */
+    echoP99VsDirect: number;
   };
   catPairs: { direct: number[]; wetty: number[] };
   floodPairs: { direct: number[]; wetty: number[] };
+  /**
+   * The agent's event-loop delay in the seconds that overlap pocketmux's echo batches (the
+   * agent must run with `POCKETMUX_MEASURE_LOOP_DELAY=1`; null otherwise): the worst second's
+   * p99 and the longest delay, in ms.
+   */
+  agentLoop: AgentLoopFigures | null;
+}
+
+export interface AgentLoopFigures {
+  seconds: number;
+  worstP99: number;
+  max: number;
+  /** Seconds in which the loop was late by more than 5 ms at least once. */
+  secondsOver5Ms: number;
+  /** V8's longest collection in those seconds (ms), and how many full ones ran. */
+  gcLongest: number;
+  majorGcs: number;
+}
+
+/** A span of the bench's clock (epoch ms), during which pocketmux's path was measured. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/** The recorded seconds that overlap any of `spans`, summed up; null when none do. */
+export function loopDuring(seconds: readonly LoopDelaySecond[], spans: readonly Span[]): AgentLoopFigures | null {
+  // A second is recorded at its end: it covers (at − 1000, at].
+  const overlapping = seconds.filter((s) => spans.some((span) => s.at > span.from && s.at - 1_000 < span.to));
+  if (overlapping.length === 0) return null;
+  return {
+    seconds: overlapping.length,
+    worstP99: Math.max(...overlapping.map((s) => s.p99)),
+    max: Math.max(...overlapping.map((s) => s.max)),
+    secondsOver5Ms: overlapping.filter((s) => s.max > 5).length,
+    gcLongest: Math.max(...overlapping.map((s) => s.gcLongest)),
+    majorGcs: overlapping.reduce((sum, s) => sum + s.majorGcs, 0),
+  };
 }
 
 interface Sink {
@@ -318,16 +359,26 @@ export async function terminalBench(agent: AgentHandle, session: Session, progre
   }
 
   progress(`terminal: keystroke echo, ${ECHO.KEYS} keys per path in ${ECHO.BATCHES} batches`);
+  const echoSpans: Span[] = [];
   {
     const { sinks, wetty } = await openPaths(agent, session, 80, 24, 'exec cat');
     const batch = ECHO.KEYS / ECHO.BATCHES;
     for (let b = 0; b < ECHO.BATCHES; b++) {
-      for (const p of orderOf(b)) runs.echo[p].push(...(await keystrokes(sinks[p], batch)));
+      for (const p of orderOf(b)) {
+        const from = Date.now();
+        runs.echo[p].push(...(await keystrokes(sinks[p], batch)));
+        if (p === 'pocketmux') echoSpans.push({ from, to: Date.now() });
+      }
       progress(`  echo batch ${b + 1}/${ECHO.BATCHES}: p50 so far ${PATHS.map((p) => `${p} ${quantile(runs.echo[p], 0.5).toFixed(2)} ms`).join(', ')}`);
     }
     for (const s of Object.values(sinks)) s.close();
     await wetty.stop();
   }
+  // The second the last batch ended in is recorded when it ends.
+  await sleep(1_100);
+  const { loopDelay } = (await api<TerminalsResponse>(session, 'GET', '/api/terminals')).body;
+  const agentLoop = loopDelay ? loopDuring(loopDelay, echoSpans) : null;
+  if (agentLoop) progress(`  agent loop delay during pocketmux's echo batches: worst second's p99 ${agentLoop.worstP99.toFixed(2)} ms, max ${agentLoop.max.toFixed(2)} ms; longest collection ${agentLoop.gcLongest.toFixed(2)} ms, ${agentLoop.majorGcs} full`);
 
   const figures = (p: PathName): PathFigures => ({
     catMBps: catBytes / 1e6 / (median(runs.cat[p].map((x) => x.ms)) / 1000),
@@ -353,8 +404,10 @@ export async function terminalBench(agent: AgentHandle, session: Session, progre
       floodVsWetty: median(floodPairs.wetty),
       echoP99VsWetty: paths.pocketmux.echoP99 / paths.wetty.echoP99,
       echoP50VsWetty: paths.pocketmux.echoP50 / paths.wetty.echoP50,
+      echoP99VsDirect: paths.pocketmux.echoP99 / paths.direct.echoP99,
     },
     catPairs,
     floodPairs,
+    agentLoop,
   };
 }

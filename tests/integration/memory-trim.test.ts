@@ -10,7 +10,7 @@ const MiB = 1024 * 1024;
 /** A trim over figures the test sets (a heap of 22 MiB as it starts), counting the collections it asks for. */
 function trimWith(collector: boolean) {
   // `after`: what V8 holds after a collection, `live` of it in use.
-  const state = { utilization: 0, heap: { total: 22 * MiB, used: 17 * MiB } as HeapFigures, after: 22 * MiB, live: 17 * MiB, collections: 0 };
+  const state = { typing: false, utilization: 0, heap: { total: 22 * MiB, used: 17 * MiB } as HeapFigures, after: 22 * MiB, live: 17 * MiB, collections: 0 };
   const trim = new MemoryTrim({
     collect: collector
       ? () => {
@@ -20,6 +20,7 @@ function trimWith(collector: boolean) {
       : null,
     utilization: () => state.utilization,
     heap: () => state.heap,
+    typing: () => state.typing,
     log: createLogger({ stderr: false }),
   });
   return { trim, state };
@@ -48,6 +49,35 @@ describe('giving memory back after a burst', () => {
     trim.check();
     expect(state.collections).toBe(2);
     expect(trim.count).toBe(2);
+  });
+
+  it('waits while a terminal is typed into, and collects at the first pause', () => {
+    const { trim, state } = trimWith(true);
+    state.heap = { total: 62 * MiB, used: 58 * MiB };
+    // Typing keeps the loop quiet, yet no collection comes between the keystrokes.
+    state.typing = true;
+    for (let i = 0; i < 10; i++) trim.check();
+    expect(state.collections).toBe(0);
+    state.typing = false;
+    trim.check();
+    expect(state.collections).toBe(1);
+  });
+
+  it('keeps its wait for V8 across typing, neither cleared nor counted down', () => {
+    const { trim, state } = trimWith(true);
+    state.heap = { total: 62 * MiB, used: 20 * MiB };
+    state.after = 62 * MiB;
+    trim.check();
+    expect(state.collections).toBe(1);
+    // V8 kept the memory: the next try comes after one quiet check, typing or not in between.
+    state.typing = true;
+    trim.check();
+    trim.check();
+    state.typing = false;
+    trim.check();
+    expect(state.collections).toBe(1);
+    trim.check();
+    expect(state.collections).toBe(2);
   });
 
   it('collects once, not at every check, when what fills the heap is live', () => {
@@ -133,7 +163,7 @@ describe('giving memory back after a burst', () => {
       const heap = () => { const s = getHeapStatistics(); return { total: s.total_heap_size, used: s.used_heap_size }; };
       let utilization = 1;
       // Made before the burst, as the agent makes it as it starts: its floor is the heap then.
-      const trim = new MemoryTrim({ collect: heapCollector(), utilization: () => utilization, heap, log: { debug() {}, info() {}, warn() {}, error() {} } });
+      const trim = new MemoryTrim({ collect: heapCollector(), utilization: () => utilization, heap, typing: () => false, log: { debug() {}, info() {}, warn() {}, error() {} } });
       const live = [];
       for (let r = 0; r < 300; r++) {
         const a = [];

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { HIGH_WATER_BYTES, REDRAW_QUIET_MS, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
+import { type BridgeOptions, HIGH_WATER_BYTES, REDRAW_QUIET_MS, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
 import { createLogger } from '../../agent/util/log.js';
 import { decodeFrame, encodeFrame, FrameType } from '../../protocol/terminal-frame.js';
 import { eventually } from '../support/eventually.js';
@@ -51,9 +51,10 @@ function content(bytes: number): Buffer {
  * A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key
  * (or runs `program`, which must print R when it is ready).
  */
-async function bridgeServer(file: string, program?: string): Promise<{ bridge: TerminalBridge; url: string; redrawn: string[] }> {
+async function bridgeServer(file: string, program?: string, typing?: BridgeOptions['typing']): Promise<{ bridge: TerminalBridge; url: string; redrawn: string[] }> {
   const redrawn: string[] = [];
   const bridge = new TerminalBridge({
+    typing,
     log: createLogger({ stderr: false }),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
     heartbeatIntervalMs: 30_000,
@@ -224,4 +225,19 @@ describe('terminal output gathering', () => {
     await new Promise((r) => setTimeout(r, REDRAW_QUIET_MS + 1));
     expect(redrawn).toEqual([]);
   }, 60_000);
+
+  it('tells the typing clock of each frame a person typed (keys and the input bar), not of a resize', async () => {
+    let keystrokes = 0;
+    // Echo on: what is typed comes back, so the test sees when each frame was applied.
+    const { url } = await bridgeServer('', "stty -opost -icanon min 1; printf R; exec cat", { keystroke: () => keystrokes++ });
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Resize, cols: 120, rows: 40 }));
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new TextEncoder().encode('k') }));
+    c.ws.send(encodeFrame({ type: FrameType.WebStdin, text: 'w' }));
+    // Frames apply in order: once the input bar's text is echoed, the resize went before it.
+    await eventually(() => Buffer.concat(c.chunks).toString().endsWith('ww'), 10_000, 'the input bar text echoed');
+    // Each key twice: the tty's echo, then cat's copy.
+    expect(Buffer.concat(c.chunks).toString()).toBe('kkww');
+    expect(keystrokes).toBe(2);
+  });
 });
