@@ -233,7 +233,7 @@ function profileRows(name: ProfileName, p: ProfileResult): string[] {
 function setupLine(name: ProfileName, p: ProfileResult): string {
   const s = p.setup;
   const same = s.wettyViewport.width === s.viewport.width && s.wettyViewport.height === s.viewport.height;
-  return `- **${name}**: ${s.viewport.width}×${s.viewport.height} CSS pixels at ${s.deviceScaleFactor}× ; tmux windows ${s.cells.pocketmux} (pocketmux) and ${s.cells.wetty} (wetty) cells; renderers ${s.renderer.pocketmux} / ${s.renderer.wetty}; font ${s.fontSize.pocketmux} / ${s.fontSize.wetty} px; ${same ? 'both pages in the same viewport' : `wetty's page in ${s.wettyViewport.width}×${s.wettyViewport.height} so that its fit gives the same cells (its page has no header or key bar)`}.`;
+  return `- **${name}**: ${s.viewport.width}×${s.viewport.height} CSS pixels at ${s.deviceScaleFactor}×; tmux windows ${s.cells.pocketmux} (pocketmux) and ${s.cells.wetty} (wetty) cells; renderers ${s.renderer.pocketmux} / ${s.renderer.wetty}; font ${s.fontSize.pocketmux} / ${s.fontSize.wetty} px; ${same ? 'both pages in the same viewport' : `wetty's page in ${s.wettyViewport.width}×${s.wettyViewport.height} so that its fit gives the same cells (its page has no header or key bar)`}.`;
 }
 
 export function browserSection(r: BrowserBenchResult, runLine: string): string {
@@ -257,7 +257,8 @@ wetty's own page, whose server runs \`tmux attach\` on that tab's session. Both 
 same probe before their scripts run (\`tests/bench/browser-probe.ts\`), which times everything
 inside the page: start is the keydown event's \`timeStamp\`; end is the callback of a
 MutationObserver on xterm's \`.xterm-rows\`, which runs in the frame in which xterm's DOM
-renderer wrote the rows (the start of that frame is kept too, in the JSON). Without a GPU both
+renderer wrote the rows (that frame's start time is kept in the JSON, but Chromium dates a frame
+from its begin-frame signal, often before the keydown it then shows, so it is not the figure). Without a GPU both
 pages draw with xterm's DOM renderer (both use xterm.js 6.0.0). Keys: \`exec cat\` in the pane,
 \`a\` and Backspace in turn so the line never grows, ${BROWSER_BENCH.GAP_MS} ms apart,
 ${BROWSER_BENCH.KEYS} counted a page in ${BROWSER_BENCH.BATCHES} batches that alternate the pages,
