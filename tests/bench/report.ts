@@ -136,6 +136,15 @@ export function withNamedSection(doc: string, heading: string, section: string):
   return `${doc.slice(0, start + 1)}${section}\n${next >= 0 ? doc.slice(next) : ''}`;
 }
 
+/** The section under `## <heading>` in `doc`, heading included, or undefined when there is none. */
+export function namedSection(doc: string, heading: string): string | undefined {
+  const marker = `\n## ${heading}\n`;
+  const start = doc.indexOf(marker);
+  if (start < 0) return undefined;
+  const next = doc.indexOf('\n## ', start + marker.length - 1);
+  return doc.slice(start + 1, next >= 0 ? next : undefined).trimEnd();
+}
+
 /** Every number of a record by its path (`terminal.paths.pocketmux.catMBps`); per-round lists are left out. */
 function flatten(value: unknown, prefix: string, out: Map<string, number>): void {
   if (typeof value === 'number') out.set(prefix, value);

@@ -12,6 +12,9 @@
  * section the same way, `--assets-only` the bytes the PWA's files take on the wire
  * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
  * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts).
+ * `--only browser` runs the browser part (browser.ts: pocketmux's page beside wetty's in
+ * Chromium) alone and replaces its section the same way; a full run does not run it and keeps
+ * that section as it was.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -26,12 +29,14 @@ import { hookBench } from './hooks.js';
 import { type ApprovalBenchResult, approvalBench } from './approvals.js';
 import { INPUT_BENCH, type InputBenchResult, inputBench } from './input.js';
 import { BUSY_PROCESSES, whileBusy } from './busy.js';
-import { compareFigures, type BenchRecord, type RunInfo, type TerminalFigures, terminalSection, withNamedSection, withSection } from './report.js';
+import { compareFigures, type BenchRecord, namedSection, type RunInfo, type TerminalFigures, terminalSection, withNamedSection, withSection } from './report.js';
 import { terminalBench } from './terminal.js';
 import { type LoadBenchResult, loadBench } from './load.js';
 import { HALF_OPEN_BENCH, type HalfOpenBenchResult, halfOpenFloodBench, halfOpenSection } from './half-open-flood.js';
 import { CLI_START_HEADING, type CliStartResult, cliStartBench, cliStartSection } from './cli-start.js';
 import { DIALOGS_HEADING, type DialogBenchResult, dialogBench, dialogsSection } from './dialogs.js';
+import { browserBench } from './browser.js';
+import { BROWSER_HEADING, browserFigures, browserSection } from './browser-figures.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -66,7 +71,8 @@ goes, writes this file and every figure to \`docs/benchmarks.json\`, and with \`
 old.json\` prints each figure's change against an earlier such file. Each section names the run
 its figures come from; all the figures of a section come from that one run. \`npm run bench --
 --only terminal\` runs the terminal section alone (about ten minutes: idle, then busy) and replaces only it,
-here and in the JSON. Each pocketmux figure is measured beside its floor (and its peer) in the
+here and in the JSON; \`--only browser\` runs and replaces the browser section, which only it
+measures (about ten minutes). Each pocketmux figure is measured beside its floor (and its peer) in the
 same run, rounds alternating, so the ratio is what counts, not the absolute numbers.`;
 
 /**
@@ -74,8 +80,9 @@ same run, rounds alternating, so the ratio is what counts, not the absolute numb
  * with its own run), the Markdown for a terminal-only run, and the comparison if asked for.
  */
 async function report(info: RunInfo, figures: Record<string, unknown>, full = false): Promise<void> {
-  const previous: BenchRecord = existsSync(JSON_FILE) && !full ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
-  const record: BenchRecord = { sections: { ...previous.sections } };
+  const previous: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
+  // A full run replaces every section but the browser's, which only `--only browser` measures.
+  const record: BenchRecord = { sections: full ? (previous.sections.browser ? { browser: previous.sections.browser } : {}) : { ...previous.sections } };
   if (full) {
     record.sections.terminal = { run: info, figures: figures.terminal };
     const { terminal: _, halfOpen, assets, cliStart, dialogs, ...rest } = figures;
@@ -101,7 +108,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReturnType<typeof browserFigures>, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -175,7 +182,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${compareFigures(read(compareWith), read(against))}\n`);
     return;
   }
-  if (only !== undefined && only !== 'terminal') throw new Error(`--only takes "terminal", not "${only}"`);
+  if (only !== undefined && only !== 'terminal' && only !== 'browser') throw new Error(`--only takes "terminal" or "browser", not "${only}"`);
+  if (only === 'browser') {
+    // An agent and a Chromium of its own; the figures replace that section alone, here and in the JSON.
+    const browser = await browserBench(progress);
+    const info = run('npm run bench -- --only browser');
+    writeSection('browser', BROWSER_HEADING, info, browserFigures(browser), browserSection(browser, runLine(info)));
+    return;
+  }
   if (process.argv.includes('--agent-down-only')) {
     // No agent at all: that is the point of this part.
     process.stdout.write(`\n${agentDownRow(await agentDownBench(undefined, progress))}\n`);
@@ -389,7 +403,8 @@ ${cliStartSection(cliStart, runLine(info))}
 
 ${dialogsSection(dialogs, runLine(info))}
 `;
-    writeFileSync(DOC_FILE, doc);
+    const browserText = namedSection(readFileSync(DOC_FILE, 'utf8'), BROWSER_HEADING);
+    writeFileSync(DOC_FILE, browserText ? withNamedSection(doc, BROWSER_HEADING, browserText) : doc);
     await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart, dialogs }, true);
   } finally {
     await agent.stop();

@@ -48,7 +48,7 @@ function packageRoot(script: string, name: string): string {
 /** The system's font configuration; without it the packaged Chromium gets fonts of its own. */
 const SYSTEM_FONTS_CONF = '/etc/fonts/fonts.conf';
 
-interface ChromiumChoice {
+export interface ChromiumChoice {
   executablePath: string;
   /** True for the Chromium of `@sparticuz/chromium`. */
   packaged: boolean;
@@ -56,7 +56,7 @@ interface ChromiumChoice {
 
 export { browserShowsNotifications };
 
-async function chooseChromium(): Promise<ChromiumChoice> {
+export async function chooseChromium(): Promise<ChromiumChoice> {
   const fromEnv = process.env.POCKETMUX_CHROMIUM;
   if (fromEnv && fromEnv !== PACKAGED) return { executablePath: fromEnv, packaged: false };
   const system = fromEnv === PACKAGED ? undefined : SYSTEM_CHROMIUM.find((p) => existsSync(p));

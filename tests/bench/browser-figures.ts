@@ -1,0 +1,274 @@
+/**
+ * The browser benchmark's figures from its samples, and the section of docs/benchmarks.md
+ * they make: pure, so the arithmetic and the text are tested apart from any browser.
+ */
+import { median, quantile } from '../support/stats.js';
+
+export type PageName = 'pocketmux' | 'wetty';
+export const PAGES: readonly PageName[] = ['pocketmux', 'wetty'];
+export type ProfileName = 'phone' | 'desktop';
+export type Load = 'idle' | 'busy';
+export const LOADS: readonly Load[] = ['idle', 'busy'];
+
+export const BROWSER_BENCH = {
+  /** Counted keys per page, profile and load, in batches that alternate the pages. */
+  KEYS: 500,
+  BATCHES: 10,
+  /** Keys typed and not counted at the start of each batch. */
+  WARMUP: 10,
+  /** Between a key's echo and the next key. */
+  GAP_MS: 5,
+  /** Floods and cold starts per page, profile and load, alternating the pages. */
+  FLOOD_ROUNDS: 3,
+  COLD_ROUNDS: 3,
+  /** The flood's file, as the terminal part writes it: random base64 in lines of 76. */
+  FLOOD_BYTES: 20_000_000,
+} as const;
+
+/** A frame gap longer than this many frames counts as frames dropped. */
+export const DROPPED_GAP_FRAMES = 1.5;
+
+export const BROWSER_GOALS = { echoP50VsWetty: 0.5, echoP99VsWetty: 0.5, floodVsWetty: 0.9, longestTaskMs: 50 } as const;
+
+/** The usual time between two frames: the median gap between requestAnimationFrame times. */
+export function frameInterval(frames: number[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < frames.length; i++) gaps.push((frames[i] as number) - (frames[i - 1] as number));
+  return median(gaps);
+}
+
+export interface FrameDrops {
+  /** Gaps between frames longer than DROPPED_GAP_FRAMES frames. */
+  gaps: number;
+  /** The frames those gaps left out: each gap's length in frames, rounded, less the one drawn. */
+  dropped: number;
+  /** The time those gaps took beyond one frame each. */
+  missedMs: number;
+  longestGapMs: number;
+}
+
+/** The frames dropped between `from` and `to`, from requestAnimationFrame times and the frame interval. */
+export function frameDrops(frames: number[], frameMs: number, from = Number.NEGATIVE_INFINITY, to = Number.POSITIVE_INFINITY): FrameDrops {
+  const out: FrameDrops = { gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 0 };
+  // The gap that holds `from` counts: a frame due then was late as much as any other.
+  let previous: number | undefined;
+  for (const t of frames) {
+    if (t > to) break;
+    if (previous !== undefined && t > from) {
+      const gap = t - previous;
+      out.longestGapMs = Math.max(out.longestGapMs, gap);
+      if (gap > DROPPED_GAP_FRAMES * frameMs) {
+        out.gaps++;
+        out.dropped += Math.max(1, Math.round(gap / frameMs) - 1);
+        out.missedMs += gap - frameMs;
+      }
+    }
+    previous = t;
+  }
+  return out;
+}
+
+/** One flood on one page, as the probe saw it. */
+export interface FloodRun {
+  /** Enter → the marker painted. */
+  ms: number;
+  /** The longest task during it (0: none of 50 ms or more, the least the browser reports). */
+  longestTaskMs: number;
+  longTasks: number;
+  frameMs: number;
+  drops: FrameDrops;
+}
+
+/** One cold start: navigation → the terminal's script loaded, and → the prompt painted. */
+export interface ColdRun {
+  chunkMs: number | null;
+  promptMs: number;
+}
+
+/** What one page went through for one profile and load. */
+export interface PageSamples {
+  /** keydown → echo written to the rows, every counted key. */
+  echo: number[];
+  /** keydown → the start of the frame that wrote it. */
+  echoFrame: number[];
+  floods: FloodRun[];
+  colds: ColdRun[];
+}
+
+export interface PageFigures {
+  echoP50: number;
+  echoP99: number;
+  echoFrameP50: number;
+  echoFrameP99: number;
+  keys: number;
+  floodMs: number;
+  /** The longest task of any flood round. */
+  longestTaskMs: number;
+  /** Per flood, median over the rounds. */
+  droppedFrames: number;
+  missedMs: number;
+  coldChunkMs: number | null;
+  coldPromptMs: number;
+}
+
+export function pageFigures(s: PageSamples): PageFigures {
+  const chunks = s.colds.map((c) => c.chunkMs).filter((x): x is number => x !== null);
+  return {
+    echoP50: quantile(s.echo, 0.5),
+    echoP99: quantile(s.echo, 0.99),
+    echoFrameP50: quantile(s.echoFrame, 0.5),
+    echoFrameP99: quantile(s.echoFrame, 0.99),
+    keys: s.echo.length,
+    floodMs: median(s.floods.map((f) => f.ms)),
+    longestTaskMs: Math.max(0, ...s.floods.map((f) => f.longestTaskMs)),
+    droppedFrames: median(s.floods.map((f) => f.drops.dropped)),
+    missedMs: median(s.floods.map((f) => f.drops.missedMs)),
+    coldChunkMs: chunks.length ? median(chunks) : null,
+    coldPromptMs: median(s.colds.map((c) => c.promptMs)),
+  };
+}
+
+export interface Ratios {
+  echoP50: number;
+  echoP99: number;
+  /** Median of per-round ratios: each pocketmux flood beside the wetty flood of its round. */
+  flood: number;
+  floodRounds: number[];
+  coldPrompt: number;
+}
+
+/** pocketmux ÷ wetty: below 1 favours pocketmux. */
+export function ratios(pm: PageSamples, wetty: PageSamples): Ratios {
+  const p = pageFigures(pm);
+  const w = pageFigures(wetty);
+  const floodRounds = pm.floods.map((f, i) => f.ms / (wetty.floods[i]?.ms ?? Number.NaN));
+  return { echoP50: p.echoP50 / w.echoP50, echoP99: p.echoP99 / w.echoP99, flood: median(floodRounds), floodRounds, coldPrompt: p.coldPromptMs / w.coldPromptMs };
+}
+
+export interface Goals {
+  echoP50: boolean;
+  echoP99: boolean;
+  flood: boolean;
+  /** Only the desktop has this goal. */
+  longestTask: boolean | null;
+}
+
+export function goalsMet(profile: ProfileName, r: Ratios, pm: PageFigures): Goals {
+  return {
+    echoP50: r.echoP50 <= BROWSER_GOALS.echoP50VsWetty,
+    echoP99: r.echoP99 <= BROWSER_GOALS.echoP99VsWetty,
+    flood: r.flood <= BROWSER_GOALS.floodVsWetty,
+    longestTask: profile === 'desktop' ? pm.longestTaskMs <= BROWSER_GOALS.longestTaskMs : null,
+  };
+}
+
+/** How a profile's pages were set up, as the run found them. */
+export interface ProfileSetup {
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  /** The window size tmux gave each page's session, in cells. */
+  cells: Record<PageName, string>;
+  renderer: Record<PageName, string>;
+  fontSize: Record<PageName, number>;
+  /** wetty's page's viewport, changed from the profile's so that its fit gives pocketmux's cells. */
+  wettyViewport: { width: number; height: number };
+}
+
+export interface ProfileResult {
+  setup: ProfileSetup;
+  samples: Record<Load, Record<PageName, PageSamples>>;
+}
+
+export interface BrowserBenchResult {
+  chromium: { path: string; version: string; packaged: boolean };
+  /** The script name of each page's terminal code, as cold starts looked for it. */
+  chunks: Record<PageName, string>;
+  profiles: Record<ProfileName, ProfileResult>;
+  seconds: number;
+}
+
+/** What the JSON keeps: the figures, ratios and goals, not every sample. */
+export function browserFigures(r: BrowserBenchResult): unknown {
+  const profiles: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(r.profiles) as [ProfileName, ProfileResult][]) {
+    const loads: Record<string, unknown> = {};
+    for (const load of LOADS) {
+      const s = p.samples[load];
+      const pm = pageFigures(s.pocketmux);
+      const ratio = ratios(s.pocketmux, s.wetty);
+      loads[load] = { pocketmux: pm, wetty: pageFigures(s.wetty), ratios: ratio, goals: goalsMet(name, ratio, pm) };
+    }
+    profiles[name] = { setup: p.setup, ...loads };
+  }
+  return { chromium: r.chromium, chunks: r.chunks, seconds: r.seconds, profiles };
+}
+
+export const BROWSER_HEADING = 'In the browser';
+
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+const task = (ms: number) => (ms === 0 ? 'none ≥ 50 ms' : `${f0(ms)} ms`);
+
+function profileRows(name: ProfileName, p: ProfileResult): string[] {
+  const rows: string[] = [];
+  for (const load of LOADS) {
+    const s = p.samples[load];
+    const pm = pageFigures(s.pocketmux);
+    const w = pageFigures(s.wetty);
+    const r = ratios(s.pocketmux, s.wetty);
+    const g = goalsMet(name, r, pm);
+    const at = `${name}, ${load}`;
+    rows.push(
+      `| ${at} | key → echo painted, p50 / p99 of ${pm.keys} | **${f1(pm.echoP50)} / ${f1(pm.echoP99)} ms** | ${f1(w.echoP50)} / ${f1(w.echoP99)} ms | **${f2(r.echoP50)} / ${f2(r.echoP99)}** | ≤ ${BROWSER_GOALS.echoP50VsWetty} / ≤ ${BROWSER_GOALS.echoP99VsWetty}: ${met(g.echoP50)} / ${met(g.echoP99)} |`,
+      `| ${at} | ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB \`cat\`: Enter → end marker painted, median of ${s.pocketmux.floods.length} | **${f0(pm.floodMs)} ms** | ${f0(w.floodMs)} ms | **${f2(r.flood)}** (rounds: ${r.floodRounds.map(f2).join(', ')}) | ≤ ${BROWSER_GOALS.floodVsWetty}: ${met(g.flood)} |`,
+      `| ${at} | during the flood: longest task; frames dropped (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
+      `| ${at} | cold start: terminal script loaded / prompt painted, median of ${s.pocketmux.colds.length} | ${pm.coldChunkMs === null ? '–' : f0(pm.coldChunkMs)} / **${f0(pm.coldPromptMs)} ms** | ${w.coldChunkMs === null ? '–' : f0(w.coldChunkMs)} / ${f0(w.coldPromptMs)} ms | ${f2(r.coldPrompt)} | |`,
+    );
+  }
+  return rows;
+}
+
+function setupLine(name: ProfileName, p: ProfileResult): string {
+  const s = p.setup;
+  const same = s.wettyViewport.width === s.viewport.width && s.wettyViewport.height === s.viewport.height;
+  return `- **${name}**: ${s.viewport.width}×${s.viewport.height} CSS pixels at ${s.deviceScaleFactor}×; tmux windows ${s.cells.pocketmux} (pocketmux) and ${s.cells.wetty} (wetty) cells; renderers ${s.renderer.pocketmux} / ${s.renderer.wetty}; font ${s.fontSize.pocketmux} / ${s.fontSize.wetty} px; ${same ? 'both pages in the same viewport' : `wetty's page in ${s.wettyViewport.width}×${s.wettyViewport.height} so that its fit gives the same cells (its page has no header or key bar)`}.`;
+}
+
+export function browserSection(r: BrowserBenchResult, runLine: string): string {
+  const names = Object.keys(r.profiles) as ProfileName[];
+  return `## ${BROWSER_HEADING}
+
+${runLine} Chromium ${r.chromium.version} (${r.chromium.packaged ? "the packaged headless shell of @sparticuz/chromium: the system has none" : "the system's"}), headless, no GPU; the run took ${f0(r.seconds / 60)} minutes.
+
+| profile, machine | measure | pocketmux (\`/t/<id>\`) | wetty 3.2.0 (its page, \`/\`) | pocketmux ÷ wetty | goal |
+| --- | --- | --- | --- | --- | --- |
+${names.flatMap((n) => profileRows(n, r.profiles[n] as ProfileResult)).join('\n')}
+
+Below 1, a ratio favours pocketmux. "Busy": two processes spinning a core each ran beside
+the measurement, as two working Claude sessions do (on this machine, every core).
+
+${names.map((n) => setupLine(n, r.profiles[n] as ProfileResult)).join('\n')}
+
+How it is measured: Chromium through Playwright, two pages on one agent's tmux server, each
+on a shell tab of its own: pocketmux's own terminal (a paired browser context, \`/t/<id>\`) and
+wetty's own page, whose server runs \`tmux attach\` on that tab's session. Both pages get the
+same probe before their scripts run (\`tests/bench/browser-probe.ts\`), which times everything
+inside the page: start is the keydown event's \`timeStamp\`; end is the callback of a
+MutationObserver on xterm's \`.xterm-rows\`, which runs in the frame in which xterm's DOM
+renderer wrote the rows (that frame's start time is kept in the JSON, but Chromium dates a frame
+from its begin-frame signal, often before the keydown it then shows, so it is not the figure). Without a GPU both
+pages draw with xterm's DOM renderer (both use xterm.js 6.0.0). Keys: \`exec cat\` in the pane,
+\`a\` and Backspace in turn so the line never grows, ${BROWSER_BENCH.GAP_MS} ms apart,
+${BROWSER_BENCH.KEYS} counted a page in ${BROWSER_BENCH.BATCHES} batches that alternate the pages,
+the order turning, each after ${BROWSER_BENCH.WARMUP} warm-up keys. Flood: a
+${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB file of random base64 lines \`cat\` in the pane, then
+\`echo END-$((n+1))\`, from Enter to that marker on the rows; meanwhile PerformanceObserver
+\`longtask\` gives the longest task (the browser reports none under 50 ms), and the
+requestAnimationFrame times the dropped frames (a gap over ${DROPPED_GAP_FRAMES} frames drops its
+length in frames less one; the frame is the median gap before Enter). Cold start: a fresh browser
+context (for pocketmux paired first, then its HTTP cache, Cache Storage and service worker
+cleared) opens the page; the times run from navigation to the terminal's script loaded
+(resource timing of \`${r.chunks.pocketmux}\` and of \`${r.chunks.wetty}\`) and to the shell's prompt on the rows.`;
+}

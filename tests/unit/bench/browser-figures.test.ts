@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { PROBE_SCRIPT, promptScript } from '../../bench/browser-probe.js';
+import {
+  BROWSER_HEADING,
+  type BrowserBenchResult,
+  browserFigures,
+  browserSection,
+  type FloodRun,
+  frameDrops,
+  frameInterval,
+  goalsMet,
+  type PageSamples,
+  pageFigures,
+  type ProfileResult,
+  ratios,
+} from '../../bench/browser-figures.js';
+import { namedSection, withNamedSection } from '../../bench/report.js';
+
+const noDrops = { gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 16 };
+const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped } });
+
+/** 1, 2, …, n ms: the p50 of 1..100 is 50, its p99 is 99. */
+const upTo = (n: number, scale = 1) => Array.from({ length: n }, (_, i) => (i + 1) * scale);
+
+function samples(scale: number, floods: number[], longestTaskMs = 0): PageSamples {
+  return {
+    echo: upTo(100, scale),
+    echoFrame: upTo(100, scale / 2),
+    floods: floods.map((ms) => floodOf(ms, longestTaskMs, 3)),
+    colds: [
+      { chunkMs: 100 * scale, promptMs: 300 * scale },
+      { chunkMs: null, promptMs: 500 * scale },
+      { chunkMs: 200 * scale, promptMs: 400 * scale },
+    ],
+  };
+}
+
+describe('frames', () => {
+  it('takes the median gap between frames as the interval', () => {
+    expect(frameInterval([0, 16, 33, 50, 100])).toBe(17);
+  });
+
+  it('counts a gap over one and a half frames as frames dropped, and only between the two times', () => {
+    const frames = [0, 16, 32, 48, 100, 116, 132, 182, 198, 300];
+    // 48 → 100: 52 ms, 2 frames left out; 132 → 182: 50 ms, 2; 198 → 300 lies after `to`.
+    const drops = frameDrops(frames, 16, 40, 200);
+    expect(drops.gaps).toBe(2);
+    expect(drops.dropped).toBe(2 + 2);
+    expect(drops.missedMs).toBe(52 - 16 + (50 - 16));
+    expect(drops.longestGapMs).toBe(52);
+  });
+
+  it('counts nothing for a steady page, and a gap of just over the limit as one frame dropped', () => {
+    expect(frameDrops(upTo(20, 16), 16)).toEqual({ gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 16 });
+    expect(frameDrops([0, 25], 16).dropped).toBe(1);
+    expect(frameDrops([0, 24], 16).gaps).toBe(0);
+  });
+});
+
+describe('page figures and ratios', () => {
+  it('gives the percentiles of the keys, the median flood and cold start, and the longest task of all floods', () => {
+    const f = pageFigures(samples(1, [3000, 1000, 2000], 80));
+    expect([f.echoP50, f.echoP99, f.keys]).toEqual([50, 99, 100]);
+    expect([f.echoFrameP50, f.echoFrameP99]).toEqual([25, 49.5]);
+    expect(f.floodMs).toBe(2000);
+    expect(f.longestTaskMs).toBe(80);
+    expect(f.droppedFrames).toBe(3);
+    expect(f.coldPromptMs).toBe(400);
+    // A cold start whose script was not seen is left out of that median.
+    expect(f.coldChunkMs).toBe(100);
+  });
+
+  it('says no long task as 0', () => {
+    expect(pageFigures(samples(1, [1000])).longestTaskMs).toBe(0);
+  });
+
+  it('divides pocketmux by wetty, the flood round by round', () => {
+    const r = ratios(samples(1, [1000, 900, 3000]), samples(2, [2000, 1000, 3000]));
+    expect(r.echoP50).toBe(0.5);
+    expect(r.echoP99).toBe(0.5);
+    expect(r.floodRounds).toEqual([0.5, 0.9, 1]);
+    expect(r.flood).toBe(0.9);
+    expect(r.coldPrompt).toBe(0.5);
+  });
+
+  it('holds the goals of issue 29: half of wetty for the keys, 0.9 for the flood, 50 ms a task on the desktop only', () => {
+    const met = ratios(samples(1, [900]), samples(2, [1000]));
+    expect(goalsMet('desktop', met, pageFigures(samples(1, [900], 50)))).toEqual({ echoP50: true, echoP99: true, flood: true, longestTask: true });
+    expect(goalsMet('phone', met, pageFigures(samples(1, [900], 500))).longestTask).toBeNull();
+    const missed = ratios(samples(1.5, [950]), samples(2, [1000]));
+    expect(goalsMet('desktop', missed, pageFigures(samples(1.5, [950], 51)))).toEqual({ echoP50: false, echoP99: false, flood: false, longestTask: false });
+  });
+});
+
+function profile(pm: number, wetty: number, task: number): ProfileResult {
+  return {
+    setup: {
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 3,
+      cells: { pocketmux: '48x40', wetty: '48x40' },
+      renderer: { pocketmux: 'dom', wetty: 'dom' },
+      fontSize: { pocketmux: 13, wetty: 13 },
+      wettyViewport: { width: 390, height: 604 },
+    },
+    samples: {
+      idle: { pocketmux: samples(pm, [1000], task), wetty: samples(wetty, [2000]) },
+      busy: { pocketmux: samples(pm * 2, [3000], task), wetty: samples(wetty * 2, [2000]) },
+    },
+  };
+}
+
+const result: BrowserBenchResult = {
+  chromium: { path: 'chromium', version: '156.0', packaged: false },
+  chunks: { pocketmux: 'xterm-abc.js', wetty: 'wetty.js' },
+  profiles: { phone: profile(1, 2, 0), desktop: profile(1, 4, 120) },
+  seconds: 540,
+};
+
+describe('the section', () => {
+  const text = browserSection(result, 'From one run.');
+
+  it('starts with its heading and has a row per measure, profile and load', () => {
+    expect(text.startsWith(`## ${BROWSER_HEADING}\n`)).toBe(true);
+    for (const at of ['phone, idle', 'phone, busy', 'desktop, idle', 'desktop, busy']) {
+      expect(text.split('\n').filter((l) => l.startsWith(`| ${at} |`))).toHaveLength(4);
+    }
+  });
+
+  it('puts each ratio beside its goal, met or not', () => {
+    const row = (at: string, measure: string) => text.split('\n').find((l) => l.startsWith(`| ${at} | ${measure}`)) ?? '';
+    expect(row('phone, idle', 'key')).toContain('**0.50 / 0.50** | ≤ 0.5 / ≤ 0.5: met / met');
+    expect(row('desktop, idle', 'key')).toContain('**0.25 / 0.25**');
+    expect(row('phone, idle', '20 MB')).toContain('**0.50** (rounds: 0.50) | ≤ 0.9: met');
+    expect(row('phone, busy', '20 MB')).toContain('**1.50** (rounds: 1.50) | ≤ 0.9: **not met**');
+    expect(row('desktop, idle', 'during')).toContain('**120 ms**');
+    expect(row('desktop, idle', 'during')).toContain('longest ≤ 50 ms: **not met**');
+    expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**');
+    expect(row('phone, idle', 'during')).not.toContain('longest ≤');
+  });
+
+  it('says which Chromium ran, the renderers, the cells and what was done to make them equal, and how it is measured', () => {
+    expect(text).toContain("Chromium 156.0 (the system's)");
+    expect(text).toContain('tmux windows 48x40 (pocketmux) and 48x40 (wetty) cells; renderers dom / dom');
+    expect(text).toContain("wetty's page in 390×604");
+    expect(text).toContain('How it is measured:');
+    expect(text).toContain('`xterm-abc.js`');
+  });
+
+  it('replaces its own section of the document and no other', () => {
+    const doc = '# Benchmarks\n\nheader\n\n## Terminal\n\nwire\n\n## In the browser\n\nold\n\n## Dialogs on screen\n\ncards\n';
+    const next = withNamedSection(doc, BROWSER_HEADING, text);
+    expect(next).toContain('## Terminal\n\nwire');
+    expect(next).toContain('## Dialogs on screen\n\ncards');
+    expect(next).not.toContain('\nold\n');
+    expect(namedSection(next, BROWSER_HEADING)).toBe(text);
+    expect(namedSection(doc, 'Assets')).toBeUndefined();
+  });
+
+  it('keeps figures, ratios and goals in the JSON, not every sample', () => {
+    const json = browserFigures(result) as { profiles: Record<string, Record<string, { pocketmux: { echoP50: number }; ratios: { echoP50: number }; goals: { echoP50: boolean } }>> };
+    const desktopIdle = json.profiles.desktop?.idle;
+    expect(desktopIdle?.pocketmux.echoP50).toBe(50);
+    expect(desktopIdle?.ratios.echoP50).toBe(0.25);
+    expect(desktopIdle?.goals.echoP50).toBe(true);
+    expect(JSON.stringify(json)).not.toContain('"echo":[');
+  });
+});
+
+describe('the probe', () => {
+  it('is a script a page can run as it is', () => {
+    expect(() => new Function(PROBE_SCRIPT)).not.toThrow();
+    expect(promptScript('bash-5.2# "x"')).toBe('window.__pmBenchPrompt = "bash-5.2# \\"x\\"";');
+  });
+});
