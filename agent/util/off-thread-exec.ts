@@ -26,20 +26,22 @@ export interface ExecResult {
 /**
  * The worker: execFile for each request, its answer posted back with the request's id. Plain
  * JavaScript evaluated as the worker's source, so it runs the same from the built agent and
- * from the TypeScript sources under test.
+ * from the TypeScript sources under test; its modules come by `import()`, which works whether
+ * Node evaluates it as a script or as a module (the worker inherits `--input-type`).
+ * Requests posted before the imports resolve wait in the port.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { execFile } = require('node:child_process');
-parentPort.on('message', ({ id, file, args, env, timeoutMs, maxBuffer }) => {
-  const answer = (failure, stdout, stderr) => parentPort.postMessage({ id, stdout: String(stdout ?? ''), stderr: String(stderr ?? ''), failure });
-  try {
-    execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
-      answer(err ? { message: err.message, killed: err.killed === true, code: err.code ?? null, started: true } : null, stdout, stderr);
-    });
-  } catch (err) {
-    answer({ message: err.message, killed: false, code: err.code ?? null, started: false }, '', '');
-  }
+Promise.all([import('node:worker_threads'), import('node:child_process')]).then(([{ parentPort }, { execFile }]) => {
+  parentPort.on('message', ({ id, file, args, env, timeoutMs, maxBuffer }) => {
+    const answer = (failure, stdout, stderr) => parentPort.postMessage({ id, stdout: String(stdout ?? ''), stderr: String(stderr ?? ''), failure });
+    try {
+      execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
+        answer(err ? { message: err.message, killed: err.killed === true, code: err.code ?? null, started: true } : null, stdout, stderr);
+      });
+    } catch (err) {
+      answer({ message: err.message, killed: false, code: err.code ?? null, started: false }, '', '');
+    }
+  });
 });
 `;
 
@@ -54,7 +56,8 @@ interface Pending {
  * runs every poll (screens, titles) are started from this worker thread instead, so the event
  * loop that echoes keystrokes never waits on a fork.
  *
- * One worker for the agent, started on the first run and never keeping the process alive.
+ * One worker for the agent, started on the first run; it keeps the process alive only while
+ * a run waits on it.
  * Should it fail to start or die, every run waiting on it fails (the callers' own errors
  * handle that) and the next run starts a new one; where workers cannot start at all, runs
  * fall back to the event loop's thread.
@@ -70,6 +73,8 @@ class ExecWorker {
     if (!worker) return onThisThread(file, args, options);
     const id = this.nextId++;
     return new Promise((resolve) => {
+      // A run waiting keeps the process alive, as execFile would; an idle worker does not.
+      if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve });
       worker.postMessage({ id, file, args: [...args], env: { ...options.env }, timeoutMs: options.timeoutMs, maxBuffer: options.maxBuffer });
     });
@@ -84,11 +89,11 @@ class ExecWorker {
       this.unavailable = true;
       return null;
     }
-    worker.unref();
     worker.on('message', (answer: ExecResult & { id: number }) => {
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.pending.delete(answer.id);
+      if (this.pending.size === 0) worker.unref();
       waiting.resolve({ stdout: answer.stdout, stderr: answer.stderr, failure: answer.failure });
     });
     const lost = (why: string) => {
@@ -100,6 +105,8 @@ class ExecWorker {
     };
     worker.on('error', (err) => lost(`failed: ${err.message}`));
     worker.on('exit', (code) => lost(`exited (${code})`));
+    // Listening refs it: unref'd after, until a run waits.
+    worker.unref();
     this.worker = worker;
     return worker;
   }

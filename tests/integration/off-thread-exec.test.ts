@@ -2,8 +2,11 @@
  * Programs the agent starts from its worker thread (every tmux run of a poll): what they
  * print, how they fail, their timeout, and runs at once each answered with its own output.
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execOffThread } from '../../agent/util/off-thread-exec.js';
+import { REPO_ROOT } from '../support/agent.js';
 
 const options = { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' }, timeoutMs: 5_000, maxBuffer: 1024 * 1024 };
 
@@ -39,5 +42,20 @@ describe('starting a program off the event loop', () => {
     const runs = await Promise.all(Array.from({ length: 40 }, (_, i) => execOffThread('/bin/sh', ['-c', `sleep 0.0${i % 7}; printf ${i}`], options)));
     expect(runs.map((r) => r.stdout)).toEqual(Array.from({ length: 40 }, (_, i) => String(i)));
     expect(runs.every((r) => r.failure === null)).toBe(true);
+  });
+
+  it('keeps a process alive while a run waits, and lets it end once none does', () => {
+    // A fresh process with nothing else to wait for: it must print the answer, then exit.
+    const script = `
+      import { execOffThread } from ${JSON.stringify(join(REPO_ROOT, 'dist/agent/util/off-thread-exec.js'))};
+      const options = { env: process.env, timeoutMs: 5000, maxBuffer: 65536 };
+      await execOffThread('/bin/true', [], options);
+      setTimeout(() => execOffThread('/bin/sh', ['-c', 'sleep 0.2; printf late'], options).then((r) => console.log(r.stdout)), 50);
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('late\n');
+    expect(run.status).toBe(0);
   });
 });
