@@ -23,25 +23,44 @@ export interface ExecResult {
   failure: ExecFailure | null;
 }
 
+interface RunRequest {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  maxBuffer: number;
+}
+
 /**
- * The worker: execFile for each request, its answer posted back with the request's id. Plain
+ * One run, written once for both threads: the worker evaluates this function's own source,
+ * and the fallback on the event loop's thread calls it here. So it uses nothing but its
+ * arguments, and no named function inside it (a compiler may wrap those in a helper).
+ */
+function runOne(run: typeof execFile, request: RunRequest, answer: (result: ExecResult) => void): void {
+  try {
+    run(request.file, request.args, { env: request.env, timeout: request.timeoutMs, killSignal: 'SIGKILL', maxBuffer: request.maxBuffer }, (err, stdout, stderr) => {
+      answer({
+        stdout: String(stdout ?? ''),
+        stderr: String(stderr ?? ''),
+        failure: err ? { message: err.message, killed: err.killed === true, code: err.code ?? null, started: true } : null,
+      });
+    });
+  } catch (err) {
+    answer({ stdout: '', stderr: '', failure: { message: (err as Error).message, killed: false, code: (err as NodeJS.ErrnoException).code ?? null, started: false } });
+  }
+}
+
+/**
+ * The worker: `runOne` for each request, its answer posted back with the request's id. Plain
  * JavaScript evaluated as the worker's source, so it runs the same from the built agent and
  * from the TypeScript sources under test; its modules come by `import()`, which works whether
  * Node evaluates it as a script or as a module (the worker inherits `--input-type`).
  * Requests posted before the imports resolve wait in the port.
  */
 const WORKER_SOURCE = `
+const runOne = ${runOne.toString()};
 Promise.all([import('node:worker_threads'), import('node:child_process')]).then(([{ parentPort }, { execFile }]) => {
-  parentPort.on('message', ({ id, file, args, env, timeoutMs, maxBuffer }) => {
-    const answer = (failure, stdout, stderr) => parentPort.postMessage({ id, stdout: String(stdout ?? ''), stderr: String(stderr ?? ''), failure });
-    try {
-      execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
-        answer(err ? { message: err.message, killed: err.killed === true, code: err.code ?? null, started: true } : null, stdout, stderr);
-      });
-    } catch (err) {
-      answer({ message: err.message, killed: false, code: err.code ?? null, started: false }, '', '');
-    }
-  });
+  parentPort.on('message', (request) => runOne(execFile, request, (result) => parentPort.postMessage({ id: request.id, ...result })));
 });
 `;
 
@@ -76,7 +95,8 @@ class ExecWorker {
       // A run waiting keeps the process alive, as execFile would; an idle worker does not.
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve });
-      worker.postMessage({ id, file, args: [...args], env: { ...options.env }, timeoutMs: options.timeoutMs, maxBuffer: options.maxBuffer });
+      // postMessage clones the request (the environment with it): nothing here is shared.
+      worker.postMessage({ id, file, args, env: options.env, timeoutMs: options.timeoutMs, maxBuffer: options.maxBuffer });
     });
   }
 
@@ -113,16 +133,7 @@ class ExecWorker {
 }
 
 function onThisThread(file: string, args: readonly string[], options: ExecOptions): Promise<ExecResult> {
-  return new Promise((resolve) => {
-    try {
-      execFile(file, args, { env: options.env, timeout: options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: options.maxBuffer }, (err, stdout, stderr) => {
-        const e = err as (NodeJS.ErrnoException & { killed?: boolean }) | null;
-        resolve({ stdout, stderr, failure: e ? { message: e.message, killed: e.killed === true, code: e.code ?? null, started: true } : null });
-      });
-    } catch (err) {
-      resolve({ stdout: '', stderr: '', failure: { message: (err as Error).message, killed: false, code: (err as NodeJS.ErrnoException).code ?? null, started: false } });
-    }
-  });
+  return new Promise((resolve) => runOne(execFile, { file, args: [...args], ...options }, resolve));
 }
 
 const shared = new ExecWorker();
