@@ -9,6 +9,7 @@ import '../pairing/pairing-panel.js';
 import './notifications-section.js';
 import './theme-setting.js';
 import './phone-context-setting.js';
+import './local-echo-setting.js';
 import './user-hooks-section.js';
 import { controls, pageBar } from '../ui/styles.js';
 import * as api from '../core/api.js';
@@ -297,6 +298,7 @@ export class DevicesView extends LitElement {
         <pm-notifications-settings></pm-notifications-settings>
         <pm-theme-setting></pm-theme-setting>
         <pm-phone-context-setting></pm-phone-context-setting>
+        <pm-local-echo-setting></pm-local-echo-setting>
         <pm-user-hooks-status></pm-user-hooks-status>
       </main>
     `;

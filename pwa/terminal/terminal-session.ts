@@ -6,12 +6,14 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { FrameType } from '../../protocol/terminal-frame.js';
+import { localEchoChosen } from '../core/local-echo-choice.js';
 import type { ConnectionState } from '../core/reconnecting-socket.js';
 import { currentTheme, onThemeChange, type Theme } from '../ui/theme.js';
 import { type Disposable, DisposableStore, toDisposable } from './disposables.js';
 import { HistorySnapshot } from './history-snapshot.js';
 import type { HistoryState } from './history-text.js';
 import { openLink } from './links.js';
+import { LocalEchoView } from './local-echo-view.js';
 import { osc52Text } from './osc52.js';
 import { TerminalConnection } from './terminal-connection.js';
 import { TerminalFinder } from './terminal-finder.js';
@@ -103,6 +105,8 @@ export class TerminalSession implements Disposable {
   /** Set when the selection changes; a mouse selection is copied when the button comes up. */
   private selectionMoved = false;
   readonly finder: TerminalFinder;
+  /** Typed characters drawn before their echo comes back (local-echo.ts). */
+  private readonly localEcho: LocalEchoView;
   /** The pane's history over the terminal while find is open. */
   private history: { snapshot: HistorySnapshot; host: HTMLElement } | null = null;
 
@@ -134,6 +138,15 @@ export class TerminalSession implements Disposable {
     term.open(opts.host);
     this.loadWebgl();
     this.fitNow();
+    this.localEcho = this.store.add(
+      new LocalEchoView(term, {
+        colours: () => {
+          const t = term.options.theme ?? {};
+          return { foreground: t.foreground ?? '#ffffff', background: t.background ?? '#000000', cursor: t.cursor ?? t.foreground ?? '#ffffff' };
+        },
+        enabled: () => localEchoChosen(),
+      }),
+    );
 
     this.connection = this.store.add(
       new TerminalConnection({
@@ -141,7 +154,10 @@ export class TerminalSession implements Disposable {
         size: () => ({ cols: term.cols, rows: term.rows }),
         onOutput: (data, afterReconnect) => {
           // tmux redraws the whole screen on attach; nothing of the old socket's screen may remain.
-          if (afterReconnect) term.write(BEFORE_REDRAW);
+          if (afterReconnect) {
+            this.localEcho.reset();
+            term.write(BEFORE_REDRAW);
+          }
           term.write(data);
         },
         onState: (state) => opts.onState(state),
@@ -151,6 +167,9 @@ export class TerminalSession implements Disposable {
     this.store.add(
       term.onData((data) => {
         const out = this.transformInput ? this.transformInput(data) : data;
+        // Keys typed while the socket is down are not sent: nothing would echo them.
+        if (this.connection.isOpen) this.localEcho.typed(out);
+        else this.localEcho.reset();
         this.connection.send({ type: FrameType.Stdin, data: this.encoder.encode(out) });
       }),
     );
@@ -158,6 +177,7 @@ export class TerminalSession implements Disposable {
       term.onBinary((data) => {
         const bytes = new Uint8Array(data.length);
         for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
+        this.localEcho.reset();
         this.connection.send({ type: FrameType.Stdin, data: bytes });
       }),
     );
@@ -366,11 +386,13 @@ export class TerminalSession implements Disposable {
 
   /** Input from the key bar: sent as if typed. */
   sendKeys(data: string): void {
+    this.localEcho.reset();
     this.connection.send({ type: FrameType.Stdin, data: this.encoder.encode(data) });
   }
 
   /** A line from the input bar: the agent leaves copy-mode first, then Enter submits it. */
   sendLine(text: string): void {
+    this.localEcho.reset();
     if (text) this.connection.send({ type: FrameType.WebStdin, text });
     this.connection.send({ type: FrameType.Stdin, data: this.encoder.encode('\r') });
   }
