@@ -3,6 +3,7 @@
  * they make: pure, so the arithmetic and the text are tested apart from any browser.
  */
 import { median, quantile } from '../support/stats.js';
+import { FLOORS, type FloorName } from './browser-floor.js';
 
 export type PageName = 'pocketmux' | 'wetty';
 export const PAGES: readonly PageName[] = ['pocketmux', 'wetty'];
@@ -77,6 +78,8 @@ export interface FloodRun {
   longTasks: number;
   frameMs: number;
   drops: FrameDrops;
+  /** What the page's sockets received during it (tmux leaves out what a slow client would draw too late). */
+  received: number;
 }
 
 /** One cold start: navigation → the terminal's script loaded, and → the prompt painted. */
@@ -107,6 +110,8 @@ export interface PageFigures {
   /** Per flood, median over the rounds. */
   droppedFrames: number;
   missedMs: number;
+  /** Per flood, median over the rounds. */
+  floodReceived: number;
   coldChunkMs: number | null;
   coldPromptMs: number;
 }
@@ -123,6 +128,7 @@ export function pageFigures(s: PageSamples): PageFigures {
     longestTaskMs: Math.max(0, ...s.floods.map((f) => f.longestTaskMs)),
     droppedFrames: median(s.floods.map((f) => f.drops.dropped)),
     missedMs: median(s.floods.map((f) => f.drops.missedMs)),
+    floodReceived: median(s.floods.map((f) => f.received)),
     coldChunkMs: chunks.length ? median(chunks) : null,
     coldPromptMs: median(s.colds.map((c) => c.promptMs)),
   };
@@ -177,7 +183,40 @@ export interface ProfileSetup {
 export interface ProfileResult {
   setup: ProfileSetup;
   samples: Record<Load, Record<PageName, PageSamples>>;
+  /** keydown → painted on the floor pages (browser-floor.ts), every counted key. */
+  floors: Record<Load, Record<FloorName, number[]>>;
+  /** keydown → echo painted on pocketmux's page with its local echo off, every counted key. */
+  unpredicted: Record<Load, number[]>;
 }
+
+export interface FloorFigures {
+  p50: number;
+  p99: number;
+  keys: number;
+}
+
+export const floorFigures = (echo: number[]): FloorFigures => ({ p50: quantile(echo, 0.5), p99: quantile(echo, 0.99), keys: echo.length });
+
+/**
+ * Key → echo above the next frame, at p50: what each terminal's path by the network adds to the
+ * least a page can show (the frame floor), and pocketmux's part of wetty's. Null where a page's
+ * p50 is at or under the floor.
+ */
+export interface AboveFloor {
+  pocketmux: number;
+  wetty: number;
+  ratio: number | null;
+}
+
+/** From the p50s of pocketmux's page (with its local echo off), wetty's page and the frame floor. */
+export function aboveFloor(pocketmuxP50: number, wettyP50: number, frame: FloorFigures): AboveFloor {
+  const p = pocketmuxP50 - frame.p50;
+  const w = wettyP50 - frame.p50;
+  return { pocketmux: p, wetty: w, ratio: p > 0 && w > 0 ? p / w : null };
+}
+
+/** The goal's p50 in ms lies under the frame floor: no page, not even one with no network, can meet it. */
+export const goalUnderFloor = (wetty: PageFigures, frame: FloorFigures): boolean => BROWSER_GOALS.echoP50VsWetty * wetty.echoP50 < frame.p50;
 
 export interface BrowserBenchResult {
   chromium: { path: string; version: string; packaged: boolean };
@@ -196,7 +235,20 @@ export function browserFigures(r: BrowserBenchResult): unknown {
       const s = p.samples[load];
       const pm = pageFigures(s.pocketmux);
       const ratio = ratios(s.pocketmux, s.wetty);
-      loads[load] = { pocketmux: pm, wetty: pageFigures(s.wetty), ratios: ratio, goals: goalsMet(name, ratio, pm) };
+      const w = pageFigures(s.wetty);
+      const floors = Object.fromEntries(FLOORS.map((f) => [f, floorFigures(p.floors[load][f])])) as Record<FloorName, FloorFigures>;
+      const unpredicted = floorFigures(p.unpredicted[load]);
+      loads[load] = {
+        pocketmux: pm,
+        wetty: w,
+        unpredicted,
+        unpredictedVsWetty: { echoP50: unpredicted.p50 / w.echoP50, echoP99: unpredicted.p99 / w.echoP99 },
+        floors,
+        unpredictedAboveFrameFloor: aboveFloor(unpredicted.p50, w.echoP50, floors.frame),
+        ratios: ratio,
+        goals: goalsMet(name, ratio, pm),
+        echoP50GoalUnderFloor: goalUnderFloor(w, floors.frame),
+      };
     }
     profiles[name] = { setup: p.setup, ...loads };
   }
@@ -210,6 +262,7 @@ const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 const task = (ms: number) => (ms === 0 ? 'none ≥ 50 ms' : `${f0(ms)} ms`);
+const mb = (bytes: number) => `${f1(bytes / 1e6)} MB`;
 
 function profileRows(name: ProfileName, p: ProfileResult): string[] {
   const rows: string[] = [];
@@ -219,11 +272,18 @@ function profileRows(name: ProfileName, p: ProfileResult): string[] {
     const w = pageFigures(s.wetty);
     const r = ratios(s.pocketmux, s.wetty);
     const g = goalsMet(name, r, pm);
+    const frame = floorFigures(p.floors[load].frame);
+    const local = floorFigures(p.floors[load].local);
+    const plain = floorFigures(p.unpredicted[load]);
+    const above = aboveFloor(plain.p50, w.echoP50, frame);
+    const underFloor = goalUnderFloor(w, frame) ? ` (${BROWSER_GOALS.echoP50VsWetty} of wetty's is ${f1(BROWSER_GOALS.echoP50VsWetty * w.echoP50)} ms, under the frame floor)` : '';
     const at = `${name}, ${load}`;
     rows.push(
-      `| ${at} | key → echo painted, p50 / p99 of ${pm.keys} | **${f1(pm.echoP50)} / ${f1(pm.echoP99)} ms** | ${f1(w.echoP50)} / ${f1(w.echoP99)} ms | **${f2(r.echoP50)} / ${f2(r.echoP99)}** | ≤ ${BROWSER_GOALS.echoP50VsWetty} / ≤ ${BROWSER_GOALS.echoP99VsWetty}: ${met(g.echoP50)} / ${met(g.echoP99)} |`,
+      `| ${at} | key → echo painted, p50 / p99 of ${pm.keys} | **${f1(pm.echoP50)} / ${f1(pm.echoP99)} ms** | ${f1(w.echoP50)} / ${f1(w.echoP99)} ms | **${f2(r.echoP50)} / ${f2(r.echoP99)}** | ≤ ${BROWSER_GOALS.echoP50VsWetty} / ≤ ${BROWSER_GOALS.echoP99VsWetty}: ${met(g.echoP50)}${underFloor} / ${met(g.echoP99)} |`,
+      `| ${at} | the same, pocketmux with its local echo off (every echo by the network) | ${f1(plain.p50)} / ${f1(plain.p99)} ms | ${f1(w.echoP50)} / ${f1(w.echoP99)} ms | ${f2(plain.p50 / w.echoP50)} / ${f2(plain.p99 / w.echoP99)} | |`,
+      `| ${at} | the same with local echo off, p50 above the frame floor (no network: next frame ${f1(frame.p50)} / ${f1(frame.p99)} ms; xterm.js echoing locally ${f1(local.p50)} / ${f1(local.p99)} ms, p50 / p99) | **${f1(above.pocketmux)} ms** | ${f1(above.wetty)} ms | ${above.ratio === null ? '–' : `**${f2(above.ratio)}**`} | |`,
       `| ${at} | ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB \`cat\`: Enter → end marker painted, median of ${s.pocketmux.floods.length} | **${f0(pm.floodMs)} ms** | ${f0(w.floodMs)} ms | **${f2(r.flood)}** (rounds: ${r.floodRounds.map(f2).join(', ')}) | ≤ ${BROWSER_GOALS.floodVsWetty}: ${met(g.flood)} |`,
-      `| ${at} | during the flood: longest task; frames dropped (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
+      `| ${at} | during the flood: longest task; frames dropped; received by the page (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms; ${mb(pm.floodReceived)} | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms; ${mb(w.floodReceived)} | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
       `| ${at} | cold start: terminal script loaded / prompt painted, median of ${s.pocketmux.colds.length} | ${pm.coldChunkMs === null ? '–' : f0(pm.coldChunkMs)} / **${f0(pm.coldPromptMs)} ms** | ${w.coldChunkMs === null ? '–' : f0(w.coldChunkMs)} / ${f0(w.coldPromptMs)} ms | ${f2(r.coldPrompt)} | |`,
     );
   }
@@ -256,18 +316,32 @@ on a shell tab of its own: pocketmux's own terminal (a paired browser context, \
 wetty's own page, whose server runs \`tmux attach\` on that tab's session. Both pages get the
 same probe before their scripts run (\`tests/bench/browser-probe.ts\`), which times everything
 inside the page: start is the keydown event's \`timeStamp\`; end is the callback of a
-MutationObserver on xterm's \`.xterm-rows\`, which runs in the frame in which xterm's DOM
-renderer wrote the rows (that frame's start time is kept in the JSON, but Chromium dates a frame
+MutationObserver on xterm's screen (its \`.xterm-rows\`, and the layer over them where
+pocketmux draws a key before its echo comes back, \`[data-local-echo]\`, as a person sees it), which
+runs in the frame in which xterm's DOM renderer (or the layer, also drawn from
+requestAnimationFrame) wrote them (that frame's start time is kept in the JSON, but Chromium dates a frame
 from its begin-frame signal, often before the keydown it then shows, so it is not the figure). Without a GPU both
 pages draw with xterm's DOM renderer (both use xterm.js 6.0.0). Keys: \`exec cat\` in the pane,
 \`a\` and Backspace in turn so the line never grows, ${BROWSER_BENCH.GAP_MS} ms apart,
 ${BROWSER_BENCH.KEYS} counted a page in ${BROWSER_BENCH.BATCHES} batches that alternate the pages,
-the order turning, each after ${BROWSER_BENCH.WARMUP} warm-up keys. Flood: a
+the order turning, each after ${BROWSER_BENCH.WARMUP} warm-up keys. pocketmux's page runs as
+shipped, its local echo on (\`pwa/terminal/local-echo.ts\`: a key is drawn at once once the
+line's echo has been seen, and checked against the echo that follows); in the same batches a
+third page, pocketmux's with its local echo turned off in its storage as Settings does, on a tab of
+its own, gives the network's path. The floors
+(\`tests/bench/browser-floor.ts\`) are two pages with no network, typed into in the same batches
+with the same probe: one paints the key itself in the next frame (a row's text written from
+requestAnimationFrame, as xterm's DOM renderer does: the least any page can show here), one is
+xterm.js 6.0.0 echoing each key itself (the most a page predicting its echo could reach); a
+page's p50 less the frame floor's is what its own path adds. Flood: a
 ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB file of random base64 lines \`cat\` in the pane, then
 \`echo END-$((n+1))\`, from Enter to that marker on the rows; meanwhile PerformanceObserver
 \`longtask\` gives the longest task (the browser reports none under 50 ms), and the
 requestAnimationFrame times the dropped frames (a gap over ${DROPPED_GAP_FRAMES} frames drops its
-length in frames less one; the frame is the median gap before Enter). Cold start: a fresh browser
+length in frames less one; the frame is the median gap before Enter); what the page received is
+counted on its sockets (wetty's text messages in characters): tmux leaves out, for a client that
+falls behind, what it would draw too late, so a page can end a flood having received less than
+the file. Cold start: a fresh browser
 context (for pocketmux paired first, then its HTTP cache, Cache Storage and service worker
 cleared) opens the page; the times run from navigation to the terminal's script loaded
 (resource timing of \`${r.chunks.pocketmux}\` and of \`${r.chunks.wetty}\`) and to the shell's prompt on the rows.`;

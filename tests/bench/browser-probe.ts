@@ -3,8 +3,10 @@
  * wetty's (`page.addInitScript`) before either page's own scripts run, so both are timed by the
  * same code, inside the page, with no round trip to the bench in any measured interval.
  *
- * It watches xterm's DOM renderer: a MutationObserver on `.xterm-rows`, whose callback runs in
- * the frame in which xterm wrote the rows (xterm renders from requestAnimationFrame), so its
+ * It watches xterm's DOM renderer: a MutationObserver on the screen (`.xterm-rows`, and the
+ * layer where pocketmux draws a key before its echo, `[data-local-echo]`), whose callback runs in
+ * the frame in which xterm wrote the rows (xterm renders from requestAnimationFrame, as the layer
+ * does), so its
  * `performance.now()` is the moment the change is on its way to the screen, and
  * `document.timeline.currentTime` there is that frame's start. Start times are the keydown
  * event's `timeStamp`, in the same clock.
@@ -28,6 +30,8 @@ export interface FloodSample {
   frames: number[];
   /** Long tasks (≥ 50 ms, PerformanceObserver `longtask`) that overlapped the flood, in ms. */
   longTasks: number[];
+  /** What the page's sockets received from arming to the marker: bytes, or characters of text messages. */
+  received: number;
 }
 
 /** A cold start: navigation → the terminal's script loaded, and → the shell prompt on the rows. */
@@ -45,9 +49,12 @@ export function promptScript(prompt: string): string {
 export const PROBE_SCRIPT = `(() => {
   if (window.__pmBench) return;
   const rowsElement = () => document.querySelector('.xterm-rows');
+  // What a person sees: xterm's rows, and the characters pocketmux draws over them before their
+  // echo comes back (its local echo, \`[data-local-echo]\`, drawn from requestAnimationFrame too).
   const rowsText = () => {
     const rows = rowsElement();
-    return rows ? rows.textContent : '';
+    const local = document.querySelector('[data-local-echo]');
+    return (rows ? rows.textContent : '') + (local && local.textContent ? '\u0000' + local.textContent : '');
   };
   const spaced = (text) => text.replace(/\\u00a0/g, ' ');
   const state = { key: null, flood: null, wait: null, prompt: null };
@@ -79,7 +86,7 @@ export const PROBE_SCRIPT = `(() => {
     const rows = rowsElement();
     if (!rows) return;
     finder.disconnect();
-    rowsObserver.observe(rows, { childList: true, subtree: true, characterData: true });
+    rowsObserver.observe(rows.closest('.xterm-screen') || rows, { childList: true, subtree: true, characterData: true });
     onRows();
   });
   finder.observe(document, { childList: true, subtree: true });
@@ -89,6 +96,18 @@ export const PROBE_SCRIPT = `(() => {
     const flood = state.flood;
     if (flood && flood.down === undefined && event.key === 'Enter') flood.down = event.timeStamp;
   }, true);
+  // Every socket the page opens counts what it receives: how much of a flood reached the page.
+  let received = 0;
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const data = event.data;
+        received += typeof data === 'string' ? data.length : (data.byteLength ?? data.size ?? 0);
+      });
+    }
+  };
   const withTimeout = (promise, ms, what) => Promise.race([
     promise,
     new Promise((_, reject) => setTimeout(() => reject(new Error(what + ' not painted in ' + ms + ' ms')), ms)),
@@ -116,6 +135,7 @@ export const PROBE_SCRIPT = `(() => {
       return withTimeout(new Promise((resolve) => { state.wait = { text, resolve }; }), ms, JSON.stringify(text)).finally(() => { state.wait = null; });
     },
     armFlood(marker) {
+      const receivedBefore = received;
       const frames = [];
       const longTasks = [];
       let running = true;
@@ -138,7 +158,7 @@ export const PROBE_SCRIPT = `(() => {
             observer.disconnect();
             const down = this.down;
             const overlapping = longTasks.filter((t) => t.startTime + t.duration > down && t.startTime < painted).map((t) => t.duration);
-            resolve({ down, painted, frames: frames.filter((t) => t <= painted), longTasks: overlapping });
+            resolve({ down, painted, frames: frames.filter((t) => t <= painted), longTasks: overlapping, received: received - receivedBefore });
           },
         };
       });

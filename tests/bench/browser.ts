@@ -17,6 +17,8 @@ import { chooseChromium, DESKTOP, launchBrowser, PHONE, pairBrowser, xtermAssets
 import { createTab, localDevice, type Session } from '../support/client.js';
 import { quantile } from '../support/stats.js';
 import { whileBusy } from './busy.js';
+import { LOCAL_ECHO_STORAGE_KEY } from '../../pwa/core/local-echo-choice.js';
+import { FLOORS, type FloorName, FloorServer } from './browser-floor.js';
 import { type ColdSample, type FloodSample, type KeySample, PROBE_SCRIPT, promptScript } from './browser-probe.js';
 import {
   BROWSER_BENCH,
@@ -68,6 +70,7 @@ interface Bench {
   agent: AgentHandle;
   session: Session;
   browser: Browser;
+  floors: FloorServer;
   floodFile: string;
   pmChunk: string;
   progress: (line: string) => void;
@@ -82,6 +85,10 @@ interface OpenPage {
 
 interface ProfilePages {
   tabs: Record<PageName, TabView>;
+  /** A shell tab of its own for pocketmux's page with local echo turned off. */
+  unpredictedTab: TabView;
+  /** pocketmux's window in cells, which the local-echo floor's terminal takes too. */
+  cells: string;
   wetty: WettyServer;
   options: BrowserContextOptions;
   fontSize: number;
@@ -175,7 +182,7 @@ async function openPages(b: Bench, p: ProfilePages): Promise<Record<PageName, Op
   return pages;
 }
 
-async function closePages(pages: Record<PageName, OpenPage>): Promise<void> {
+async function closePages(pages: Record<string, OpenPage>): Promise<void> {
   for (const page of Object.values(pages)) await page.context.close();
 }
 
@@ -185,7 +192,7 @@ const orderOf = (round: number): PageName[] => (round % 2 === 0 ? ['pocketmux', 
 const emptySamples = (): PageSamples => ({ echo: [], echoFrame: [], floods: [], colds: [] });
 
 /** One batch of keys: alternately `a` and Backspace, each awaited until its echo is painted. */
-async function keys(page: Page, into: PageSamples, count: number): Promise<void> {
+async function keys(page: Page, into: Pick<PageSamples, 'echo' | 'echoFrame'>, count: number): Promise<void> {
   for (let i = 0; i < count + BROWSER_BENCH.WARMUP; i++) {
     const key = i % 2 === 0 ? 'a' : 'Backspace';
     await page.evaluate((k) => window.__pmBench.armKey(k), key);
@@ -220,6 +227,7 @@ async function flood(b: Bench, page: Page, tab: TabView): Promise<FloodRun> {
     longTasks: s.longTasks.length,
     frameMs,
     drops: frameDrops(s.frames, frameMs, s.down, s.painted),
+    received: s.received,
   };
 }
 
@@ -265,7 +273,32 @@ async function cold(b: Bench, p: ProfilePages, name: PageName, prompt: string): 
 
 const p50 = (xs: number[]) => quantile(xs, 0.5).toFixed(1);
 
-async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: Load, samples: Record<PageName, PageSamples>): Promise<void> {
+/** The floor pages (browser-floor.ts) in the profile's own context, focused for keys. */
+async function openFloors(b: Bench, p: ProfilePages): Promise<Record<FloorName, OpenPage>> {
+  const pages = {} as Record<FloorName, OpenPage>;
+  for (const name of FLOORS) {
+    const context = await b.browser.newContext(p.options);
+    pages[name] = { context, page: await withTerminal(context, b.floors.url(name, p.cells, p.fontSize)) };
+  }
+  return pages;
+}
+
+/** pocketmux's page with its local echo turned off, as Settings does: every echo comes the network's way. */
+async function openUnpredicted(b: Bench, p: ProfilePages): Promise<OpenPage> {
+  const context = await b.browser.newContext(p.options);
+  await pairBrowser(context, b.agent);
+  await context.addInitScript({ content: `localStorage.setItem(${JSON.stringify(LOCAL_ECHO_STORAGE_KEY)}, 'off');` });
+  const page = await withTerminal(context, new URL(`/t/${p.unpredictedTab.id}`, b.agent.url).href);
+  return { context, page };
+}
+
+/** Keys on the pages that only measure keys: the floors, and pocketmux with no local echo. */
+interface KeyOnly {
+  floors: Record<FloorName, number[]>;
+  unpredicted: number[];
+}
+
+async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: Load, samples: Record<PageName, PageSamples>, keyOnly: KeyOnly): Promise<void> {
   const at = `${name}, ${load}`;
   // Cold starts first, while the panes show a prompt and no other page is attached.
   const prompts = { pocketmux: await clearedPrompt(b, p.tabs.pocketmux), wetty: await clearedPrompt(b, p.tabs.wetty) };
@@ -281,20 +314,29 @@ async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: L
       b.progress(
         `  ${at}: flood ${r + 1}/${BROWSER_BENCH.FLOOD_ROUNDS}: ${PAGES.map((pg) => {
           const f = samples[pg].floods.at(-1) as FloodRun;
-          return `${pg} ${f.ms.toFixed(0)} ms (longest task ${f.longestTaskMs.toFixed(0)} ms, ${f.drops.dropped} frames dropped)`;
+          return `${pg} ${f.ms.toFixed(0)} ms (longest task ${f.longestTaskMs.toFixed(0)} ms, ${f.drops.dropped} frames dropped, ${(f.received / 1e6).toFixed(1)} MB received)`;
         }).join(', ')}`,
       );
     }
 
-    for (const page of PAGES) {
-      const tab = p.tabs[page];
+    const unpredicted = await openUnpredicted(b, p);
+    for (const tab of [...PAGES.map((page) => p.tabs[page]), p.unpredictedTab]) {
       await tmux(b.agent.tmuxSocket, 'send-keys', '-t', `=${sessionOf(tab)}:`, 'clear; exec cat', 'Enter');
     }
     await sleep(1000);
-    const batch = BROWSER_BENCH.KEYS / BROWSER_BENCH.BATCHES;
-    for (let r = 0; r < BROWSER_BENCH.BATCHES; r++) {
-      for (const page of orderOf(r)) await keys(pages[page].page, samples[page], batch);
-      b.progress(`  ${at}: keys batch ${r + 1}/${BROWSER_BENCH.BATCHES}: p50 so far ${PAGES.map((pg) => `${pg} ${p50(samples[pg].echo)} ms`).join(', ')}`);
+    const floors = await openFloors(b, p);
+    try {
+      const batch = BROWSER_BENCH.KEYS / BROWSER_BENCH.BATCHES;
+      for (let r = 0; r < BROWSER_BENCH.BATCHES; r++) {
+        for (const page of orderOf(r)) await keys(pages[page].page, samples[page], batch);
+        await keys(unpredicted.page, { echo: keyOnly.unpredicted, echoFrame: [] }, batch);
+        for (const floor of FLOORS) await keys(floors[floor].page, { echo: keyOnly.floors[floor], echoFrame: [] }, batch);
+        b.progress(
+          `  ${at}: keys batch ${r + 1}/${BROWSER_BENCH.BATCHES}: p50 so far ${PAGES.map((pg) => `${pg} ${p50(samples[pg].echo)} ms`).join(', ')}; pocketmux with no local echo ${p50(keyOnly.unpredicted)} ms; floors ${FLOORS.map((f) => `${f} ${p50(keyOnly.floors[f])} ms`).join(', ')}`,
+        );
+      }
+    } finally {
+      await closePages({ ...floors, unpredicted });
     }
   } finally {
     await closePages(pages);
@@ -306,14 +348,17 @@ async function profileBench(b: Bench, name: ProfileName): Promise<ProfileResult>
   const options = PROFILES[name];
   const viewport = options.viewport as { width: number; height: number };
   const samples = {} as Record<Load, Record<PageName, PageSamples>>;
+  const floors = {} as Record<Load, Record<FloorName, number[]>>;
+  const unpredicted = {} as Record<Load, number[]>;
   let setup: ProfileSetup | undefined;
   let wettyViewport = viewport;
   for (const load of LOADS) {
     // `exec cat` ends each load's shells: each load starts on tabs of its own.
     const tabs = { pocketmux: await createTab(b.session), wetty: await createTab(b.session) };
+    const unpredictedTab = await createTab(b.session);
     const wetty = await WettyServer.start(b.agent, sessionOf(tabs.wetty));
     try {
-      const p: ProfilePages = { tabs, wetty, options, fontSize: 0, wettyViewport };
+      const p: ProfilePages = { tabs, unpredictedTab, cells: '', wetty, options, fontSize: 0, wettyViewport };
       // A first look: pocketmux's text size, then wetty's viewport for the same cells.
       const first = { pocketmux: await openPocketmux(b, p) } as Record<PageName, OpenPage>;
       p.fontSize = await fontSizeOf(first.pocketmux.page);
@@ -330,24 +375,28 @@ async function profileBench(b: Bench, name: ProfileName): Promise<ProfileResult>
         wettyViewport: p.wettyViewport,
       };
       await closePages(first);
+      p.cells = found.cells.pocketmux;
       setup ??= found;
       b.progress(
         `${name}, ${load}: tmux windows ${found.cells.pocketmux} (pocketmux) / ${found.cells.wetty} (wetty); renderers ${renderer.pocketmux} / ${renderer.wetty}; font ${found.fontSize.pocketmux} / ${found.fontSize.wetty} px; viewports ${viewport.width}×${viewport.height} / ${p.wettyViewport.width}×${p.wettyViewport.height}`,
       );
       samples[load] = { pocketmux: emptySamples(), wetty: emptySamples() };
-      const measure = () => measureLoad(b, name, p, load, samples[load]);
+      floors[load] = { frame: [], local: [] };
+      unpredicted[load] = [];
+      const measure = () => measureLoad(b, name, p, load, samples[load], { floors: floors[load], unpredicted: unpredicted[load] });
       if (load === 'busy') await whileBusy(measure);
       else await measure();
     } finally {
       await wetty.stop();
     }
   }
-  return { setup: setup as ProfileSetup, samples };
+  return { setup: setup as ProfileSetup, samples, floors, unpredicted };
 }
 
 export async function browserBench(progress: (line: string) => void): Promise<BrowserBenchResult> {
   const started = performance.now();
   const agent = await startAgent();
+  const floors = await FloorServer.start();
   let browser: Browser | undefined;
   try {
     const session = await localDevice(agent);
@@ -360,12 +409,13 @@ export async function browserBench(progress: (line: string) => void): Promise<Br
     const chromium = { path: chosen.executablePath, version: browser.version(), packaged: chosen.packaged };
     progress(`browser: Chromium ${chromium.version}, ${chromium.packaged ? 'the packaged one (@sparticuz/chromium): the system has none' : 'the system’s'} (${chromium.path})`);
     const pmChunk = basename(xtermAssets().find((f) => f.endsWith('.js')) ?? 'xterm');
-    const b: Bench = { agent, session, browser, floodFile, pmChunk, progress, round: 0 };
+    const b: Bench = { agent, session, browser, floors, floodFile, pmChunk, progress, round: 0 };
     const profiles = {} as Record<ProfileName, ProfileResult>;
     for (const name of Object.keys(PROFILES) as ProfileName[]) profiles[name] = await profileBench(b, name);
     return { chromium, chunks: { pocketmux: pmChunk, wetty: WETTY_CHUNK }, profiles, seconds: (performance.now() - started) / 1000 };
   } finally {
     await browser?.close();
+    await floors.stop();
     await cleanupAgents();
   }
 }

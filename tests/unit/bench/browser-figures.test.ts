@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PROBE_SCRIPT, promptScript } from '../../bench/browser-probe.js';
 import {
+  aboveFloor,
   BROWSER_HEADING,
   type BrowserBenchResult,
   browserFigures,
   browserSection,
   type FloodRun,
   frameDrops,
+  floorFigures,
   frameInterval,
   goalsMet,
+  goalUnderFloor,
   type PageSamples,
   pageFigures,
   type ProfileResult,
@@ -17,7 +20,7 @@ import {
 import { namedSection, withNamedSection } from '../../bench/report.js';
 
 const noDrops = { gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 16 };
-const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped } });
+const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped }, received: ms * 1000 });
 
 /** 1, 2, …, n ms: the p50 of 1..100 is 50, its p99 is 99. */
 const upTo = (n: number, scale = 1) => Array.from({ length: n }, (_, i) => (i + 1) * scale);
@@ -65,6 +68,7 @@ describe('page figures and ratios', () => {
     expect(f.floodMs).toBe(2000);
     expect(f.longestTaskMs).toBe(80);
     expect(f.droppedFrames).toBe(3);
+    expect(f.floodReceived).toBe(2_000_000);
     expect(f.coldPromptMs).toBe(400);
     // A cold start whose script was not seen is left out of that median.
     expect(f.coldChunkMs).toBe(100);
@@ -92,7 +96,28 @@ describe('page figures and ratios', () => {
   });
 });
 
-function profile(pm: number, wetty: number, task: number): ProfileResult {
+describe('the floors', () => {
+  it('gives what each page adds above the frame floor at p50, and their ratio', () => {
+    const frame = floorFigures(upTo(100, 0.3));
+    expect([frame.p50, frame.p99, frame.keys]).toEqual([15, 29.7, 100]);
+    const above = aboveFloor(50, 100, frame);
+    expect(above.pocketmux).toBe(35);
+    expect(above.wetty).toBe(85);
+    expect(above.ratio).toBeCloseTo(35 / 85, 10);
+  });
+
+  it('gives no ratio when a page is at or under the floor', () => {
+    expect(aboveFloor(50, 100, floorFigures(upTo(100, 1))).ratio).toBeNull();
+  });
+
+  it('says when half of wetty is under the frame floor, a goal no page can meet', () => {
+    const wetty = pageFigures(samples(2, [1]));
+    expect(goalUnderFloor(wetty, floorFigures(upTo(100, 1.1)))).toBe(true);
+    expect(goalUnderFloor(wetty, floorFigures(upTo(100, 0.9)))).toBe(false);
+  });
+});
+
+function profile(pm: number, wetty: number, task: number, floor = 0.3): ProfileResult {
   return {
     setup: {
       viewport: { width: 390, height: 844 },
@@ -106,13 +131,18 @@ function profile(pm: number, wetty: number, task: number): ProfileResult {
       idle: { pocketmux: samples(pm, [1000], task), wetty: samples(wetty, [2000]) },
       busy: { pocketmux: samples(pm * 2, [3000], task), wetty: samples(wetty * 2, [2000]) },
     },
+    floors: {
+      idle: { frame: upTo(100, floor), local: upTo(100, floor * 0.9) },
+      busy: { frame: upTo(100, floor * 2), local: upTo(100, floor * 1.8) },
+    },
+    unpredicted: { idle: upTo(100, pm * 1.2), busy: upTo(100, pm * 2.4) },
   };
 }
 
 const result: BrowserBenchResult = {
   chromium: { path: 'chromium', version: '156.0', packaged: false },
   chunks: { pocketmux: 'xterm-abc.js', wetty: 'wetty.js' },
-  profiles: { phone: profile(1, 2, 0), desktop: profile(1, 4, 120) },
+  profiles: { phone: profile(1, 2, 0), desktop: profile(1, 4, 120, 2.5) },
   seconds: 540,
 };
 
@@ -122,7 +152,7 @@ describe('the section', () => {
   it('starts with its heading and has a row per measure, profile and load', () => {
     expect(text.startsWith(`## ${BROWSER_HEADING}\n`)).toBe(true);
     for (const at of ['phone, idle', 'phone, busy', 'desktop, idle', 'desktop, busy']) {
-      expect(text.split('\n').filter((l) => l.startsWith(`| ${at} |`))).toHaveLength(4);
+      expect(text.split('\n').filter((l) => l.startsWith(`| ${at} |`))).toHaveLength(6);
     }
   });
 
@@ -134,8 +164,20 @@ describe('the section', () => {
     expect(row('phone, busy', '20 MB')).toContain('**1.50** (rounds: 1.50) | ≤ 0.9: **not met**');
     expect(row('desktop, idle', 'during')).toContain('**120 ms**');
     expect(row('desktop, idle', 'during')).toContain('longest ≤ 50 ms: **not met**');
-    expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**');
+    expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**; 3 frames, 0 ms; 1.0 MB | none ≥ 50 ms; 3 frames, 0 ms; 2.0 MB |');
     expect(row('phone, idle', 'during')).not.toContain('longest ≤');
+  });
+
+  it('gives the floors and each page above the frame floor, and says when the goal lies under it', () => {
+    const row = (at: string, measure: string) => text.split('\n').find((l) => l.startsWith(`| ${at} | ${measure}`)) ?? '';
+    expect(row('phone, idle', 'the same with local echo off, p50 above')).toContain('next frame 15.0 / 29.7 ms');
+    // Local echo off: p50 60 ms, 45 above the floor; wetty's 100, 85 above it.
+    expect(row('phone, idle', 'the same with local echo off, p50 above')).toContain('| **45.0 ms** | 85.0 ms | **0.53** |');
+    expect(row('phone, idle', 'the same, pocketmux with its local echo off')).toContain('| 60.0 / 118.8 ms | 100.0 / 198.0 ms | 0.60 / 0.60 |');
+    expect(row('phone, idle', 'key → echo painted')).not.toContain('under the frame floor');
+    // desktop, idle: wetty's p50 200 ms, its half 100 ms, the frame floor's p50 125 ms.
+    expect(row('desktop, idle', 'key → echo painted')).toContain("met (0.5 of wetty's is 100.0 ms, under the frame floor)");
+    expect(row('desktop, idle', 'the same with local echo off, p50 above')).toContain('| **-65.0 ms** |');
   });
 
   it('says which Chromium ran, the renderers, the cells and what was done to make them equal, and how it is measured', () => {
