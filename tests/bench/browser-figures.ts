@@ -17,10 +17,16 @@ export const BROWSER_BENCH = {
   BATCHES: 10,
   /** Keys typed and not counted at the start of each batch. */
   WARMUP: 10,
-  /** Between a key's echo and the next key. */
+  /**
+   * Between a key's echo and the next key: at least GAP_MS, plus up to a frame more, at random.
+   * A fixed gap locks the keys to the frame clock (each key then lands at the same point of a
+   * frame, the one after the previous echo's paint), and the figure measures that point, not
+   * the page: spread over a frame, keys land at every point of it, as a person's do.
+   */
   GAP_MS: 5,
+  GAP_SPREAD_MS: 17,
   /** Floods and cold starts per page, profile and load, alternating the pages. */
-  FLOOD_ROUNDS: 3,
+  FLOOD_ROUNDS: 5,
   COLD_ROUNDS: 3,
   /** The flood's file, as the terminal part writes it: random base64 in lines of 76. */
   FLOOD_BYTES: 20_000_000,
@@ -187,6 +193,8 @@ export interface ProfileResult {
   floors: Record<Load, Record<FloorName, number[]>>;
   /** keydown → echo painted on pocketmux's page with its local echo off, every counted key. */
   unpredicted: Record<Load, number[]>;
+  /** The flood in a pane no page is attached to, a round each: Enter → `cat` done. */
+  tmuxAlone: Record<Load, number[]>;
 }
 
 export interface FloorFigures {
@@ -243,6 +251,7 @@ export function browserFigures(r: BrowserBenchResult): unknown {
         wetty: w,
         unpredicted,
         unpredictedVsWetty: { echoP50: unpredicted.p50 / w.echoP50, echoP99: unpredicted.p99 / w.echoP99 },
+        floodTmuxAloneMs: median(p.tmuxAlone[load]),
         floors,
         unpredictedAboveFrameFloor: aboveFloor(unpredicted.p50, w.echoP50, floors.frame),
         ratios: ratio,
@@ -275,6 +284,7 @@ function profileRows(name: ProfileName, p: ProfileResult): string[] {
     const frame = floorFigures(p.floors[load].frame);
     const local = floorFigures(p.floors[load].local);
     const plain = floorFigures(p.unpredicted[load]);
+    const alone = median(p.tmuxAlone[load]);
     const above = aboveFloor(plain.p50, w.echoP50, frame);
     const underFloor = goalUnderFloor(w, frame) ? ` (${BROWSER_GOALS.echoP50VsWetty} of wetty's is ${f1(BROWSER_GOALS.echoP50VsWetty * w.echoP50)} ms, under the frame floor)` : '';
     const at = `${name}, ${load}`;
@@ -283,6 +293,7 @@ function profileRows(name: ProfileName, p: ProfileResult): string[] {
       `| ${at} | the same, pocketmux with its local echo off (every echo by the network) | ${f1(plain.p50)} / ${f1(plain.p99)} ms | ${f1(w.echoP50)} / ${f1(w.echoP99)} ms | ${f2(plain.p50 / w.echoP50)} / ${f2(plain.p99 / w.echoP99)} | |`,
       `| ${at} | the same with local echo off, p50 above the frame floor (no network: next frame ${f1(frame.p50)} / ${f1(frame.p99)} ms; xterm.js echoing locally ${f1(local.p50)} / ${f1(local.p99)} ms, p50 / p99) | **${f1(above.pocketmux)} ms** | ${f1(above.wetty)} ms | ${above.ratio === null ? '–' : `**${f2(above.ratio)}**`} | |`,
       `| ${at} | ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB \`cat\`: Enter → end marker painted, median of ${s.pocketmux.floods.length} | **${f0(pm.floodMs)} ms** | ${f0(w.floodMs)} ms | **${f2(r.flood)}** (rounds: ${r.floodRounds.map(f2).join(', ')}) | ≤ ${BROWSER_GOALS.floodVsWetty}: ${met(g.flood)} |`,
+      `| ${at} | the same in tmux with no page attached (Enter → \`cat\` done: ${f0(alone)} ms, median of ${p.tmuxAlone[load].length}): each page ÷ it | **${f2(pm.floodMs / alone)}** | ${f2(w.floodMs / alone)} | | |`,
       `| ${at} | during the flood: longest task; frames dropped; received by the page (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms; ${mb(pm.floodReceived)} | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms; ${mb(w.floodReceived)} | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
       `| ${at} | cold start: terminal script loaded / prompt painted, median of ${s.pocketmux.colds.length} | ${pm.coldChunkMs === null ? '–' : f0(pm.coldChunkMs)} / **${f0(pm.coldPromptMs)} ms** | ${w.coldChunkMs === null ? '–' : f0(w.coldChunkMs)} / ${f0(w.coldPromptMs)} ms | ${f2(r.coldPrompt)} | |`,
     );
@@ -322,7 +333,8 @@ runs in the frame in which xterm's DOM renderer (or the layer, also drawn from
 requestAnimationFrame) wrote them (that frame's start time is kept in the JSON, but Chromium dates a frame
 from its begin-frame signal, often before the keydown it then shows, so it is not the figure). Without a GPU both
 pages draw with xterm's DOM renderer (both use xterm.js 6.0.0). Keys: \`exec cat\` in the pane,
-\`a\` and Backspace in turn so the line never grows, ${BROWSER_BENCH.GAP_MS} ms apart,
+\`a\` and Backspace in turn so the line never grows, each ${BROWSER_BENCH.GAP_MS} to ${BROWSER_BENCH.GAP_MS + BROWSER_BENCH.GAP_SPREAD_MS} ms (at random, so
+that keys land at every point of a frame) after the previous echo,
 ${BROWSER_BENCH.KEYS} counted a page in ${BROWSER_BENCH.BATCHES} batches that alternate the pages,
 the order turning, each after ${BROWSER_BENCH.WARMUP} warm-up keys. pocketmux's page runs as
 shipped, its local echo on (\`pwa/terminal/local-echo.ts\`: a key is drawn at once once the
@@ -341,7 +353,10 @@ requestAnimationFrame times the dropped frames (a gap over ${DROPPED_GAP_FRAMES}
 length in frames less one; the frame is the median gap before Enter); what the page received is
 counted on its sockets (wetty's text messages in characters): tmux leaves out, for a client that
 falls behind, what it would draw too late, so a page can end a flood having received less than
-the file. Cold start: a fresh browser
+the file. In the same rounds the flood runs in a third shell tab no page is attached to, from
+Enter (sent by tmux) to the shell signalling through \`tmux wait-for\` that \`cat\` is done: what
+tmux takes to read the file into a pane whatever draws it, the floor of both pages' floods.
+Cold start: a fresh browser
 context (for pocketmux paired first, then its HTTP cache, Cache Storage and service worker
 cleared) opens the page; the times run from navigation to the terminal's script loaded
 (resource timing of \`${r.chunks.pocketmux}\` and of \`${r.chunks.wetty}\`) and to the shell's prompt on the rows.`;

@@ -87,6 +87,8 @@ interface ProfilePages {
   tabs: Record<PageName, TabView>;
   /** A shell tab of its own for pocketmux's page with local echo turned off. */
   unpredictedTab: TabView;
+  /** A shell tab no page attaches to: the flood in tmux alone. */
+  floodTab: TabView;
   /** pocketmux's window in cells, which the local-echo floor's terminal takes too. */
   cells: string;
   wetty: WettyServer;
@@ -202,7 +204,7 @@ async function keys(page: Page, into: Pick<PageSamples, 'echo' | 'echoFrame'>, c
       into.echo.push(s.painted - s.down);
       into.echoFrame.push(s.frame - s.down);
     }
-    await sleep(BROWSER_BENCH.GAP_MS);
+    await sleep(BROWSER_BENCH.GAP_MS + Math.random() * BROWSER_BENCH.GAP_SPREAD_MS);
   }
 }
 
@@ -229,6 +231,26 @@ async function flood(b: Bench, page: Page, tab: TabView): Promise<FloodRun> {
     drops: frameDrops(s.frames, frameMs, s.down, s.painted),
     received: s.received,
   };
+}
+
+/**
+ * The same flood in a pane no client is attached to: from Enter (sent by tmux) to the shell
+ * signalling, through tmux, that `cat` is done. What tmux takes to read the file into its pane
+ * whatever draws it: a floor for the pages' floods.
+ */
+async function floodAlone(b: Bench, tab: TabView): Promise<number> {
+  const channel = `pm-bench-flood-${1000 + b.round++}`;
+  const target = `=${sessionOf(tab)}:`;
+  await tmux(b.agent.tmuxSocket, 'send-keys', '-t', target, '-l', `cat '${b.floodFile}'; tmux wait-for -S ${channel}`);
+  await sleep(400);
+  // tmux keeps a signal no one waited for yet, so the wait may start first or not.
+  const done = tmux(b.agent.tmuxSocket, 'wait-for', channel);
+  const started = performance.now();
+  await tmux(b.agent.tmuxSocket, 'send-keys', '-t', target, 'Enter');
+  await done;
+  const ms = performance.now() - started;
+  await sleep(700);
+  return ms;
 }
 
 /** The shell's prompt on a cleared pane, as tmux has it: what a cold start waits to see painted. */
@@ -298,7 +320,7 @@ interface KeyOnly {
   unpredicted: number[];
 }
 
-async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: Load, samples: Record<PageName, PageSamples>, keyOnly: KeyOnly): Promise<void> {
+async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: Load, samples: Record<PageName, PageSamples>, keyOnly: KeyOnly, alone: number[]): Promise<void> {
   const at = `${name}, ${load}`;
   // Cold starts first, while the panes show a prompt and no other page is attached.
   const prompts = { pocketmux: await clearedPrompt(b, p.tabs.pocketmux), wetty: await clearedPrompt(b, p.tabs.wetty) };
@@ -311,11 +333,12 @@ async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: L
   try {
     for (let r = 0; r < BROWSER_BENCH.FLOOD_ROUNDS; r++) {
       for (const page of orderOf(r)) samples[page].floods.push(await flood(b, pages[page].page, p.tabs[page]));
+      alone.push(await floodAlone(b, p.floodTab));
       b.progress(
         `  ${at}: flood ${r + 1}/${BROWSER_BENCH.FLOOD_ROUNDS}: ${PAGES.map((pg) => {
           const f = samples[pg].floods.at(-1) as FloodRun;
           return `${pg} ${f.ms.toFixed(0)} ms (longest task ${f.longestTaskMs.toFixed(0)} ms, ${f.drops.dropped} frames dropped, ${(f.received / 1e6).toFixed(1)} MB received)`;
-        }).join(', ')}`,
+        }).join(', ')}; tmux alone ${(alone.at(-1) as number).toFixed(0)} ms`,
       );
     }
 
@@ -350,15 +373,17 @@ async function profileBench(b: Bench, name: ProfileName): Promise<ProfileResult>
   const samples = {} as Record<Load, Record<PageName, PageSamples>>;
   const floors = {} as Record<Load, Record<FloorName, number[]>>;
   const unpredicted = {} as Record<Load, number[]>;
+  const tmuxAlone = {} as Record<Load, number[]>;
   let setup: ProfileSetup | undefined;
   let wettyViewport = viewport;
   for (const load of LOADS) {
     // `exec cat` ends each load's shells: each load starts on tabs of its own.
     const tabs = { pocketmux: await createTab(b.session), wetty: await createTab(b.session) };
     const unpredictedTab = await createTab(b.session);
+    const floodTab = await createTab(b.session);
     const wetty = await WettyServer.start(b.agent, sessionOf(tabs.wetty));
     try {
-      const p: ProfilePages = { tabs, unpredictedTab, cells: '', wetty, options, fontSize: 0, wettyViewport };
+      const p: ProfilePages = { tabs, unpredictedTab, floodTab, cells: '', wetty, options, fontSize: 0, wettyViewport };
       // A first look: pocketmux's text size, then wetty's viewport for the same cells.
       const first = { pocketmux: await openPocketmux(b, p) } as Record<PageName, OpenPage>;
       p.fontSize = await fontSizeOf(first.pocketmux.page);
@@ -383,14 +408,15 @@ async function profileBench(b: Bench, name: ProfileName): Promise<ProfileResult>
       samples[load] = { pocketmux: emptySamples(), wetty: emptySamples() };
       floors[load] = { frame: [], local: [] };
       unpredicted[load] = [];
-      const measure = () => measureLoad(b, name, p, load, samples[load], { floors: floors[load], unpredicted: unpredicted[load] });
+      tmuxAlone[load] = [];
+      const measure = () => measureLoad(b, name, p, load, samples[load], { floors: floors[load], unpredicted: unpredicted[load] }, tmuxAlone[load]);
       if (load === 'busy') await whileBusy(measure);
       else await measure();
     } finally {
       await wetty.stop();
     }
   }
-  return { setup: setup as ProfileSetup, samples, floors, unpredicted };
+  return { setup: setup as ProfileSetup, samples, floors, unpredicted, tmuxAlone };
 }
 
 export async function browserBench(progress: (line: string) => void): Promise<BrowserBenchResult> {

@@ -136,6 +136,7 @@ function profile(pm: number, wetty: number, task: number, floor = 0.3): ProfileR
       busy: { frame: upTo(100, floor * 2), local: upTo(100, floor * 1.8) },
     },
     unpredicted: { idle: upTo(100, pm * 1.2), busy: upTo(100, pm * 2.4) },
+    tmuxAlone: { idle: [800, 1000, 900], busy: [2000] },
   };
 }
 
@@ -152,7 +153,7 @@ describe('the section', () => {
   it('starts with its heading and has a row per measure, profile and load', () => {
     expect(text.startsWith(`## ${BROWSER_HEADING}\n`)).toBe(true);
     for (const at of ['phone, idle', 'phone, busy', 'desktop, idle', 'desktop, busy']) {
-      expect(text.split('\n').filter((l) => l.startsWith(`| ${at} |`))).toHaveLength(6);
+      expect(text.split('\n').filter((l) => l.startsWith(`| ${at} |`))).toHaveLength(7);
     }
   });
 
@@ -162,6 +163,8 @@ describe('the section', () => {
     expect(row('desktop, idle', 'key')).toContain('**0.25 / 0.25**');
     expect(row('phone, idle', '20 MB')).toContain('**0.50** (rounds: 0.50) | ≤ 0.9: met');
     expect(row('phone, busy', '20 MB')).toContain('**1.50** (rounds: 1.50) | ≤ 0.9: **not met**');
+    // pocketmux's flood 1000 ms, wetty's 2000, tmux alone 900 (the median of three).
+    expect(row('phone, idle', 'the same in tmux')).toContain('(Enter → `cat` done: 900 ms, median of 3): each page ÷ it | **1.11** | 2.22 |');
     expect(row('desktop, idle', 'during')).toContain('**120 ms**');
     expect(row('desktop, idle', 'during')).toContain('longest ≤ 50 ms: **not met**');
     expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**; 3 frames, 0 ms; 1.0 MB | none ≥ 50 ms; 3 frames, 0 ms; 2.0 MB |');
