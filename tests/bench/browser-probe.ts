@@ -20,6 +20,8 @@ export interface KeySample {
   down: number;
   painted: number;
   frame: number;
+  /** The change was pocketmux's local echo drawing the key (its layer showed text then). */
+  local: boolean;
 }
 
 /** One flood: Enter's keydown → the marker on the rows; what the main thread went through. */
@@ -65,7 +67,8 @@ export const PROBE_SCRIPT = `(() => {
     const key = state.key;
     if (key && key.down !== undefined && text !== key.base) {
       state.key = null;
-      key.resolve({ down: key.down, painted: now, frame });
+      const layer = document.querySelector('[data-local-echo]');
+      key.resolve({ down: key.down, painted: now, frame, local: Boolean(layer && layer.textContent) });
     }
     const flood = state.flood;
     if (flood && flood.down !== undefined && text.includes(flood.marker)) {

@@ -191,10 +191,10 @@ async function closePages(pages: Record<string, OpenPage>): Promise<void> {
 /** Round r takes the pages in an order that turns. */
 const orderOf = (round: number): PageName[] => (round % 2 === 0 ? ['pocketmux', 'wetty'] : ['wetty', 'pocketmux']);
 
-const emptySamples = (): PageSamples => ({ echo: [], echoFrame: [], floods: [], colds: [] });
+const emptySamples = (): PageSamples => ({ echo: [], echoFrame: [], drawnLocally: 0, floods: [], colds: [] });
 
 /** One batch of keys: alternately `a` and Backspace, each awaited until its echo is painted. */
-async function keys(page: Page, into: Pick<PageSamples, 'echo' | 'echoFrame'>, count: number): Promise<void> {
+async function keys(page: Page, into: Pick<PageSamples, 'echo' | 'echoFrame' | 'drawnLocally'>, count: number): Promise<void> {
   for (let i = 0; i < count + BROWSER_BENCH.WARMUP; i++) {
     const key = i % 2 === 0 ? 'a' : 'Backspace';
     await page.evaluate((k) => window.__pmBench.armKey(k), key);
@@ -203,6 +203,7 @@ async function keys(page: Page, into: Pick<PageSamples, 'echo' | 'echoFrame'>, c
     if (i >= BROWSER_BENCH.WARMUP) {
       into.echo.push(s.painted - s.down);
       into.echoFrame.push(s.frame - s.down);
+      if (s.local) into.drawnLocally++;
     }
     await sleep(BROWSER_BENCH.GAP_MS + Math.random() * BROWSER_BENCH.GAP_SPREAD_MS);
   }
@@ -352,10 +353,10 @@ async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: L
       const batch = BROWSER_BENCH.KEYS / BROWSER_BENCH.BATCHES;
       for (let r = 0; r < BROWSER_BENCH.BATCHES; r++) {
         for (const page of orderOf(r)) await keys(pages[page].page, samples[page], batch);
-        await keys(unpredicted.page, { echo: keyOnly.unpredicted, echoFrame: [] }, batch);
-        for (const floor of FLOORS) await keys(floors[floor].page, { echo: keyOnly.floors[floor], echoFrame: [] }, batch);
+        await keys(unpredicted.page, { echo: keyOnly.unpredicted, echoFrame: [], drawnLocally: 0 }, batch);
+        for (const floor of FLOORS) await keys(floors[floor].page, { echo: keyOnly.floors[floor], echoFrame: [], drawnLocally: 0 }, batch);
         b.progress(
-          `  ${at}: keys batch ${r + 1}/${BROWSER_BENCH.BATCHES}: p50 so far ${PAGES.map((pg) => `${pg} ${p50(samples[pg].echo)} ms`).join(', ')}; pocketmux with no local echo ${p50(keyOnly.unpredicted)} ms; floors ${FLOORS.map((f) => `${f} ${p50(keyOnly.floors[f])} ms`).join(', ')}`,
+          `  ${at}: keys batch ${r + 1}/${BROWSER_BENCH.BATCHES}: p50 so far ${PAGES.map((pg) => `${pg} ${p50(samples[pg].echo)} ms`).join(', ')} (${samples.pocketmux.drawnLocally} of pocketmux’s drawn locally); pocketmux with no local echo ${p50(keyOnly.unpredicted)} ms; floors ${FLOORS.map((f) => `${f} ${p50(keyOnly.floors[f])} ms`).join(', ')}`,
         );
       }
     } finally {

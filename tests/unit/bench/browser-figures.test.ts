@@ -29,6 +29,7 @@ function samples(scale: number, floods: number[], longestTaskMs = 0): PageSample
   return {
     echo: upTo(100, scale),
     echoFrame: upTo(100, scale / 2),
+    drawnLocally: 60,
     floods: floods.map((ms) => floodOf(ms, longestTaskMs, 3)),
     colds: [
       { chunkMs: 100 * scale, promptMs: 300 * scale },
@@ -65,6 +66,7 @@ describe('page figures and ratios', () => {
     const f = pageFigures(samples(1, [3000, 1000, 2000], 80));
     expect([f.echoP50, f.echoP99, f.keys]).toEqual([50, 99, 100]);
     expect([f.echoFrameP50, f.echoFrameP99]).toEqual([25, 49.5]);
+    expect(f.keysDrawnLocally).toBe(60);
     expect(f.floodMs).toBe(2000);
     expect(f.longestTaskMs).toBe(80);
     expect(f.droppedFrames).toBe(3);
