@@ -233,6 +233,9 @@ describe('terminal output gathering', () => {
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Resize, cols: 120, rows: 40 }));
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new TextEncoder().encode('k') }));
+    // The key's two echoes (the tty's, then cat's) are awaited before the input bar's text is
+    // sent: sent at once, the tty could echo 'w' before cat copied 'k'.
+    await eventually(() => Buffer.concat(c.chunks).toString() === 'kk', 10_000, 'the key echoed twice');
     c.ws.send(encodeFrame({ type: FrameType.WebStdin, text: 'w' }));
     // Frames apply in order: once the input bar's text is echoed, the resize went before it.
     await eventually(() => Buffer.concat(c.chunks).toString().endsWith('ww'), 10_000, 'the input bar text echoed');
