@@ -124,8 +124,11 @@ export class LocalEchoView implements Disposable {
       return;
     }
     const { cols, rows } = this.term;
-    const width = this.layer.clientWidth / cols;
-    const height = this.layer.clientHeight / rows;
+    // The renderer gives the screen its size in its style: read there, no layout is forced in
+    // the frame (the layer's own box is the fallback).
+    const screen = this.layer.parentElement;
+    const width = (Number.parseFloat(screen?.style.width ?? '') || this.layer.clientWidth) / cols;
+    const height = (Number.parseFloat(screen?.style.height ?? '') || this.layer.clientHeight) / rows;
     const top = this.term.buffer.active.viewportY;
     const { foreground, background, cursor } = this.opts.colours();
     const font = `${this.term.options.fontSize}px ${this.term.options.fontFamily}`;
