@@ -168,10 +168,13 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
 
-  /** A session outside the tabs: what this request tells of it. */
-  const reportOutside = (req: IncomingMessage, key: string, sessionId: string, cwd: string | undefined): void => {
-    deps.outside.report(key, { sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane) });
-  };
+  /**
+   * A session outside the tabs: what this request tells of it. False when the session is not
+   * taken (it ended: a report sent before its SessionEnd arrived after it), and then nothing
+   * else is done with the request.
+   */
+  const reportOutside = (req: IncomingMessage, key: string, sessionId: string, cwd: string | undefined, start: boolean): boolean =>
+    deps.outside.report(key, { sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane), start });
 
   /**
    * The tab the reporting pane belongs to, when it is one of ours; `lookupFailed` when the pane
@@ -198,7 +201,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     }
     const { tab, lookupFailed } = await tabOf(req);
     const key = tab ?? outsideSessionKey(parsed.data.session_id);
-    if (!tab && !lookupFailed) reportOutside(req, key, parsed.data.session_id, parsed.data.cwd);
+    if (!tab && !lookupFailed && !reportOutside(req, key, parsed.data.session_id, parsed.data.cwd, false)) return void res.writeHead(204).end();
     deps.status.applyUsage(key, parsed.data);
     res.writeHead(204).end();
   };
@@ -210,7 +213,11 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     const { tab, lookupFailed } = await tabOf(req);
     if (tab) deps.tabs.noteClaudeSession(tab, payload.session_id);
     const key = tab ?? outsideSessionKey(payload.session_id);
-    if (!tab && !lookupFailed) reportOutside(req, key, payload.session_id, payload.cwd);
+    if (!tab && !lookupFailed && !reportOutside(req, key, payload.session_id, payload.cwd, payload.hook_event_name === 'SessionStart')) {
+      deps.log.debug('hook of an ended session ignored', { event, key });
+      // No decision, for a PermissionRequest too: the person answers in the terminal.
+      return void res.writeHead(204).end();
+    }
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);

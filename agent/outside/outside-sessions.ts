@@ -38,6 +38,8 @@ export interface OutsideReport {
   /** The `X-Pocketmux-Tmux` and `X-Pocketmux-Pane` headers: `$TMUX` and `$TMUX_PANE`. */
   tmuxEnv: string | undefined;
   pane: string | undefined;
+  /** A SessionStart: the one report that may bring back a session Claude said had ended (`claude --resume`). */
+  start?: boolean;
 }
 
 export type ForgetReason = 'session-ended' | 'process-gone' | 'pane-gone' | 'too-many' | 'status-dropped' | 'adopted';
@@ -89,6 +91,11 @@ const SEARCH_EVERY_MS = 30_000;
 const SEARCH_YOUNG_MS = 60_000;
 /** Session files looked at per sweep at most: one per running claude on the machine. */
 const MAX_SESSION_FILES = 1_000;
+/**
+ * Sessions Claude said had ended, remembered at most: a report sent before its SessionEnd can
+ * arrive after it (the statusLine's, or a hook racing the end), and must not bring it back.
+ */
+const MAX_ENDED = 1_000;
 
 export interface OutsideSessionsOptions {
   path: string;
@@ -109,6 +116,8 @@ export interface OutsideSessionsOptions {
 
 export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [session: OutsideSession, reason: ForgetReason] }> implements Disposable {
   private readonly sessions = new Map<string, OutsideSession>();
+  /** Keys of the sessions whose SessionEnd came, oldest first (MAX_ENDED). */
+  private readonly ended = new Set<string>();
   private readonly file: GatheredWriter;
   private sweeping = false;
   /** When session files were last looked through for sessions whose claude is not known. */
@@ -152,11 +161,21 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
   /**
    * A hook from a session outside the tabs. New sessions, and a changed directory or pane,
    * are told to listeners; a hook that only says "still here" is not (the status says that).
+   * Returns false for a report that is not taken: from a session that has ended (only its
+   * SessionStart brings it back), or one whose id is too long to keep. Nothing else is done
+   * with such a report either: the session is over.
    */
-  report(key: string, report: OutsideReport, at = Date.now()): void {
+  report(key: string, report: OutsideReport, at = Date.now()): boolean {
     if (report.sessionId.length > MAX_SESSION_ID) {
       this.opts.log.debug('ignored a Claude session outside the tabs with an overlong session id', { key, length: report.sessionId.length });
-      return;
+      return false;
+    }
+    if (this.ended.has(key)) {
+      if (!report.start) {
+        this.opts.log.debug('ignored a report from a Claude session outside the tabs that has ended', { key });
+        return false;
+      }
+      this.ended.delete(key);
     }
     const before = this.sessions.get(key);
     const tmuxEnv = parseTmuxEnv(report.tmuxEnv);
@@ -169,12 +188,12 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
       const nextTmux = report.tmuxEnv === undefined && report.pane === undefined ? before.tmux : tmux;
       // Nothing new: no write for this hook. The time it was heard of only orders the cap, and
       // goes to the file with the next change or at shutdown.
-      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) return;
+      if (before.cwd === cwd && samePane(before.tmux, nextTmux)) return true;
       before.cwd = cwd;
       before.tmux = nextTmux;
       this.persist();
       this.emit('change');
-      return;
+      return true;
     }
     this.sessions.set(key, { key, sessionId: report.sessionId, cwd, tmux, pid: null, firstSeenAt: at, lastSeenAt: at });
     this.forgetLeastRecent(key);
@@ -184,10 +203,16 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
       // The look is not awaited: the log shows when it is over, and whether it found the claude.
       .then(() => this.opts.log.debug('looked for the claude of a new session outside the tabs', { key, pid: this.sessions.get(key)?.pid ?? null }))
       .catch((err: Error) => this.opts.log.debug('could not read claude session files', { error: err.message }));
+    return true;
   }
 
-  /** Claude said it ended, or its status was let go: forgotten, on clients too. */
+  /**
+   * Claude said it ended, or its status was let go: forgotten, on clients too. A session Claude
+   * said ended is remembered as ended, whether or not it was known (the sweep may have let it
+   * go first), so a late report does not bring it back.
+   */
   forget(key: string, reason: ForgetReason): void {
+    if (reason === 'session-ended') this.noteEnded(key);
     const session = this.sessions.get(key);
     if (!session) return;
     this.sessions.delete(key);
@@ -299,6 +324,20 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     if (changed) {
       this.persist();
       this.emit('change');
+    }
+  }
+
+  /** Whether Claude said the session ended, and no SessionStart brought it back since. */
+  hasEnded(key: string): boolean {
+    return this.ended.has(key);
+  }
+
+  private noteEnded(key: string): void {
+    this.ended.delete(key);
+    this.ended.add(key);
+    for (const oldest of this.ended) {
+      if (this.ended.size <= MAX_ENDED) break;
+      this.ended.delete(oldest);
     }
   }
 

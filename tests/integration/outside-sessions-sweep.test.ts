@@ -170,6 +170,48 @@ describe('OutsideSessions: what hooks report', () => {
     expect(forgotten).toHaveLength(1);
     expect(changes()).toBe(2);
   });
+
+  it('an ended session comes back only with a SessionStart: a report sent before its end is not taken', async () => {
+    const { store, changes, forgotten, looked } = open();
+    const key = outsideSessionKey('s-5');
+    store.report(key, { sessionId: 's-5', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%5' }, 1);
+    await settle(looked, key);
+    store.forget(key, 'session-ended');
+    expect(store.report(key, { sessionId: 's-5', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%5' }, 2)).toBe(false);
+    expect(store.has(key)).toBe(false);
+    expect(store.hasEnded(key)).toBe(true);
+    expect(changes()).toBe(2);
+    // Ended before it was ever heard of (the sweep let it go first, then its SessionEnd came): the same.
+    const unheard = outsideSessionKey('s-6');
+    store.forget(unheard, 'session-ended');
+    expect(store.report(unheard, { sessionId: 's-6', cwd: '/b', tmuxEnv: undefined, pane: undefined }, 3)).toBe(false);
+    expect(store.has(unheard)).toBe(false);
+    // Resumed: its SessionStart brings it back, and it is an ordinary session again.
+    expect(store.report(key, { sessionId: 's-5', cwd: '/a', tmuxEnv: TMUX_ENV, pane: '%5', start: true }, 4)).toBe(true);
+    expect(store.has(key)).toBe(true);
+    expect(store.hasEnded(key)).toBe(false);
+    expect(store.report(key, { sessionId: 's-5', cwd: '/c', tmuxEnv: TMUX_ENV, pane: '%5' }, 5)).toBe(true);
+    expect(store.get(key)?.cwd).toBe('/c');
+    // Let go for another reason (its status dropped, the cap), it is not ended: any report brings it back.
+    store.forget(key, 'status-dropped');
+    expect(store.hasEnded(key)).toBe(false);
+    expect(store.report(key, { sessionId: 's-5', cwd: '/c', tmuxEnv: TMUX_ENV, pane: '%5' }, 6)).toBe(true);
+    expect(forgotten.map((f) => f.reason)).toEqual(['session-ended', 'status-dropped']);
+  });
+
+  it('remembers the last thousand ended sessions: the oldest is let go past them', () => {
+    const { store } = open();
+    const keys = Array.from({ length: 1_001 }, (_, i) => outsideSessionKey(`ended-${i}`));
+    for (const key of keys) store.forget(key, 'session-ended');
+    expect(store.hasEnded(keys[0] as string)).toBe(false);
+    expect(store.hasEnded(keys[1] as string)).toBe(true);
+    expect(store.hasEnded(keys[1_000] as string)).toBe(true);
+    // Ended again, a key is the newest.
+    store.forget(keys[1] as string, 'session-ended');
+    store.forget(outsideSessionKey('one-more'), 'session-ended');
+    expect(store.hasEnded(keys[1] as string)).toBe(true);
+    expect(store.hasEnded(keys[2] as string)).toBe(false);
+  });
 });
 
 describe('OutsideSessions: finding and checking the claude process', () => {
@@ -413,7 +455,7 @@ describe('OutsideSessions: the sweep', () => {
         first = false;
         for (const [key, id, tmuxPane] of [[paneKey, 'pane-only', '%1'], [pidKey, 'with-pid', undefined]] as const) {
           store.forget(key, 'session-ended');
-          store.report(key, { sessionId: id, cwd: '/again', tmuxEnv: tmuxPane ? TMUX_ENV : undefined, pane: tmuxPane });
+          store.report(key, { sessionId: id, cwd: '/again', tmuxEnv: tmuxPane ? TMUX_ENV : undefined, pane: tmuxPane, start: true });
         }
       }
       return false;

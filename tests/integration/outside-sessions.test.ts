@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeStandIn } from '../support/claude-stand-in.js';
 import { descendants, processLister, procStartTime } from '../../agent/claude/process.js';
 import { CloseCode } from '../../protocol/close-codes.js';
-import { outsideSessionKey } from '../../protocol/hook-contract.js';
+import { HOOK_HEADERS, outsideSessionKey } from '../../protocol/hook-contract.js';
 import type { OutsideSessionsResponse, OutsideSessionView, UserHooksView } from '../../protocol/outside.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
 import { FrameType } from '../../protocol/terminal-frame.js';
@@ -134,6 +134,15 @@ function newSessionId(): string {
 async function report(agent: AgentHandle, event: string, payload: unknown, env: Record<string, string>): Promise<void> {
   const run = await runHookScript(agent.dataDir, `--global ${event}`, payload, env);
   expect(run, `hook ${event}`).toMatchObject({ code: 0, stdout: '' });
+}
+
+/** POSTs a hook event the way Claude's HTTP hooks send one, and returns the response's status. */
+async function postHook(agent: AgentHandle, event: string, body: unknown, env: Record<string, string>): Promise<number> {
+  const token = readFileSync(join(agent.dataDir, 'hook-token'), 'utf8').trim();
+  const headers = { 'content-type': 'application/json', [HOOK_HEADERS.token]: token, [HOOK_HEADERS.tmux]: env.TMUX ?? '', [HOOK_HEADERS.pane]: env.TMUX_PANE ?? '' };
+  const res = await fetch(new URL(`/hooks/${event}`, agent.url), { method: 'POST', headers, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  return res.status;
 }
 
 async function outsideList(session: Session): Promise<OutsideSessionView[]> {
@@ -410,6 +419,11 @@ describe('Claude sessions outside the tabs', () => {
       const s = lastSnapshot(sync);
       return s && !s.outside.some((v) => v.key === key) && s.outside.some((v) => v.key === tmuxKey);
     }, 15_000, 'a sync snapshot without it');
+    // What it sent before its end can arrive after it (its statusLine runs in the background, a
+    // hook races the end): taken and dropped, it brings back neither the session nor a status.
+    expect(await postHook(agent, 'statusline', { session_id: ending.id, cwd: ending.cwd, model: { display_name: 'Late' } }, server.env(endPane))).toBe(204);
+    await report(agent, 'Stop', { ...capturedHook('Stop'), session_id: ending.id, cwd: ending.cwd }, server.env(endPane));
+    expect((await outsideList(session)).some((v) => v.key === key)).toBe(false);
     // Its pane is the person's: the end of claude does not end it.
     expect(await server.paneExists(endPane)).toBe(true);
     // The others stay.
@@ -418,6 +432,13 @@ describe('Claude sessions outside the tabs', () => {
     await late.opened;
     await late.waitState(tmuxKey, 'idle');
     expect(late.latest(key)).toBeUndefined();
+    expect(late.messages.some((m) => m.type === 'status:update' && m.tabId === key)).toBe(false);
+    // Resumed (`claude --resume`), the same session starts again: its SessionStart brings it back.
+    await report(agent, 'SessionStart', { ...startPayload(ending.id, ending.cwd), source: 'resume' }, server.env(endPane));
+    await waitListed(session, key);
+    await late.waitState(key, 'idle');
+    await report(agent, 'SessionEnd', { ...startPayload(ending.id, ending.cwd), hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' }, server.env(endPane));
+    await waitGone(session, key);
     late.ws.close();
   });
 
