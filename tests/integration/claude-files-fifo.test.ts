@@ -86,7 +86,8 @@ describe('a FIFO where Claude keeps its files', () => {
     execFileSync('mkfifo', [join(sessions, `${panePid}.json`)]);
     // A Stop makes the tab one the safety poll looks at; no claude runs in its pane.
     expect((await runHookScript(agent.dataDir, 'Stop', capturedHook('Stop'), await paneEnv(agent, tab))).code).toBe(0);
-    await client.waitState(tab.id, 'ready-for-review');
+    // The poll may find claude gone before this client looks: the state was seen, not still held.
+    await client.waitSeen(tab.id, 'ready-for-review');
     await client.waitState(tab.id, 'idle', (s) => s.claudeRunning === false);
     expect((await api(session, 'GET', '/api/tabs')).status).toBe(200);
     client.ws.close();

@@ -70,6 +70,14 @@ export class StatusClient {
     );
   }
 
+  /**
+   * Waits until the client was told of the tab in `state` at some point, even if it has moved
+   * on since: for a state another follows at once (a safety poll every 200 ms).
+   */
+  waitSeen(tabId: string, state: TabStatus['state'], timeoutMs = 30_000): Promise<true> {
+    return eventually(() => this.states(tabId).includes(state) || null, timeoutMs, `${tabId} to have been ${state}`);
+  }
+
   waitState(tabId: string, state: TabStatus['state'], extra: (s: TabStatus) => boolean = () => true, timeoutMs = 30_000): Promise<TabStatus> {
     return eventually(
       () => {
