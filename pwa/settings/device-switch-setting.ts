@@ -31,13 +31,6 @@ export abstract class DeviceSwitchSetting extends LitElement {
         flex-direction: column;
         padding: 0;
       }
-      .texts {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        gap: 4px;
-      }
     `,
   ];
 

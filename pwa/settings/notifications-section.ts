@@ -56,13 +56,6 @@ export class NotificationsSettings extends LitElement {
         background: color-mix(in srgb, var(--pm-warn) 14%, transparent);
         color: var(--pm-warn);
       }
-      .texts {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        gap: 4px;
-      }
       .title {
         font-weight: 650;
       }

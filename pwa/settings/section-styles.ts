@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** A section of the settings page: a block under a small, muted, upper-case heading, its card below. */
+/** A section of the settings page: a block under a small, muted, upper-case heading, its card below, its words in `.texts`. */
 export const settingsSection = css`
   :host {
     display: block;
@@ -19,6 +19,14 @@ export const settingsSection = css`
     background: var(--pm-surface);
     border: 1px solid var(--pm-border);
     border-radius: var(--pm-radius);
+  }
+  /* A card's words: a column that takes the room its icon or switch leaves. */
+  .texts {
+    flex: 1 1 auto;
+    min-width: 0;
+    display: flex;
+    flex-direction: column;
+    gap: 4px;
   }
 `;
 
