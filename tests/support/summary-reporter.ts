@@ -1,5 +1,6 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { packagedChromiumNotice } from './chromium-choice.js';
+import { webkitNotice } from './engine-choice.js';
 
 /**
  * Ends the run with one plain line, `N passed, N failed, N skipped`, that any CI log reader
@@ -21,8 +22,8 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     failed += unhandledErrors.length;
-    const notice = testModules.some((mod) => mod.moduleId.includes('/tests/e2e/')) ? packagedChromiumNotice() : undefined;
-    if (notice) process.stdout.write(`\n${notice}\n`);
+    const browsers = testModules.some((mod) => mod.moduleId.includes('/tests/e2e/'));
+    for (const notice of browsers ? [packagedChromiumNotice(), webkitNotice()] : []) if (notice) process.stdout.write(`\n${notice}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

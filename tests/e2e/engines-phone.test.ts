@@ -1,0 +1,271 @@
+/**
+ * What a phone does first, written once and run in every engine of ENGINES: Chromium (Android)
+ * and WebKit (every iPhone; WebKitGTK's MiniBrowser here), at 390×844 against a real agent.
+ * Pairing by a link, what the app needs of the browser (a secure context, its
+ * service worker, WebCrypto, IndexedDB, the visual viewport) checked on its own, the device
+ * key kept across a reload and the only thing that lets a request in, a second device paired
+ * with the short code Settings shows, and a terminal whose keys run in tmux and whose screen
+ * is drawn. Screenshots: test-artifacts/engines-<engine>-*.png.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevicesResponse } from '../../protocol/api.js';
+import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-proof.js';
+import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
+import { ARTIFACTS } from '../support/browser.js';
+import { api, localDevice, localPairing } from '../support/client.js';
+import { ENGINES, type Engine, type EnginePage, openEngine } from '../support/engines.js';
+import { eventually } from '../support/eventually.js';
+import { decodePng, inkIn } from '../support/png.js';
+
+const CODE = /^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
+
+let agent: AgentHandle;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  agent = await startAgent();
+});
+
+afterAll(cleanupAgents);
+
+/** In the page: the device key pair the app kept in IndexedDB, as what can be said of it. */
+function readDeviceKey(): Promise<{ extractable: boolean; algorithm: string; curve: string; usages: string[]; publicKey: JsonWebKey; privateExport: string } | null> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('pocketmux-device');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const get = db.transaction('keys', 'readonly').objectStore('keys').get('device');
+      get.onerror = () => reject(get.error);
+      get.onsuccess = async () => {
+        db.close();
+        const pair = get.result as CryptoKeyPair | undefined;
+        if (!pair) return resolve(null);
+        const algorithm = pair.privateKey.algorithm as EcKeyAlgorithm;
+        const privateExport = await crypto.subtle.exportKey('pkcs8', pair.privateKey).then(
+          () => 'exported',
+          (err: Error) => err.name,
+        );
+        resolve({
+          extractable: pair.privateKey.extractable,
+          algorithm: algorithm.name,
+          curve: algorithm.namedCurve,
+          usages: [...pair.privateKey.usages],
+          publicKey: await crypto.subtle.exportKey('jwk', pair.publicKey),
+          privateExport,
+        });
+      };
+    };
+  });
+}
+
+/**
+ * A REST call from inside the page as the app makes one: the credential cookie, and a proof
+ * signed there with the key in IndexedDB (`unsigned`: the cookie alone).
+ */
+async function pageApi(page: EnginePage, method: string, path: string, unsigned = false): Promise<number> {
+  const time = Date.now();
+  const nonce = randomBytes(16).toString('base64url');
+  const signature = unsigned
+    ? null
+    : await page.evaluate(
+        (message) =>
+          new Promise<string>((resolve, reject) => {
+            const open = indexedDB.open('pocketmux-device');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const get = open.result.transaction('keys', 'readonly').objectStore('keys').get('device');
+              get.onsuccess = async () => {
+                open.result.close();
+                const keys = get.result as CryptoKeyPair;
+                const signed = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new TextEncoder().encode(message)));
+                resolve(btoa(String.fromCharCode(...signed)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''));
+              };
+            };
+          }),
+        proofMessage(method, path, time, nonce),
+      );
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (signature) headers[PROOF_HEADER] = formatProof({ time, nonce, signature });
+  return page.evaluate(({ method, path, headers }) => fetch(path, { method, headers, credentials: 'same-origin', cache: 'no-store' }).then((r) => r.status), { method, path, headers });
+}
+
+/** How far the page scrolls past the viewport, each way: a screen that fits must not scroll at all. */
+function overflow(page: EnginePage): Promise<{ x: number; y: number }> {
+  return page.evaluate(() => ({
+    x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    y: document.documentElement.scrollHeight - document.documentElement.clientHeight,
+  }));
+}
+
+describe.each(ENGINES)('in %s', (name) => {
+  let engine: Engine;
+  let phone: EnginePage;
+  const shot = (what: string) => join(ARTIFACTS, `engines-${name}-${what}-phone.png`);
+
+  beforeAll(async () => {
+    engine = await openEngine(name);
+    phone = await engine.newPage('phone');
+  }, 90_000);
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('pairs by a pairing link, and keeps a key of its own in IndexedDB that no script can read out', async () => {
+    // A link of its own (the printed one works once): made with the local token, as `pocketmux pair` does.
+    await phone.goto((await localPairing(agent)).url);
+    await phone.waitFor({ role: 'heading', name: 'Pair this device' });
+    expect(await overflow(phone)).toEqual({ x: 0, y: 0 });
+    await phone.screenshot(shot('pair'));
+    await phone.fill({ label: 'Device name' }, `${name} phone`);
+    await phone.click({ role: 'button', name: 'Pair' });
+    await phone.waitFor({ role: 'button', name: 'Settings' });
+    // The secret is gone from the address once used.
+    expect(await phone.url()).not.toContain('#pair=');
+    const devices = await api<DevicesResponse>(await localDevice(agent), 'GET', '/api/devices');
+    expect(devices.body.devices.map((d) => d.name)).toContain(`${name} phone`);
+
+    const key = await phone.evaluate(readDeviceKey);
+    expect(key).toMatchObject({ extractable: false, algorithm: 'ECDSA', curve: 'P-256', usages: ['sign'], publicKey: { kty: 'EC', crv: 'P-256' } });
+    expect(key?.privateExport).toBe('InvalidAccessError');
+    expect(await overflow(phone)).toEqual({ x: 0, y: 0 });
+    await phone.screenshot(shot('sessions'));
+  });
+
+  it('has what the app needs of a phone: a secure context, its service worker, WebCrypto, IndexedDB and the visual viewport', async () => {
+    // Once active, the worker takes the page over at the next load.
+    const activated = await phone.evaluate(() =>
+      Promise.race([navigator.serviceWorker.ready.then((r) => r.active?.state ?? null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]),
+    );
+    expect(activated).toBe('activated');
+    await phone.reload();
+    await phone.waitFor({ role: 'button', name: 'Settings' });
+    const platform = await phone.evaluate(async () => {
+      const ready = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
+      return {
+        secure: isSecureContext,
+        subtle: typeof crypto.subtle?.sign === 'function',
+        indexedDB: typeof indexedDB?.open === 'function',
+        worker: ready ? { scope: ready.scope, state: ready.active?.state ?? null } : null,
+        controlled: navigator.serviceWorker.controller !== null,
+        viewport: window.visualViewport ? { width: window.visualViewport.width, height: window.visualViewport.height, scale: window.visualViewport.scale } : null,
+        inner: { width: innerWidth, height: innerHeight },
+      };
+    });
+    expect(platform).toEqual({
+      secure: true,
+      subtle: true,
+      indexedDB: true,
+      worker: { scope: new URL('/', agent.url).href, state: 'activated' },
+      controlled: true,
+      viewport: { width: 390, height: 844, scale: 1 },
+      inner: { width: 390, height: 844 },
+    });
+  });
+
+  it('stays paired across a reload with the same key, and only its signed requests are let in', async () => {
+    const before = await phone.evaluate(readDeviceKey);
+    await phone.reload();
+    await phone.waitFor({ role: 'button', name: 'Settings' });
+    expect((await phone.evaluate(readDeviceKey))?.publicKey).toEqual(before?.publicKey);
+    expect(await pageApi(phone, 'GET', '/api/workspaces')).toBe(200);
+    // The credential cookie alone, which the browser sends to any server on this host name, opens nothing.
+    expect(await pageApi(phone, 'GET', '/api/workspaces', true)).toBe(401);
+  });
+
+  it('pairs a second device with the short code Settings shows', async () => {
+    await phone.click({ role: 'button', name: 'Settings' });
+    await phone.waitFor({ role: 'heading', name: 'Settings' });
+    await phone.click({ role: 'button', name: 'Pair a new device' });
+    const code = await phone.text({ css: 'pm-pairing-panel >>> .code' });
+    expect(code).toMatch(CODE);
+    await phone.screenshot(shot('pair-code'));
+
+    const second = await engine.newPage('phone');
+    try {
+      await second.goto(agent.url);
+      await second.waitFor({ role: 'heading', name: 'Pair this device' });
+      // Typed as people do: lower case, no dash.
+      await second.fill({ label: 'Pairing code' }, code.replace('-', '').toLowerCase());
+      await second.fill({ label: 'Device name' }, `${name} second`);
+      await second.click({ role: 'button', name: 'Pair' });
+      await second.waitFor({ role: 'heading', name: 'Home' });
+      const devices = await api<DevicesResponse>(await localDevice(agent), 'GET', '/api/devices');
+      expect(devices.body.devices.map((d) => d.name)).toContain(`${name} second`);
+      expect(await pageApi(second, 'GET', '/api/workspaces')).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('opens a terminal: what is typed runs in tmux, and the screen draws it', async () => {
+    await phone.goto(agent.url);
+    await phone.click({ role: 'button', name: 'New tab' });
+    await eventually(async () => /\/t\/[a-z0-9-]+$/.test(await phone.url()), 15_000, 'the tab page');
+    const tabId = (await phone.url()).split('/').pop() as string;
+    const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`))}:`);
+    await eventually(async () => /[$#] *$/m.test(await pane()), 15_000, 'the shell prompt in tmux');
+    await phone.waitFor({ css: 'pm-terminal-view >>> .xterm-screen' });
+    await phone.click({ css: 'pm-terminal-view >>> .xterm-screen' });
+    await phone.type('echo typed-in-$((6*7))');
+    await phone.press('Enter');
+    await eventually(async () => (await pane()).split('\n').includes('typed-in-42'), 15_000, 'the command run in tmux');
+
+    // A finger's pointer is coarse, and the app puts the key bar and the input bar under the
+    // terminal for it. WebKitGTK has no touch emulation: its pointer is a mouse, as on a
+    // desktop, and the app shows neither there. An iPhone's pointer is coarse, as Chromium's
+    // phone here is.
+    const coarse = await phone.evaluate(() => matchMedia('(pointer: coarse)').matches);
+    expect(coarse).toBe(name === 'chromium');
+    expect(await phone.has({ role: 'toolbar', name: 'Terminal keys' })).toBe(coarse);
+    expect(await phone.has({ role: 'textbox', name: 'Send a line to the terminal' })).toBe(coarse);
+    if (coarse) {
+      await phone.fill({ role: 'textbox', name: 'Send a line to the terminal' }, 'echo via-input-bar-$((1+1))');
+      await phone.press('Enter');
+      await eventually(async () => (await pane()).split('\n').includes('via-input-bar-2'), 15_000, 'the input bar line run in tmux');
+      await phone.click({ css: 'pm-terminal-view >>> .xterm-screen' });
+      await phone.type('sleep 30');
+      await phone.press('Enter');
+      // The key bar's sticky Ctrl turns the next typed key into a control character.
+      await phone.click({ role: 'button', name: 'Ctrl (Control)' });
+      await phone.type('c');
+      await eventually(async () => (await pane()).includes('^C'), 15_000, 'sleep interrupted by the key bar\'s Ctrl and c');
+    }
+
+    // What the terminal drew: its rows as text with the DOM renderer, pixels on a canvas with WebGL.
+    const drawn = () =>
+      phone.evaluate(() => {
+        const find = (root: Document | ShadowRoot): HTMLElement | null => {
+          for (const el of root.querySelectorAll<HTMLElement>('*')) {
+            if (el.dataset.renderer) return el;
+            const inner = el.shadowRoot ? find(el.shadowRoot) : null;
+            if (inner) return inner;
+          }
+          return null;
+        };
+        const host = find(document);
+        return { renderer: host?.dataset.renderer ?? null, rows: [...(host?.querySelectorAll('.xterm-rows > div') ?? [])].map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()) };
+      });
+    const { renderer } = await drawn();
+    expect(['webgl', 'dom']).toContain(renderer);
+    if (renderer === 'dom') await eventually(async () => (await drawn()).rows.includes('typed-in-42'), 15_000, 'the output in the rows drawn');
+    expect(await overflow(phone)).toEqual({ x: 0, y: 0 });
+    // Either renderer: the screen's output row has ink.
+    const png = await phone.screenshot(shot('terminal'));
+    const image = decodePng(png);
+    const box = await phone.evaluate(() => {
+      const find = (root: Document | ShadowRoot): Element | null => root.querySelector('.xterm-screen') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
+      const r = (find(document) as Element).getBoundingClientRect();
+      return { x: Math.round(r.left), y: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height), ratio: devicePixelRatio };
+    });
+    const scaled = { x: box.x * box.ratio, y: box.y * box.ratio, width: box.width * box.ratio, height: box.height * box.ratio };
+    // The terminal's background: its bottom right corner, where nothing is written.
+    const at = ((scaled.y + scaled.height - 2) * image.width + scaled.x + scaled.width - 2) * 4;
+    const background: [number, number, number] = [image.rgba[at] as number, image.rgba[at + 1] as number, image.rgba[at + 2] as number];
+    expect(inkIn(image, scaled, background)).toBeGreaterThan(0);
+  });
+});
