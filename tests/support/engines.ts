@@ -32,7 +32,10 @@ export type Profile = 'phone' | 'desktop';
  * folded; a RegExp is tested against it), a form control by its label, or CSS, where ` >>> `
  * goes into the shadow root (and the children) of what its left side matched.
  */
-export type Target = { role: string; name: string | RegExp } | { label: string } | { css: string };
+export type Target = ({ role: string; name: string | RegExp } | { label: string } | { css: string }) & {
+  /** Only inside what this CSS (with ` >>> ` as in `css`) matches: one card of several. */
+  within?: string;
+};
 
 export type Key = 'Enter' | 'Escape' | 'Backspace' | 'Tab' | 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight';
 
@@ -76,7 +79,8 @@ export function openEngine(name: EngineName): Promise<Engine> {
 /**
  * In the page: the element a target names, or null. Plain JavaScript, the same text in both
  * engines. The accessible name is the part of the ARIA rules the app's controls use:
- * aria-labelledby, aria-label, a <label>, a button input's value, then the text inside.
+ * aria-labelledby, aria-label, a <label>, a button input's value, a fieldset's legend, then
+ * the text inside.
  */
 const FIND = String.raw`(spec) => {
   const walk = (root, into) => {
@@ -86,7 +90,13 @@ const FIND = String.raw`(spec) => {
     }
     return into;
   };
-  const all = walk(document, []);
+  // What is inside an element: its shadow root's tree, then its children's.
+  const inside = (el) => walk(el, el.shadowRoot ? walk(el.shadowRoot, []) : []);
+  const narrow = (scope, selectors) => {
+    for (const part of selectors.split(' >>> ')) scope = scope.filter((el) => el.matches(part)).flatMap(inside);
+    return scope;
+  };
+  const all = spec.within ? narrow(walk(document, []), spec.within) : walk(document, []);
   const fold = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const visible = (el) => {
     const r = el.getBoundingClientRect();
@@ -107,6 +117,7 @@ const FIND = String.raw`(spec) => {
     if (t === 'textarea') return 'textbox';
     if (t === 'select') return 'combobox';
     if (t === 'dialog') return 'dialog';
+    if (t === 'fieldset') return 'group';
     if (t === 'input') {
       const type = (el.getAttribute('type') || 'text').toLowerCase();
       if (type === 'button' || type === 'submit' || type === 'reset') return 'button';
@@ -127,6 +138,8 @@ const FIND = String.raw`(spec) => {
     if (label) return fold(label);
     if (el.labels && el.labels.length > 0) return fold([...el.labels].map((l) => l.textContent).join(' '));
     if (el.localName === 'input' && ['button', 'submit', 'reset'].includes(el.type)) return fold(el.value);
+    const legend = el.localName === 'fieldset' && el.querySelector(':scope > legend');
+    if (legend) return fold(legend.textContent);
     return fold(el.textContent);
   };
   const named = (el) => {
@@ -136,31 +149,32 @@ const FIND = String.raw`(spec) => {
   let found;
   if (spec.kind === 'css') {
     const parts = spec.css.split(' >>> ');
-    let scope = all;
-    for (const part of parts.slice(0, -1)) {
-      scope = scope.filter((el) => el.matches(part)).flatMap((el) => walk(el.shadowRoot || el, el.shadowRoot ? walk(el, []) : []));
-    }
-    found = scope.filter((el) => el.matches(parts[parts.length - 1]));
+    const last = parts.pop();
+    found = (parts.length > 0 ? narrow(all, parts.join(' >>> ')) : all).filter((el) => el.matches(last));
   }
   else if (spec.kind === 'label') found = all.filter((el) => ['input', 'textarea', 'select'].includes(el.localName) && nameOf(el) === spec.name);
   else found = all.filter((el) => roleOf(el) === spec.role && named(el));
   return found.find(visible) || null;
 }`;
 
-type Spec = { kind: 'css'; css: string } | { kind: 'label'; name: string } | { kind: 'role'; role: string; name?: string; pattern?: string; flags?: string };
+type Spec = ({ kind: 'css'; css: string } | { kind: 'label'; name: string } | { kind: 'role'; role: string; name?: string; pattern?: string; flags?: string }) & {
+  within?: string;
+};
 
 function specOf(target: Target): Spec {
-  if ('css' in target) return { kind: 'css', css: target.css };
-  if ('label' in target) return { kind: 'label', name: target.label };
+  const within = target.within === undefined ? {} : { within: target.within };
+  if ('css' in target) return { kind: 'css', css: target.css, ...within };
+  if ('label' in target) return { kind: 'label', name: target.label, ...within };
   return typeof target.name === 'string'
-    ? { kind: 'role', role: target.role, name: target.name }
-    : { kind: 'role', role: target.role, pattern: target.name.source, flags: target.name.flags };
+    ? { kind: 'role', role: target.role, name: target.name, ...within }
+    : { kind: 'role', role: target.role, pattern: target.name.source, flags: target.name.flags, ...within };
 }
 
 function describeTarget(target: Target): string {
-  if ('css' in target) return `"${target.css}"`;
-  if ('label' in target) return `the field labelled "${target.label}"`;
-  return `a ${target.role} named ${typeof target.name === 'string' ? `"${target.name}"` : String(target.name)}`;
+  const where = target.within === undefined ? '' : ` in "${target.within}"`;
+  if ('css' in target) return `"${target.css}"${where}`;
+  if ('label' in target) return `the field labelled "${target.label}"${where}`;
+  return `a ${target.role} named ${typeof target.name === 'string' ? `"${target.name}"` : String(target.name)}${where}`;
 }
 
 /**
