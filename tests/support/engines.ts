@@ -49,7 +49,7 @@ export interface EnginePage {
   evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
   /** Whether the target is on the page now, visible. */
   has(target: Target): Promise<boolean>;
-  /** The target's text, spaces folded, once it is on the page. */
+  /** The target's text as shown (its shadow tree's too), spaces folded, once it is on the page with some. */
   text(target: Target, timeoutMs?: number): Promise<string>;
   waitFor(target: Target, timeoutMs?: number): Promise<void>;
   /** A pointer press at the target's centre, once it is visible, enabled and not covered. */
@@ -157,6 +157,18 @@ const FIND = String.raw`(spec) => {
   return found.find(visible) || null;
 }`;
 
+/**
+ * In the page: the text an element shows, its shadow tree's where it has one (slots filled
+ * with what is assigned to them), without style and script.
+ */
+const DEEP_TEXT = `function deep(n) {
+  if (n.nodeType === 3) return n.data;
+  if (n.nodeType !== 1 && n.nodeType !== 11) return '';
+  if (n.localName === 'style' || n.localName === 'script') return '';
+  if (n.localName === 'slot') return n.assignedNodes({ flatten: true }).map(deep).join('');
+  return [...(n.shadowRoot || n).childNodes].map(deep).join('');
+}`;
+
 type Spec = ({ kind: 'css'; css: string } | { kind: 'label'; name: string } | { kind: 'role'; role: string; name?: string; pattern?: string; flags?: string }) & {
   within?: string;
 };
@@ -240,7 +252,7 @@ abstract class BasePage implements EnginePage {
   }
 
   async text(target: Target, timeoutMs = 15_000): Promise<string> {
-    const read = () => this.run<string | null>(`(spec) => { const el = (${FIND})(spec); return el && el.textContent.replace(/\\s+/g, ' ').trim(); }`, specOf(target));
+    const read = () => this.run<string | null>(`(spec) => { const el = (${FIND})(spec); return el && (${DEEP_TEXT})(el).replace(/\\s+/g, ' ').trim(); }`, specOf(target));
     return eventually(read, timeoutMs, `${describeTarget(target)} with text on the ${this.engine} page`);
   }
 
