@@ -2,7 +2,8 @@
  * The inbox in every engine of ENGINES (Chromium and WebKit), at phone size, against a real
  * agent running the real Claude Code CLI in a Claude tab (against the stand-in API): a
  * permission request approved from its card runs the tool, one denied with a reason does not
- * and Claude is told why, and a question is answered by tapping an option. Each engine has a
+ * and Claude is told why, a question is answered by tapping an option, and a prompt sent from
+ * the composer under the timeline brings Claude's Markdown answer there. Each engine has a
  * Claude tab of its own. Screenshots: test-artifacts/engines-<engine>-inbox-*-phone.png.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
@@ -19,6 +20,20 @@ import { ENGINES, type Engine, type EnginePage, openEngine } from '../support/en
 import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
+
+/** Claude's answer in the timeline: Markdown with a list, a code block, and a script meant to stay text. */
+const ANSWER = [
+  'Here is the plan:',
+  '',
+  '- rename the **button**',
+  '- update the tests',
+  '',
+  '```ts',
+  'const colour = "blue";',
+  '```',
+  '',
+  'Careful with <script>window.__pwned = true</script> in templates.',
+].join('\n');
 
 let fake: FakeAnthropic;
 let agent: AgentHandle;
@@ -128,5 +143,41 @@ describe.each(ENGINES)('in %s', (name) => {
     expect((await status.waitResolution(approval.id, 10_000)).outcome).toBe('answered');
     await eventually(() => fake.lastToolResultText().includes('="Blue"'), 20_000, 'the answer in what the model was sent');
     await status.waitState(tab.id, 'ready-for-review');
+  }, 120_000);
+
+  it("sends a prompt from the composer under the timeline, and Claude's Markdown answer shows there", async () => {
+    const prompt = `${name}: show me the plan`;
+    fake.onPrompt(prompt, text(ANSWER));
+    await phone.goto(new URL(`/t/${tab.id}/timeline`, agent.url).href);
+    const field = { role: 'textbox', name: 'Prompt for Claude', within: 'pm-composer' } as const;
+    await phone.waitFor(field, 20_000);
+    await phone.fill(field, prompt);
+    await phone.click({ role: 'button', name: 'Send', within: 'pm-composer' });
+    const request = await fake.waitForRequest((r) => !r.sideCall && r.prompt?.includes(prompt) === true, 30_000);
+    expect(request.prompt).toBe(prompt);
+    await status.waitState(tab.id, 'ready-for-review');
+
+    // The answer as Markdown: the list's bold word and the code block render; the script is text, never run.
+    await phone.waitFor({ css: 'pm-timeline-view >>> .md li strong' }, 30_000);
+    expect(await phone.text({ css: 'pm-timeline-view >>> .md li strong' })).toBe('button');
+    expect(await phone.text({ css: 'pm-timeline-view >>> .md .code pre code' })).toBe('const colour = "blue";');
+    const shown = await phone.text({ css: 'pm-timeline-view' });
+    expect(shown).toContain('Careful with <script>window.__pwned = true</script> in templates.');
+    expect(shown).toContain(prompt);
+    const scripts = await phone.evaluate(() => {
+      const count = (root: Document | ShadowRoot | Element): number =>
+        [...root.querySelectorAll('*')].reduce((n, el) => n + (el.localName === 'script' ? 1 : 0) + (el.shadowRoot ? count(el.shadowRoot) : 0), 0);
+      const view = (function find(root: Document | ShadowRoot): Element | null {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.localName === 'pm-timeline-view') return el;
+          const inner = el.shadowRoot ? find(el.shadowRoot) : null;
+          if (inner) return inner;
+        }
+        return null;
+      })(document);
+      return { inView: view?.shadowRoot ? count(view.shadowRoot) : -1, ran: (window as unknown as { __pwned?: boolean }).__pwned ?? false };
+    });
+    expect(scripts).toEqual({ inView: 0, ran: false });
+    await phone.screenshot(join(ARTIFACTS, `engines-${name}-timeline-phone.png`));
   }, 120_000);
 });
