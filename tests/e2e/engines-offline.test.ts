@@ -13,7 +13,7 @@ import type { TabView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, startAgent } from '../support/agent.js';
 import { ARTIFACTS } from '../support/browser.js';
 import { createTab, localDevice, localPairing } from '../support/client.js';
-import { ENGINES, type Engine, type EnginePage, openEngine } from '../support/engines.js';
+import { ENGINES, type Engine, type EnginePage, openEngine, workerActivated } from '../support/engines.js';
 import { eventually } from '../support/eventually.js';
 
 beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
@@ -66,8 +66,8 @@ describe.each(ENGINES)('in %s', (name) => {
   it('shows the last list seen, read-only, with the agent stopped, and retries by itself', async () => {
     await phone.waitFor({ css: row(false) });
     await eventually(async () => (await phone.evaluate(savedTabs))?.includes(tab.id), 15_000, 'the list saved in IndexedDB');
-    // The worker is active, so it serves the app's files when the agent is gone.
-    expect(await phone.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.state))).toBe('activated');
+    // The worker is activated, so it serves the app's files when the agent is gone.
+    await workerActivated(phone);
 
     await agent.stop();
     await phone.reload();

@@ -16,9 +16,10 @@ import { formatProof, PROOF_HEADER, proofMessage } from '../../protocol/device-p
 import { type AgentHandle, cleanupAgents, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS } from '../support/browser.js';
 import { api, localDevice, localPairing } from '../support/client.js';
-import { ENGINES, type Engine, type EnginePage, openEngine } from '../support/engines.js';
+import { ENGINES, type Engine, type EnginePage, openEngine, workerActivated } from '../support/engines.js';
 import { eventually } from '../support/eventually.js';
 import { decodePng, inkIn } from '../support/png.js';
+import { blockedText, blockerOf, platformOf } from '../../pwa/push/push-state.js';
 
 const CODE = /^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 
@@ -137,11 +138,8 @@ describe.each(ENGINES)('in %s', (name) => {
   });
 
   it('has what the app needs of a phone: a secure context, its service worker, WebCrypto, IndexedDB and the visual viewport', async () => {
-    // Once active, the worker takes the page over at the next load.
-    const activated = await phone.evaluate(() =>
-      Promise.race([navigator.serviceWorker.ready.then((r) => r.active?.state ?? null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]),
-    );
-    expect(activated).toBe('activated');
+    // Once activated, the worker takes the page over at the next load.
+    await workerActivated(phone);
     await phone.reload();
     await phone.waitFor({ role: 'button', name: 'Settings' });
     const platform = await phone.evaluate(async () => {
@@ -207,9 +205,28 @@ describe.each(ENGINES)('in %s', (name) => {
     await phone.click({ role: 'button', name: 'New tab' });
     await eventually(async () => /\/t\/[a-z0-9-]+$/.test(await phone.url()), 15_000, 'the tab page');
     const tabId = (await phone.url()).split('/').pop() as string;
-    const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${(await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`))}:`);
+    const session = async () => (await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`)) as string;
+    const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${await session()}:`);
     await eventually(async () => /[$#] *$/m.test(await pane()), 15_000, 'the shell prompt in tmux');
+    // What the terminal drew: its rows as text with the DOM renderer, pixels on a canvas with WebGL.
+    const drawn = () =>
+      phone.evaluate(() => {
+        const find = (root: Document | ShadowRoot): HTMLElement | null => {
+          for (const el of root.querySelectorAll<HTMLElement>('*')) {
+            if (el.dataset.renderer) return el;
+            const inner = el.shadowRoot ? find(el.shadowRoot) : null;
+            if (inner) return inner;
+          }
+          return null;
+        };
+        const host = find(document);
+        return { renderer: host?.dataset.renderer ?? null, rows: [...(host?.querySelectorAll('.xterm-rows > div') ?? [])].map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()) };
+      });
     await phone.waitFor({ css: 'pm-terminal-view >>> .xterm-screen' });
+    // Keys typed before the terminal's socket is open are dropped, by design: type once the
+    // page's tmux client is attached and its screen shows the prompt.
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=${await session()}`)).trim() !== '', 15_000, "the page's tmux client");
+    await eventually(async () => (await drawn()).renderer === 'webgl' || (await drawn()).rows.some((r) => /[$#] *$/.test(r)), 15_000, 'the prompt drawn');
     await phone.click({ css: 'pm-terminal-view >>> .xterm-screen' });
     await phone.type('echo typed-in-$((6*7))');
     await phone.press('Enter');
@@ -236,20 +253,6 @@ describe.each(ENGINES)('in %s', (name) => {
       await eventually(async () => (await pane()).includes('^C'), 15_000, 'sleep interrupted by the key bar\'s Ctrl and c');
     }
 
-    // What the terminal drew: its rows as text with the DOM renderer, pixels on a canvas with WebGL.
-    const drawn = () =>
-      phone.evaluate(() => {
-        const find = (root: Document | ShadowRoot): HTMLElement | null => {
-          for (const el of root.querySelectorAll<HTMLElement>('*')) {
-            if (el.dataset.renderer) return el;
-            const inner = el.shadowRoot ? find(el.shadowRoot) : null;
-            if (inner) return inner;
-          }
-          return null;
-        };
-        const host = find(document);
-        return { renderer: host?.dataset.renderer ?? null, rows: [...(host?.querySelectorAll('.xterm-rows > div') ?? [])].map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()) };
-      });
     const { renderer } = await drawn();
     expect(['webgl', 'dom']).toContain(renderer);
     if (renderer === 'dom') await eventually(async () => (await drawn()).rows.includes('typed-in-42'), 15_000, 'the output in the rows drawn');
@@ -267,5 +270,50 @@ describe.each(ENGINES)('in %s', (name) => {
     const at = ((scaled.y + scaled.height - 2) * image.width + scaled.x + scaled.width - 2) * 4;
     const background: [number, number, number] = [image.rgba[at] as number, image.rgba[at + 1] as number, image.rgba[at + 2] as number];
     expect(inkIn(image, scaled, background)).toBeGreaterThan(0);
+  });
+
+  it("Settings says what this browser allows for notifications, and keeps this device's own choices across a reload", async () => {
+    await phone.goto(new URL('/settings', agent.url).href);
+    await phone.waitFor({ role: 'heading', name: 'Settings' });
+    // What the browser offers, read as the app reads it; the section's words follow from it.
+    // WebKitGTK and Chromium have the Push API; an iPhone's Safari has it only in a home-screen app.
+    const facts = await phone.evaluate(() => ({
+      secure: isSecureContext,
+      pushSupported: 'PushManager' in window && 'serviceWorker' in navigator && 'Notification' in window,
+      userAgent: navigator.userAgent,
+      maxTouchPoints: navigator.maxTouchPoints,
+      standalone: matchMedia('(display-mode: standalone)').matches,
+      permission: 'Notification' in window ? Notification.permission : 'default',
+    }));
+    const platform = platformOf(facts.userAgent, facts.maxTouchPoints);
+    expect(platform).toBe(name === 'chromium' ? 'android' : 'desktop');
+    const blocker = blockerOf({ ...facts, platform });
+    const section = 'pm-notifications-settings';
+    if (blocker === null) await phone.waitFor({ role: 'button', name: 'Enable notifications', within: section });
+    else expect(await phone.text({ css: section })).toContain(blockedText(blocker, platform).title);
+
+    // "Show typing at once" is this device's: off, it stays off after a reload.
+    const echo = { role: 'switch', name: /^Show typing at once/ } as const;
+    expect(await phone.evaluate(() => localStorage.getItem('pocketmux.local-echo'))).toBeNull();
+    await phone.click(echo);
+    await eventually(async () => (await phone.evaluate(() => localStorage.getItem('pocketmux.local-echo'))) === 'off', 5_000, 'the choice stored');
+    await phone.reload();
+    await phone.waitFor(echo);
+    const checked = await phone.evaluate(() => {
+      const find = (root: Document | ShadowRoot): HTMLInputElement | null => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el instanceof HTMLInputElement && el.getAttribute('role') === 'switch' && /Show typing at once/.test(el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '')) return el;
+          const inner = el.shadowRoot ? find(el.shadowRoot) : null;
+          if (inner) return inner;
+        }
+        return null;
+      };
+      return find(document)?.checked ?? null;
+    });
+    expect(checked).toBe(false);
+    // A long page: it scrolls down, never sideways.
+    expect((await overflow(phone)).x).toBe(0);
+    await phone.scrollTo({ css: section });
+    await phone.screenshot(shot('settings'));
   });
 });

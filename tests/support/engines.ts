@@ -52,6 +52,8 @@ export interface EnginePage {
   /** The target's text as shown (its shadow tree's too), spaces folded, once it is on the page with some. */
   text(target: Target, timeoutMs?: number): Promise<string>;
   waitFor(target: Target, timeoutMs?: number): Promise<void>;
+  /** Scrolls the page until the target is in the middle of the viewport. */
+  scrollTo(target: Target): Promise<void>;
   /** A pointer press at the target's centre, once it is visible, enabled and not covered. */
   click(target: Target, timeoutMs?: number): Promise<void>;
   /** Clicks the field, selects what it holds, and types `text` over it. */
@@ -71,6 +73,12 @@ export interface Engine {
 }
 
 export { ENGINES, webkitAvailable, webkitNotice };
+
+/** Waits for the app's service worker to be activated (`ready` comes while it may still be activating). */
+export async function workerActivated(page: EnginePage): Promise<void> {
+  const state = () => page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.active?.state ?? null));
+  await eventually(async () => (await state()) === 'activated', 15_000, 'the service worker activated');
+}
 
 export function openEngine(name: EngineName): Promise<Engine> {
   return name === 'chromium' ? openChromium() : openWebKit();
@@ -258,6 +266,11 @@ abstract class BasePage implements EnginePage {
 
   async waitFor(target: Target, timeoutMs = 15_000): Promise<void> {
     await eventually(() => this.has(target), timeoutMs, `${describeTarget(target)} on the ${this.engine} page`);
+  }
+
+  async scrollTo(target: Target): Promise<void> {
+    await this.waitFor(target);
+    await this.run(`(spec) => (${FIND})(spec).scrollIntoView({ block: 'center' })`, specOf(target));
   }
 
   async click(target: Target, timeoutMs = 15_000): Promise<void> {
