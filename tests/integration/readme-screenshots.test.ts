@@ -1,6 +1,7 @@
 /**
  * `npm run screenshots` still works: its main function, run into a temporary directory against
- * a real agent, tmux and Chromium, writes both pictures as PNGs of the size the README shows,
+ * a real agent, tmux and Chromium, writes both pictures as PNGs of the size the README shows
+ * (and the phone's in WebKit where it can be driven),
  * and leaves nothing behind (its temporary HOME, the agent's data, Chromium's profile, any
  * process).
  */
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeScreenshots } from '../screenshots/run.js';
+import { webkitAvailable } from '../support/engine-choice.js';
 import { machineTmpdir } from '../support/temp.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -49,15 +51,19 @@ describe('npm run screenshots', () => {
     const lines: string[] = [];
     const files = await makeScreenshots(out, { log: (line) => lines.push(line) });
 
-    expect(files).toEqual({ phone: join(out, 'phone-inbox.png'), desktop: join(out, 'desktop-split.png') });
-    expect(readdirSync(out).sort()).toEqual(['desktop-split.png', 'phone-inbox.png']);
-    // A phone of 390×844 CSS pixels at twice the density; a desktop of 1280×800 at one.
+    // The phone once more in WebKit where it can be driven.
+    const webkit = webkitAvailable() ? { webkitPhone: join(out, 'phone-inbox-webkit.png') } : {};
+    expect(files).toEqual({ phone: join(out, 'phone-inbox.png'), desktop: join(out, 'desktop-split.png'), ...webkit });
+    expect(readdirSync(out).sort()).toEqual(['desktop-split.png', 'phone-inbox.png', ...(webkitAvailable() ? ['phone-inbox-webkit.png'] : [])].sort());
+    // A phone of 390×844 CSS pixels at twice the density (WebKitGTK's at one); a desktop of 1280×800 at one.
     expect(pngSize(files.phone)).toEqual({ width: 780, height: 1688 });
+    if (files.webkitPhone) expect(pngSize(files.webkitPhone)).toEqual({ width: 390, height: 844 });
     expect(pngSize(files.desktop)).toEqual({ width: 1280, height: 800 });
 
     // It said what it did, naming no directory of this machine.
     expect(lines.some((l) => l.includes('taking phone-inbox.png'))).toBe(true);
     expect(lines.some((l) => l.includes('taking desktop-split.png'))).toBe(true);
+    expect(lines.some((l) => l.includes('taking phone-inbox-webkit.png'))).toBe(webkitAvailable());
     expect(lines.join('\n')).not.toContain(scratch);
 
     // Nothing left: no directory but the pictures' (and a shared packaged Chromium), no process running from one.

@@ -4,7 +4,9 @@
  * socket, port), in the dark theme, into docs/screenshots/:
  *
  *   phone-inbox.png     a phone's home screen: Claude asks to run `npm test`, the sessions under it;
- *   desktop-split.png   the desktop split: the list as a sidebar, two live terminals side by side.
+ *   desktop-split.png   the desktop split: the list as a sidebar, two live terminals side by side;
+ *   phone-inbox-webkit.png  the phone's picture again in WebKit, where it can be driven (not in
+ *                       the README: to set beside Chromium's and look at).
  *
  * What they show is real, made without Claude: projects under the temporary HOME (shown as
  * `~/src/…`), a git history and a test suite that run for real in the terminals, and a Claude
@@ -28,7 +30,8 @@ import type { Approval } from '../../protocol/approvals.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent } from '../support/agent.js';
 import { DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
-import { api, localDevice, type Session } from '../support/client.js';
+import { api, localDevice, localPairing, type Session } from '../support/client.js';
+import { type Engine, openEngine, webkitAvailable } from '../support/engines.js';
 import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsidePayload, runHookScript } from '../support/hook-script.js';
 import { claudeStandIn } from '../support/claude-stand-in.js';
@@ -37,7 +40,7 @@ import { paneEnv } from '../support/status.js';
 export const SCREENSHOTS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 
 /** The files written, by the README's names. */
-export const SHOTS = { phone: 'phone-inbox.png', desktop: 'desktop-split.png' } as const;
+export const SHOTS = { phone: 'phone-inbox.png', desktop: 'desktop-split.png', webkitPhone: 'phone-inbox-webkit.png' } as const;
 
 const TEST_COMMAND = 'npm test';
 
@@ -250,6 +253,8 @@ export interface ScreenshotOptions {
 export interface ScreenshotFiles {
   phone: string;
   desktop: string;
+  /** The phone's picture in WebKit, where it can be driven (tests/support/engines.ts), to set beside Chromium's. */
+  webkitPhone?: string;
 }
 
 /**
@@ -276,7 +281,7 @@ export async function makeScreenshots(outDir: string, options: ScreenshotOptions
     signal.throwIfAborted();
   }
   const env = newTestEnvironment();
-  const held: { hook?: ChildProcess } = {};
+  const held: { hook?: ChildProcess; webkit?: Engine } = {};
   const work = shoot(outDir, browser, env, held, step, signal);
   try {
     if (!signal) return await work;
@@ -285,6 +290,7 @@ export async function makeScreenshots(outDir: string, options: ScreenshotOptions
     return await Promise.race([work, aborted(signal)]);
   } finally {
     if (held.hook && held.hook.exitCode === null && held.hook.signalCode === null) held.hook.kill();
+    await held.webkit?.close();
     await browser.close();
     await cleanupAgents();
     // Once more: a second Ctrl-C reaches the tmux commands of that cleanup too (this process group's).
@@ -309,7 +315,7 @@ async function shoot(
   outDir: string,
   browser: Browser,
   env: TestEnvironment,
-  held: { hook?: ChildProcess },
+  held: { hook?: ChildProcess; webkit?: Engine },
   step: (line: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<ScreenshotFiles> {
@@ -354,6 +360,14 @@ async function shoot(
   step(`taking ${SHOTS.phone}`);
   const phonePath = join(outDir, SHOTS.phone);
   await phoneShot(page, approval, tabs, phonePath);
+  let webkitPhone: string | undefined;
+  if (webkitAvailable()) {
+    step(`taking ${SHOTS.webkitPhone}: the same screen in WebKit`);
+    held.webkit = await openEngine('webkit');
+    webkitPhone = join(outDir, SHOTS.webkitPhone);
+    await webkitShot(held.webkit, agent, approval, tabs, webkitPhone);
+    await held.webkit.close();
+  }
 
   step('approving it, as the phone would');
   await ok('approve', api(session, 'POST', `/api/approvals/${approval.id}`, { decision: 'allow' }));
@@ -370,7 +384,27 @@ async function shoot(
   await desktopShot(await desktop.newPage(), agent, session, tabs, desktopPath);
   await desktop.close();
   step('done; cleaning up');
-  return { phone: phonePath, desktop: desktopPath };
+  return { phone: phonePath, desktop: desktopPath, ...(webkitPhone ? { webkitPhone } : {}) };
+}
+
+/**
+ * The phone's picture in WebKit: a phone of its own, paired with a link, on the same home
+ * screen, in the dark theme. WebKitGTK draws at one device pixel per CSS pixel.
+ */
+async function webkitShot(engine: Engine, agent: AgentHandle, approval: Approval, tabs: Tabs, path: string): Promise<void> {
+  const page = await engine.newPage('phone', { colorScheme: 'dark' });
+  await page.goto((await localPairing(agent)).url);
+  await page.fill({ label: 'Device name' }, 'iPhone');
+  await page.click({ role: 'button', name: 'Pair' });
+  const card = `pm-approval-card[data-approval-id="${approval.id}"]`;
+  await page.waitFor({ role: 'button', name: 'Approve', within: card });
+  for (const tab of tabs.all) await page.waitFor({ css: `pm-tab-row[data-tab-id="${tab.id}"]` });
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+  await page.screenshot(path);
 }
 
 interface Tabs {
@@ -441,7 +475,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   }
   makeScreenshots(SCREENSHOTS_DIR, { signal: stop.signal }).then(
     (files) => {
-      console.log(`Written: ${relative(REPO_ROOT, files.phone)}, ${relative(REPO_ROOT, files.desktop)}`);
+      console.log(`Written: ${[files.phone, files.desktop, files.webkitPhone].flatMap((f) => (f ? [relative(REPO_ROOT, f)] : [])).join(', ')}`);
       process.exit(0);
     },
     (err: unknown) => {

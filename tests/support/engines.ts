@@ -66,9 +66,14 @@ export interface EnginePage {
   close(): Promise<void>;
 }
 
+export interface PageOptions {
+  /** The system's theme the page sees (`prefers-color-scheme`); light by default. */
+  colorScheme?: 'light' | 'dark';
+}
+
 export interface Engine {
   readonly name: EngineName;
-  newPage(profile: Profile): Promise<EnginePage>;
+  newPage(profile: Profile, options?: PageOptions): Promise<EnginePage>;
   close(): Promise<void>;
 }
 
@@ -302,8 +307,8 @@ async function openChromium(): Promise<Engine> {
   const browser: Browser = await launchBrowser();
   return {
     name: 'chromium',
-    async newPage(profile) {
-      const context = await browser.newContext(profile === 'phone' ? PHONE : DESKTOP);
+    async newPage(profile, options = {}) {
+      const context = await browser.newContext({ ...(profile === 'phone' ? PHONE : DESKTOP), colorScheme: options.colorScheme ?? 'light' });
       return new ChromiumPage(profile, context, await context.newPage());
     },
     close: () => browser.close(),
@@ -467,7 +472,7 @@ async function openWebKit(): Promise<Engine> {
   const pages = new Set<WebKitPage>();
   return {
     name: 'webkit',
-    async newPage(profile) {
+    async newPage(profile, options = {}) {
       // A WebKitWebDriver serves one session at a time: each page has its own, on the one display.
       const port = await freePort();
       const driver = startGroup(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], env);
@@ -479,7 +484,9 @@ async function openWebKit(): Promise<Engine> {
           'WebKitWebDriver to be ready',
         );
         const created = await webdriver<{ sessionId: string }>(base, 'POST', '/session', {
-          capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } } },
+          capabilities: {
+            alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', ...(options.colorScheme === 'dark' ? ['--dark-mode'] : [])] } },
+          },
         });
         const page: WebKitPage = new WebKitPage(profile, `${base}/session/${created.sessionId}`, async () => {
           pages.delete(page);
