@@ -8,7 +8,7 @@
  * is drawn. Screenshots: test-artifacts/engines-<engine>-*.png.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevicesResponse } from '../../protocol/api.js';
@@ -106,6 +106,18 @@ describe.each(ENGINES)('in %s', (name) => {
   let engine: Engine;
   let phone: EnginePage;
   const shot = (what: string) => join(ARTIFACTS, `engines-${name}-${what}-phone.png`);
+  /** The shell tab the terminal test opens, and its tmux session and pane. */
+  let tabId = '';
+  const session = async () => (await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`)) as string;
+  const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${await session()}:`);
+  const paneHeight = async () => Number((await tmux(agent.tmuxSocket, 'display-message', '-p', '-t', `=${await session()}:`, '#{pane_height}')).trim());
+  /** Where the terminal's screen is on the page, in CSS pixels. */
+  const screenBox = () =>
+    phone.evaluate(() => {
+      const find = (root: Document | ShadowRoot): Element | null => root.querySelector('.xterm-screen') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
+      const r = (find(document) as Element).getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: r.height };
+    });
 
   beforeAll(async () => {
     engine = await openEngine(name);
@@ -204,9 +216,7 @@ describe.each(ENGINES)('in %s', (name) => {
     await phone.goto(agent.url);
     await phone.click({ role: 'button', name: 'New tab' });
     await eventually(async () => /\/t\/[a-z0-9-]+$/.test(await phone.url()), 15_000, 'the tab page');
-    const tabId = (await phone.url()).split('/').pop() as string;
-    const session = async () => (await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`)) as string;
-    const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${await session()}:`);
+    tabId = (await phone.url()).split('/').pop() as string;
     await eventually(async () => /[$#] *$/m.test(await pane()), 15_000, 'the shell prompt in tmux');
     // What the terminal drew: its rows as text with the DOM renderer, pixels on a canvas with WebGL.
     const drawn = () =>
@@ -270,6 +280,35 @@ describe.each(ENGINES)('in %s', (name) => {
     const at = ((scaled.y + scaled.height - 2) * image.width + scaled.x + scaled.width - 2) * 4;
     const background: [number, number, number] = [image.rgba[at] as number, image.rgba[at + 1] as number, image.rgba[at + 2] as number];
     expect(inkIn(image, scaled, background)).toBeGreaterThan(0);
+  });
+
+  it('pastes into the terminal as one bracketed paste, and follows the viewport when it shrinks and grows', async () => {
+    await phone.goto(new URL(`/t/${tabId}`, agent.url).href);
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=${await session()}`)).trim() !== '', 15_000, "the page's tmux client");
+    const file = join(agent.root, `pasted-${name}.txt`);
+    // A program that turned bracketed paste on, and keeps every byte it receives, made visible.
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, '-l', `clear; stty -echo -icanon; printf '\\033[?2004h'; sleep 0.5; echo paste-ready; cat -v > '${file}'`);
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, 'Enter');
+    await eventually(async () => (await pane()).includes('paste-ready'), 15_000, 'the program ready for a paste');
+    // The browser's paste event (Ctrl+V, Cmd+V, the menu), into xterm's textarea.
+    await phone.evaluate(() => {
+      const find = (root: Document | ShadowRoot): Element | null =>
+        root.querySelector('.xterm-helper-textarea') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
+      const data = new DataTransfer();
+      data.setData('text/plain', 'echo first\necho second\n');
+      find(document)?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === '^[[200~echo first\necho second\n^[[201~', 10_000, 'the paste, bracketed, in the file');
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, 'C-c');
+
+    // A phone's keyboard takes the lower half: the terminal fits above it, and tmux gets fewer rows.
+    const tall = await paneHeight();
+    await phone.resize(390, 420);
+    await eventually(async () => (await screenBox()).bottom <= 420, 10_000, 'the terminal within the smaller viewport');
+    await eventually(async () => (await paneHeight()) < tall, 10_000, 'tmux told of fewer rows');
+    await phone.screenshot(shot('terminal-short'));
+    await phone.resize(390, 844);
+    await eventually(async () => (await paneHeight()) === tall, 10_000, 'the rows back');
   });
 
   it("Settings says what this browser allows for notifications, and keeps this device's own choices across a reload", async () => {

@@ -61,6 +61,8 @@ export interface EnginePage {
   /** Key presses for each character, into what has focus. */
   type(text: string): Promise<void>;
   press(key: Key): Promise<void>;
+  /** Makes the viewport this size, in CSS pixels, as a phone's keyboard or a turned phone does. */
+  resize(width: number, height: number): Promise<void>;
   /** The viewport as PNG, written to `path` when given. */
   screenshot(path?: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -252,6 +254,7 @@ abstract class BasePage implements EnginePage {
   abstract type(text: string): Promise<void>;
   abstract press(key: Key): Promise<void>;
   abstract screenshot(path?: string): Promise<Buffer>;
+  abstract resize(width: number, height: number): Promise<void>;
   abstract close(): Promise<void>;
 
   evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
@@ -347,6 +350,9 @@ class ChromiumPage extends BasePage {
   }
   async screenshot(path?: string): Promise<Buffer> {
     return this.page.screenshot(path ? { path } : {});
+  }
+  async resize(width: number, height: number): Promise<void> {
+    await this.page.setViewportSize({ width, height });
   }
   async close(): Promise<void> {
     await this.context.close();
@@ -546,6 +552,9 @@ class WebKitPage extends BasePage {
     }
   }
 
+  resize(width: number, height: number): Promise<void> {
+    return this.fitViewport({ width, height });
+  }
   async goto(url: string): Promise<void> {
     await this.call('POST', '/url', { url });
   }
