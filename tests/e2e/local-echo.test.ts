@@ -69,9 +69,13 @@ async function openPhone(off = false): Promise<{ page: Page; tab: TabView }> {
 
 const layerText = (page: Page) => page.evaluate(() => document.querySelector('[data-local-echo]')?.textContent ?? '');
 const layerSeen = (page: Page) => page.evaluate(() => (window as unknown as { __localEcho: string[] }).__localEcho);
+/**
+ * The row under the one that reads `marker` and nothing else: the command line that printed it
+ * holds it too, and with a narrower font the whole of it can sit on one of its rows.
+ */
 const lineAfter = async (page: Page, marker: string) => {
   const lines = await screenLines(page);
-  return lines[lines.findIndex((l) => l.includes(marker)) + 1] ?? '';
+  return lines[lines.indexOf(marker) + 1] ?? '';
 };
 
 describe('local echo', () => {
