@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * - unit: pure code, fakes and fast-check; starts no process, opens no socket, needs no build.
  * - integration: the built agent, real tmux, node-pty, HTTP and WebSockets; with the property,
  *   fault and load suites, which drive the same real parts or run long.
- * - e2e: the PWA in real Chromium.
+ * - e2e: the PWA in real Chromium, and the cross-engine suites (engines-*) in WebKit too.
  * Integration and e2e run the built `bin/pocketmux.js`, so their npm scripts build first.
  */
 const browserFaults = ['tests/faults/pwa-offline-approval.test.ts'];

@@ -16,6 +16,7 @@ import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane } from '../support/claude-pane.js';
+import { MARKDOWN_ANSWER } from '../support/claude-turns.js';
 import { api, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { type FakeAnthropic, type RecordedRequest, slow, text, toolUse } from '../support/fake-anthropic.js';
@@ -40,18 +41,6 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const COMMAND = 'lighthouse-notes';
 const COMMAND_BODY_MARK = 'in the voice of a lighthouse keeper, signed QX-4417';
 
-const ANSWER = [
-  'Here is the plan:',
-  '',
-  '- rename the **button**',
-  '- update the tests',
-  '',
-  '```ts',
-  'const colour = "blue";',
-  '```',
-  '',
-  'Careful with <script>window.__pwned = true</script> in templates.',
-].join('\n');
 
 function composer(p: Page): Locator {
   return p.locator('pm-composer');
@@ -121,7 +110,7 @@ afterAll(async () => {
 
 describe('the composer under the timeline, with the real Claude Code CLI', () => {
   it("sends a prompt written on the phone, and Claude's Markdown answer shows in the timeline", async () => {
-    fake.onPrompt('show me the plan', text(ANSWER));
+    fake.onPrompt('show me the plan', text(MARKDOWN_ANSWER));
     await openTimeline(page);
     const send = composer(page).getByRole('button', { name: 'Send' });
     await expectTappable(send);

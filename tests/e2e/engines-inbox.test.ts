@@ -14,26 +14,13 @@ import type { Approval } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { ARTIFACTS } from '../support/browser.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { ClaudeTabPane } from '../support/claude-pane.js';
+import { askToRun as askClaudeToRun, MARKDOWN_ANSWER } from '../support/claude-turns.js';
 import { api, localDevice, localPairing, type Session } from '../support/client.js';
 import { ENGINES, type Engine, type EnginePage, openEngine } from '../support/engines.js';
 import { eventually } from '../support/eventually.js';
-import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
-
-/** Claude's answer in the timeline: Markdown with a list, a code block, and a script meant to stay text. */
-const ANSWER = [
-  'Here is the plan:',
-  '',
-  '- rename the **button**',
-  '- update the tests',
-  '',
-  '```ts',
-  'const colour = "blue";',
-  '```',
-  '',
-  'Careful with <script>window.__pwned = true</script> in templates.',
-].join('\n');
 
 let fake: FakeAnthropic;
 let agent: AgentHandle;
@@ -68,14 +55,7 @@ describe.each(ENGINES)('in %s', (name) => {
   const gone = (approval: Pick<Approval, 'id'>) => eventually(async () => !(await phone.has({ css: card(approval) })), 10_000, 'the card to go');
 
   /** A prompt typed in the terminal that makes Claude ask to run `command`; resolves with its approval. */
-  async function askToRun(prompt: string, command: string): Promise<Approval> {
-    fake.onPrompt(prompt, bash(command, 'Write a file'));
-    const before = new Set(status.openApprovals().map((a) => a.id));
-    await pane.submit(prompt);
-    const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === tab.id && !before.has(a.id)), 30_000, 'the approval');
-    await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
-    return approval;
-  }
+  const askToRun = (prompt: string, command: string) => askClaudeToRun({ fake, status, pane, tabId: tab.id }, prompt, command);
 
   beforeAll(async () => {
     engine = await openEngine(name);
@@ -147,7 +127,7 @@ describe.each(ENGINES)('in %s', (name) => {
 
   it("sends a prompt from the composer under the timeline, and Claude's Markdown answer shows there", async () => {
     const prompt = `${name}: show me the plan`;
-    fake.onPrompt(prompt, text(ANSWER));
+    fake.onPrompt(prompt, text(MARKDOWN_ANSWER));
     await phone.goto(new URL(`/t/${tab.id}/timeline`, agent.url).href);
     const field = { role: 'textbox', name: 'Prompt for Claude', within: 'pm-composer' } as const;
     await phone.waitFor(field, 20_000);

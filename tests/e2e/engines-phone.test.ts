@@ -1,11 +1,13 @@
 /**
  * What a phone does first, written once and run in every engine of ENGINES: Chromium (Android)
  * and WebKit (every iPhone; WebKitGTK's MiniBrowser here), at 390×844 against a real agent.
- * Pairing by a link, what the app needs of the browser (a secure context, its
- * service worker, WebCrypto, IndexedDB, the visual viewport) checked on its own, the device
- * key kept across a reload and the only thing that lets a request in, a second device paired
- * with the short code Settings shows, and a terminal whose keys run in tmux and whose screen
- * is drawn. Screenshots: test-artifacts/engines-<engine>-*.png.
+ * Pairing by a link; what the app needs of the browser (a secure context, its service worker,
+ * WebCrypto, IndexedDB, the visual viewport), each checked on its own; the device key kept
+ * across a reload and the only thing that lets a request in; a second device paired with the
+ * short code Settings shows, and revoked from there; a terminal whose keys run in tmux and
+ * whose screen is drawn, that takes a paste and follows a shrinking viewport; and Settings.
+ * Where WebKitGTK is not an iPhone (a mouse, not a finger; no Push API) the test says so.
+ * Screenshots: test-artifacts/engines-<engine>-*-phone.png.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -187,7 +189,7 @@ describe.each(ENGINES)('in %s', (name) => {
     expect(await pageApi(phone, 'GET', '/api/workspaces', true)).toBe(401);
   });
 
-  it('pairs a second device with the short code Settings shows', async () => {
+  it('pairs a second device with the short code Settings shows, and revokes it from there', async () => {
     await phone.click({ role: 'button', name: 'Settings' });
     await phone.waitFor({ role: 'heading', name: 'Settings' });
     await phone.click({ role: 'button', name: 'Pair a new device' });
@@ -207,6 +209,15 @@ describe.each(ENGINES)('in %s', (name) => {
       const devices = await api<DevicesResponse>(await localDevice(agent), 'GET', '/api/devices');
       expect(devices.body.devices.map((d) => d.name)).toContain(`${name} second`);
       expect(await pageApi(second, 'GET', '/api/workspaces')).toBe(200);
+
+      // Revoked from the first phone: the second is told at once, and its key opens nothing any more.
+      await phone.click({ role: 'button', name: `Revoke ${name} second` });
+      await phone.click({ role: 'button', name: 'Revoke', within: '[role="alertdialog"]' });
+      await second.waitFor({ role: 'heading', name: 'This device was removed' });
+      expect(await pageApi(second, 'GET', '/api/workspaces')).toBe(401);
+      await second.reload();
+      await second.waitFor({ role: 'heading', name: 'This device was removed' });
+      await second.waitFor({ label: 'Pairing code' });
     } finally {
       await second.close();
     }

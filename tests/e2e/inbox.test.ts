@@ -15,9 +15,10 @@ import type { AgentHandle } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
 import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { askToRun as askClaudeToRun } from '../support/claude-turns.js';
 import { api, pairAnother, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
-import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 import { PHONE_CONTEXT } from '../../agent/wiring/phone-prompts.js';
 
@@ -51,13 +52,8 @@ async function expectNoSidewaysScroll(p: Page): Promise<void> {
 }
 
 /** A prompt typed in the terminal that makes Claude ask to run `command`; resolves with its approval. */
-async function askToRun(prompt: string, command: string): Promise<Approval> {
-  fake.onPrompt(prompt, bash(command, 'Write a file'));
-  const before = new Set(status.openApprovals().map((a) => a.id));
-  await pane.submit(prompt);
-  const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === tab.id && !before.has(a.id)), 30_000, 'the approval');
-  await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
-  return approval;
+function askToRun(prompt: string, command: string): Promise<Approval> {
+  return askClaudeToRun({ fake, status, pane, tabId: tab.id }, prompt, command);
 }
 
 beforeAll(async () => {

@@ -12,9 +12,10 @@ import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { CLAUDE_BIN, type ClaudeEnv, prepareClaudeEnv } from '../support/claude-env.js';
 import { ClaudeTabPane, PERMISSION_DIALOG } from '../support/claude-pane.js';
+import { askToRun as askClaudeToRun } from '../support/claude-turns.js';
 import { api, claim, pairAnother, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
-import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { capturedQuestions, StatusClient } from '../support/status.js';
 
 type Decided = { resolution: ApprovalResolution };
@@ -33,14 +34,7 @@ describe('approvals with the real Claude Code CLI', () => {
   const env = newTestEnvironment();
 
   /** A prompt that makes Claude ask to run `command`; resolves with the approval offered. */
-  async function askToRun(prompt: string, command: string): Promise<Approval> {
-    fake.onPrompt(prompt, bash(command, 'Write a file'));
-    const before = new Set(status.openApprovals().map((a) => a.id));
-    await pane.submit(prompt);
-    const approval = await eventually(() => status.openApprovals().find((a) => a.tabId === tab.id && !before.has(a.id)), 30_000, 'the approval');
-    await pane.waitScreen('the permission dialog', (s) => s.includes(PERMISSION_DIALOG));
-    return approval;
-  }
+  const askToRun = (prompt: string, command: string) => askClaudeToRun({ fake, status, pane, tabId: tab.id }, prompt, command);
 
   const decide = <T>(session: Session, id: string, body: unknown) => api<T>(session, 'POST', `/api/approvals/${id}`, body);
 
