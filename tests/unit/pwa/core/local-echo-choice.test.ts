@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../../support/memory-storage.js';
 import { chooseLocalEcho, LOCAL_ECHO_STORAGE_KEY, localEchoChosen } from '../../../../pwa/core/local-echo-choice.js';
 
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-  };
-}
 
 describe('the local echo choice of this device', () => {
   it('is on until turned off, and on again when chosen', () => {

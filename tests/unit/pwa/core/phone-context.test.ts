@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../../support/memory-storage.js';
 import { choosePhoneContext, PHONE_WIDTH_QUERY, phoneContext, phoneContextChosen } from '../../../../pwa/core/phone-context.js';
 
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-  };
-}
 
 describe('telling Claude a prompt came from a phone', () => {
   it('marks a prompt only when this device chose it and its screen is a phone’s', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../../support/memory-storage.js';
 import {
   clampFontSize,
   defaultFontSize,
@@ -11,15 +12,6 @@ import {
   stepFontSize,
 } from '../../../../pwa/terminal/font-size.js';
 
-function memoryStorage(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  return {
-    data,
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-  };
-}
 
 describe('the terminal text size', () => {
   it('is bounded to 8..32 whole pixels', () => {
@@ -59,11 +51,11 @@ describe('the terminal text size', () => {
     const store = memoryStorage();
     expect(loadFontSize(false, store)).toBe(14);
     saveFontSize(17, false, store);
-    expect(store.data.get(FONT_SIZE_STORAGE_KEY)).toBe('17');
+    expect(store.items.get(FONT_SIZE_STORAGE_KEY)).toBe('17');
     expect(loadFontSize(false, store)).toBe(17);
     expect(loadFontSize(true, store)).toBe(17);
     saveFontSize(14, false, store);
-    expect(store.data.has(FONT_SIZE_STORAGE_KEY)).toBe(false);
+    expect(store.items.has(FONT_SIZE_STORAGE_KEY)).toBe(false);
     expect(loadFontSize(true, store)).toBe(13);
   });
 
