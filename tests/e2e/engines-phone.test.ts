@@ -297,8 +297,16 @@ describe.each(ENGINES)('in %s', (name) => {
     await phone.goto(new URL(`/t/${tabId}`, agent.url).href);
     await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=${await session()}`)).trim() !== '', 15_000, "the page's tmux client");
     const file = join(agent.root, `pasted-${name}.txt`);
-    // A program that turned bracketed paste on, and keeps every byte it receives, made visible.
-    await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, '-l', `clear; stty -echo -icanon; printf '\\033[?2004h'; sleep 0.5; echo paste-ready; cat -v > '${file}'`);
+    // A program that turned bracketed paste on, and keeps the 35 bytes of one bracketed paste
+    // of the two lines, made visible; then it ends by itself, and the shell is back.
+    await tmux(
+      agent.tmuxSocket,
+      'send-keys',
+      '-t',
+      `=${await session()}:`,
+      '-l',
+      `clear; stty -echo -icanon; printf '\\033[?2004h'; sleep 0.5; echo paste-ready; head -c 35 | cat -v > '${file}'; printf '\\033[?2004l'; stty sane`,
+    );
     await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, 'Enter');
     await eventually(async () => (await pane()).includes('paste-ready'), 15_000, 'the program ready for a paste');
     // The browser's paste event (Ctrl+V, Cmd+V, the menu), into xterm's textarea.
@@ -310,7 +318,6 @@ describe.each(ENGINES)('in %s', (name) => {
       find(document)?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     });
     await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === '^[[200~echo first\necho second\n^[[201~', 10_000, 'the paste, bracketed, in the file');
-    await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, 'C-c');
 
     // A phone's keyboard takes the lower half: the terminal fits above it, and tmux gets fewer rows.
     const tall = await paneHeight();

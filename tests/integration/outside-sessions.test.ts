@@ -611,6 +611,10 @@ describe('an agent restart', () => {
     const marker = `restarted-${randomBytes(3).toString('hex')}`;
     const term = new TerminalClient(session, outsideSessionKey(inTmux));
     await term.opened;
+    // Typed once its tmux client is attached and drawing (the line that started claude is on
+    // the screen), as a person types into what they see: typed at once, under load, the keys
+    // could come before the attach and not reach the pane.
+    await term.waitForLine(/\S/, 15_000);
     term.type(`${marker}\r`);
     await server.waitForEcho(pane, marker);
     term.close();
