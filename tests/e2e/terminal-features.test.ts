@@ -120,7 +120,8 @@ async function expectCurrentMatchShown(page: Page, text: string): Promise<void> 
 
 /** Prints a marker, then 300 lines: the marker scrolls off the screen into tmux's history. */
 async function printPastTheScreen(page: Page, tab: TabView): Promise<string> {
-  const id = randomBytes(4).toString('hex');
+  // Letters only: the search for numbers below must find none of them in the marker's lines.
+  const id = [...randomBytes(8)].map((b) => String.fromCharCode(97 + (b % 26))).join('');
   // Printed by the shell, so the command line never holds the marker itself, nor (wrapped on a
   // narrow terminal) a row reading like the last line.
   await send(tab, `printf '%s-%s\\n' scrolled-marker ${id}; seq 1 300; printf '%s-%s\\n' printed ${id}`);
