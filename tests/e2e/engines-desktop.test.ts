@@ -38,15 +38,11 @@ describe.each(ENGINES)('in %s', (name) => {
 
   /** How much is drawn in the top row band of each pane's screen, first then second (either renderer: read from pixels). */
   async function inkOfPanes(): Promise<number[]> {
-    const boxes = await desktop.evaluate((ids) => {
-      const find = (root: Document | ShadowRoot, selector: string): Element | null =>
-        root.querySelector(selector) ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot, selector) : null)).find(Boolean) ?? null;
-      return ids.map((id) => {
-        const view = find(document, `pm-terminal-view[data-tab-id="${id}"]`) as Element;
-        const r = (find(view.shadowRoot ?? document, '.xterm-screen') ?? view).getBoundingClientRect();
-        return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
-      });
-    }, [first.id, second.id]);
+    const boxes = [];
+    for (const tab of [first, second]) {
+      const r = await desktop.box({ css: `${pane(tab)} >>> .xterm-screen` });
+      boxes.push({ x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) });
+    }
     const image = decodePng(await desktop.screenshot());
     return boxes.map((box) => {
       // The screen's background: its bottom right corner, where nothing is written yet.
@@ -75,27 +71,15 @@ describe.each(ENGINES)('in %s', (name) => {
   it('puts the list beside an open tab, and a second tab beside the first, each attached to its own session', async () => {
     await desktop.goto(new URL(`/t/${first.id}`, agent.url).href);
     await desktop.waitFor({ css: `${pane(first)} >>> .xterm-screen` });
-    const sidebar = await desktop.evaluate(() => {
-      const find = (root: Document | ShadowRoot): Element | null => root.querySelector('pm-session-list') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
-      const r = (find(document) as Element).getBoundingClientRect();
-      return { x: r.x, width: r.width };
-    });
-    expect(sidebar).toEqual({ x: 0, width: 360 });
+    const sidebar = await desktop.box({ css: 'pm-session-list' });
+    expect({ x: sidebar.x, width: sidebar.width }).toEqual({ x: 0, width: 360 });
     await desktop.waitFor({ role: 'button', name: new RegExp(`^Open ${name} beta`) });
 
     await desktop.click({ role: 'button', name: 'Open another tab beside', within: pane(first) });
     await desktop.click({ role: 'button', name: new RegExp(`${name} beta`), within: '[role="dialog"]' });
     await desktop.waitFor({ css: `${pane(second)} >>> .xterm-screen` });
     await eventually(async () => (await desktop.url()).endsWith(`/t/${second.id}`), 10_000, 'the second tab in the address');
-    const boxes = await desktop.evaluate((ids) => {
-      const find = (root: Document | ShadowRoot, selector: string): Element | null =>
-        root.querySelector(selector) ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot, selector) : null)).find(Boolean) ?? null;
-      return ids.map((id) => {
-        const r = (find(document, `pm-terminal-view[data-tab-id="${id}"]`) as Element).getBoundingClientRect();
-        return { x: r.x, width: r.width };
-      });
-    }, [first.id, second.id]);
-    const [a, b] = boxes as [{ x: number; width: number }, { x: number; width: number }];
+    const [a, b] = [await desktop.box({ css: pane(first) }), await desktop.box({ css: pane(second) })];
     expect(a.x).toBeGreaterThanOrEqual(360);
     expect(b.x).toBeGreaterThanOrEqual(a.x + a.width);
     expect(Math.abs(a.width - b.width)).toBeLessThan(4);

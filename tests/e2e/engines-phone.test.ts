@@ -113,13 +113,8 @@ describe.each(ENGINES)('in %s', (name) => {
   const session = async () => (await tmux(agent.tmuxSocket, 'list-sessions', '-F', '#{session_name}')).split('\n').find((s) => s.endsWith(`_${tabId}`)) as string;
   const pane = async () => tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', `=${await session()}:`);
   const paneHeight = async () => Number((await tmux(agent.tmuxSocket, 'display-message', '-p', '-t', `=${await session()}:`, '#{pane_height}')).trim());
-  /** Where the terminal's screen is on the page, in CSS pixels. */
-  const screenBox = () =>
-    phone.evaluate(() => {
-      const find = (root: Document | ShadowRoot): Element | null => root.querySelector('.xterm-screen') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
-      const r = (find(document) as Element).getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, height: r.height };
-    });
+  /** The terminal's screen. */
+  const screen = { css: 'pm-terminal-view >>> .xterm-screen' } as const;
 
   beforeAll(async () => {
     engine = await openEngine(name);
@@ -281,12 +276,9 @@ describe.each(ENGINES)('in %s', (name) => {
     // Either renderer: the screen's output row has ink.
     const png = await phone.screenshot(shot('terminal'));
     const image = decodePng(png);
-    const box = await phone.evaluate(() => {
-      const find = (root: Document | ShadowRoot): Element | null => root.querySelector('.xterm-screen') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
-      const r = (find(document) as Element).getBoundingClientRect();
-      return { x: Math.round(r.left), y: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height), ratio: devicePixelRatio };
-    });
-    const scaled = { x: box.x * box.ratio, y: box.y * box.ratio, width: box.width * box.ratio, height: box.height * box.ratio };
+    const box = await phone.box(screen);
+    const ratio = await phone.evaluate(() => devicePixelRatio);
+    const scaled = { x: Math.round(box.x) * ratio, y: Math.round(box.y) * ratio, width: Math.round(box.width) * ratio, height: Math.round(box.height) * ratio };
     // The terminal's background: its bottom right corner, where nothing is written.
     const at = ((scaled.y + scaled.height - 2) * image.width + scaled.x + scaled.width - 2) * 4;
     const background: [number, number, number] = [image.rgba[at] as number, image.rgba[at + 1] as number, image.rgba[at + 2] as number];
@@ -322,7 +314,7 @@ describe.each(ENGINES)('in %s', (name) => {
     // A phone's keyboard takes the lower half: the terminal fits above it, and tmux gets fewer rows.
     const tall = await paneHeight();
     await phone.resize(390, 420);
-    await eventually(async () => (await screenBox()).bottom <= 420, 10_000, 'the terminal within the smaller viewport');
+    await eventually(async () => ((r) => r.y + r.height)(await phone.box(screen)) <= 420, 10_000, 'the terminal within the smaller viewport');
     await eventually(async () => (await paneHeight()) < tall, 10_000, 'tmux told of fewer rows');
     await phone.screenshot(shot('terminal-short'));
     await phone.resize(390, 844);
@@ -356,18 +348,7 @@ describe.each(ENGINES)('in %s', (name) => {
     await eventually(async () => (await phone.evaluate(() => localStorage.getItem('pocketmux.local-echo'))) === 'off', 5_000, 'the choice stored');
     await phone.reload();
     await phone.waitFor(echo);
-    const checked = await phone.evaluate(() => {
-      const find = (root: Document | ShadowRoot): HTMLInputElement | null => {
-        for (const el of root.querySelectorAll('*')) {
-          if (el instanceof HTMLInputElement && el.getAttribute('role') === 'switch' && /Show typing at once/.test(el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '')) return el;
-          const inner = el.shadowRoot ? find(el.shadowRoot) : null;
-          if (inner) return inner;
-        }
-        return null;
-      };
-      return find(document)?.checked ?? null;
-    });
-    expect(checked).toBe(false);
+    expect(await phone.checked(echo)).toBe(false);
     // A long page: it scrolls down, never sideways.
     expect((await overflow(phone)).x).toBe(0);
     await phone.scrollTo({ css: section });

@@ -52,6 +52,10 @@ export interface EnginePage {
   /** The target's text as shown (its shadow tree's too), spaces folded, once it is on the page with some. */
   text(target: Target, timeoutMs?: number): Promise<string>;
   waitFor(target: Target, timeoutMs?: number): Promise<void>;
+  /** Where the target is in the viewport, in CSS pixels, once it is on the page. */
+  box(target: Target): Promise<{ x: number; y: number; width: number; height: number }>;
+  /** Whether the target (a checkbox or switch) is checked, once it is on the page. */
+  checked(target: Target): Promise<boolean>;
   /** Scrolls the page until the target is in the middle of the viewport. */
   scrollTo(target: Target): Promise<void>;
   /** A pointer press at the target's centre, once it is visible, enabled and not covered. */
@@ -274,6 +278,16 @@ abstract class BasePage implements EnginePage {
 
   async waitFor(target: Target, timeoutMs = 15_000): Promise<void> {
     await eventually(() => this.has(target), timeoutMs, `${describeTarget(target)} on the ${this.engine} page`);
+  }
+
+  async box(target: Target): Promise<{ x: number; y: number; width: number; height: number }> {
+    await this.waitFor(target);
+    return this.run(`(spec) => { const r = (${FIND})(spec).getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }`, specOf(target));
+  }
+
+  async checked(target: Target): Promise<boolean> {
+    await this.waitFor(target);
+    return this.run(`(spec) => (${FIND})(spec).checked === true`, specOf(target));
   }
 
   async scrollTo(target: Target): Promise<void> {
