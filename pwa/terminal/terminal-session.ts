@@ -116,7 +116,11 @@ export class TerminalSession implements Disposable {
     this.term = this.store.add(
       new Terminal({
         allowProposedApi: true,
-        cursorBlink: true,
+        // A steady cursor: xterm's DOM renderer blinks with an endless CSS animation, which has
+        // the browser draw a frame every 16 ms while the terminal is focused (a phone's battery,
+        // and each key waiting for a frame clock that is already running). styles.css keeps a
+        // blink that a program asks for (DECSCUSR) still as well.
+        cursorBlink: false,
         fontFamily: FONT,
         fontSize: opts.fontSize,
         lineHeight: LINE_HEIGHT,

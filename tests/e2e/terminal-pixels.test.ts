@@ -67,10 +67,33 @@ function firstRowInk(image: Pixels, size: { cols: number; rows: number }, marker
   return { marker: inkIn(image, box(0, markerLength), background), beside: inkIn(image, box(markerLength + 2, markerLength + 12), background) };
 }
 
+/**
+ * Opens the tab's terminal and waits until the shell's prompt is drawn: keys typed before the
+ * terminal's socket is open are dropped, not replayed, and the prompt comes through that socket.
+ */
+async function openWithPrompt(page: Page, tab: TabView): Promise<void> {
+  await page.goto(new URL(`/t/${tab.id}`, env.agent.url).href);
+  await page.locator('.pm-term-host .xterm-screen').waitFor();
+  await eventually(
+    async () => {
+      const image = decodePng(await page.locator('.pm-term-host .xterm-screen').screenshot());
+      return firstRowInk(image, await cells(tab), 2).marker > 0;
+    },
+    20_000,
+    `the shell's prompt drawn (renderer ${await renderer(page)})`,
+  );
+}
+
 interface Screen {
   name: string;
   options: BrowserContextOptions;
 }
+
+/**
+ * Style recalculations a page at rest may make in two seconds: a few for what the app updates
+ * now and then (a clock, a status), none a frame.
+ */
+const STILL_RECALCS = 6;
 
 const ON_A_DESKTOP: Screen = { name: 'a desktop at ratio 1', options: DESKTOP };
 const ON_PHONES: Screen[] = [1, 2, 3].map((ratio) => ({ name: `a phone at ratio ${ratio}`, options: { ...PHONE, deviceScaleFactor: ratio } }));
@@ -95,18 +118,7 @@ describe.each([
         if (m.type() === 'warning') warnings.push(m.text());
       });
       const tab = await createTab(session);
-      await page.goto(new URL(`/t/${tab.id}`, env.agent.url).href);
-      await page.locator('.pm-term-host .xterm-screen').waitFor();
-      // Keys typed before the terminal's socket is open are dropped, not replayed: wait until
-      // the shell's prompt is drawn, which comes through that socket.
-      await eventually(
-        async () => {
-          const image = decodePng(await page.locator('.pm-term-host .xterm-screen').screenshot());
-          return firstRowInk(image, await cells(tab), 2).marker > 0;
-        },
-        20_000,
-        `the shell's prompt drawn (renderer ${await renderer(page)})`,
-      );
+      await openWithPrompt(page, tab);
       const marker = `MARK-${randomBytes(4).toString('hex')}`;
       // The typed line is longer than the marker: until the shell has cleared the screen and
       // printed it, the cells past the marker hold ink.
@@ -136,6 +148,67 @@ describe.each([
       expect(warnings.filter((w) => w.includes(GIVEN_UP)).length).toBeLessThanOrEqual(1);
       if (!webgl) expect(await renderer(page)).toBe('dom');
       if (webgl && screen.options.deviceScaleFactor === 1) expect(await renderer(page)).toBe('webgl');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** How often the page recalculated its styles over a while: each frame a page draws needs one. */
+async function styleRecalcsOver(page: Page, ms: number): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Performance.enable');
+    const count = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'RecalcStyleCount')?.value ?? Number.NaN;
+    const before = await count();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return (await count()) - before;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * A focused terminal with nothing happening draws nothing: no frame every 16 ms for a cursor's
+ * blink, which on a phone costs battery and makes each key wait for a frame clock already
+ * running. xterm's DOM renderer blinks with an endless CSS animation (about 60 style
+ * recalculations a second); the app's cursor is steady, and one a program asks to blink stays
+ * steady there too, still drawn.
+ */
+describe.each([
+  { drawing: 'without WebGL', webgl: false },
+  { drawing: 'with WebGL (SwiftShader)', webgl: true },
+])('a focused terminal at rest $drawing', ({ webgl }) => {
+  it('leaves the page still, even when a program asks for a blinking cursor', async () => {
+    const context = await (webgl ? withWebgl : env.browser).newContext(DESKTOP);
+    try {
+      await pairBrowser(context, env.agent);
+      const page = await context.newPage();
+      const tab = await createTab(session);
+      await openWithPrompt(page, tab);
+      expect(await renderer(page)).toBe(webgl ? 'webgl' : 'dom');
+      await page.locator('.pm-term-host .xterm-helper-textarea').focus();
+      expect(await styleRecalcsOver(page, 2000)).toBeLessThanOrEqual(STILL_RECALCS);
+
+      // A blinking block (DECSCUSR 1), asked for by the shell: tmux passes it to the page.
+      await typeCommand(page, "printf '\\033[1 q'; echo asked");
+      if (webgl) {
+        // WebGL blinks by a timer, a frame each half second, and draws no cursor element.
+        expect(await styleRecalcsOver(page, 2000)).toBeLessThanOrEqual(STILL_RECALCS);
+        return;
+      }
+      const cursor = page.locator('.pm-term-host .xterm-rows .xterm-cursor');
+      await eventually(async () => (await cursor.getAttribute('class'))?.includes('xterm-cursor-blink'), 10_000, 'the blinking cursor the program asked for');
+      expect(await styleRecalcsOver(page, 2000)).toBeLessThanOrEqual(STILL_RECALCS);
+      // Steady, and drawn: the cursor's cell is the cursor's colour, not the background.
+      const box = await cursor.boundingBox();
+      if (!box) throw new Error('the cursor has no box');
+      const image = decodePng(await page.screenshot({ clip: box }));
+      const centre = (Math.floor(image.height / 2) * image.width + Math.floor(image.width / 2)) * 4;
+      const cursorColour = await page.evaluate(() => getComputedStyle(document.querySelector('.pm-term-host .xterm-rows .xterm-cursor') as Element).backgroundColor);
+      expect(cursorColour).not.toBe('rgba(0, 0, 0, 0)');
+      const [r, g, b] = [image.rgba[centre], image.rgba[centre + 1], image.rgba[centre + 2]];
+      expect(`rgb(${r}, ${g}, ${b})`).toBe(cursorColour);
     } finally {
       await context.close();
     }
