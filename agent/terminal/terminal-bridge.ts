@@ -40,6 +40,16 @@ export const BURST_HOLD_MS = 2;
  * 100 ms. Between flood bursts the same redraw shows the screen as it stands.
  */
 export const REDRAW_QUIET_MS = 15;
+/**
+ * Once a flood has been held, every read until it goes quiet is part of it and starts a hold
+ * of this long, however small. tmux, drawing for a client it has fallen behind for, sends a
+ * few bytes at a time (a cursor move, a row) a millisecond or two apart: sent one by one they
+ * were a thousand messages of 9 bytes in a 20 MB `cat`, each a wake-up for the agent and a
+ * task for the page, on the cores tmux needs. Half a 60 Hz frame, so the page still gets
+ * something new for every frame it draws, and less than REDRAW_QUIET_MS, so a hold never
+ * looks like the flood's end.
+ */
+export const FLOOD_HOLD_MS = 8;
 
 const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
 
@@ -204,7 +214,8 @@ class TerminalConnection {
    * keystroke's echo leaves the moment it is read. While a frame is in flight, reads are
    * gathered and leave as one frame when its write callback comes back (as ttyd does). Once
    * reads that follow each other within BURST_GAP_MS have brought BURST_BYTES, a hold starts:
-   * reading stops for BURST_HOLD_MS, then what the kernel gathered comes in one read. Holding
+   * reading stops for BURST_HOLD_MS, then what the kernel gathered comes in one read; until the
+   * flood goes quiet, any read starts a hold of FLOOD_HOLD_MS. Holding
    * on timing alone held the second half of an echo tmux wrote in two, and with it the next
    * key's echo (p99 up 4 times). On two cores a flood read
    * as it came (about a kilobyte a read) cost the agent and its client twice the CPU, taken
@@ -218,12 +229,14 @@ class TerminalConnection {
     const now = performance.now();
     this.burstBytes = now - this.lastReadAt <= BURST_GAP_MS ? this.burstBytes + data.length : data.length;
     this.lastReadAt = now;
+    // Armed by the first hold and pushed back by every read since: the flood goes on.
+    const flooding = this.redrawTimer !== null;
     this.redrawTimer?.refresh();
     if (this.sending || this.holdTimer) {
       this.gather(data);
-    } else if (this.burstBytes >= BURST_BYTES) {
+    } else if (this.burstBytes >= BURST_BYTES || flooding) {
       this.gather(data);
-      this.hold();
+      this.hold(flooding ? FLOOD_HOLD_MS : BURST_HOLD_MS);
     } else {
       this.sendFrame([data], data.length);
     }
@@ -235,10 +248,10 @@ class TerminalConnection {
     this.gatheredBytes += data.length;
   }
 
-  private hold(): void {
+  private hold(ms: number): void {
     this.holds++;
     this.term.pause();
-    this.holdTimer = setTimeout(() => this.endHold(), BURST_HOLD_MS);
+    this.holdTimer = setTimeout(() => this.endHold(), ms);
     if (this.redrawTimer) this.redrawTimer.refresh();
     else this.redrawTimer = setTimeout(() => this.redrawAfterFlood(), REDRAW_QUIET_MS);
   }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { type BridgeOptions, HIGH_WATER_BYTES, REDRAW_QUIET_MS, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
+import { type BridgeOptions, BURST_BYTES, HIGH_WATER_BYTES, REDRAW_QUIET_MS, TerminalBridge, type TerminalTarget } from '../../agent/terminal/terminal-bridge.js';
 import { createLogger } from '../../agent/util/log.js';
 import { decodeFrame, encodeFrame, FrameType } from '../../protocol/terminal-frame.js';
 import { eventually } from '../support/eventually.js';
@@ -204,6 +204,34 @@ describe('terminal output gathering', () => {
     expect(redrawn[0]).toMatch(/^\/dev\/[A-Za-z0-9/]+$/);
     expect(bridge.stats()[0]?.redraws).toBe(redrawn.length);
   }, 180_000);
+
+  it('gathers the trickle that follows a flood (tmux drawing a few bytes at a time for a client behind it) until the flood goes quiet', async () => {
+    // A burst large enough to be held, then 300 writes of a cursor move, each a millisecond
+    // after the last, as tmux sends them while it draws for a client it has fallen behind for.
+    const burst = content(64 * 1024);
+    const file = join(root, 'trickle.txt');
+    writeFileSync(file, burst);
+    const move = '\x1b[41;77H';
+    const writes = 300;
+    const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let i = 0; i < ${writes}; i++) { fs.writeSync(1, ${JSON.stringify(move)}); Atomics.wait(pause, 0, 0, 1); }`;
+    const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+    const { bridge, url } = await bridgeServer(file, program);
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    const expected = Buffer.concat([burst, Buffer.from(move.repeat(writes))]);
+    await eventually(() => c.received() >= expected.length, 60_000, 'the burst and the trickle');
+    expect(Buffer.concat(c.chunks).equals(expected)).toBe(true);
+    // The frames that carried the trickle: those after the last that held a byte of the burst.
+    let burstFrames = 0;
+    for (let at = 0; at < burst.length; burstFrames++) at += c.sizes[burstFrames] ?? burst.length;
+    const trickleFrames = c.sizes.length - burstFrames;
+    // Sent as read, each write would leave alone: 300 frames. Held, several go in each.
+    expect(trickleFrames).toBeLessThanOrEqual(writes / 3);
+    expect(Math.max(...c.sizes.slice(burstFrames))).toBeGreaterThan(move.length);
+    expect(bridge.stats()[0]?.holds).toBeGreaterThan(1);
+    // The burst alone could not have been held without a flood's size.
+    expect(burst.length).toBeGreaterThan(BURST_BYTES);
+  }, 60_000);
 
   it('never holds a keystroke\'s echo that comes after a quiet moment: each leaves in a frame of its own', async () => {
     // cat echoes each key itself, one read each, with the terminal's own echo off.
