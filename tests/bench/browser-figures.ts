@@ -86,6 +86,8 @@ export interface FloodRun {
   drops: FrameDrops;
   /** What the page's sockets received during it (tmux leaves out what a slow client would draw too late). */
   received: number;
+  /** How many messages carried it. */
+  messages: number;
 }
 
 /** One cold start: navigation → the terminal's script loaded, and → the prompt painted. */
@@ -121,6 +123,8 @@ export interface PageFigures {
   missedMs: number;
   /** Per flood, median over the rounds. */
   floodReceived: number;
+  /** Per flood, median over the rounds. */
+  floodMessages: number;
   coldChunkMs: number | null;
   coldPromptMs: number;
 }
@@ -139,6 +143,7 @@ export function pageFigures(s: PageSamples): PageFigures {
     droppedFrames: median(s.floods.map((f) => f.drops.dropped)),
     missedMs: median(s.floods.map((f) => f.drops.missedMs)),
     floodReceived: median(s.floods.map((f) => f.received)),
+    floodMessages: median(s.floods.map((f) => f.messages)),
     coldChunkMs: chunks.length ? median(chunks) : null,
     coldPromptMs: median(s.colds.map((c) => c.promptMs)),
   };
@@ -298,7 +303,7 @@ function profileRows(name: ProfileName, p: ProfileResult): string[] {
       `| ${at} | the same with local echo off, p50 above the frame floor (no network: next frame ${f1(frame.p50)} / ${f1(frame.p99)} ms; xterm.js echoing locally ${f1(local.p50)} / ${f1(local.p99)} ms, p50 / p99) | **${f1(above.pocketmux)} ms** | ${f1(above.wetty)} ms | ${above.ratio === null ? '–' : `**${f2(above.ratio)}**`} | |`,
       `| ${at} | ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB \`cat\`: Enter → end marker painted, median of ${s.pocketmux.floods.length} | **${f0(pm.floodMs)} ms** | ${f0(w.floodMs)} ms | **${f2(r.flood)}** (rounds: ${r.floodRounds.map(f2).join(', ')}) | ≤ ${BROWSER_GOALS.floodVsWetty}: ${met(g.flood)} |`,
       `| ${at} | the same in tmux with no page attached (Enter → \`cat\` done: ${f0(alone)} ms, median of ${p.tmuxAlone[load].length}): each page ÷ it | **${f2(pm.floodMs / alone)}** | ${f2(w.floodMs / alone)} | | |`,
-      `| ${at} | during the flood: longest task; frames dropped; received by the page (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms; ${mb(pm.floodReceived)} | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms; ${mb(w.floodReceived)} | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
+      `| ${at} | during the flood: longest task; frames dropped; received by the page, in how many messages (median a flood) | **${task(pm.longestTaskMs)}**; ${f0(pm.droppedFrames)} frames, ${f0(pm.missedMs)} ms; ${mb(pm.floodReceived)} in ${f0(pm.floodMessages)} | ${task(w.longestTaskMs)}; ${f0(w.droppedFrames)} frames, ${f0(w.missedMs)} ms; ${mb(w.floodReceived)} in ${f0(w.floodMessages)} | | ${g.longestTask === null ? '' : `longest ≤ ${BROWSER_GOALS.longestTaskMs} ms: ${met(g.longestTask)}`} |`,
       `| ${at} | cold start: terminal script loaded / prompt painted, median of ${s.pocketmux.colds.length} | ${pm.coldChunkMs === null ? '–' : f0(pm.coldChunkMs)} / **${f0(pm.coldPromptMs)} ms** | ${w.coldChunkMs === null ? '–' : f0(w.coldChunkMs)} / ${f0(w.coldPromptMs)} ms | ${f2(r.coldPrompt)} | |`,
     );
   }
@@ -354,7 +359,7 @@ ${f0(BROWSER_BENCH.FLOOD_BYTES / 1e6)} MB file of random base64 lines \`cat\` in
 \`echo END-$((n+1))\`, from Enter to that marker on the rows; meanwhile PerformanceObserver
 \`longtask\` gives the longest task (the browser reports none under 50 ms), and the
 requestAnimationFrame times the dropped frames (a gap over ${DROPPED_GAP_FRAMES} frames drops its
-length in frames less one; the frame is the median gap before Enter); what the page received is
+length in frames less one; the frame is the median gap before Enter); what the page received, and in how many messages, is
 counted on its sockets (wetty's text messages in characters): tmux leaves out, for a client that
 falls behind, what it would draw too late, so a page can end a flood having received less than
 the file. In the same rounds the flood runs in a third shell tab no page is attached to, from

@@ -34,6 +34,8 @@ export interface FloodSample {
   longTasks: number[];
   /** What the page's sockets received from arming to the marker: bytes, or characters of text messages. */
   received: number;
+  /** How many messages that came in: each a task for the page. */
+  messages: number;
 }
 
 /** A cold start: navigation → the terminal's script loaded, and → the shell prompt on the rows. */
@@ -101,6 +103,7 @@ export const PROBE_SCRIPT = `(() => {
   }, true);
   // Every socket the page opens counts what it receives: how much of a flood reached the page.
   let received = 0;
+  let messages = 0;
   const NativeSocket = window.WebSocket;
   window.WebSocket = class extends NativeSocket {
     constructor(...args) {
@@ -108,6 +111,7 @@ export const PROBE_SCRIPT = `(() => {
       this.addEventListener('message', (event) => {
         const data = event.data;
         received += typeof data === 'string' ? data.length : (data.byteLength ?? data.size ?? 0);
+        messages++;
       });
     }
   };
@@ -139,6 +143,7 @@ export const PROBE_SCRIPT = `(() => {
     },
     armFlood(marker) {
       const receivedBefore = received;
+      const messagesBefore = messages;
       const frames = [];
       const longTasks = [];
       let running = true;
@@ -161,7 +166,7 @@ export const PROBE_SCRIPT = `(() => {
             observer.disconnect();
             const down = this.down;
             const overlapping = longTasks.filter((t) => t.startTime + t.duration > down && t.startTime < painted).map((t) => t.duration);
-            resolve({ down, painted, frames: frames.filter((t) => t <= painted), longTasks: overlapping, received: received - receivedBefore });
+            resolve({ down, painted, frames: frames.filter((t) => t <= painted), longTasks: overlapping, received: received - receivedBefore, messages: messages - messagesBefore });
           },
         };
       });

@@ -231,6 +231,7 @@ async function flood(b: Bench, page: Page, tab: TabView): Promise<FloodRun> {
     frameMs,
     drops: frameDrops(s.frames, frameMs, s.down, s.painted),
     received: s.received,
+    messages: s.messages,
   };
 }
 
@@ -338,7 +339,7 @@ async function measureLoad(b: Bench, name: ProfileName, p: ProfilePages, load: L
       b.progress(
         `  ${at}: flood ${r + 1}/${BROWSER_BENCH.FLOOD_ROUNDS}: ${PAGES.map((pg) => {
           const f = samples[pg].floods.at(-1) as FloodRun;
-          return `${pg} ${f.ms.toFixed(0)} ms (longest task ${f.longestTaskMs.toFixed(0)} ms, ${f.drops.dropped} frames dropped, ${(f.received / 1e6).toFixed(1)} MB received)`;
+          return `${pg} ${f.ms.toFixed(0)} ms (longest task ${f.longestTaskMs.toFixed(0)} ms, ${f.drops.dropped} frames dropped, ${(f.received / 1e6).toFixed(1)} MB received in ${f.messages} messages)`;
         }).join(', ')}; tmux alone ${(alone.at(-1) as number).toFixed(0)} ms`,
       );
     }

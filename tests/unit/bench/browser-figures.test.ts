@@ -20,7 +20,7 @@ import {
 import { namedSection, withNamedSection } from '../../bench/report.js';
 
 const noDrops = { gaps: 0, dropped: 0, missedMs: 0, longestGapMs: 16 };
-const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped }, received: ms * 1000 });
+const floodOf = (ms: number, longestTaskMs = 0, dropped = 0): FloodRun => ({ ms, longestTaskMs, longTasks: longestTaskMs ? 1 : 0, frameMs: 16, drops: { ...noDrops, dropped }, received: ms * 1000, messages: ms });
 
 /** 1, 2, …, n ms: the p50 of 1..100 is 50, its p99 is 99. */
 const upTo = (n: number, scale = 1) => Array.from({ length: n }, (_, i) => (i + 1) * scale);
@@ -169,7 +169,7 @@ describe('the section', () => {
     expect(row('phone, idle', 'the same in tmux')).toContain('(Enter → `cat` done: 900 ms, median of 3): each page ÷ it | **1.11** | 2.22 |');
     expect(row('desktop, idle', 'during')).toContain('**120 ms**');
     expect(row('desktop, idle', 'during')).toContain('longest ≤ 50 ms: **not met**');
-    expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**; 3 frames, 0 ms; 1.0 MB | none ≥ 50 ms; 3 frames, 0 ms; 2.0 MB |');
+    expect(row('phone, idle', 'during')).toContain('**none ≥ 50 ms**; 3 frames, 0 ms; 1.0 MB in 1000 | none ≥ 50 ms; 3 frames, 0 ms; 2.0 MB in 2000 |');
     expect(row('phone, idle', 'during')).not.toContain('longest ≤');
   });
 
