@@ -3,7 +3,7 @@
  * the `fs-fault.mjs` preload), a check that every file of a data dir is whole, and a stand-in
  * claude for Claude tabs whose hooks a test sends itself.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentHandle } from './agent.js';
@@ -49,9 +49,12 @@ export interface DataDirCheck {
 export function checkDataDir(dataDir: string, livePid?: number): DataDirCheck {
   const out: DataDirCheck = { unparsable: [], corrupt: [], temp: [] };
   const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
+    // The entry's own type, read with the listing: a running agent's temp file may be renamed
+    // into place between the listing and a later look at it.
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = entry.name;
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) {
+      if (entry.isDirectory()) {
         walk(path);
         continue;
       }
