@@ -50,6 +50,15 @@ export const REDRAW_QUIET_MS = 15;
  * looks like the flood's end.
  */
 export const FLOOD_HOLD_MS = 8;
+/**
+ * A flood lasts until its output has been quiet this long, or until the person types. Longer
+ * than tmux's 100 ms timer for a client it stopped drawing for: between two of its redraws a
+ * flood may send nothing for most of that time. A redraw of a phone's screen (48×40) stays
+ * under BURST_BYTES, so a flood that ended at each quiet of REDRAW_QUIET_MS was taken up
+ * again only by the next large burst, and the trickle between went out read by read: in half
+ * the rounds of a 20 MB `cat`, over a thousand messages instead of about 250.
+ */
+export const FLOOD_QUIET_MS = 150;
 
 const HEARTBEAT_FRAME = Buffer.of(FrameType.Heartbeat);
 
@@ -88,6 +97,8 @@ export interface BridgeOptions {
   maxConnectionsPerDevice: number;
   /** Told of every frame of typed input, so timed work can wait for a pause in the typing. */
   typing?: Pick<TypingClock, 'keystroke'>;
+  /** How long a flood lasts after its last output (FLOOD_QUIET_MS unless given). */
+  floodQuietMs?: number;
 }
 
 /**
@@ -142,12 +153,19 @@ class TerminalConnection {
   private burstBytes = 0;
   /** Set while a burst's hold keeps the pty from being read. */
   private holdTimer: NodeJS.Timeout | null = null;
+  /** Set from a hold's end until what the kernel kept meanwhile has been read (see endHold). */
+  private collecting = false;
   private holds = 0;
   /** Armed by a hold, pushed back by every read: fires once a held flood has gone quiet. */
   private redrawTimer: NodeJS.Timeout | null = null;
+  /** Set while a flood lasts (armed by its first hold, pushed back by every read, see FLOOD_QUIET_MS). */
+  private floodTimer: NodeJS.Timeout | null = null;
   private redrawing = false;
-  /** The flood went quiet again while a redraw was under way: one more follows it. */
-  private redrawAgain = false;
+  /**
+   * Until then, output is taken for the last redraw's own and arms no other: a redraw whose
+   * drawing asked for the next would redraw the screen for as long as the terminal is open.
+   */
+  private redrawSettlesAt = Number.NEGATIVE_INFINITY;
   private redraws = 0;
   private frames = 0;
   private readonly openedAt = new Date().toISOString();
@@ -215,10 +233,10 @@ class TerminalConnection {
    * gathered and leave as one frame when its write callback comes back (as ttyd does). Once
    * reads that follow each other within BURST_GAP_MS have brought BURST_BYTES, a hold starts:
    * reading stops for BURST_HOLD_MS, then what the kernel gathered comes in one read; until the
-   * flood goes quiet, any read starts a hold of FLOOD_HOLD_MS. Holding
-   * on timing alone held the second half of an echo tmux wrote in two, and with it the next
-   * key's echo (p99 up 4 times). On two cores a flood read
-   * as it came (about a kilobyte a read) cost the agent and its client twice the CPU, taken
+   * flood goes quiet (FLOOD_QUIET_MS) or the person types, any read starts a hold of
+   * FLOOD_HOLD_MS. Holding on timing alone held the second half of an echo tmux wrote in two,
+   * and with it the next key's echo (p99 up 4 times). On two cores a flood read as it came
+   * (about a kilobyte a read) cost the agent and its client twice the CPU, taken
    * from tmux, and ran 0.8 times as fast as node-pty reading tmux directly. Gathering until
    * the end of the loop turn (setImmediate) instead was measured too: it did not raise flood
    * throughput and it worsened keystroke echo p99.
@@ -230,9 +248,10 @@ class TerminalConnection {
     this.burstBytes = now - this.lastReadAt <= BURST_GAP_MS ? this.burstBytes + data.length : data.length;
     this.lastReadAt = now;
     // Armed by the first hold and pushed back by every read since: the flood goes on.
-    const flooding = this.redrawTimer !== null;
+    const flooding = this.floodTimer !== null;
+    this.floodTimer?.refresh();
     this.redrawTimer?.refresh();
-    if (this.sending || this.holdTimer) {
+    if (this.sending || this.holdTimer || this.collecting) {
       this.gather(data);
     } else if (this.burstBytes >= BURST_BYTES || flooding) {
       this.gather(data);
@@ -248,27 +267,40 @@ class TerminalConnection {
     this.gatheredBytes += data.length;
   }
 
+  /** Stops reading for `ms`; the flood starts if it had not, and its redraw is armed unless this is a redraw's own output. */
   private hold(ms: number): void {
     this.holds++;
     this.term.pause();
     this.holdTimer = setTimeout(() => this.endHold(), ms);
-    if (this.redrawTimer) this.redrawTimer.refresh();
-    else this.redrawTimer = setTimeout(() => this.redrawAfterFlood(), REDRAW_QUIET_MS);
+    this.floodTimer ??= setTimeout(() => {
+      this.floodTimer = null;
+    }, this.opts.floodQuietMs ?? FLOOD_QUIET_MS);
+    const ownRedraw = this.redrawing || performance.now() < this.redrawSettlesAt;
+    if (!this.redrawTimer && !ownRedraw) this.redrawTimer = setTimeout(() => this.redrawAfterFlood(), REDRAW_QUIET_MS);
+  }
+
+  /**
+   * The person typed: the flood is over, so the echo leaves the moment it is read, and what a
+   * hold gathered goes now rather than in front of it.
+   */
+  private endFlood(): void {
+    if (this.floodTimer) clearTimeout(this.floodTimer);
+    this.floodTimer = null;
+    if (this.holdTimer) {
+      clearTimeout(this.holdTimer);
+      this.endHold();
+    }
   }
 
   /**
    * A held flood went quiet: tmux is asked to redraw this client now rather than on its own
-   * timer. Not while flow control holds the pty (the quiet is the agent's own then). One
-   * request at a time: quiet again meanwhile, one more follows it, since the flood may have
-   * ended after tmux drew the first. A failure only leaves tmux's timer to do it.
+   * timer. Not while flow control holds the pty (the quiet is the agent's own then). The
+   * output of the redraw, while it is asked for and for REDRAW_QUIET_MS after, arms no other
+   * (see `redrawSettlesAt`). A failure only leaves tmux's timer to do it.
    */
   private redrawAfterFlood(): void {
     this.redrawTimer = null;
-    if (this.closed || this.paused) return;
-    if (this.redrawing) {
-      this.redrawAgain = true;
-      return;
-    }
+    if (this.closed || this.paused || this.redrawing) return;
     const tty = clientTty(this.term);
     if (tty === null) return;
     this.redrawing = true;
@@ -278,20 +310,37 @@ class TerminalConnection {
       .catch((err: Error) => this.opts.log.debug('tmux could not redraw a terminal after a flood', { tab: this.target.id, error: err.message }))
       .finally(() => {
         this.redrawing = false;
-        if (!this.redrawAgain) return;
-        this.redrawAgain = false;
-        this.redrawAfterFlood();
+        // tmux draws as it answers: what comes in the next moments is that drawing.
+        this.redrawSettlesAt = performance.now() + REDRAW_QUIET_MS;
       });
   }
 
-  /** The hold is over: reading goes on (unless flow control holds the pty), and what was gathered leaves. */
+  /**
+   * The hold is over: reading goes on (unless flow control holds the pty), and what was
+   * gathered leaves, with what the kernel kept meanwhile. That is read in this same turn of the
+   * event loop (its poll phase), so it is sent from setImmediate, which comes right after:
+   * sent at once, the read that started the hold went in one frame and what the hold gathered
+   * in the kernel in a second, two messages a hold.
+   */
   private endHold(): void {
     this.holdTimer = null;
     if (this.closed) return;
     // What waited in the kernel meanwhile is the same burst.
     this.lastReadAt = performance.now();
-    if (!this.paused) this.term.resume();
-    if (!this.sending && this.gatheredBytes > 0 && this.ws.readyState === this.ws.OPEN) this.sendGathered();
+    if (this.paused) {
+      this.sendGatheredIfIdle();
+      return;
+    }
+    this.term.resume();
+    this.collecting = true;
+    setImmediate(() => {
+      this.collecting = false;
+      this.sendGatheredIfIdle();
+    });
+  }
+
+  private sendGatheredIfIdle(): void {
+    if (!this.closed && !this.sending && !this.holdTimer && this.gatheredBytes > 0 && this.ws.readyState === this.ws.OPEN) this.sendGathered();
   }
 
   /** The oldest gathered reads as one frame, at most GATHERED_FRAME_BYTES (a single larger read goes whole). */
@@ -327,7 +376,7 @@ class TerminalConnection {
       this.gatheredBytes = 0;
       return;
     }
-    if (this.gatheredBytes > 0 && !this.holdTimer) this.sendGathered();
+    if (this.gatheredBytes > 0 && !this.holdTimer && !this.collecting) this.sendGathered();
     this.maybeResume();
   }
 
@@ -389,7 +438,10 @@ class TerminalConnection {
   }
 
   private enqueue(frame: TerminalFrame): void {
-    if (frame.type === FrameType.Stdin || frame.type === FrameType.WebStdin) this.opts.typing?.keystroke();
+    if (frame.type === FrameType.Stdin || frame.type === FrameType.WebStdin) {
+      this.opts.typing?.keystroke();
+      this.endFlood();
+    }
     const waitsOnTmux = frame.type === FrameType.WebStdin || frame.type === FrameType.Kill;
     if (!this.draining && !waitsOnTmux) {
       this.apply(frame);
@@ -559,6 +611,8 @@ class TerminalConnection {
     this.holdTimer = null;
     if (this.redrawTimer) clearTimeout(this.redrawTimer);
     this.redrawTimer = null;
+    if (this.floodTimer) clearTimeout(this.floodTimer);
+    this.floodTimer = null;
     this.input.dispose();
     try {
       // Ends only our `tmux attach` client; the session and its shell live on.

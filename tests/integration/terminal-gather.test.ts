@@ -51,10 +51,15 @@ function content(bytes: number): Buffer {
  * A bridge on a WebSocket server of its own, with a pty that prints `file` once it reads a key
  * (or runs `program`, which must print R when it is ready).
  */
-async function bridgeServer(file: string, program?: string, typing?: BridgeOptions['typing']): Promise<{ bridge: TerminalBridge; url: string; redrawn: string[] }> {
+async function bridgeServer(
+  file: string,
+  program?: string,
+  extra: Pick<BridgeOptions, 'typing' | 'floodQuietMs'> & { onRedraw?: (clientTty: string) => void } = {},
+): Promise<{ bridge: TerminalBridge; url: string; redrawn: string[] }> {
   const redrawn: string[] = [];
   const bridge = new TerminalBridge({
-    typing,
+    typing: extra.typing,
+    floodQuietMs: extra.floodQuietMs,
     log: createLogger({ stderr: false }),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
     heartbeatIntervalMs: 30_000,
@@ -74,6 +79,7 @@ async function bridgeServer(file: string, program?: string, typing?: BridgeOptio
     // No tmux here to redraw: the test sees which client the bridge asked for.
     redraw: async (clientTty) => {
       redrawn.push(clientTty);
+      extra.onRedraw?.(clientTty);
     },
   };
   const server: Server = createServer();
@@ -233,6 +239,75 @@ describe('terminal output gathering', () => {
     expect(burst.length).toBeGreaterThan(BURST_BYTES);
   }, 60_000);
 
+  it('keeps a flood going through quiet moments shorter than its end, so the trickle after each of them is gathered too', async () => {
+    // The burst, then 10 runs of 30 cursor moves a millisecond apart, with 40 ms of quiet
+    // between runs: longer than the quiet that asks tmux for a redraw, shorter than the one
+    // that ends a flood, as tmux's own 100 ms timer leaves a client it had fallen behind for.
+    const burst = content(64 * 1024);
+    const file = join(root, 'gaps.txt');
+    writeFileSync(file, burst);
+    const move = '\x1b[41;77H';
+    const runs = 10;
+    const perRun = 30;
+    const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let r = 0; r < ${runs}; r++) { for (let i = 0; i < ${perRun}; i++) { fs.writeSync(1, ${JSON.stringify(move)}); Atomics.wait(pause, 0, 0, 1); } Atomics.wait(pause, 0, 0, 40); }`;
+    const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+    const { bridge, url, redrawn } = await bridgeServer(file, program);
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    const expected = Buffer.concat([burst, Buffer.from(move.repeat(runs * perRun))]);
+    await eventually(() => c.received() >= expected.length, 60_000, 'the burst and the trickle');
+    expect(Buffer.concat(c.chunks).equals(expected)).toBe(true);
+    let burstFrames = 0;
+    for (let at = 0; at < burst.length; burstFrames++) at += c.sizes[burstFrames] ?? burst.length;
+    // Ended at the first quiet, the nine runs after it would go out a write a frame: 270.
+    expect(c.sizes.length - burstFrames).toBeLessThanOrEqual((runs * perRun) / 3);
+    // Each quiet still asks tmux to redraw: the screen as it stands shows between runs.
+    expect(redrawn.length).toBeGreaterThan(1);
+    expect(bridge.stats()[0]?.redraws).toBe(redrawn.length);
+  }, 60_000);
+
+  it('ends a flood when the person types: the echo is not held behind it', async () => {
+    const burst = content(64 * 1024);
+    const file = join(root, 'typed.txt');
+    writeFileSync(file, burst);
+    // A flood that would last ten minutes unless something ends it; cat echoes each key after it.
+    const { bridge, url } = await bridgeServer(file, `stty raw -echo; printf R; head -c 1 >/dev/null; cat '${file}'; exec cat`, { floodQuietMs: 600_000 });
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    await eventually(() => c.received() >= burst.length, 60_000, 'the burst');
+    const held = bridge.stats()[0]?.holds ?? 0;
+    expect(held).toBeGreaterThan(0);
+    const framesBefore = c.sizes.length;
+    const keys = 'typed';
+    for (const [i, key] of [...keys].entries()) {
+      c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array(Buffer.from(key)) }));
+      await eventually(() => c.received() >= burst.length + i + 1, 20_000, `the echo of key ${i + 1}`);
+    }
+    expect(Buffer.concat(c.chunks).subarray(burst.length).toString()).toBe(keys);
+    // Each echo alone in its frame, and none held: the flood ended with the first key.
+    expect(c.sizes.slice(framesBefore)).toEqual([...keys].map(() => 1));
+    expect(bridge.stats()[0]?.holds).toBe(held);
+  }, 60_000);
+
+  it("takes what a redraw draws for the redraw's own: it asks for no other, however large", async () => {
+    const burst = content(64 * 1024);
+    const file = join(root, 'redrawn.txt');
+    writeFileSync(file, burst);
+    // A redraw that draws a screen of 8 KB on the client's tty (more than a burst), as tmux's
+    // redraw of a large colourful screen does; the flood would last ten minutes.
+    const screen = Buffer.from('#'.repeat(8 * 1024));
+    const { url, redrawn } = await bridgeServer(file, undefined, { floodQuietMs: 600_000, onRedraw: (tty) => writeFileSync(tty, screen) });
+    const c = await client(url);
+    c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
+    await eventually(() => redrawn.length > 0 && c.received() >= burst.length + screen.length * redrawn.length, 60_000, 'the burst and a redraw of it');
+    const asked = redrawn.length;
+    // A redraw that asked for the next would ask again every REDRAW_QUIET_MS and a bit: over
+    // twenty times in the next 300 ms. Pacing the test needs: what is checked is that nothing comes.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(redrawn.length).toBe(asked);
+    expect(c.received()).toBe(burst.length + screen.length * asked);
+  }, 60_000);
+
   it('never holds a keystroke\'s echo that comes after a quiet moment: each leaves in a frame of its own', async () => {
     // cat echoes each key itself, one read each, with the terminal's own echo off.
     const { bridge, url, redrawn } = await bridgeServer('', 'stty raw -echo; printf R; exec cat');
@@ -257,7 +332,7 @@ describe('terminal output gathering', () => {
   it('tells the typing clock of each frame a person typed (keys and the input bar), not of a resize', async () => {
     let keystrokes = 0;
     // Echo on: what is typed comes back, so the test sees when each frame was applied.
-    const { url } = await bridgeServer('', "stty -opost -icanon min 1; printf R; exec cat", { keystroke: () => keystrokes++ });
+    const { url } = await bridgeServer('', "stty -opost -icanon min 1; printf R; exec cat", { typing: { keystroke: () => keystrokes++ } });
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Resize, cols: 120, rows: 40 }));
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new TextEncoder().encode('k') }));
