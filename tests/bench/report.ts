@@ -104,10 +104,11 @@ that come while a frame is in flight are gathered and sent as one frame when its
 callback comes back. In a flood (reads under 1 ms apart that brought 4 KB) it stops reading
 for 2 ms and sends what the kernel kept meanwhile as one frame; then tmux, finding its reader
 behind, drops frames and redraws on a 100 ms timer, which is why pocketmux's path forwards fewer
-bytes in the third row. Until the flood has been quiet for 15 ms, every read starts a hold of
-8 ms, however small (tmux, drawing for a reader behind it, sends a few bytes at a time); once it
-has, the agent has tmux redraw its client at once (\`refresh-client\`), so the end of the output
-does not wait for that timer. A keystroke's echo after a quiet moment is never held.`;
+bytes in the third row. Until the flood has been quiet for 150 ms, or a key is typed, every
+read starts a hold of 8 ms, however small (tmux, drawing for a reader behind it, sends a few
+bytes at a time); whenever it has been quiet for 15 ms, the agent has tmux redraw its client at
+once (\`refresh-client\`), so the end of the output does not wait for that timer. A keystroke's
+echo is never held.`;
 }
 
 /** `doc` with its header and its terminal section replaced, the other sections as they were. */

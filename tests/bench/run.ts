@@ -72,7 +72,7 @@ old.json\` prints each figure's change against an earlier such file. Each sectio
 its figures come from; all the figures of a section come from that one run. \`npm run bench --
 --only terminal\` runs the terminal section alone (about ten minutes: idle, then busy) and replaces only it,
 here and in the JSON; \`--only browser\` runs and replaces the browser section, which only it
-measures (about ten minutes). Each pocketmux figure is measured beside its floor (and its peer) in the
+measures (about twenty minutes). Each pocketmux figure is measured beside its floor (and its peer) in the
 same run, rounds alternating, so the ratio is what counts, not the absolute numbers.`;
 
 /**
