@@ -340,7 +340,7 @@ class TerminalConnection {
   }
 
   private sendGatheredIfIdle(): void {
-    if (!this.closed && !this.sending && !this.holdTimer && this.gatheredBytes > 0 && this.ws.readyState === this.ws.OPEN) this.sendGathered();
+    if (!this.closed && !this.sending && !this.holdTimer && !this.collecting && this.gatheredBytes > 0 && this.ws.readyState === this.ws.OPEN) this.sendGathered();
   }
 
   /** The oldest gathered reads as one frame, at most GATHERED_FRAME_BYTES (a single larger read goes whole). */
@@ -376,7 +376,7 @@ class TerminalConnection {
       this.gatheredBytes = 0;
       return;
     }
-    if (this.gatheredBytes > 0 && !this.holdTimer && !this.collecting) this.sendGathered();
+    this.sendGatheredIfIdle();
     this.maybeResume();
   }
 

@@ -120,6 +120,30 @@ async function client(url: string): Promise<{ ws: WebSocket; socket: Socket; chu
   return { ws, socket: (ws as unknown as { _socket: Socket })._socket, chunks, sizes, received: () => received };
 }
 
+/** A cursor move, as tmux sends one at a time while it draws for a client it has fallen behind for. */
+const MOVE = '\x1b[41;77H';
+
+/**
+ * A pty program that prints a 64 KB burst (large enough to be held) once a key comes, then
+ * `runs` runs of `perRun` cursor moves a millisecond apart, with `gapMs` of quiet after each
+ * run; the burst and what the whole output should be.
+ */
+function burstThenTrickle(name: string, runs: number, perRun: number, gapMs: number): { burst: Buffer; file: string; program: string; expected: Buffer } {
+  const burst = content(64 * 1024);
+  const file = join(root, name);
+  writeFileSync(file, burst);
+  const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let r = 0; r < ${runs}; r++) { for (let i = 0; i < ${perRun}; i++) { fs.writeSync(1, ${JSON.stringify(MOVE)}); Atomics.wait(pause, 0, 0, 1); } Atomics.wait(pause, 0, 0, ${gapMs}); }`;
+  const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+  return { burst, file, program, expected: Buffer.concat([burst, Buffer.from(MOVE.repeat(runs * perRun))]) };
+}
+
+/** How many of the first frames it took to carry `burstLength` bytes: the frames after them carried the trickle. */
+function framesOfBurst(sizes: readonly number[], burstLength: number): number {
+  let frames = 0;
+  for (let at = 0; at < burstLength; frames++) at += sizes[frames] ?? burstLength;
+  return frames;
+}
+
 describe('terminal output gathering', () => {
   it('delivers every byte once and in order, UTF-8 intact, while reads gather behind a stalled socket and flow control pauses and resumes', async () => {
     // Large enough that the kernel's socket buffers cannot hide a stalled client.
@@ -214,26 +238,18 @@ describe('terminal output gathering', () => {
   it('gathers the trickle that follows a flood (tmux drawing a few bytes at a time for a client behind it) until the flood goes quiet', async () => {
     // A burst large enough to be held, then 300 writes of a cursor move, each a millisecond
     // after the last, as tmux sends them while it draws for a client it has fallen behind for.
-    const burst = content(64 * 1024);
-    const file = join(root, 'trickle.txt');
-    writeFileSync(file, burst);
-    const move = '\x1b[41;77H';
     const writes = 300;
-    const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let i = 0; i < ${writes}; i++) { fs.writeSync(1, ${JSON.stringify(move)}); Atomics.wait(pause, 0, 0, 1); }`;
-    const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+    const { burst, file, program, expected } = burstThenTrickle('trickle.txt', 1, writes, 0);
     const { bridge, url } = await bridgeServer(file, program);
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
-    const expected = Buffer.concat([burst, Buffer.from(move.repeat(writes))]);
     await eventually(() => c.received() >= expected.length, 60_000, 'the burst and the trickle');
     expect(Buffer.concat(c.chunks).equals(expected)).toBe(true);
-    // The frames that carried the trickle: those after the last that held a byte of the burst.
-    let burstFrames = 0;
-    for (let at = 0; at < burst.length; burstFrames++) at += c.sizes[burstFrames] ?? burst.length;
+    const burstFrames = framesOfBurst(c.sizes, burst.length);
     const trickleFrames = c.sizes.length - burstFrames;
     // Sent as read, each write would leave alone: 300 frames. Held, several go in each.
     expect(trickleFrames).toBeLessThanOrEqual(writes / 3);
-    expect(Math.max(...c.sizes.slice(burstFrames))).toBeGreaterThan(move.length);
+    expect(Math.max(...c.sizes.slice(burstFrames))).toBeGreaterThan(MOVE.length);
     expect(bridge.stats()[0]?.holds).toBeGreaterThan(1);
     // The burst alone could not have been held without a flood's size.
     expect(burst.length).toBeGreaterThan(BURST_BYTES);
@@ -243,22 +259,15 @@ describe('terminal output gathering', () => {
     // The burst, then 10 runs of 30 cursor moves a millisecond apart, with 40 ms of quiet
     // between runs: longer than the quiet that asks tmux for a redraw, shorter than the one
     // that ends a flood, as tmux's own 100 ms timer leaves a client it had fallen behind for.
-    const burst = content(64 * 1024);
-    const file = join(root, 'gaps.txt');
-    writeFileSync(file, burst);
-    const move = '\x1b[41;77H';
     const runs = 10;
     const perRun = 30;
-    const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let r = 0; r < ${runs}; r++) { for (let i = 0; i < ${perRun}; i++) { fs.writeSync(1, ${JSON.stringify(move)}); Atomics.wait(pause, 0, 0, 1); } Atomics.wait(pause, 0, 0, 40); }`;
-    const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+    const { burst, file, program, expected } = burstThenTrickle('gaps.txt', runs, perRun, 40);
     const { bridge, url, redrawn } = await bridgeServer(file, program);
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
-    const expected = Buffer.concat([burst, Buffer.from(move.repeat(runs * perRun))]);
     await eventually(() => c.received() >= expected.length, 60_000, 'the burst and the trickle');
     expect(Buffer.concat(c.chunks).equals(expected)).toBe(true);
-    let burstFrames = 0;
-    for (let at = 0; at < burst.length; burstFrames++) at += c.sizes[burstFrames] ?? burst.length;
+    const burstFrames = framesOfBurst(c.sizes, burst.length);
     // Ended at the first quiet, the nine runs after it would go out a write a frame: 270.
     expect(c.sizes.length - burstFrames).toBeLessThanOrEqual((runs * perRun) / 3);
     // Each quiet still asks tmux to redraw: the screen as it stands shows between runs.
