@@ -16,6 +16,8 @@ import { listClaudeSessions } from './claude/sessions.js';
 import type { AgentConfig } from './config/config.js';
 import { loginEnvironment } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
+import { openGit } from './changes/git.js';
+import { SessionChanges } from './changes/session-changes.js';
 import { openAddress, PLAIN_HTTP_WARNING } from './http/address.js';
 import { hookIntake } from './http/hook-routes.js';
 import { apiRouter } from './http/routes/api-router.js';
@@ -49,6 +51,7 @@ import { forgetDialogsWithStatus } from './wiring/forgotten-dialogs.js';
 import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
 import { PHONE_CONTEXT, PhonePrompts } from './wiring/phone-prompts.js';
 import { revokeDevice } from './wiring/device-revocation.js';
+import { sessionDir } from './wiring/session-dir.js';
 import { sessionPlace } from './wiring/session-place.js';
 import { outsideLifecycle } from './wiring/outside-lifecycle.js';
 import { userHooksView } from './wiring/user-hooks-view.js';
@@ -114,6 +117,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     agent.register(sender);
     const presence = new Presence();
     const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place: sessionPlace(tabs, outside), log }));
+    const changes = agent.register(new SessionChanges(openGit({ env: login.env }), paths.changes, log));
+    changes.load();
     const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, log });
     const { address, hostGuard, tailscale } = await openAddress(config, tls !== null, log);
     const version = agentVersion();
@@ -130,10 +135,11 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
         modeSeen(key, mode);
         return mode;
       },
+      changes, sessionDir: sessionDir(store, outside),
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: changes, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

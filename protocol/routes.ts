@@ -47,6 +47,8 @@ export const API_ROUTES = {
   outsideUpload: { method: 'POST', path: '/outside/:key/uploads' },
   outsideHistory: { method: 'GET', path: '/outside/:key/history' },
   adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
+  changes: { method: 'GET', path: '/changes/:key' },
+  fileChanges: { method: 'GET', path: '/changes/:key/file' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
   pushKey: { method: 'GET', path: '/push/key' },

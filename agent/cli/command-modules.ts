@@ -8,6 +8,7 @@ export const commandModules = {
   config: () => import('../config/config.js'),
   remote: () => import('./remote.js'),
   approvals: () => import('./approvals-cli.js'),
+  changes: () => import('./changes-cli.js'),
   service: () => import('./service.js'),
   hooks: () => import('./hooks-cli.js'),
   doctor: () => import('./doctor.js'),

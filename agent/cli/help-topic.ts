@@ -7,7 +7,7 @@
 const TAKES_START_OPTIONS: ReadonlySet<string> = new Set(['start', 'service', 'doctor']);
 
 /** Commands that talk to the running agent, which the note after their usage lines is about. */
-const AGENT_CLIENT_COMMANDS: ReadonlySet<string> = new Set(['pair', 'devices', 'tabs', 'tab', 'approvals', 'approve', 'deny', 'answer']);
+const AGENT_CLIENT_COMMANDS: ReadonlySet<string> = new Set(['pair', 'devices', 'tabs', 'tab', 'approvals', 'approve', 'deny', 'answer', 'changes']);
 
 /** The indented, parenthesised note on exit codes that follows the agent's client commands. */
 const NOTE = Symbol('note');

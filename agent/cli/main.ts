@@ -32,6 +32,9 @@ Usage:
   pocketmux answer ID LABEL...  answer a question: one LABEL per question, an option's
                                 label or number ("Red,Blue" for several) or any text;
                                 a plan or dialog: its option number
+  pocketmux changes ID [--turn|--session|--head]
+                                what a session (a tab's id, an outside session's key) changed:
+                                this turn (the default), this session, or against HEAD
       (these commands talk to the agent of --data-dir over loopback; all take --json;
        exit 3 when no agent runs, 4 when --wait-for or --wait times out (default 600 s),
        1 when the agent refuses, e.g. an approval already answered elsewhere)
@@ -123,6 +126,9 @@ export async function main(argv: string[]): Promise<number> {
         always: { type: 'boolean' },
         message: { type: 'string' },
         wait: { type: 'boolean' },
+        turn: { type: 'boolean' },
+        session: { type: 'boolean' },
+        head: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -152,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'start';
-  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || APPROVAL_COMMANDS.has(command)) {
+  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || command === 'changes' || APPROVAL_COMMANDS.has(command)) {
     const { CliError, dataDirFrom, EXIT, runRemote } = await load.remote();
     const timeout = (values.timeout as string | undefined) ?? '600';
     if (!/^\d+$/.test(timeout)) {
@@ -161,6 +167,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     const dataDir = dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome);
     try {
+      if (command === 'changes') {
+        const { runChanges } = await load.changes();
+        return await runChanges(positionals, { dataDir, json: values.json === true, turn: values.turn === true, session: values.session === true, head: values.head === true });
+      }
       if (APPROVAL_COMMANDS.has(command)) {
         const { runApprovals } = await load.approvals();
         return await runApprovals(positionals, {

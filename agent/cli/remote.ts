@@ -75,11 +75,12 @@ function send(url: string, method: string, headers: Record<string, string>, body
 }
 
 /** One request to the agent; a refusal becomes a `CliError` with the agent's own reason. */
-export async function call<T>(conn: Connection, route: ApiRoute, id?: string, body?: unknown): Promise<T> {
+export async function call<T>(conn: Connection, route: ApiRoute, id?: string, body?: unknown, query?: Record<string, string>): Promise<T> {
   let res: Answer;
+  const search = query === undefined ? '' : `?${new URLSearchParams(query).toString()}`;
   try {
     res = await send(
-      `${conn.base}${routePath(route, id)}`,
+      `${conn.base}${routePath(route, id)}${search}`,
       route.method,
       { [CLI_TOKEN_HEADER]: conn.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body === undefined ? undefined : JSON.stringify(body),

@@ -23,6 +23,8 @@ export function dataPaths(dataDir: string) {
     push: join(dataDir, 'push.json'),
     /** Claude sessions reporting from outside the tabs (pocketmux hooks install). */
     outside: join(dataDir, 'outside.json'),
+    /** Review: the sessions' recorded starts, and beside it a folder of snapshots for each. */
+    changes: join(dataDir, 'changes', 'sessions.json'),
     log: join(dataDir, 'logs', 'agent.log'),
   };
 }

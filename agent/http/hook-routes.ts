@@ -9,6 +9,7 @@ import type { PermissionRequestPayload } from '../approvals/from-hooks.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import { isLoopback, tokenMatches } from '../auth/access.js';
 import type { ConnectionProof } from '../auth/connection-guard.js';
+import { TURN_RECORD_WAIT_MS } from '../config/limits.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
@@ -112,6 +113,17 @@ export function readJsonBody(req: IncomingMessage, limit = HOOK_BODY_BYTES): Pro
   });
 }
 
+/** Waits for `work`, at most `ms`; never rejects. */
+function within(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void work.catch(() => undefined).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export interface HookRouteDeps {
   token: string;
   tmuxSocket: string;
@@ -125,6 +137,8 @@ export interface HookRouteDeps {
   connections: ConnectionProof;
   /** Words for Claude to hear with a prompt a phone sent (agent/wiring/phone-prompts.ts), or null. */
   promptContext: (key: string, prompt: string) => string | null;
+  /** Where each session and turn starts, for review (agent/changes/session-changes.ts). */
+  starts: { sessionStarted(key: string, cwd: string): Promise<void>; turnStarted(key: string, cwd: string): Promise<void> };
   log: Logger;
 }
 
@@ -222,6 +236,10 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
     deps.approvals.afterEvent(key, tab !== undefined, payload);
+    if (payload.cwd !== undefined && payload.hook_event_name === 'SessionStart' && payload.source !== 'compact') void deps.starts.sessionStarted(key, payload.cwd);
+    // Claude waits on this hook before it sends the prompt: recorded now, the turn's start
+    // comes before any edit of the turn.
+    if (payload.cwd !== undefined && payload.hook_event_name === 'UserPromptSubmit') await within(deps.starts.turnStarted(key, payload.cwd), TURN_RECORD_WAIT_MS);
     const context = payload.hook_event_name === 'UserPromptSubmit' ? deps.promptContext(key, payload.prompt) : null;
     if (context !== null) return replyJson(res, 200, { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as

@@ -10,6 +10,7 @@ import { NotFoundError, UnavailableError } from '../../tabs/tab-service.js';
 import { InputBacklogError } from '../../tmux/input-queue.js';
 import type { Logger } from '../../util/log.js';
 import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
+import { type ChangesRouteDeps, changesRoutes } from './changes.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
 import { type OutsideRouteDeps, outsideRoutes, outsideUploadRoutes } from './outside.js';
@@ -28,6 +29,7 @@ export type RouteDeps = { access: AccessControl; connections: ConnectionProof; l
   ApprovalRouteDeps &
   PushRouteDeps &
   OutsideRouteDeps &
+  ChangesRouteDeps &
   TerminalRouteDeps;
 
 /**
@@ -80,6 +82,7 @@ export function apiRouter(deps: RouteDeps): Router {
   api.use(approvalRoutes(deps));
   api.use(pushRoutes(deps));
   api.use(outsideRoutes(deps));
+  api.use(changesRoutes(deps));
   api.use(terminalRoutes(deps));
 
   api.use((_req, res) => {

@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { CHANGES_LIMITS, type ChangeScope, type ChangesView, type FileChange, type FileDiff } from '../../protocol/changes.js';
+import { readJsonFile, writeJsonAtomicAsync } from '../store/atomic-file.js';
+import type { Logger } from '../util/log.js';
+import { ChangesUnavailable, emptyTreeLike, type Git, type Repository } from './git.js';
+import { parseRawNumstat, parseUnifiedDiff, type RawChange } from './git-output.js';
+
+/** A scope's start: the directory as a tree, and when. */
+interface Start {
+  tree: string;
+  at: number;
+}
+
+interface SessionRecord {
+  /** The folder of this session's index and objects, under the changes folder. */
+  id: string;
+  /** The directory Claude works in, and the top of its repository when the starts were recorded. */
+  cwd: string;
+  root: string;
+  session?: Start;
+  turn?: Start;
+  usedAt: number;
+}
+
+const Start = z.object({ tree: z.string().regex(/^[0-9a-f]{40,64}$/), at: z.number() });
+const RecordsFile = z.object({
+  sessions: z.record(
+    z.string().max(256),
+    z.object({ id: z.string().regex(/^[0-9a-f]{16}$/), cwd: z.string(), root: z.string(), session: Start.optional(), turn: Start.optional(), usedAt: z.number() }),
+  ),
+});
+
+/** Sessions whose starts are kept; past it, the one used least recently goes, snapshots and all. */
+export const CHANGES_SESSIONS_MAX = 64;
+
+/**
+ * What each session changed, for review. The start of every session (SessionStart) and of every
+ * turn (UserPromptSubmit) is recorded as a git tree of the directory (git.ts: never touching
+ * the person's repository); a scope's changes are that tree against the directory now, and
+ * HEAD's against the directory now. Starts are kept on disk, so an agent restarted mid-turn
+ * still knows them.
+ */
+export class SessionChanges {
+  private readonly records = new Map<string, SessionRecord>();
+  /** One run at a time per session: they share its index. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly folder: string;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly git: Git,
+    private readonly file: string,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+    private readonly max = CHANGES_SESSIONS_MAX,
+  ) {
+    this.folder = dirname(file);
+  }
+
+  /** Reads the recorded starts, and removes snapshot folders no session names. */
+  load(): void {
+    mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+    const read = readJsonFile(this.file, RecordsFile);
+    if (read.status === 'corrupt') this.log.warn('the recorded starts of sessions were unreadable and set aside', { reason: read.reason, setAsideAs: read.setAsideAs });
+    if (read.status === 'ok') for (const [key, record] of Object.entries(read.value.sessions)) this.records.set(key, record);
+    const named = new Set([...this.records.values()].map((r) => r.id));
+    for (const name of readdirSync(this.folder)) {
+      if (/^[0-9a-f]{16}$/.test(name) && !named.has(name)) void rm(join(this.folder, name), { recursive: true, force: true });
+    }
+  }
+
+  /** A Claude session started (or was cleared, or resumed) in `cwd`: its changes count from now. */
+  sessionStarted(key: string, cwd: string): Promise<void> {
+    return this.record(key, cwd, 'session');
+  }
+
+  /** A prompt starts a turn: its changes count from now; a session whose start was missed counts from here too. */
+  turnStarted(key: string, cwd: string): Promise<void> {
+    return this.record(key, cwd, 'turn');
+  }
+
+  /** The session's record is dropped (its tab closed, its Claude gone for good), snapshots and all. */
+  forget(key: string): void {
+    const record = this.records.get(key);
+    if (!record) return;
+    this.records.delete(key);
+    void this.queued(key, () => rm(join(this.folder, record.id), { recursive: true, force: true }));
+    this.save();
+  }
+
+  /** The changed files of one scope. `dir` is where the session works when no start of it was recorded. */
+  changes(key: string, scope: ChangeScope, dir: string | null): Promise<ChangesView> {
+    return this.queued(key, async () => {
+      const compared = await this.compare(key, scope, dir);
+      if ('reason' in compared) return { scope, source: 'none', reason: compared.reason, files: [], total: { files: 0, added: 0, removed: 0 }, truncated: false, unrecorded: [] };
+      const { repo, since, head, changes, unrecorded } = compared;
+      const total = { files: changes.length, added: 0, removed: 0 };
+      for (const c of changes) {
+        total.added += c.added ?? 0;
+        total.removed += c.removed ?? 0;
+      }
+      return {
+        scope,
+        source: 'git',
+        root: repo.root,
+        ...(since !== undefined ? { since } : {}),
+        ...(head !== undefined ? { head } : {}),
+        files: changes.slice(0, CHANGES_LIMITS.files).map(publicChange),
+        total,
+        truncated: changes.length > CHANGES_LIMITS.files,
+        unrecorded,
+      };
+    });
+  }
+
+  /** One file's diff in a scope, from its `from`th diff line; throws ChangesUnavailable when it did not change there. */
+  fileDiff(key: string, scope: ChangeScope, path: string, dir: string | null, from = 0): Promise<FileDiff> {
+    return this.queued(key, async () => {
+      const compared = await this.compare(key, scope, dir);
+      if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
+      const change = compared.changes.find((c) => c.path === path) ?? compared.changes.find((c) => c.from === path);
+      if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
+      const shown = publicChange(change);
+      const textual = !change.binary && change.before !== 'submodule' && change.after !== 'submodule' && change.oldObject !== change.newObject;
+      if (!textual) return { scope, change: shown, hunks: [], lines: 0, from: 0 };
+      const store = { dir: join(this.folder, compared.record.id) };
+      const patch = await this.git.diffBlobs(compared.repo, store, change.oldObject ?? null, change.newObject ?? null);
+      const parsed = parseUnifiedDiff(patch, from);
+      return { scope, change: shown, ...parsed };
+    });
+  }
+
+  private async compare(
+    key: string,
+    scope: ChangeScope,
+    dir: string | null,
+  ): Promise<{ reason: string } | { record: SessionRecord; repo: Repository; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] }> {
+    const known = this.records.get(key);
+    const cwd = known?.cwd ?? dir;
+    if (cwd === null) return { reason: 'the session\u2019s directory is not known' };
+    let repo: Repository;
+    try {
+      repo = await this.git.repository(cwd);
+    } catch (err) {
+      if (err instanceof ChangesUnavailable) return { reason: err.message };
+      throw err;
+    }
+    let record = known;
+    let base: string;
+    let since: number | undefined;
+    let head: string | undefined;
+    if (scope === 'head') {
+      record ??= this.newRecord(key, cwd, repo.root);
+      const at = await this.git.head(repo);
+      head = at?.commit;
+      base = at?.tree ?? '';
+    } else {
+      const start = record?.root === repo.root ? record[scope] : undefined;
+      if (!record || !start) {
+        return { reason: scope === 'turn' ? 'the start of this turn was not recorded (it began before the agent ran, or no prompt was sent yet)' : 'the start of this session was not recorded (it began before the agent ran)' };
+      }
+      base = start.tree;
+      since = start.at;
+    }
+    record.usedAt = this.now();
+    const store = { dir: join(this.folder, record.id) };
+    const now = await this.git.snapshot(repo, store);
+    const raw = await this.git.diffTrees(repo, store, base || emptyTreeLike(now.tree), now.tree);
+    const changes = parseRawNumstat(raw).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { record, repo, ...(since !== undefined ? { since } : {}), ...(head !== undefined ? { head } : {}), changes, unrecorded: now.unrecorded };
+  }
+
+  private record(key: string, cwd: string, scope: 'session' | 'turn'): Promise<void> {
+    return this.queued(key, async () => {
+      let repo: Repository;
+      try {
+        repo = await this.git.repository(cwd);
+      } catch (err) {
+        if (!(err instanceof ChangesUnavailable)) throw err;
+        // Not a repository (or no git): nothing to record; what was recorded of another directory no longer applies.
+        if (this.records.has(key)) this.forget(key);
+        return;
+      }
+      let record = this.records.get(key);
+      // Another repository than the one the starts were recorded in: they say nothing of this one.
+      if (record && record.root !== repo.root) {
+        delete record.session;
+        delete record.turn;
+        record.root = repo.root;
+      }
+      record ??= this.newRecord(key, cwd, repo.root);
+      record.cwd = cwd;
+      const snapshot = await this.git.snapshot(repo, { dir: join(this.folder, record.id) });
+      const start = { tree: snapshot.tree, at: this.now() };
+      if (scope === 'session') {
+        record.session = start;
+        delete record.turn;
+      } else {
+        record.turn = start;
+        record.session ??= start;
+      }
+      record.usedAt = start.at;
+      this.save();
+    }).catch((err: unknown) => {
+      this.log.warn(`could not record the start of a ${scope} for review`, { key, error: (err as Error).message });
+    });
+  }
+
+  private newRecord(key: string, cwd: string, root: string): SessionRecord {
+    const record: SessionRecord = { id: randomBytes(8).toString('hex'), cwd, root, usedAt: this.now() };
+    this.records.set(key, record);
+    while (this.records.size > this.max) {
+      let oldest: string | null = null;
+      let at = Number.POSITIVE_INFINITY;
+      for (const [k, r] of this.records) {
+        if (k !== key && r.usedAt < at) {
+          oldest = k;
+          at = r.usedAt;
+        }
+      }
+      if (oldest === null) break;
+      this.forget(oldest);
+    }
+    return record;
+  }
+
+  private queued<T>(key: string, job: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(key) ?? Promise.resolve();
+    const run = before.then(job, job);
+    const settled = run.catch(() => undefined);
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return run;
+  }
+
+  /** Writes the records, one write at a time, the newest state each time. */
+  private save(): void {
+    this.saving = this.saving
+      .then(() => writeJsonAtomicAsync(this.file, { sessions: Object.fromEntries(this.records) }))
+      .catch((err: unknown) => this.log.warn('could not save the recorded starts of sessions', { error: (err as Error).message }));
+  }
+
+  /** Waits for the records' last write (for a clean stop). */
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()]);
+    await this.saving;
+  }
+}
+
+function publicChange(change: RawChange): FileChange {
+  const { oldObject: _old, newObject: _new, ...shown } = change;
+  return shown;
+}

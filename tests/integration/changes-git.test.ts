@@ -1,0 +1,258 @@
+/**
+ * Review's record of a session's changes, on real git repositories: each scope lists exactly
+ * what changed since its start, every kind of change is told for what it is, and nothing the
+ * person sees in the repository moves (status, index, stash, refs, objects, files).
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHANGES_LIMITS, type ChangesView, ChangesViewSchema, FileDiffSchema } from '../../protocol/changes.js';
+import { openGit } from '../../agent/changes/git.js';
+import { SessionChanges } from '../../agent/changes/session-changes.js';
+import { createLogger } from '../../agent/util/log.js';
+import { tempFolders } from '../support/temp-folders.js';
+
+const log = createLogger({ stderr: false });
+const folder = tempFolders('pm-changes-');
+
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
+}
+
+/** A repository with a commit: a text file, a file to rename, one to delete, a symlink, a binary file, a script. */
+function repository(): string {
+  const dir = join(folder(), 'repo');
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(join(dir, 'app.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
+  writeFileSync(join(dir, 'old-name.md'), '# notes\n\nkept as it is\n');
+  writeFileSync(join(dir, 'gone.txt'), 'to be deleted\n');
+  writeFileSync(join(dir, 'logo.bin'), Buffer.from([0, 1, 2, 3, 255, 0]));
+  writeFileSync(join(dir, 'run.sh'), 'echo hi\n');
+  writeFileSync(join(dir, '.gitignore'), 'build/\n');
+  symlinkSync('app.ts', join(dir, 'link'));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'first');
+  return dir;
+}
+
+/** Everything of the repository a person could see change: status, index, stash, refs, the object store's files, HEAD's log. */
+function repositoryState(dir: string): string {
+  const objects = (sub = ''): string[] =>
+    readdirSync(join(dir, '.git', 'objects', sub), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? objects(join(sub, e.name)) : [join(sub, e.name)]));
+  return JSON.stringify({
+    status: git(dir, 'status', '--porcelain=v2', '-z', '--untracked-files=all'),
+    index: readFileSync(join(dir, '.git', 'index')).toString('base64'),
+    stash: git(dir, 'stash', 'list'),
+    refs: git(dir, 'for-each-ref'),
+    objects: objects().sort(),
+    gitFiles: readdirSync(join(dir, '.git')).sort(),
+  });
+}
+
+function service(data = folder()): SessionChanges {
+  const changes = new SessionChanges(openGit({ env: gitEnv }), join(data, 'changes', 'sessions.json'), log);
+  changes.load();
+  return changes;
+}
+
+const byPath = (view: ChangesView) => Object.fromEntries(view.files.map((f) => [f.path, f]));
+
+describe('changes of a session in a git repository', () => {
+  it('lists this turn, this session and HEAD, each exactly, and leaves the repository as it was', async () => {
+    const dir = repository();
+    const changes = service();
+    // Something the person had going before Claude started: not Claude's, not this session's.
+    writeFileSync(join(dir, 'app.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\n// mine\n');
+    git(dir, 'stash', 'push', '-q', '-m', 'person');
+    writeFileSync(join(dir, 'draft.txt'), 'the person\u2019s draft\n');
+    await changes.sessionStarted('t1', dir);
+
+    // Turn one: Claude edits a line and writes a new file.
+    await changes.turnStarted('t1', dir);
+    writeFileSync(join(dir, 'app.ts'), 'const a = 1;\nconst b = 20;\nconst c = 3;\n');
+    writeFileSync(join(dir, 'added.ts'), 'export const x = 1;\n');
+
+    // Turn two: a rename, a delete, a binary edit, a mode change, a symlink turned to a file, a file in an ignored folder.
+    const before = repositoryState(dir);
+    await changes.turnStarted('t1', dir);
+    expect(repositoryState(dir)).toBe(before);
+    renameSync(join(dir, 'old-name.md'), join(dir, 'new-name.md'));
+    unlinkSync(join(dir, 'gone.txt'));
+    writeFileSync(join(dir, 'logo.bin'), Buffer.from([0, 9, 9, 9, 255, 0]));
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    unlinkSync(join(dir, 'link'));
+    writeFileSync(join(dir, 'link'), 'now a file\n');
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(join(dir, 'build', 'out.js'), 'ignored\n');
+
+    const stateBefore = repositoryState(dir);
+    const turn = ChangesViewSchema.parse(await changes.changes('t1', 'turn', null));
+    const session = ChangesViewSchema.parse(await changes.changes('t1', 'session', null));
+    const head = ChangesViewSchema.parse(await changes.changes('t1', 'head', null));
+    expect(repositoryState(dir)).toBe(stateBefore);
+
+    expect(turn.source).toBe('git');
+    expect(turn.root).toBe(dir);
+    expect(byPath(turn)).toEqual({
+      'new-name.md': { path: 'new-name.md', from: 'old-name.md', kind: 'renamed', before: 'file', after: 'file', added: 0, removed: 0, binary: false },
+      'gone.txt': { path: 'gone.txt', kind: 'deleted', before: 'file', added: 0, removed: 1, binary: false },
+      'logo.bin': { path: 'logo.bin', kind: 'modified', before: 'file', after: 'file', added: null, removed: null, binary: true },
+      'run.sh': { path: 'run.sh', kind: 'modified', before: 'file', after: 'executable', added: 0, removed: 0, binary: false },
+      link: { path: 'link', kind: 'type-changed', before: 'symlink', after: 'file', added: 1, removed: 1, binary: false },
+    });
+    expect(turn.total).toEqual({ files: 5, added: 1, removed: 2 });
+    expect(turn.since).toBeGreaterThan(0);
+
+    // The session: both turns, and not the person's draft, which was there before it started.
+    expect(Object.keys(byPath(session)).sort()).toEqual(['added.ts', 'app.ts', 'gone.txt', 'link', 'logo.bin', 'new-name.md', 'run.sh']);
+    expect(byPath(session)['app.ts']).toMatchObject({ kind: 'modified', added: 1, removed: 1 });
+    expect(byPath(session)['added.ts']).toMatchObject({ kind: 'added', after: 'file', added: 1, removed: 0 });
+    // HEAD: everything since the commit, the draft too; never the ignored build output.
+    expect(Object.keys(byPath(head)).sort()).toEqual(['added.ts', 'app.ts', 'draft.txt', 'gone.txt', 'link', 'logo.bin', 'new-name.md', 'run.sh']);
+    expect(head.head).toBe(git(dir, 'rev-parse', 'HEAD').trim());
+    expect(head.since).toBeUndefined();
+
+    const diff = FileDiffSchema.parse(await changes.fileDiff('t1', 'session', 'app.ts', null));
+    expect(diff.hunks).toEqual([
+      {
+        oldStart: 1,
+        oldLines: 3,
+        newStart: 1,
+        newLines: 3,
+        section: '',
+        lines: [
+          { op: ' ', text: 'const a = 1;', old: 1, new: 1 },
+          { op: '-', text: 'const b = 2;', old: 2 },
+          { op: '+', text: 'const b = 20;', new: 2 },
+          { op: ' ', text: 'const c = 3;', old: 3, new: 3 },
+        ],
+      },
+    ]);
+    const added = await changes.fileDiff('t1', 'session', 'added.ts', null);
+    expect(added.hunks[0]?.lines).toEqual([{ op: '+', text: 'export const x = 1;', new: 1 }]);
+    const deleted = await changes.fileDiff('t1', 'turn', 'gone.txt', null);
+    expect(deleted.hunks[0]?.lines).toEqual([{ op: '-', text: 'to be deleted', old: 1 }]);
+    // A rename is found by either name; a binary file has no lines to show.
+    expect((await changes.fileDiff('t1', 'turn', 'old-name.md', null)).change.path).toBe('new-name.md');
+    expect((await changes.fileDiff('t1', 'turn', 'logo.bin', null)).hunks).toEqual([]);
+    await expect(changes.fileDiff('t1', 'turn', 'app.ts', null)).rejects.toThrow(/did not change in this scope/);
+    expect(repositoryState(dir)).toBe(stateBefore);
+    await changes.dispose();
+  });
+
+  it('shows hostile file names as they are, and a huge one without reading it', async () => {
+    const dir = repository();
+    const data = folder();
+    const changes = service(data);
+    await changes.turnStarted('t2', dir);
+    const names = ['line\nbreak.txt', '-rf', 'bidi\u202Eexe.txt', 'sp ace & $(x).txt'];
+    for (const name of names) writeFileSync(join(dir, name), 'x\n');
+    const big = join(dir, 'huge.log');
+    writeFileSync(big, Buffer.alloc(CHANGES_LIMITS.snapshotFileBytes + 1, 'a'));
+    const view = await changes.changes('t2', 'turn', null);
+    expect(view.files.map((f) => f.path).sort()).toEqual([...names].sort());
+    expect(view.unrecorded).toEqual(['huge.log']);
+    for (const name of names) expect((await changes.fileDiff('t2', 'turn', name, null)).hunks[0]?.lines).toEqual([{ op: '+', text: 'x', new: 1 }]);
+    // The snapshot never copied it: pocketmux's objects stay far smaller than the file.
+    const stored = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? stored(join(d, e.name)) : statSync(join(d, e.name)).size), 0);
+    expect(stored(data)).toBeLessThan(CHANGES_LIMITS.snapshotFileBytes / 8);
+    rmSync(big);
+    await changes.dispose();
+  });
+
+  it('cuts a long diff into pages and long lines to their limit', async () => {
+    const dir = repository();
+    const changes = service();
+    await changes.turnStarted('t3', dir);
+    const lines = Array.from({ length: CHANGES_LIMITS.diffLines + 10 }, (_, i) => `line ${i}`);
+    lines[0] = 'y'.repeat(CHANGES_LIMITS.lineChars + 5);
+    writeFileSync(join(dir, 'long.txt'), `${lines.join('\n')}\n`);
+    const first = await changes.fileDiff('t3', 'turn', 'long.txt', null);
+    expect(first.lines).toBe(lines.length);
+    expect(first.next).toBe(CHANGES_LIMITS.diffLines);
+    expect(first.hunks[0]?.lines[0]).toEqual({ op: '+', text: 'y'.repeat(CHANGES_LIMITS.lineChars), new: 1, cut: true });
+    const rest = await changes.fileDiff('t3', 'turn', 'long.txt', null, first.next);
+    expect(rest.next).toBeUndefined();
+    expect(rest.hunks[0]?.lines.map((l) => l.text)).toEqual(lines.slice(CHANGES_LIMITS.diffLines));
+    expect(rest.hunks[0]?.lines[0]?.new).toBe(CHANGES_LIMITS.diffLines + 1);
+    await changes.dispose();
+  });
+
+  it('says why when it cannot tell: a plain directory, a start not recorded', async () => {
+    const changes = service();
+    const plain = folder();
+    await changes.turnStarted('t4', plain);
+    expect(await changes.changes('t4', 'turn', plain)).toMatchObject({ source: 'none', reason: 'not in a git repository', files: [] });
+    const dir = repository();
+    expect(await changes.changes('t5', 'turn', dir)).toMatchObject({ source: 'none', reason: expect.stringMatching(/start of this turn was not recorded/) });
+    // HEAD needs no start.
+    writeFileSync(join(dir, 'app.ts'), 'changed\n');
+    expect((await changes.changes('t5', 'head', dir)).files.map((f) => f.path)).toEqual(['app.ts']);
+    await changes.dispose();
+  });
+
+  it('works in a repository with no commit yet and in a linked work tree', async () => {
+    const changes = service();
+    const fresh = join(folder(), 'fresh');
+    mkdirSync(fresh);
+    git(fresh, 'init', '-q');
+    writeFileSync(join(fresh, 'a.txt'), 'a\n');
+    const head = await changes.changes('f', 'head', fresh);
+    expect(head.head).toBeUndefined();
+    expect(head.files).toEqual([{ path: 'a.txt', kind: 'added', after: 'file', added: 1, removed: 0, binary: false }]);
+
+    const dir = repository();
+    const linked = join(folder(), 'linked');
+    git(dir, 'worktree', 'add', '-q', linked);
+    await changes.turnStarted('w', linked);
+    writeFileSync(join(linked, 'app.ts'), 'in the linked tree\n');
+    const view = await changes.changes('w', 'turn', null);
+    expect(view.root).toBe(linked);
+    expect(view.files.map((f) => f.path)).toEqual(['app.ts']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    await changes.dispose();
+  });
+
+  it('tells a submodule moved to another commit from a file', async () => {
+    const lib = repository();
+    const dir = repository();
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'lib');
+    git(dir, 'commit', '-q', '-m', 'with lib');
+    const changes = service();
+    await changes.turnStarted('s', dir);
+    const sub = join(dir, 'lib');
+    writeFileSync(join(sub, 'app.ts'), 'moved on\n');
+    git(sub, 'commit', '-q', '-am', 'next');
+    const view = await changes.changes('s', 'turn', null);
+    const commits = { before: git(dir, 'rev-parse', 'HEAD:lib').trim(), after: git(sub, 'rev-parse', 'HEAD').trim() };
+    expect(view.files).toEqual([{ path: 'lib', kind: 'modified', before: 'submodule', after: 'submodule', added: null, removed: null, binary: false, commits }]);
+    expect((await changes.fileDiff('s', 'turn', 'lib', null)).hunks).toEqual([]);
+    await changes.dispose();
+  });
+
+  it('keeps the starts across a restart, and forgets a session with its snapshots', async () => {
+    const dir = repository();
+    const data = folder();
+    const file = join(data, 'changes', 'sessions.json');
+    const first = new SessionChanges(openGit({ env: gitEnv }), file, log);
+    first.load();
+    await first.turnStarted('k', dir);
+    writeFileSync(join(dir, 'app.ts'), 'edited\n');
+    await first.dispose();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = new SessionChanges(openGit({ env: gitEnv }), file, log);
+    second.load();
+    expect((await second.changes('k', 'turn', null)).files.map((f) => f.path)).toEqual(['app.ts']);
+    const folders = () => readdirSync(join(data, 'changes')).filter((n) => /^[0-9a-f]{16}$/.test(n));
+    expect(folders()).toHaveLength(1);
+    second.forget('k');
+    await second.dispose();
+    expect(folders()).toEqual([]);
+    expect((await second.changes('k', 'turn', dir)).source).toBe('none');
+  });
+});
