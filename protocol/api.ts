@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BLOCK_OPTIONS, DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
+import { CHANGE_SCOPES, CHANGES_LIMITS } from './changes.js';
 import { DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
@@ -422,3 +423,13 @@ export interface UploadResponse {
   relativePath: string;
   bytes: number;
 }
+
+/** The query of `GET /api/changes/:key`: `?scope=turn|session|head` (turn when absent). */
+export const ChangesQuery = z.object({ scope: z.enum(CHANGE_SCOPES).optional() });
+
+/** The query of `GET /api/changes/:key/file`: the file's path now, its scope, and the first diff line wanted. */
+export const FileDiffQuery = z.object({
+  path: z.string().min(1).max(CHANGES_LIMITS.path),
+  scope: z.enum(CHANGE_SCOPES).optional(),
+  from: z.coerce.number().int().min(0).optional(),
+});

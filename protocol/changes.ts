@@ -110,7 +110,8 @@ export interface FileDiff {
 }
 
 const EntryKindSchema = z.enum(ENTRY_KINDS);
-const Count = z.int().check(z.minimum(0));
+/** A count or a line number (the agent's own output: not checked to be whole, which would bring more of zod into the app). */
+const Count = z.number().check(z.minimum(0));
 
 export const FileChangeSchema = z.object({
   path: z.string(),
@@ -156,16 +157,6 @@ export const FileDiffSchema = z.object({
   from: Count,
   next: z.optional(Count),
 }) satisfies z.ZodMiniType<FileDiff>;
-
-/** The query of `GET /api/changes/:key`: `?scope=turn|session|head` (turn when absent). */
-export const ChangesQuery = z.object({ scope: z.optional(ChangeScopeSchema) });
-
-/** The query of `GET /api/changes/:key/file`: the file's path now, its scope, and the first diff line wanted. */
-export const FileDiffQuery = z.object({
-  path: z.string().check(z.minLength(1), z.maxLength(CHANGES_LIMITS.path)),
-  scope: z.optional(ChangeScopeSchema),
-  from: z.optional(z.coerce.number().check(z.minimum(0), z.refine(Number.isInteger, 'a whole number'))),
-});
 
 /** "3 files changed, +40 −12": a scope's total as the cards and the CLI say it. */
 export function changesSummary(total: ChangesView['total']): string {

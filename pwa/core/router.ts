@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TAB_PATH } from './tab-key.js';
 
-/** What a tab's full-screen view shows: its terminal, or its Claude conversation. */
-export type TabViewMode = 'terminal' | 'timeline';
+/** What a tab's full-screen view shows: its terminal, its Claude conversation, or what Claude changed. */
+export type TabViewMode = 'terminal' | 'timeline' | 'changes';
 
 export type Route = { name: 'list' } | { name: 'settings' } | { name: 'terminal'; tabId: string; view: TabViewMode };
 
@@ -15,7 +15,8 @@ export function parseRoute(pathname: string): Route | null {
   if (pathname === '/' || pathname === '') return { name: 'list' };
   if ([SETTINGS_PATH, FORMER_SETTINGS_PATH].some((p) => pathname === p || pathname === `${p}/`)) return { name: 'settings' };
   const m = TAB_PATH.exec(pathname);
-  return m?.[1] ? { name: 'terminal', tabId: m[1], view: m[2] ? 'timeline' : 'terminal' } : null;
+  // The view's path segment is its name: `/timeline`, `/changes` (TAB_PATH allows no other).
+  return m?.[1] ? { name: 'terminal', tabId: m[1], view: (m[2]?.slice(1) as TabViewMode | undefined) ?? 'terminal' } : null;
 }
 
 /** The address a route is shown under: an old one is written as the current one. */
@@ -28,7 +29,7 @@ export function terminalPath(tabId: string): string {
 }
 
 export function tabViewPath(tabId: string, view: TabViewMode): string {
-  return view === 'timeline' ? `${terminalPath(tabId)}/timeline` : terminalPath(tabId);
+  return view === 'terminal' ? terminalPath(tabId) : `${terminalPath(tabId)}/${view}`;
 }
 
 interface HistoryState {

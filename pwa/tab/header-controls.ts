@@ -1,7 +1,7 @@
-import { html } from 'lit';
+import { html, svg } from 'lit';
 import type { TabViewMode } from '../core/router.js';
 import { searchIcon, textSizeIcon } from '../terminal/terminal-icons.js';
-import { terminalIcon, timelineIcon } from '../ui/icons.js';
+import { icon, terminalIcon, timelineIcon } from '../ui/icons.js';
 import { keysOf } from './shortcut-keys-text.js';
 
 /** The header's find and text size: buttons for what the terminal's shortcuts also do. */
@@ -30,13 +30,16 @@ export function toolButtons(tools: ToolButtons) {
     </button></span>`;
 }
 
-/** A Claude's two views of one session: its terminal and its timeline. */
+/** A file with a line added: what a session changed. Here, not with the shared icons, which the first screen carries. */
+const changesIcon = () => icon(svg`<path d="M6 3h8l4 4v14H6z"/><path d="M12 9v6M9 12h6"/><path d="M9 18h6"/>`, 18);
+
+/** A Claude's views of one session: its terminal, its timeline, and what it changed. */
 export function viewSwitch(shown: TabViewMode, switchTo: (view: TabViewMode) => void) {
   const option = (view: TabViewMode, text: string, icon: unknown) =>
-    html`<button type="button" aria-pressed=${shown === view} title=${text} @click=${() => switchTo(view)}>
+    html`<button type="button" class=${view === 'changes' ? 'roomy' : ''} aria-pressed=${shown === view} title=${text} @click=${() => switchTo(view)}>
       ${icon}<span class="word">${text}</span>
     </button>`;
   return html`<div class="switch" role="group" aria-label="Show">
-    ${option('terminal', 'Terminal', terminalIcon())} ${option('timeline', 'Timeline', timelineIcon())}
+    ${option('terminal', 'Terminal', terminalIcon())} ${option('timeline', 'Timeline', timelineIcon())} ${option('changes', 'Changes', changesIcon())}
   </div>`;
 }

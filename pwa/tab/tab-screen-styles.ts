@@ -138,7 +138,7 @@ export const tabScreenStyles = css`
       background: var(--pm-surface-3);
       color: var(--pm-text);
     }
-    /* On a phone (or in a narrow pane) the two choices keep their icons and lose their words (still their names). */
+    /* On a phone (or in a narrow pane) the choices keep their icons and lose their words (still their names). */
     @container (max-width: 560px) {
       .switch button {
         padding: 0;
@@ -150,6 +150,15 @@ export const tabScreenStyles = css`
         height: 1px;
         overflow: hidden;
         clip-path: inset(50%);
+      }
+    }
+    /*
+     * On a phone's width the tab's name needs the room: Changes shows in the switch only while
+     * it is the view (the review card and the timeline lead to it).
+     */
+    @container (max-width: 420px) {
+      .switch button.roomy:not([aria-pressed='true']) {
+        display: none;
       }
     }
     /* The tab's view, and on a wide screen what Claude asks beside it. */

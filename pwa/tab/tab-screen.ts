@@ -69,6 +69,7 @@ export class TabScreen extends LitElement {
   /** In the split, whether other panes stand beside this one: it then closes rather than leading back to the list. */
   @property({ type: Boolean }) closable = false;
   @state() private timelineLoaded = false;
+  @state() private changesLoaded = false;
 
   @state() private connection: ConnectionState = { kind: 'connecting' };
   /** The timeline shown here was closed by the agent: it has no tab by this address. */
@@ -193,6 +194,7 @@ export class TabScreen extends LitElement {
   private async show(): Promise<void> {
     this.timelineMissing = false;
     if (this.view === 'timeline') await this.loadTimeline();
+    else if (this.view === 'changes') await this.loadChanges();
     else if (!this.outsideHasNoTerminal) await this.start();
   }
 
@@ -206,6 +208,18 @@ export class TabScreen extends LitElement {
       return;
     }
     if (generation === this.generation) this.timelineLoaded = true;
+  }
+
+  private async loadChanges(): Promise<void> {
+    const generation = ++this.generation;
+    this.loadError = '';
+    try {
+      await import('../changes/changes-view.js');
+    } catch (err) {
+      if (generation === this.generation) this.loadError = (err as Error).message;
+      return;
+    }
+    if (generation === this.generation) this.changesLoaded = true;
   }
 
   private switchTo(view: TabViewMode): void {
@@ -354,7 +368,7 @@ export class TabScreen extends LitElement {
     // A Claude outside pocketmux is always a Claude, with a conversation to show.
     const claude = this.isOutside ? { kind: 'claude' as const } : this.knownTab;
     const status = claude ? describeStatus(claude, this.status) : null;
-    const timeline = this.view === 'timeline' || hasTimeline(claude, this.status);
+    const timeline = this.view !== 'terminal' || hasTimeline(claude, this.status);
     const noTerminal = this.noTerminal;
     const outside = this.currentOutside;
     if (this.missing) return this.renderMissing(label);
@@ -396,7 +410,7 @@ export class TabScreen extends LitElement {
       ${this.adoption.confirming && outside ? html`<div class="adopt-panel">${this.adoption.renderPanel(outside)}</div>` : nothing}
       ${mode && !this.outsideHasNoTerminal ? this.modeSwitch.renderPanel(mode) : nothing}
       <div class="body">
-        <div class="main">${this.view === 'timeline' ? this.renderTimeline() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
+        <div class="main">${this.view === 'timeline' ? this.renderTimeline() : this.view === 'changes' ? this.renderChanges() : noTerminal ? this.renderNoTerminal() : this.renderTerminal()}</div>
       </div>
     `;
   }
@@ -411,6 +425,14 @@ export class TabScreen extends LitElement {
       ${this.timelineLoaded ? html`<pm-timeline-view .tabId=${this.tabId} .status=${this.status} .tab=${this.tab} .outside=${this.outside}></pm-timeline-view>` : nothing}
       ${!this.timelineLoaded && !this.loadError ? html`<div class="loading" role="status">Loading timeline…</div>` : nothing}
       ${this.loadError ? loadErrorCard('timeline', this.loadError) : nothing}
+    </div>`;
+  }
+
+  private renderChanges() {
+    return html`<div class="stage">
+      ${this.changesLoaded ? html`<pm-changes-view .sessionKey=${this.tabId} .status=${this.status}></pm-changes-view>` : nothing}
+      ${!this.changesLoaded && !this.loadError ? html`<div class="loading" role="status">Loading changes…</div>` : nothing}
+      ${this.loadError ? loadErrorCard('changes', this.loadError) : nothing}
     </div>`;
   }
 

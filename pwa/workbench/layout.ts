@@ -143,7 +143,7 @@ export const LAYOUT_STORAGE_KEY = 'pm.workbench.layout';
 const LAYOUT_VERSION = 1;
 
 function isView(value: unknown): value is TabViewMode {
-  return value === 'terminal' || value === 'timeline';
+  return value === 'terminal' || value === 'timeline' || value === 'changes';
 }
 
 /**

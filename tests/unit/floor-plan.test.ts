@@ -29,10 +29,10 @@ const AGENT_FLOORS: readonly (readonly string[])[] = [
 /** pwa/: the app layer alone imports features; core and ui import no feature. */
 const PWA_APP = ['app', 'sw.ts'];
 const PWA_BELOW = ['core', 'ui'];
-const PWA_FEATURES = ['inbox', 'sessions', 'tab', 'terminal', 'timeline', 'workbench', 'settings', 'pairing', 'offline', 'push'];
+const PWA_FEATURES = ['inbox', 'sessions', 'tab', 'terminal', 'timeline', 'changes', 'workbench', 'settings', 'pairing', 'offline', 'push'];
 /** The features one feature is built from (the tab screen holds the terminal and the timeline). */
 const FEATURE_PARTS: Readonly<Record<string, readonly string[]>> = {
-  tab: ['terminal', 'timeline'],
+  tab: ['terminal', 'timeline', 'changes'],
   workbench: ['tab', 'terminal'],
   offline: ['inbox', 'sessions', 'timeline'],
   settings: ['pairing', 'push'],

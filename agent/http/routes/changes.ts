@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
-import { OutsideKey, TabId } from '../../../protocol/api.js';
-import { ChangesQuery, type ChangesView, FileDiffQuery, type FileDiff } from '../../../protocol/changes.js';
+import { ChangesQuery, FileDiffQuery, OutsideKey, TabId } from '../../../protocol/api.js';
+import type { ChangesView, FileDiff } from '../../../protocol/changes.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { parseSessionKey } from '../../../protocol/session-key.js';
 import { ChangesUnavailable } from '../../changes/git.js';

@@ -1,0 +1,339 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, type FileChange, type FileDiff, FileDiffSchema } from '../../protocol/changes.js';
+import { safeParse } from '../../protocol/safe-parse.js';
+import { visibleLines, visibleText } from '../../protocol/safe-text.js';
+import type { TabStatus } from '../../protocol/status.js';
+import { fileChanges, sessionChanges } from './changes-api.js';
+import { arrowIcon, backIcon } from '../ui/icons.js';
+import { controls, spinner } from '../ui/styles.js';
+import { changesStyles } from './changes-styles.js';
+import { type DiffRow, diffRows } from './diff-rows.js';
+
+const SCOPES: readonly { scope: ChangeScope; label: string }[] = [
+  { scope: 'turn', label: 'This turn' },
+  { scope: 'session', label: 'Session' },
+  { scope: 'head', label: 'HEAD' },
+];
+
+const KIND_LETTER: Readonly<Record<FileChange['kind'], string>> = { added: 'A', deleted: 'D', modified: 'M', renamed: 'R', copied: 'C', 'type-changed': 'T' };
+const KIND_WORD: Readonly<Record<FileChange['kind'], string>> = {
+  added: 'added',
+  deleted: 'deleted',
+  modified: 'modified',
+  renamed: 'renamed',
+  copied: 'copied',
+  'type-changed': 'type changed',
+};
+
+/** Whether long lines wrap in a diff, kept on this device. */
+const WRAP_KEY = 'pocketmux.changes.wrap';
+
+/** A horizontal swipe this long (CSS px), mostly sideways, moves to the next or previous file. */
+const SWIPE_PX = 70;
+
+function splitPath(path: string): { dir: string; base: string } {
+  const at = path.lastIndexOf('/');
+  return at < 0 ? { dir: '', base: path } : { dir: path.slice(0, at + 1), base: path.slice(at + 1) };
+}
+
+function clock(at: number): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * What a session changed, for review on a phone: the changed files of this turn, this session
+ * or against HEAD, with lines added and removed; a tap opens a file's diff, numbered on both
+ * sides, changed words marked, unchanged runs folded, wrapping on or off, and the next file a
+ * swipe (or ←/→) away. A chunk of its own, loaded when the view first shows.
+ */
+@customElement('pm-changes-view')
+export class ChangesViewElement extends LitElement {
+  static override styles = [controls, spinner, changesStyles];
+
+  /** The session's key: a tab's id or an outside session's. */
+  @property() sessionKey = '';
+  /** Its Claude status: a turn that ends brings the list up to date. */
+  @property({ attribute: false }) status: TabStatus | undefined;
+
+  @state() private scope: ChangeScope = 'turn';
+  @state() private view: ChangesView | null = null;
+  @state() private loading = false;
+  @state() private error = '';
+  /** The file open, by its path now; null shows the list. */
+  @state() private open: string | null = null;
+  @state() private diff: FileDiff | null = null;
+  @state() private diffRows: DiffRow[] = [];
+  @state() private diffError = '';
+  @state() private diffLoading = false;
+  @state() private wrap = localStorage.getItem(WRAP_KEY) !== 'off';
+
+  private listRequest: AbortController | null = null;
+  private fileRequest: AbortController | null = null;
+  private touchStart: { x: number; y: number } | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.addEventListener('keydown', this.onKey);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeEventListener('keydown', this.onKey);
+    this.listRequest?.abort();
+    this.fileRequest?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('sessionKey')) {
+      this.open = null;
+      this.view = null;
+      void this.load();
+      return;
+    }
+    // A turn that ended (or began) changes what there is to review.
+    const before = changed.get('status') as TabStatus | undefined;
+    if (changed.has('status') && before && this.status && before.state !== this.status.state && this.status.state !== 'needs-input') void this.refresh();
+  }
+
+  /** Loads the list, and the open file's diff again. */
+  private async refresh(): Promise<void> {
+    await this.load();
+    if (this.open !== null) await this.openFile(this.open);
+  }
+
+  private async load(): Promise<void> {
+    this.listRequest?.abort();
+    const request = new AbortController();
+    this.listRequest = request;
+    this.loading = true;
+    this.error = '';
+    try {
+      const parsed = safeParse(ChangesViewSchema, await sessionChanges(this.sessionKey, this.scope, request.signal));
+      if (request.signal.aborted) return;
+      if (!parsed.success) throw new Error('The agent sent changes this app cannot read. Reload to update the app.');
+      this.view = parsed.data;
+      // A file no longer changed in this scope: back to the list.
+      if (this.open !== null && !parsed.data.files.some((f) => f.path === this.open)) this.closeFile();
+    } catch (err) {
+      if (request.signal.aborted) return;
+      this.error = (err as Error).message;
+    } finally {
+      if (this.listRequest === request) this.loading = false;
+    }
+  }
+
+  private setScope(scope: ChangeScope): void {
+    if (scope === this.scope) return;
+    this.scope = scope;
+    this.closeFile();
+    this.view = null;
+    void this.load();
+  }
+
+  private async openFile(path: string, from = 0): Promise<void> {
+    this.fileRequest?.abort();
+    const request = new AbortController();
+    this.fileRequest = request;
+    if (from === 0) {
+      // Another file: its name never shows over the last one's lines.
+      if (path !== this.open) {
+        this.diff = null;
+        this.diffRows = [];
+      }
+      this.open = path;
+      this.diffError = '';
+    }
+    this.diffLoading = true;
+    try {
+      const parsed = safeParse(FileDiffSchema, await fileChanges(this.sessionKey, this.scope, path, from, request.signal));
+      if (request.signal.aborted) return;
+      if (!parsed.success) throw new Error('The agent sent a diff this app cannot read. Reload to update the app.');
+      const more = parsed.data;
+      // A later page adds its hunks to those shown; a hunk cut between pages goes on in the next.
+      const hunks = from === 0 || !this.diff ? more.hunks : [...this.diff.hunks, ...more.hunks];
+      this.diff = { ...more, hunks };
+      this.diffRows = diffRows(hunks);
+      if (from === 0) this.renderRoot.querySelector('.diff-scroller')?.scrollTo({ top: 0 });
+    } catch (err) {
+      if (request.signal.aborted) return;
+      this.diffError = (err as Error).message;
+    } finally {
+      if (this.fileRequest === request) this.diffLoading = false;
+    }
+  }
+
+  private closeFile(): void {
+    this.fileRequest?.abort();
+    this.open = null;
+    this.diff = null;
+    this.diffRows = [];
+    this.diffError = '';
+    this.diffLoading = false;
+  }
+
+  /** The file `step` places from the open one in the list, if any. */
+  private neighbour(step: number): FileChange | undefined {
+    const files = this.view?.files ?? [];
+    const at = files.findIndex((f) => f.path === this.open);
+    return at < 0 ? undefined : files[at + step];
+  }
+
+  private go(step: number): void {
+    const next = this.neighbour(step);
+    if (next) void this.openFile(next.path);
+  }
+
+  private readonly onKey = (e: KeyboardEvent): void => {
+    if (this.open === null || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'ArrowRight' || e.key === 'j') this.go(1);
+    else if (e.key === 'ArrowLeft' || e.key === 'k') this.go(-1);
+    else if (e.key === 'Escape') this.closeFile();
+    else return;
+    e.preventDefault();
+  };
+
+  private onTouchStart(e: TouchEvent): void {
+    const t = e.touches[0];
+    this.touchStart = e.touches.length === 1 && t ? { x: t.clientX, y: t.clientY } : null;
+  }
+
+  private onTouchEnd(e: TouchEvent): void {
+    const start = this.touchStart;
+    const t = e.changedTouches[0];
+    this.touchStart = null;
+    if (!start || !t) return;
+    const dx = t.clientX - start.x;
+    const dy = t.clientY - start.y;
+    // A lines scrolled sideways (wrap off) is not a swipe to another file.
+    const scroller = this.renderRoot.querySelector<HTMLElement>('.diff-scroller');
+    if (!this.wrap && scroller && scroller.scrollWidth > scroller.clientWidth) return;
+    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > 2 * Math.abs(dy)) this.go(dx < 0 ? 1 : -1);
+  }
+
+  private toggleWrap(): void {
+    this.wrap = !this.wrap;
+    localStorage.setItem(WRAP_KEY, this.wrap ? 'on' : 'off');
+  }
+
+  override render() {
+    return html`
+      <div class="scopes" role="group" aria-label="Changes since">
+        ${SCOPES.map(({ scope, label }) => html`<button type="button" aria-pressed=${this.scope === scope} @click=${() => this.setScope(scope)}>${label}</button>`)}
+      </div>
+      ${this.open === null ? this.renderList() : this.renderFile()}
+    `;
+  }
+
+  private renderSummary(view: ChangesView) {
+    const since = view.since !== undefined ? `since ${clock(view.since)}` : view.head !== undefined ? `against ${view.head.slice(0, 8)}` : '';
+    return html`<p class="summary" role="status">
+      <span class="total">${changesSummary(view.total)}</span>
+      ${since ? html`<span class="muted">${since}</span>` : nothing}
+    </p>`;
+  }
+
+  private renderList() {
+    const view = this.view;
+    if (this.error) return html`<div class="note error" role="alert">${this.error} <button type="button" @click=${() => void this.load()}>Try again</button></div>`;
+    if (!view) return html`<div class="note" role="status"><span class="spinner" aria-hidden="true"></span> Reading the changes…</div>`;
+    if (view.source === 'none') return html`<div class="note" role="status">Cannot tell what changed: ${visibleText(view.reason ?? 'unknown')}.</div>`;
+    return html`
+      ${this.renderSummary(view)}
+      <ul class="files" aria-label="Changed files" aria-busy=${this.loading}>
+        ${repeat(
+          view.files,
+          (f) => f.path,
+          (f) => this.renderFileRow(f),
+        )}
+      </ul>
+      ${view.truncated ? html`<p class="note muted">${view.total.files - view.files.length} more files changed; the list shows the first ${view.files.length}.</p>` : nothing}
+      ${view.unrecorded.length > 0 ? html`<p class="note muted">Not recorded, over 8 MB: ${view.unrecorded.map((p) => visibleText(p)).join(', ')}</p>` : nothing}
+    `;
+  }
+
+  private renderCounts(f: FileChange) {
+    if (f.binary) return html`<span class="counts muted">binary</span>`;
+    if (f.commits) return html`<span class="counts muted">submodule</span>`;
+    return html`<span class="counts"><span class="plus">+${f.added ?? 0}</span> <span class="minus">\u2212${f.removed ?? 0}</span></span>`;
+  }
+
+  private renderFileRow(f: FileChange) {
+    const { dir, base } = splitPath(visibleText(f.path));
+    return html`<li>
+      <button type="button" class="file" @click=${() => void this.openFile(f.path)}>
+        <span class="kind ${f.kind}" title=${KIND_WORD[f.kind]}>${KIND_LETTER[f.kind]}</span>
+        <span class="path"><bdi><span class="base">${base}</span>${dir ? html` <span class="dir">${dir}</span>` : nothing}</bdi>
+          ${f.from !== undefined ? html`<span class="from">from <bdi>${visibleText(f.from)}</bdi></span>` : nothing}</span>
+        ${this.renderCounts(f)}
+        <span class="visually-hidden">${KIND_WORD[f.kind]}</span>
+      </button>
+    </li>`;
+  }
+
+  private renderFile() {
+    const change = this.diff?.change ?? this.view?.files.find((f) => f.path === this.open);
+    const prev = this.neighbour(-1);
+    const next = this.neighbour(1);
+    const { dir, base } = splitPath(visibleText(this.open ?? ''));
+    return html`
+      <div class="file-bar">
+        <button type="button" class="icon ghost" aria-label="All changed files" @click=${() => this.closeFile()}>${backIcon()}</button>
+        <span class="file-name"><bdi><span class="base">${base}</span>${dir ? html` <span class="dir">${dir}</span>` : nothing}</bdi></span>
+        <button type="button" class="wrap" aria-pressed=${this.wrap} title="Wrap long lines" @click=${() => this.toggleWrap()}>Wrap</button>
+        <button type="button" class="icon ghost" aria-label="Previous file" ?disabled=${!prev} @click=${() => this.go(-1)}>${arrowIcon('left')}</button>
+        <button type="button" class="icon ghost" aria-label="Next file" ?disabled=${!next} @click=${() => this.go(1)}>${arrowIcon('right')}</button>
+      </div>
+      <div class="diff-scroller ${this.wrap ? 'wrap' : ''}" tabindex="0" @touchstart=${(e: TouchEvent) => this.onTouchStart(e)} @touchend=${(e: TouchEvent) => this.onTouchEnd(e)}>
+        ${change ? this.renderChangeNote(change) : nothing}
+        ${this.diffError ? html`<div class="note error" role="alert">${this.diffError}</div>` : nothing}
+        ${this.diff ? this.renderDiff(this.diff) : this.diffError ? nothing : html`<div class="note" role="status"><span class="spinner" aria-hidden="true"></span> Reading the diff…</div>`}
+      </div>
+    `;
+  }
+
+  private renderChangeNote(f: FileChange) {
+    const parts: string[] = [KIND_WORD[f.kind]];
+    if (f.from !== undefined) parts.push(`from ${visibleText(f.from)}`);
+    if (f.before !== undefined && f.after !== undefined && f.before !== f.after) parts.push(`${f.before} \u2192 ${f.after}`);
+    if (f.commits) parts.push(`commit ${f.commits.before?.slice(0, 10) ?? 'none'} \u2192 ${f.commits.after?.slice(0, 10) ?? 'none'}`);
+    if (f.binary) parts.push('binary: no lines to show');
+    return html`<p class="change-note">${parts.join(' \u00b7 ')} ${this.renderCounts(f)}</p>`;
+  }
+
+  private renderDiff(diff: FileDiff) {
+    return html`
+      <table class="diff" role="table" aria-label="Diff">
+        <tbody>
+          ${this.diffRows.map((row) => this.renderRow(row))}
+        </tbody>
+      </table>
+      ${diff.next !== undefined
+        ? html`<div class="more"><button type="button" ?disabled=${this.diffLoading} @click=${() => void this.openFile(this.open as string, diff.next)}>Show ${Math.min(diff.lines - (diff.next ?? 0), 4000)} more lines</button></div>`
+        : nothing}
+    `;
+  }
+
+  private renderRow(row: DiffRow) {
+    if (row.kind === 'fold') {
+      return html`<tr class="fold"><td class="num" colspan="2">\u22ef</td><td class="code">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
+    }
+    const { line } = row;
+    const cls = line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx';
+    // Tabs stay tabs (code is indented with them); every other control or bidi character shows as an escape.
+    const text = row.spans
+      ? row.spans.map((s) => (s.changed ? html`<mark>${visibleLines(s.text)}</mark>` : visibleLines(s.text)))
+      : visibleLines(line.text);
+    return html`<tr class=${cls}>
+      <td class="num">${line.old ?? ''}</td><td class="num">${line.new ?? ''}</td>
+      <td class="code"><span class="op" aria-hidden="true">${line.op}</span>${text}${line.cut ? html`<span class="cut"> \u2026 (line cut)</span>` : nothing}${line.noNewline ? html`<span class="cut"> \u21b5 no newline at end</span>` : nothing}</td>
+    </tr>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pm-changes-view': ChangesViewElement;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Review on the phone, in real Chromium, against a real agent running the real Claude Code CLI
+ * (against the stand-in API) in a git repository: after a turn that edits, writes and removes
+ * files, a Claude tab's Changes view lists them with their counts; a file opens on its diff,
+ * numbered on both sides with the changed word marked; the next file is a button (or a key)
+ * away; the scopes switch; and a desktop window shows the same.
+ * Screenshots: test-artifacts/e2e-changes-<what>-<size>.png.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { AgentHandle } from '../support/agent.js';
+import { ARTIFACTS, DESKTOP, pairBrowser } from '../support/browser.js';
+import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
+import { api, type Session } from '../support/client.js';
+import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
+
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
+const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash', 'Edit', 'Write', 'Read'] } }, null, 2)}\n`;
+
+const APP = ['import { serve } from "./server";', '', 'const port = 8080;', 'const retries = 3;', 'serve({ port, retries });', ''].join('\n');
+
+let fake: FakeAnthropic;
+let agent: AgentHandle;
+let browser: Browser;
+let page: Page;
+let session: Session;
+let project: string;
+let tab: TabView;
+
+beforeAll(async () => {
+  ({ fake, agent, browser, page, session, project } = await startClaudePage());
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  mkdirSync(join(project, 'src', 'server'), { recursive: true });
+  writeFileSync(join(project, '.claude', 'settings.json'), SETTINGS);
+  writeFileSync(join(project, 'src', 'app.ts'), APP);
+  writeFileSync(join(project, 'src', 'server', 'old-routes.ts'), 'export const routes = [];\n');
+  writeFileSync(join(project, 'README.md'), '# Service\n\nRuns on port 8080.\n');
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'add', '-A');
+  git(project, 'commit', '-q', '-m', 'start');
+
+  const workspace = (await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project, name: 'service' })).body;
+  tab = (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: workspace.id, kind: 'claude', claude: { permissionMode: 'acceptEdits' } })).body;
+  const status = new StatusClient(session);
+  await status.opened;
+  await status.waitState(tab.id, 'idle', (s) => s.claudeRunning, 60_000);
+  const app = join(project, 'src', 'app.ts');
+  fake.enqueue(
+    toolUse('Read', { file_path: app }),
+    toolUse('Edit', { file_path: app, old_string: 'const port = 8080;', new_string: 'const port = Number(process.env.PORT ?? 8080);' }),
+    toolUse('Write', { file_path: join(project, 'src', 'health.ts'), content: 'export function health() {\n  return { ok: true };\n}\n' }),
+    bash(`git -C ${project} mv src/server/old-routes.ts src/server/routes.ts && sed -i 's/8080/$PORT/' ${join(project, 'README.md')}`, 'Rename and document'),
+    text('Done: the port comes from the environment.'),
+  );
+  const seq = status.latest(tab.id)?.seq ?? 0;
+  await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: 'read the port from the environment' });
+  await status.waitState(tab.id, 'ready-for-review', (s) => s.seq > seq + 1, 60_000);
+  status.ws.close();
+  expect(readFileSync(app, 'utf8')).toContain('process.env.PORT');
+}, 150_000);
+
+afterAll(async () => {
+  await stopClaudePage({ browser, fake });
+});
+
+function shot(p: Page, name: string): Promise<Buffer> {
+  return p.screenshot({ path: join(ARTIFACTS, `e2e-changes-${name}.png`) });
+}
+
+async function reviewFiles(p: Page): Promise<void> {
+  const view = p.locator('pm-changes-view');
+  const files = view.getByRole('list', { name: 'Changed files' });
+  await files.getByRole('button').first().waitFor();
+  expect(await files.getByRole('button').allInnerTexts()).toEqual([
+    expect.stringMatching(/^M\s+README\.md\s+\+1 \u22121/),
+    expect.stringMatching(/^M\s+app\.ts\s+src\/\s+\+1 \u22121/),
+    expect.stringMatching(/^A\s+health\.ts\s+src\/\s+\+3 \u22120/),
+    expect.stringMatching(/^R\s+routes\.ts\s+src\/server\/\s+from src\/server\/old-routes\.ts\s+\+0 \u22120/),
+  ]);
+  await expect(view.locator('.summary .total').textContent()).resolves.toBe('4 files changed, +5 \u22122');
+}
+
+describe('the Changes view', () => {
+  it('on a phone: the turn\u2019s files, a file\u2019s diff with the changed words marked, the next file, the scopes', async () => {
+    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    await reviewFiles(page);
+    await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Changes' }).waitFor();
+    expect(await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Changes' }).getAttribute('aria-pressed')).toBe('true');
+    await shot(page, 'list-phone');
+
+    await view.getByRole('button', { name: /app\.ts/ }).tap();
+    const diff = view.getByRole('table', { name: 'Diff' });
+    await diff.waitFor();
+    const rows = await diff.locator('tr').evaluateAll((trs) => trs.map((tr) => [tr.className, ...[...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')]));
+    expect(rows).toEqual([
+      ['ctx', '1', '1', ' import { serve } from "./server";'],
+      ['ctx', '2', '2', ' '],
+      ['del', '3', '', '-const port = 8080;'],
+      ['add', '', '3', '+const port = Number(process.env.PORT ?? 8080);'],
+      ['ctx', '4', '4', ' const retries = 3;'],
+      ['ctx', '5', '5', ' serve({ port, retries });'],
+    ]);
+    // The port is kept: only what was put around it is marked, and nothing of the old line.
+    expect(await diff.locator('tr.add mark').allInnerTexts()).toEqual(['Number(process.env.PORT ?? ', ')']);
+    expect(await diff.locator('tr.del mark').count()).toBe(0);
+    // Nothing wider than the phone: wrapped lines stay on the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, 'diff-phone');
+
+    await view.getByRole('button', { name: 'Next file' }).tap();
+    await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('health.ts src/');
+    await view.locator('tr.add').first().waitFor();
+    expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['+export function health() {', '+  return { ok: true };', '+}']);
+    await view.getByRole('button', { name: 'Next file' }).tap();
+    await view.getByText('renamed \u00b7 from src/server/old-routes.ts').waitFor();
+    expect(await view.getByRole('button', { name: 'Next file' }).isDisabled()).toBe(true);
+    await view.getByRole('button', { name: 'All changed files' }).tap();
+
+    // HEAD: the same files (nothing was committed); the rename is one the index knows.
+    await view.getByRole('button', { name: 'HEAD' }).tap();
+    await expect(view.locator('.summary').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toMatch(/^4 files changed, \+5 \u22122 against [0-9a-f]{8}$/);
+  });
+
+  it('on a desktop: the same review, and the keys move between files', async () => {
+    const desktop = await browser.newContext(DESKTOP);
+    try {
+      await pairBrowser(desktop, agent, 'Laptop');
+      const p = await desktop.newPage();
+      await p.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+      await reviewFiles(p);
+      const view = p.locator('pm-changes-view');
+      await view.getByRole('button', { name: /README\.md/ }).click();
+      await view.locator('tr.add').first().waitFor();
+      expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['+Runs on port $PORT.']);
+      await shot(p, 'diff-desktop');
+      await view.locator('.diff-scroller').press('ArrowRight');
+      await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('app.ts src/');
+      await view.locator('.diff-scroller').press('Escape');
+      await view.getByRole('list', { name: 'Changed files' }).waitFor();
+      await shot(p, 'list-desktop');
+    } finally {
+      await desktop.close();
+    }
+  });
+});
