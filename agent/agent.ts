@@ -52,6 +52,7 @@ import { guardrailOfTab, hookApprovals } from './wiring/hook-approvals.js';
 import { PHONE_CONTEXT, PhonePrompts } from './wiring/phone-prompts.js';
 import { revokeDevice } from './wiring/device-revocation.js';
 import { sessionDir } from './wiring/session-dir.js';
+import { turnChanges } from './wiring/turn-changes.js';
 import { sessionPlace } from './wiring/session-place.js';
 import { outsideLifecycle } from './wiring/outside-lifecycle.js';
 import { userHooksView } from './wiring/user-hooks-view.js';
@@ -139,7 +140,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: changes, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turnChanges(changes, status, log), approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

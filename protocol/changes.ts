@@ -4,6 +4,9 @@
  * them; the app and the CLI parse them with these schemas.
  */
 import { z } from 'zod/mini';
+import type { ChangesTotal } from './changes-summary.js';
+
+export { type ChangesTotal, changesSummary } from './changes-summary.js';
 
 /**
  * Since when: the prompt that started this turn, the start of this Claude session, or the
@@ -68,7 +71,7 @@ export interface ChangesView {
   head?: string;
   files: FileChange[];
   /** Files in the scope, listed or not, and their lines added and removed. */
-  total: { files: number; added: number; removed: number };
+  total: ChangesTotal;
   /** True when more files changed than `CHANGES_LIMITS.files`: those listed are the first by path. */
   truncated: boolean;
   /** Files left out of the snapshot for their size (over `CHANGES_LIMITS.snapshotFileBytes`). */
@@ -157,9 +160,3 @@ export const FileDiffSchema = z.object({
   from: Count,
   next: z.optional(Count),
 }) satisfies z.ZodMiniType<FileDiff>;
-
-/** "3 files changed, +40 −12": a scope's total as the cards and the CLI say it. */
-export function changesSummary(total: ChangesView['total']): string {
-  if (total.files === 0) return 'no files changed';
-  return `${total.files} ${total.files === 1 ? 'file' : 'files'} changed, +${total.added} \u2212${total.removed}`;
-}

@@ -4,6 +4,7 @@ import { type Approval, ApprovalSchema, ApprovalServerMessage } from './approval
 import { safeParse } from './safe-parse.js';
 import { CLAUDE_STATES, type ClaudeState } from './claude-state.js';
 import { CLAUDE_MODES, type ClaudeMode } from './claude-mode.js';
+import type { ChangesTotal } from './changes-summary.js';
 
 export { CLAUDE_STATES, type ClaudeState };
 
@@ -44,6 +45,8 @@ export interface TabStatus {
   lastMessage: string | null;
   /** The session's permission mode, from its hooks and its screen's footer; null until one said it. */
   permissionMode: ClaudeMode | null;
+  /** What the last turn changed (in a git repository), once the agent compared it; cleared by the next prompt. */
+  turnChanges: ChangesTotal | null;
 }
 
 /** How much of Claude's last answer a status carries: enough for a review card and a notification. */
@@ -114,6 +117,7 @@ export const TabStatus = z.object({
   usage: z.nullable(TabUsage),
   lastMessage: z._default(z.nullable(z.string()), null),
   permissionMode: z._default(z.nullable(z.enum(CLAUDE_MODES)), null),
+  turnChanges: z._default(z.nullable(z.object({ files: z.number(), added: z.number(), removed: z.number() })), null),
 }) satisfies z.ZodMiniType<TabStatus>;
 
 export const HookEventView = z.object({

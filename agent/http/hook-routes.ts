@@ -14,6 +14,7 @@ import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { HookApprovals } from '../wiring/hook-approvals.js';
+import type { TurnStarts } from '../wiring/turn-changes.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 
 
@@ -138,7 +139,7 @@ export interface HookRouteDeps {
   /** Words for Claude to hear with a prompt a phone sent (agent/wiring/phone-prompts.ts), or null. */
   promptContext: (key: string, prompt: string) => string | null;
   /** Where each session and turn starts, for review (agent/changes/session-changes.ts). */
-  starts: { sessionStarted(key: string, cwd: string): Promise<void>; turnStarted(key: string, cwd: string): Promise<void> };
+  starts: TurnStarts;
   log: Logger;
 }
 
@@ -240,6 +241,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     // Claude waits on this hook before it sends the prompt: recorded now, the turn's start
     // comes before any edit of the turn.
     if (payload.cwd !== undefined && payload.hook_event_name === 'UserPromptSubmit') await within(deps.starts.turnStarted(key, payload.cwd), TURN_RECORD_WAIT_MS);
+    if (payload.hook_event_name === 'Stop' || payload.hook_event_name === 'StopFailure') deps.starts.turnEnded(key);
     const context = payload.hook_event_name === 'UserPromptSubmit' ? deps.promptContext(key, payload.prompt) : null;
     if (context !== null) return replyJson(res, 200, { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as

@@ -1,5 +1,6 @@
 import { type HookPayload, PERMISSION_NOTIFICATION_TYPES } from '../../protocol/hooks.js';
 import { type ClaudeMode, claudeModeOf } from '../../protocol/claude-mode.js';
+import type { ChangesTotal } from '../../protocol/changes-summary.js';
 import { type ClaudeState, LAST_MESSAGE_MAX, type TabStatus } from '../../protocol/status.js';
 
 /** Everything that can move a tab's status. Hooks are the source of truth; the rest fills gaps. */
@@ -24,7 +25,9 @@ export type StatusEvent =
    */
   | { kind: 'dialog-closed'; state: ClaudeState; at: number }
   /** The permission mode Claude's footer shows (a hook says it only with the next prompt or tool). */
-  | { kind: 'mode-seen'; mode: ClaudeMode; at: number };
+  | { kind: 'mode-seen'; mode: ClaudeMode; at: number }
+  /** What the turn that ended changed, compared by agent/changes (a while after its Stop). */
+  | { kind: 'turn-changes'; total: ChangesTotal; at: number };
 
 export type StatusEffect =
   /** Tell the person (Web Push, desktop notification): only for these two states. */
@@ -50,6 +53,7 @@ export function initialStatus(at: number): TabStatus {
     usage: null,
     lastMessage: null,
     permissionMode: null,
+    turnChanges: null,
   };
 }
 
@@ -103,6 +107,9 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
       return { status: { ...status, state: event.state, since: event.at }, effects };
     case 'mode-seen':
       return { status: status.permissionMode === event.mode ? status : { ...status, permissionMode: event.mode }, effects };
+    case 'turn-changes':
+      // A turn's changes, and only while no new prompt has started another.
+      return { status: status.state === 'busy' ? status : { ...status, turnChanges: event.total }, effects };
     case 'recovered': {
       // Recovery never notifies: the person was not waiting on a change they did not see.
       const next = status.state === event.state ? status : { ...status, state: event.state, since: event.at };
@@ -136,7 +143,7 @@ function applyHook(before: TabStatus, payload: HookPayload, at: number, effects:
       return moveTo({ ...status, compacting: false }, 'idle', at, effects);
     case 'UserPromptSubmit':
       settle('new-prompt');
-      return moveTo({ ...status, lastMessage: null }, 'busy', at, effects);
+      return moveTo({ ...status, lastMessage: null, turnChanges: null }, 'busy', at, effects);
     case 'PermissionRequest':
       return moveTo(status, 'needs-input', at, effects);
     case 'Notification':

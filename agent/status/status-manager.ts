@@ -23,6 +23,7 @@ const PersistedStatus = z.object({
   transcriptPath: z.string().nullable().default(null),
   lastMessage: z.string().nullable().default(null),
   permissionMode: z.enum(CLAUDE_MODES).nullable().default(null),
+  turnChanges: z.object({ files: z.number().int().nonnegative(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative() }).nullable().default(null),
   // Usage is refreshed by the next statusLine report; it is not worth keeping across restarts.
   usage: z.unknown().transform(() => null),
 });

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { DIALOG_SHOWN_ERROR } from '../../protocol/approvals.js';
+import { changesSummary } from '../../protocol/changes-summary.js';
 import { visibleLines } from '../../protocol/safe-text.js';
 import { agentText } from '../core/agent-text.js';
 import { errorText } from '../core/api-request.js';
@@ -67,6 +68,18 @@ export class ReviewCard extends LitElement {
       form {
         display: flex;
         gap: 8px;
+      }
+      .changes {
+        align-self: flex-start;
+        margin: -4px 0 0;
+        font: 14px var(--pm-mono);
+        color: var(--pm-review);
+      }
+      button.changes {
+        margin: -10px 0 -6px -8px;
+        padding: 0 8px;
+        border-color: transparent;
+        background: transparent;
       }
       form input {
         flex: 1 1 auto;
@@ -182,6 +195,7 @@ export class ReviewCard extends LitElement {
                 </button>`
               : nothing}`
         : html`<p class="message none">Claude finished its turn.</p>`}
+      ${this.renderChanges()}
       ${this.renderReply()}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       <div class="links">
@@ -192,6 +206,15 @@ export class ReviewCard extends LitElement {
           : html`<button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>`}
       </div>
     </article>`;
+  }
+
+  /** What the turn changed, when the agent compared it: a way into its review. */
+  private renderChanges() {
+    const total = this.entry.status.turnChanges;
+    if (!total || total.files === 0) return nothing;
+    const words = changesSummary(total);
+    if (this.offline) return html`<p class="changes">${words}</p>`;
+    return html`<button class="changes" @click=${() => router.go(tabViewPath(this.entry.key, 'changes'))}>${words}<span class="visually-hidden">: review them</span></button>`;
   }
 
   private renderReply() {

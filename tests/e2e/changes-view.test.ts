@@ -87,8 +87,14 @@ async function reviewFiles(p: Page): Promise<void> {
 }
 
 describe('the Changes view', () => {
-  it('on a phone: the turn\u2019s files, a file\u2019s diff with the changed words marked, the next file, the scopes', async () => {
-    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+  it('on a phone: the review card says what changed and opens the turn\u2019s files, a file\u2019s diff with the changed words marked, the next file, the scopes', async () => {
+    await page.goto(agent.url);
+    const card = page.locator('pm-review-card');
+    const summary = card.getByRole('button', { name: /^4 files changed, \+5 \u22122\W*review them$/ });
+    await summary.waitFor();
+    await shot(page, 'card-phone');
+    await summary.tap();
+    await page.waitForURL(new URL(`/t/${tab.id}/changes`, agent.url).href);
     const view = page.locator('pm-changes-view');
     await reviewFiles(page);
     await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Changes' }).waitFor();

@@ -111,12 +111,16 @@ describe('changes of a Claude tab, with the real CLI', () => {
       ['renamed', 'new-name.md', 'old-name.md', 0, 0],
       ['added', 'notes.md', null, 3, 0],
     ]);
+    // The turn's total comes on the tab's status too, for the review card.
+    const reviewed = await status.waitState(tab.id, 'ready-for-review', (s) => s.turnChanges !== null);
+    expect(reviewed.turnChanges).toEqual({ files: 5, added: 5, removed: 3 });
     const diff = FileDiffSchema.parse((await api(session, 'GET', `/api/changes/${tab.id}/file?scope=turn&path=app.ts`)).body);
     expect(diff.hunks.flatMap((h) => h.lines.filter((l) => l.op !== ' ').map((l) => `${l.op}${l.text}`))).toEqual(['-export const answer = 41;', '+export const answer = 42;']);
 
     // Turn two changes one more line: the turn shows it alone, the session both turns.
     fake.enqueue(toolUse('Edit', { file_path: join(repo, 'app.ts'), old_string: '"hello"', new_string: '"hi"' }), text('Shorter greeting.'));
     await prompt(tab, status, 'shorter greeting');
+    expect((await status.waitState(tab.id, 'ready-for-review', (s) => s.turnChanges !== null)).turnChanges).toEqual({ files: 1, added: 1, removed: 1 });
     const second = await changes(tab.id, 'turn');
     expect(second.files.map((f) => [f.path, f.added, f.removed])).toEqual([['app.ts', 1, 1]]);
     expect(second.since).toBeGreaterThan(turn.since as number);
@@ -148,6 +152,7 @@ describe('changes of a Claude tab, with the real CLI', () => {
     fake.enqueue(toolUse('Write', { file_path: join(plain, 'a.txt'), content: 'a\n' }), text('Wrote it.'));
     await prompt(tab, status, 'write a file');
     expect(await changes(tab.id, 'turn')).toMatchObject({ source: 'none', reason: 'not in a git repository', files: [] });
+    expect(status.latest(tab.id)?.turnChanges).toBeNull();
     const cli = await runCli(['changes', tab.id, '--data-dir', agent.dataDir], agentEnv(agent));
     expect(cli.stdout).toBe('this turn: cannot tell (not in a git repository)\n');
 

@@ -249,3 +249,22 @@ describe('workspace dot', () => {
     expect(highestPriority([])).toBe('idle');
   });
 });
+
+describe('a turn\u2019s changes', () => {
+  const total = { files: 3, added: 40, removed: 12 };
+
+  it('are kept once compared, with no notification, and cleared by the next prompt', () => {
+    const reviewed = nextStatus(inState('ready-for-review'), { kind: 'turn-changes', total, at: 200 });
+    expect(reviewed.status.turnChanges).toEqual(total);
+    expect(reviewed.status.state).toBe('ready-for-review');
+    expect(reviewed.effects).toEqual([]);
+    // Seen and dismissed: the card is gone, the total stays until a new turn.
+    expect(nextStatus(reviewed.status, { kind: 'dismissed', at: 300 }).status.turnChanges).toEqual(total);
+    expect(nextStatus(reviewed.status, hook('UserPromptSubmit', 400)).status.turnChanges).toBeNull();
+  });
+
+  it('of a turn already followed by another are not taken', () => {
+    const busy = inState('busy');
+    expect(nextStatus(busy, { kind: 'turn-changes', total, at: 200 }).status).toBe(busy);
+  });
+});

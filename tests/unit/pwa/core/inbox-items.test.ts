@@ -30,6 +30,7 @@ function status(state: ClaudeState, since = 1, fields: Partial<TabStatus> = {}):
     usage: null,
     lastMessage: null,
     permissionMode: null,
+    turnChanges: null,
     ...fields,
   };
 }

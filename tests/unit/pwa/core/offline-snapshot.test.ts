@@ -44,6 +44,7 @@ const status: TabStatus = {
   usage: null,
   lastMessage: null,
   permissionMode: null,
+  turnChanges: null,
 };
 
 const approval: Approval = {

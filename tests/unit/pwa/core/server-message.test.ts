@@ -15,6 +15,7 @@ const status: TabStatus = {
   usage: { model: 'Opus', contextPercent: 12, costUsd: null, fiveHour: { usedPercent: 5, resetsAt: 1700000000 }, sevenDay: null, at: 11 },
   lastMessage: null,
   permissionMode: null,
+  turnChanges: null,
 };
 
 afterEach(() => {

@@ -26,6 +26,7 @@ function status(state: ClaudeState, fields: Partial<TabStatus> = {}): TabStatus 
     usage: null,
     lastMessage: null,
     permissionMode: null,
+    turnChanges: null,
     ...fields,
   };
 }

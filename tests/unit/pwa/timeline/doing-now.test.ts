@@ -40,7 +40,7 @@ const saidIn = (id: string, messageId: string, usage?: MessageUsage): TimelineEn
 });
 
 function status(state: TabStatus['state'], since: number, usage: TabUsage | null = null, compacting = false): TabStatus {
-  return { state, seq: 1, claudeRunning: true, compacting, sessionId: 's', lastHookAt: since, since, transcriptPath: null, usage, lastMessage: null, permissionMode: null };
+  return { state, seq: 1, claudeRunning: true, compacting, sessionId: 's', lastHookAt: since, since, transcriptPath: null, usage, lastMessage: null, permissionMode: null, turnChanges: null };
 }
 
 const usage = (contextPercent: number | null, costUsd: number | null): TabUsage => ({ model: 'opus', contextPercent, costUsd, fiveHour: null, sevenDay: null, at: 0 });
