@@ -182,19 +182,18 @@ export const changesStyles = css`
     width: 3.2em;
   }
   td.code {
-    padding: 0 10px 0 4px;
+    padding: 0 10px 0 0;
     white-space: pre;
   }
-  /* A wrapped line goes on under its text, not under its + or -. */
+  /* The + or - has a column of its own: a wrapped line goes on under its text. */
   .wrap td.code {
     white-space: pre-wrap;
     overflow-wrap: anywhere;
-    padding-inline-start: calc(4px + 1.2em);
-    text-indent: -1.2em;
   }
-  .op {
-    display: inline-block;
-    width: 1.2em;
+  td.op {
+    width: 1.3em;
+    padding: 0 0 0 4px;
+    vertical-align: top;
     color: var(--pm-muted);
     user-select: none;
     -webkit-user-select: none;
@@ -220,6 +219,20 @@ export const changesStyles = css`
     background: color-mix(in srgb, var(--pm-danger) 34%, transparent);
     color: inherit;
     border-radius: 2px;
+  }
+  /* Syntax: quiet enough that the added and removed colours stay what the eye reads first. */
+  .kw {
+    color: var(--pm-busy);
+  }
+  .str {
+    color: var(--pm-review);
+  }
+  .num {
+    color: var(--pm-attention);
+  }
+  .com {
+    color: var(--pm-muted);
+    font-style: italic;
   }
   tr.fold td {
     background: var(--pm-surface);

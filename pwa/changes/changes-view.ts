@@ -10,6 +10,7 @@ import { arrowIcon, backIcon } from '../ui/icons.js';
 import { controls, spinner } from '../ui/styles.js';
 import { changesStyles } from './changes-styles.js';
 import { type DiffRow, diffRows } from './diff-rows.js';
+import { highlightLine, languageOf, overlay, type TokenKind } from './highlight.js';
 
 const SCOPES: readonly { scope: ChangeScope; label: string }[] = [
   { scope: 'turn', label: 'This turn' },
@@ -69,6 +70,9 @@ export class ChangesViewElement extends LitElement {
   @state() private diffLoading = false;
   @state() private wrap = localStorage.getItem(WRAP_KEY) !== 'off';
 
+  /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
+  private language: string | null = null;
+  private segments = new WeakMap<DiffRow, { text: string; a: boolean; b: TokenKind | undefined }[]>();
   private listRequest: AbortController | null = null;
   private fileRequest: AbortController | null = null;
   private touchStart: { x: number; y: number } | null = null;
@@ -154,6 +158,7 @@ export class ChangesViewElement extends LitElement {
       // A later page adds its hunks to those shown; a hunk cut between pages goes on in the next.
       const hunks = from === 0 || !this.diff ? more.hunks : [...this.diff.hunks, ...more.hunks];
       this.diff = { ...more, hunks };
+      this.language = languageOf(more.change.path);
       this.diffRows = diffRows(hunks);
       if (from === 0) this.renderRoot.querySelector('.diff-scroller')?.scrollTo({ top: 0 });
     } catch (err) {
@@ -315,19 +320,34 @@ export class ChangesViewElement extends LitElement {
     `;
   }
 
+  /** A line cut where its words changed and where its syntax changes colour, once per diff shown. */
+  private segmentsOf(row: Extract<DiffRow, { kind: 'line' }>): { text: string; a: boolean; b: TokenKind | undefined }[] {
+    let cut = this.segments.get(row);
+    if (!cut) {
+      const text = row.line.text;
+      const marks = (row.spans ?? [{ text, changed: false }]).map((s) => ({ text: s.text, value: s.changed }));
+      const tokens = highlightLine(text, this.language).map((t) => ({ text: t.text, value: t.kind }));
+      cut = overlay(text, marks, tokens);
+      this.segments.set(row, cut);
+    }
+    return cut;
+  }
+
   private renderRow(row: DiffRow) {
     if (row.kind === 'fold') {
-      return html`<tr class="fold"><td class="num" colspan="2">\u22ef</td><td class="code">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
+      return html`<tr class="fold"><td class="num" colspan="2">\u22ef</td><td class="code" colspan="2">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
     }
     const { line } = row;
     const cls = line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx';
     // Tabs stay tabs (code is indented with them); every other control or bidi character shows as an escape.
-    const text = row.spans
-      ? row.spans.map((s) => (s.changed ? html`<mark>${visibleLines(s.text)}</mark>` : visibleLines(s.text)))
-      : visibleLines(line.text);
+    const text = this.segmentsOf(row).map((s) => {
+      const shown = visibleLines(s.text);
+      if (s.a) return html`<mark class=${s.b ?? ''}>${shown}</mark>`;
+      return s.b ? html`<span class=${s.b}>${shown}</span>` : shown;
+    });
     return html`<tr class=${cls}>
       <td class="num">${line.old ?? ''}</td><td class="num">${line.new ?? ''}</td>
-      <td class="code"><span class="op" aria-hidden="true">${line.op}</span>${text}${line.cut ? html`<span class="cut"> \u2026 (line cut)</span>` : nothing}${line.noNewline ? html`<span class="cut"> \u21b5 no newline at end</span>` : nothing}</td>
+      <td class="op" aria-hidden="true">${line.op}</td><td class="code">${text}${line.cut ? html`<span class="cut"> \u2026 (line cut)</span>` : nothing}${line.noNewline ? html`<span class="cut"> \u21b5 no newline at end</span>` : nothing}</td>
     </tr>`;
   }
 }

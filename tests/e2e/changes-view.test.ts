@@ -104,7 +104,13 @@ describe('the Changes view', () => {
     await view.getByRole('button', { name: /app\.ts/ }).tap();
     const diff = view.getByRole('table', { name: 'Diff' });
     await diff.waitFor();
-    const rows = await diff.locator('tr').evaluateAll((trs) => trs.map((tr) => [tr.className, ...[...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')]));
+    // Each row: its kind, its old and new numbers, and its + or - with its text.
+    const rows = await diff.locator('tr').evaluateAll((trs) =>
+      trs.map((tr) => {
+        const [old, now, op, code] = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
+        return [tr.className, old, now, `${op}${code}`];
+      }),
+    );
     expect(rows).toEqual([
       ['ctx', '1', '1', ' import { serve } from "./server";'],
       ['ctx', '2', '2', ' '],
@@ -123,7 +129,7 @@ describe('the Changes view', () => {
     await view.getByRole('button', { name: 'Next file' }).tap();
     await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('health.ts src/');
     await view.locator('tr.add').first().waitFor();
-    expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['+export function health() {', '+  return { ok: true };', '+}']);
+    expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['export function health() {', '  return { ok: true };', '}']);
     await view.getByRole('button', { name: 'Next file' }).tap();
     await view.getByText('renamed \u00b7 from src/server/old-routes.ts').waitFor();
     expect(await view.getByRole('button', { name: 'Next file' }).isDisabled()).toBe(true);
@@ -144,7 +150,7 @@ describe('the Changes view', () => {
       const view = p.locator('pm-changes-view');
       await view.getByRole('button', { name: /README\.md/ }).click();
       await view.locator('tr.add').first().waitFor();
-      expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['+Runs on port $PORT.']);
+      expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['Runs on port $PORT.']);
       await shot(p, 'diff-desktop');
       await view.locator('.diff-scroller').press('ArrowRight');
       await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('app.ts src/');
