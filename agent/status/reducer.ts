@@ -107,9 +107,12 @@ export function nextStatus(status: TabStatus, event: StatusEvent): Transition {
       return { status: { ...status, state: event.state, since: event.at }, effects };
     case 'mode-seen':
       return { status: status.permissionMode === event.mode ? status : { ...status, permissionMode: event.mode }, effects };
-    case 'turn-changes':
+    case 'turn-changes': {
       // A turn's changes, and only while no new prompt has started another.
-      return { status: status.state === 'busy' ? status : { ...status, turnChanges: event.total }, effects };
+      const known = status.turnChanges;
+      const same = known !== null && known.files === event.total.files && known.added === event.total.added && known.removed === event.total.removed;
+      return { status: status.state === 'busy' || same ? status : { ...status, turnChanges: { ...event.total } }, effects };
+    }
     case 'recovered': {
       // Recovery never notifies: the person was not waiting on a change they did not see.
       const next = status.state === event.state ? status : { ...status, state: event.state, since: event.at };

@@ -116,7 +116,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
       this.tabs.set(key, status);
       if (isNew) this.forgetLeastActiveOutside(key);
       this.persist();
-      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning || status.permissionMode !== before.permissionMode) {
+      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning || status.permissionMode !== before.permissionMode || status.turnChanges !== before.turnChanges) {
         this.emit('message', { type: 'status:update', tabId: key, status });
       }
     }

@@ -249,6 +249,40 @@ export const changesStyles = css`
     color: var(--pm-muted);
     font-style: italic;
   }
+  td.num,
+  td.op {
+    cursor: pointer;
+  }
+  tr[aria-selected='true'] td {
+    background: color-mix(in srgb, var(--pm-review) 22%, transparent);
+  }
+  tr[aria-selected='true'] td.num {
+    color: var(--pm-text);
+  }
+  /* What was picked, over the bottom of the view: the way back to Claude. */
+  .ask {
+    position: sticky;
+    bottom: 0;
+    z-index: 1;
+    margin-top: auto;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 8px;
+    padding: 8px calc(12px + var(--pm-safe-right)) calc(8px + var(--pm-safe-bottom)) calc(12px + var(--pm-safe-left));
+    background: var(--pm-surface);
+    border-top: 1px solid var(--pm-border);
+    box-shadow: 0 -4px 12px var(--pm-shadow);
+  }
+  .picked {
+    flex: 1 1 auto;
+    min-width: 0;
+    font: 13px var(--pm-mono);
+    overflow-wrap: anywhere;
+  }
+  .ask .error {
+    flex-basis: 100%;
+  }
   .more {
     padding: 12px;
     display: flex;

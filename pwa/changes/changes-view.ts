@@ -1,16 +1,19 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, type FileChange, type FileDiff, FileDiffSchema } from '../../protocol/changes.js';
+import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, type DiffLine, type FileChange, type FileDiff, FileDiffSchema } from '../../protocol/changes.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { fileChanges, sessionChanges } from './changes-api.js';
-import { arrowIcon, backIcon } from '../ui/icons.js';
+import { addToDraft } from '../core/composer-drafts.js';
+import { router, tabViewPath } from '../core/router.js';
+import { arrowIcon, backIcon, closeIcon } from '../ui/icons.js';
 import { controls, spinner } from '../ui/styles.js';
 import { changesStyles } from './changes-styles.js';
 import { type DiffRow, diffRows } from './diff-rows.js';
 import { highlightLine, languageOf, overlay, type TokenKind } from './highlight.js';
+import { quoteLabel, quoteLines } from './quote.js';
 
 const SCOPES: readonly { scope: ChangeScope; label: string }[] = [
   { scope: 'turn', label: 'This turn' },
@@ -69,6 +72,11 @@ export class ChangesViewElement extends LitElement {
   @state() private diffError = '';
   @state() private diffLoading = false;
   @state() private wrap = localStorage.getItem(WRAP_KEY) !== 'off';
+  /** Lines picked in the open diff, by their rows' indexes: the first tapped and the last. */
+  @state() private pick: { anchor: number; end: number } | null = null;
+  /** Quotes added to the session's prompt from this view, and what was last said of it. */
+  @state() private gathered = 0;
+  @state() private askNote = '';
 
   /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
   private language: string | null = null;
@@ -145,6 +153,7 @@ export class ChangesViewElement extends LitElement {
       if (path !== this.open) {
         this.diff = null;
         this.diffRows = [];
+        this.pick = null;
       }
       this.open = path;
       this.diffError = '';
@@ -171,6 +180,7 @@ export class ChangesViewElement extends LitElement {
 
   private closeFile(): void {
     this.fileRequest?.abort();
+    this.pick = null;
     this.open = null;
     this.diff = null;
     this.diffRows = [];
@@ -217,6 +227,44 @@ export class ChangesViewElement extends LitElement {
     if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > 2 * Math.abs(dy)) this.go(dx < 0 ? 1 : -1);
   }
 
+  /** A tap on a line's numbers: the first picks it, the next picks every line up to it, the one after starts again. */
+  private onGutter(e: Event): void {
+    const cell = (e.target as Element).closest('td.num, td.op');
+    const row = cell?.closest('tr');
+    const index = Number(row?.dataset.i);
+    if (!cell || !Number.isInteger(index) || this.diffRows[index]?.kind !== 'line') return;
+    const pick = this.pick;
+    this.pick = pick && pick.anchor === pick.end && index !== pick.anchor ? { anchor: pick.anchor, end: index } : { anchor: index, end: index };
+    this.askNote = '';
+  }
+
+  /** The picked lines, in order, folds left out. */
+  private get pickedLines(): DiffLine[] {
+    const pick = this.pick;
+    if (!pick) return [];
+    const [from, to] = pick.anchor <= pick.end ? [pick.anchor, pick.end] : [pick.end, pick.anchor];
+    return this.diffRows.slice(from, to + 1).flatMap((r) => (r.kind === 'line' ? [r.line] : []));
+  }
+
+  /** The picked lines go into the session's prompt, quoted; several gather there before it is written. */
+  private askClaude(): void {
+    const lines = this.pickedLines;
+    const path = this.diff?.change.path;
+    if (lines.length === 0 || path === undefined) return;
+    if (!addToDraft(this.sessionKey, quoteLines(path, lines))) {
+      this.askNote = 'Your prompt is full: send it, then pick more lines.';
+      return;
+    }
+    this.gathered++;
+    this.pick = null;
+    this.askNote = '';
+  }
+
+  private writePrompt(): void {
+    this.gathered = 0;
+    router.go(tabViewPath(this.sessionKey, 'timeline'));
+  }
+
   private toggleWrap(): void {
     this.wrap = !this.wrap;
     localStorage.setItem(WRAP_KEY, this.wrap ? 'on' : 'off');
@@ -228,7 +276,27 @@ export class ChangesViewElement extends LitElement {
         ${SCOPES.map(({ scope, label }) => html`<button type="button" aria-pressed=${this.scope === scope} @click=${() => this.setScope(scope)}>${label}</button>`)}
       </div>
       ${this.open === null ? this.renderList() : this.renderFile()}
+      ${this.renderAskBar()}
     `;
+  }
+
+  /** What was picked, and what the prompt gathered: the way back to Claude. */
+  private renderAskBar() {
+    const lines = this.pickedLines;
+    const path = this.diff?.change.path;
+    if (lines.length > 0 && path !== undefined) {
+      return html`<div class="ask" role="region" aria-label="Picked lines">
+        <span class="picked"><bdi>${visibleText(quoteLabel(path, lines))}</bdi></span>
+        <button type="button" class="primary" @click=${() => this.askClaude()}>Ask Claude</button>
+        <button type="button" class="icon ghost" aria-label="Unpick the lines" @click=${() => (this.pick = null)}>${closeIcon()}</button>
+        ${this.askNote ? html`<span class="error" role="alert">${this.askNote}</span>` : nothing}
+      </div>`;
+    }
+    if (this.gathered === 0) return nothing;
+    return html`<div class="ask" role="region" aria-label="Your prompt">
+      <span class="picked" role="status">${this.gathered === 1 ? 'A quote is' : `${this.gathered} quotes are`} in your prompt</span>
+      <button type="button" class="primary" @click=${() => this.writePrompt()}>Write the prompt</button>
+    </div>`;
   }
 
   private renderSummary(view: ChangesView) {
@@ -309,9 +377,9 @@ export class ChangesViewElement extends LitElement {
 
   private renderDiff(diff: FileDiff) {
     return html`
-      <table class="diff" role="table" aria-label="Diff">
+      <table class="diff" role="table" aria-label="Diff" @click=${(e: Event) => this.onGutter(e)}>
         <tbody>
-          ${this.diffRows.map((row) => this.renderRow(row))}
+          ${this.diffRows.map((row, i) => this.renderRow(row, i))}
         </tbody>
       </table>
       ${diff.next !== undefined
@@ -333,7 +401,7 @@ export class ChangesViewElement extends LitElement {
     return cut;
   }
 
-  private renderRow(row: DiffRow) {
+  private renderRow(row: DiffRow, index: number) {
     if (row.kind === 'fold') {
       return html`<tr class="fold"><td class="num" colspan="2">\u22ef</td><td class="code" colspan="2">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
     }
@@ -345,7 +413,9 @@ export class ChangesViewElement extends LitElement {
       if (s.a) return html`<mark class=${s.b ?? ''}>${shown}</mark>`;
       return s.b ? html`<span class=${s.b}>${shown}</span>` : shown;
     });
-    return html`<tr class=${cls}>
+    const pick = this.pick;
+    const picked = pick !== null && index >= Math.min(pick.anchor, pick.end) && index <= Math.max(pick.anchor, pick.end);
+    return html`<tr class=${cls} data-i=${index} aria-selected=${picked}>
       <td class="num">${line.old ?? ''}</td><td class="num">${line.new ?? ''}</td>
       <td class="op" aria-hidden="true">${line.op}</td><td class="code">${text}${line.cut ? html`<span class="cut"> \u2026 (line cut)</span>` : nothing}${line.noNewline ? html`<span class="cut"> \u21b5 no newline at end</span>` : nothing}</td>
     </tr>`;

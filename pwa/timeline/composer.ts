@@ -22,9 +22,8 @@ import { insertAt, pressEscape, sendPrompt, } from './session-input.js';
 import { insertCommand, slashQuery, } from './slash-commands.js';
 import { closeSmallIcon, historyIcon, paperclipIcon, queueIcon, sendArrowIcon, } from './timeline-icons.js';
 import { deviceStorage } from '../core/device-storage.js';
+import { draftOf, setDraft } from '../core/composer-drafts.js';
 
-/** What was being written in each session's composer, kept while the page lives (terminal and back). */
-const drafts = new Map<string, string>();
 
 /**
  * The phone's way to talk to Claude without a terminal: a field for the next prompt under the
@@ -91,8 +90,8 @@ export class Composer extends LitElement {
   private keepQueued(key: string): void {
     const held = this.queue.take();
     if (held === null) return;
-    const draft = drafts.get(key) ?? '';
-    drafts.set(key, draft.trim() ? `${held}\n${draft}` : held);
+    const draft = draftOf(key);
+    setDraft(key, draft.trim() ? `${held}\n${draft}` : held);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -116,7 +115,7 @@ export class Composer extends LitElement {
 
   private openSession(before: string | undefined): void {
     if (before !== undefined) this.keepQueued(before);
-    this.value = drafts.get(this.sessionKey) ?? '';
+    this.value = draftOf(this.sessionKey);
     this.queued = null;
     this.note = null;
     this.menu = null;
@@ -155,7 +154,7 @@ export class Composer extends LitElement {
 
   private setValue(value: string, caret: number | 'start' | 'end' = 'end'): void {
     this.value = value;
-    drafts.set(this.sessionKey, value);
+    setDraft(this.sessionKey, value);
     void this.updateComplete.then(() => {
       const el = this.field;
       if (!el) return;
@@ -277,7 +276,7 @@ export class Composer extends LitElement {
   private onInput(e: Event): void {
     const el = e.target as HTMLTextAreaElement;
     this.value = el.value;
-    drafts.set(this.sessionKey, el.value);
+    setDraft(this.sessionKey, el.value);
     if (this.note?.kind === 'info') this.note = null;
     this.updateSlash(el);
   }

@@ -161,4 +161,37 @@ describe('the Changes view', () => {
       await desktop.close();
     }
   });
+
+  it('asks Claude about picked lines: they go quoted into the prompt, and Claude gets them', async () => {
+    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    await view.getByRole('button', { name: /app\.ts/ }).tap();
+    const diff = view.getByRole('table', { name: 'Diff' });
+    await diff.locator('tr.del').waitFor();
+    // The removed line's number, then the added line's: the two are picked.
+    await diff.locator('tr.del td.num').first().tap();
+    await diff.locator('tr.add td.num').last().tap();
+    expect(await diff.locator('tr[aria-selected="true"]').count()).toBe(2);
+    const picked = view.getByRole('region', { name: 'Picked lines' });
+    await expect(picked.locator('.picked').textContent()).resolves.toBe('src/app.ts:3');
+    await shot(page, 'picked-phone');
+    await picked.getByRole('button', { name: 'Ask Claude' }).tap();
+    const prompt = view.getByRole('region', { name: 'Your prompt' });
+    await expect(prompt.locator('.picked').textContent()).resolves.toBe('A quote is in your prompt');
+    await prompt.getByRole('button', { name: 'Write the prompt' }).tap();
+
+    await page.waitForURL(new URL(`/t/${tab.id}/timeline`, agent.url).href);
+    const field = page.locator('pm-composer').getByRole('textbox', { name: 'Prompt for Claude' });
+    const quote = ['src/app.ts:3', '```diff', '-const port = 8080;', '+const port = Number(process.env.PORT ?? 8080);', '```'].join('\n');
+    await expect(field.inputValue()).resolves.toBe(quote);
+    await field.fill(`${quote}\n\nWhy not keep 8080 as a named constant?`);
+    await shot(page, 'ask-phone');
+    fake.onPrompt(/named constant/, text('Good idea; I will name it.'));
+    await page.locator('pm-composer').getByRole('button', { name: 'Send' }).tap();
+    const request = await fake.waitForRequest((r) => JSON.stringify(r.body).includes('named constant'), 20_000);
+    const sent = JSON.stringify(request.body);
+    expect(sent).toContain('src/app.ts:3');
+    expect(sent).toContain(JSON.stringify('+const port = Number(process.env.PORT ?? 8080);').slice(1, -1));
+    expect(sent).toContain(JSON.stringify('-const port = 8080;').slice(1, -1));
+  });
 });

@@ -71,3 +71,27 @@ describe('Claude sessions outside the tabs', () => {
     expect(after.get('outside-s1')?.state).toBe('idle');
   });
 });
+
+describe('a turn\u2019s changes on the status', () => {
+  it('are sent to clients when they come, and kept across a restart', async () => {
+    const file = join(dir, 'status.json');
+    const status = new StatusManager(file, createLogger({ stderr: false }), 3);
+    const messages: StatusServerMessage[] = [];
+    status.on('message', (m) => messages.push(m));
+    status.applyHook('tb-1', startOf('s1'), 1_000);
+    const stop = parseHookPayload('Stop', { session_id: 's1', hook_event_name: 'Stop' });
+    if (!stop.ok) throw new Error(stop.error);
+    status.applyHook('tb-1', stop.payload, 2_000);
+    messages.length = 0;
+    status.apply('tb-1', { kind: 'turn-changes', total: { files: 3, added: 40, removed: 12 }, at: 3_000 });
+    expect(messages).toEqual([{ type: 'status:update', tabId: 'tb-1', status: expect.objectContaining({ turnChanges: { files: 3, added: 40, removed: 12 } }) }]);
+    // The same total again changes nothing and sends nothing.
+    status.apply('tb-1', { kind: 'turn-changes', total: { files: 3, added: 40, removed: 12 }, at: 3_500 });
+    expect(messages).toHaveLength(1);
+    await status.dispose();
+    const again = new StatusManager(file, createLogger({ stderr: false }), 3);
+    again.load();
+    expect(again.get('tb-1')?.turnChanges).toEqual({ files: 3, added: 40, removed: 12 });
+    await again.dispose();
+  });
+});
