@@ -433,3 +433,20 @@ export const FileDiffQuery = z.object({
   scope: z.enum(CHANGE_SCOPES).optional(),
   from: z.coerce.number().int().min(0).optional(),
 });
+
+/** `POST /api/changes/:key/revert`: one file put back as it was at the start of the turn (or the session). */
+export const RevertBody = z.strictObject({
+  path: z.string().min(1).max(CHANGES_LIMITS.path),
+  scope: z.enum(['turn', 'session']).default('turn'),
+});
+export type RevertBody = z.infer<typeof RevertBody>;
+
+/** `POST /api/changes/:key/undo`: a revert taken back, by the id its answer gave. */
+export const UndoBody = z.strictObject({ undo: z.string().regex(/^[0-9a-f]{24}$/, 'not an undo id') });
+export type UndoBody = z.infer<typeof UndoBody>;
+
+/** What a revert or an undo put back, and (a revert) the id that takes it back. */
+export interface RevertResponse {
+  restored: string[];
+  undo?: string;
+}

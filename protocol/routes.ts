@@ -49,6 +49,8 @@ export const API_ROUTES = {
   adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
   changes: { method: 'GET', path: '/changes/:key' },
   fileChanges: { method: 'GET', path: '/changes/:key/file' },
+  revertChange: { method: 'POST', path: '/changes/:key/revert' },
+  undoRevert: { method: 'POST', path: '/changes/:key/undo' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
   pushKey: { method: 'GET', path: '/push/key' },

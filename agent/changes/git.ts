@@ -67,6 +67,12 @@ export interface Git {
   diffTrees(repo: Repository, store: SnapshotStore, from: string, to: string): Promise<string>;
   /** The unified diff of two blobs (null for "not there": the empty blob). */
   diffBlobs(repo: Repository, store: SnapshotStore, from: string | null, to: string | null): Promise<string>;
+  /**
+   * Puts `paths` in the work tree back as they are in `tree`: rewritten, or removed where the
+   * tree has none. Only the work tree: the person's index is not touched. git itself refuses to
+   * write through a symlinked folder.
+   */
+  restore(repo: Repository, store: SnapshotStore, tree: string, paths: readonly string[]): Promise<void>;
 }
 
 /** The environment of every run: the agent's, with no GIT_* the agent was started with (they would aim git elsewhere). */
@@ -163,6 +169,11 @@ export function openGit(options: { bin?: string; env: NodeJS.ProcessEnv }): Git 
 
     async diffTrees(repo, store, from, to) {
       return run(repo.root, ['diff-tree', '-r', '-z', '-M', '--raw', '--numstat', '--no-abbrev', '--no-ext-diff', '--no-textconv', from, to], 'compare the changes', storeEnv(env, repo, store));
+    },
+
+    async restore(repo, store, tree, paths) {
+      // Literal pathspecs: a file called `*.ts` names that file alone.
+      await run(repo.root, ['restore', `--source=${tree}`, '--worktree', '--no-overlay', '--', ...paths.map((p) => `:(literal,top)${p}`)], 'put the file back', storeEnv(env, repo, store));
     },
 
     async diffBlobs(repo, store, from, to) {

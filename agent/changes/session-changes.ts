@@ -36,6 +36,9 @@ const RecordsFile = z.object({
 
 /** Sessions whose starts are kept; past it, the one used least recently goes, snapshots and all. */
 export const CHANGES_SESSIONS_MAX = 64;
+/** A revert can be taken back for this long, and this many at most are kept. */
+export const UNDO_KEEP_MS = 30 * 60_000;
+const UNDOS_MAX = 32;
 
 /**
  * What each session changed, for review. The start of every session (SessionStart) and of every
@@ -50,6 +53,8 @@ export class SessionChanges {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly folder: string;
   private saving: Promise<void> = Promise.resolve();
+  /** Reverts that can be taken back: the tree the files were in just before, by a random id. */
+  private readonly undos = new Map<string, { key: string; root: string; tree: string; paths: string[]; at: number }>();
 
   constructor(
     private readonly git: Git,
@@ -134,11 +139,54 @@ export class SessionChanges {
     });
   }
 
+  /**
+   * Puts one file back as it was at the start of the turn (or session): its content, mode and
+   * name (a rename is undone on both names). Answers with an undo that puts it back as it was
+   * before this, kept for a while (`UNDO_KEEP_MS`).
+   */
+  revert(key: string, scope: 'turn' | 'session', path: string): Promise<{ restored: string[]; undo: string }> {
+    return this.queued(key, async () => {
+      const compared = await this.compare(key, scope, null);
+      if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
+      const change = compared.changes.find((c) => c.path === path);
+      if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
+      if (compared.unrecorded.includes(path)) throw new ChangesUnavailable(`${JSON.stringify(path)} is over 8 MB: its start was not recorded`);
+      const paths = change.kind === 'renamed' && change.from !== undefined ? [change.from, change.path] : [change.path];
+      const store = { dir: join(this.folder, compared.record.id) };
+      await this.git.restore(compared.repo, store, compared.base, paths);
+      const undo = randomBytes(12).toString('hex');
+      this.undos.set(undo, { key, root: compared.repo.root, tree: compared.tree, paths, at: this.now() });
+      this.pruneUndos();
+      return { restored: paths, undo };
+    });
+  }
+
+  /** Takes a revert back: the files it put back are as they were just before it. */
+  undo(key: string, id: string): Promise<{ restored: string[] }> {
+    return this.queued(key, async () => {
+      this.pruneUndos();
+      const undo = this.undos.get(id);
+      const record = this.records.get(key);
+      if (!undo || undo.key !== key || !record) throw new ChangesUnavailable('nothing to undo: it was undone already, or it is too old');
+      const repo = await this.git.repository(record.cwd);
+      if (repo.root !== undo.root) throw new ChangesUnavailable('nothing to undo: the session works in another repository now');
+      this.undos.delete(id);
+      await this.git.restore(repo, { dir: join(this.folder, record.id) }, undo.tree, undo.paths);
+      return { restored: undo.paths };
+    });
+  }
+
+  private pruneUndos(): void {
+    const since = this.now() - UNDO_KEEP_MS;
+    for (const [id, undo] of this.undos) if (undo.at < since) this.undos.delete(id);
+    while (this.undos.size > UNDOS_MAX) this.undos.delete(this.undos.keys().next().value as string);
+  }
+
   private async compare(
     key: string,
     scope: ChangeScope,
     dir: string | null,
-  ): Promise<{ reason: string } | { record: SessionRecord; repo: Repository; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] }> {
+  ): Promise<{ reason: string } | { record: SessionRecord; repo: Repository; base: string; tree: string; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] }> {
     const known = this.records.get(key);
     const cwd = known?.cwd ?? dir;
     if (cwd === null) return { reason: 'the session\u2019s directory is not known' };
@@ -169,9 +217,10 @@ export class SessionChanges {
     record.usedAt = this.now();
     const store = { dir: join(this.folder, record.id) };
     const now = await this.git.snapshot(repo, store);
-    const raw = await this.git.diffTrees(repo, store, base || emptyTreeLike(now.tree), now.tree);
+    const from = base || emptyTreeLike(now.tree);
+    const raw = await this.git.diffTrees(repo, store, from, now.tree);
     const changes = parseRawNumstat(raw).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { record, repo, ...(since !== undefined ? { since } : {}), ...(head !== undefined ? { head } : {}), changes, unrecorded: now.unrecorded };
+    return { record, repo, base: from, tree: now.tree, ...(since !== undefined ? { since } : {}), ...(head !== undefined ? { head } : {}), changes, unrecorded: now.unrecorded };
   }
 
   private record(key: string, cwd: string, scope: 'session' | 'turn'): Promise<void> {

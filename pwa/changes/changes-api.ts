@@ -2,6 +2,7 @@
  * The review's two calls, kept with the view that makes them (a chunk of its own) rather than in
  * the API client the first screen loads.
  */
+import type { RevertResponse } from '../../protocol/api.js';
 import { API_ROUTES, routePath } from '../../protocol/routes.js';
 import { apiResponse } from '../core/api-request.js';
 
@@ -15,4 +16,14 @@ export async function sessionChanges(key: string, scope: string, signal?: AbortS
 export async function fileChanges(key: string, scope: string, path: string, from: number, signal?: AbortSignal): Promise<unknown> {
   const query = new URLSearchParams({ scope, path, from: String(from) });
   return (await apiResponse<unknown>('GET', `${routePath(API_ROUTES.fileChanges, key)}?${query}`, undefined, { signal })).body;
+}
+
+/** Puts one changed file back as it was at the start of the turn; answers with what it restored and the id that undoes it. */
+export async function revertChange(key: string, path: string, scope: 'turn' | 'session'): Promise<RevertResponse> {
+  return (await apiResponse<RevertResponse>('POST', routePath(API_ROUTES.revertChange, key), { path, scope })).body;
+}
+
+/** Takes a revert back. */
+export async function undoRevert(key: string, undo: string): Promise<RevertResponse> {
+  return (await apiResponse<RevertResponse>('POST', routePath(API_ROUTES.undoRevert, key), { undo })).body;
 }

@@ -24,7 +24,6 @@ export const changesStyles = css`
   }
   .scopes button {
     flex: 1 1 0;
-    min-height: 36px;
     font-size: 14px;
     padding: 0 8px;
   }
@@ -138,8 +137,15 @@ export const changesStyles = css`
     white-space: nowrap;
     font-size: 15px;
   }
+  button.revert {
+    font-size: 13px;
+    padding: 0 10px;
+    color: var(--pm-danger);
+  }
+  pm-confirm-bar.confirm {
+    margin: 8px 10px 0;
+  }
   button.wrap {
-    min-height: 34px;
     font-size: 13px;
     padding: 0 10px;
   }

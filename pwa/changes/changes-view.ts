@@ -5,7 +5,8 @@ import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, 
 import { safeParse } from '../../protocol/safe-parse.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { fileChanges, sessionChanges } from './changes-api.js';
+import { fileChanges, revertChange, sessionChanges, undoRevert } from './changes-api.js';
+import '../ui/confirm-bar.js';
 import { addToDraft } from '../core/composer-drafts.js';
 import { router, tabViewPath } from '../core/router.js';
 import { arrowIcon, backIcon, closeIcon } from '../ui/icons.js';
@@ -77,6 +78,11 @@ export class ChangesViewElement extends LitElement {
   /** Quotes added to the session's prompt from this view, and what was last said of it. */
   @state() private gathered = 0;
   @state() private askNote = '';
+  /** Asking whether to put the open file back; a revert done, which Undo takes back while the view is open. */
+  @state() private confirmRevert = false;
+  @state() private reverted: { path: string; undo: string } | null = null;
+  @state() private revertBusy = false;
+  @state() private revertError = '';
 
   /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
   private language: string | null = null;
@@ -181,6 +187,7 @@ export class ChangesViewElement extends LitElement {
   private closeFile(): void {
     this.fileRequest?.abort();
     this.pick = null;
+    this.confirmRevert = false;
     this.open = null;
     this.diff = null;
     this.diffRows = [];
@@ -265,6 +272,41 @@ export class ChangesViewElement extends LitElement {
     router.go(tabViewPath(this.sessionKey, 'timeline'));
   }
 
+  private async revert(): Promise<void> {
+    const path = this.open;
+    const scope = this.scope;
+    if (path === null || scope === 'head' || this.revertBusy) return;
+    this.revertBusy = true;
+    this.revertError = '';
+    try {
+      const done = await revertChange(this.sessionKey, path, scope);
+      this.reverted = done.undo !== undefined ? { path, undo: done.undo } : null;
+      this.closeFile();
+      await this.load();
+    } catch (err) {
+      this.revertError = (err as Error).message;
+    } finally {
+      this.revertBusy = false;
+      this.confirmRevert = false;
+    }
+  }
+
+  private async undoRevert(): Promise<void> {
+    const done = this.reverted;
+    if (!done || this.revertBusy) return;
+    this.revertBusy = true;
+    this.revertError = '';
+    try {
+      await undoRevert(this.sessionKey, done.undo);
+      this.reverted = null;
+      await this.load();
+    } catch (err) {
+      this.revertError = (err as Error).message;
+    } finally {
+      this.revertBusy = false;
+    }
+  }
+
   private toggleWrap(): void {
     this.wrap = !this.wrap;
     localStorage.setItem(WRAP_KEY, this.wrap ? 'on' : 'off');
@@ -280,8 +322,23 @@ export class ChangesViewElement extends LitElement {
     `;
   }
 
-  /** What was picked, and what the prompt gathered: the way back to Claude. */
+  /** What was picked, what the prompt gathered, and a revert that can be taken back. */
   private renderAskBar() {
+    const done = this.reverted;
+    const undo = done
+      ? html`<div class="ask" role="region" aria-label="Reverted">
+          <span class="picked" role="status">Put back: <bdi>${visibleText(done.path)}</bdi></span>
+          <button type="button" ?disabled=${this.revertBusy} @click=${() => void this.undoRevert()}>Undo</button>
+          <button type="button" class="icon ghost" aria-label="Keep it reverted" @click=${() => (this.reverted = null)}>${closeIcon()}</button>
+          ${this.revertError ? html`<span class="error" role="alert">${this.revertError}</span>` : nothing}
+        </div>`
+      : this.revertError
+        ? html`<div class="ask"><span class="error" role="alert">${this.revertError}</span></div>`
+        : nothing;
+    return html`${undo}${this.renderAsk()}`;
+  }
+
+  private renderAsk() {
     const lines = this.pickedLines;
     const path = this.diff?.change.path;
     if (lines.length > 0 && path !== undefined) {
@@ -354,10 +411,23 @@ export class ChangesViewElement extends LitElement {
       <div class="file-bar">
         <button type="button" class="icon ghost" aria-label="All changed files" @click=${() => this.closeFile()}>${backIcon()}</button>
         <span class="file-name"><bdi><span class="base">${base}</span>${dir ? html` <span class="dir">${dir}</span>` : nothing}</bdi></span>
+        ${this.scope !== 'head' && change !== undefined && !this.view?.unrecorded.includes(change.path)
+          ? html`<button type="button" class="revert" ?disabled=${this.revertBusy} @click=${() => (this.confirmRevert = true)}>Revert</button>`
+          : nothing}
         <button type="button" class="wrap" aria-pressed=${this.wrap} title="Wrap long lines" @click=${() => this.toggleWrap()}>Wrap</button>
         <button type="button" class="icon ghost" aria-label="Previous file" ?disabled=${!prev} @click=${() => this.go(-1)}>${arrowIcon('left')}</button>
         <button type="button" class="icon ghost" aria-label="Next file" ?disabled=${!next} @click=${() => this.go(1)}>${arrowIcon('right')}</button>
       </div>
+      ${this.confirmRevert
+        ? html`<pm-confirm-bar
+            class="confirm"
+            message=${`Put ${visibleText(base)} back as it was at the start of ${this.scope === 'turn' ? 'this turn' : 'this session'}?`}
+            action="Revert"
+            ?busy=${this.revertBusy}
+            @pm-confirm=${() => void this.revert()}
+            @pm-cancel=${() => (this.confirmRevert = false)}
+          ></pm-confirm-bar>`
+        : nothing}
       <div class="diff-scroller ${this.wrap ? 'wrap' : ''}" tabindex="0" @touchstart=${(e: TouchEvent) => this.onTouchStart(e)} @touchend=${(e: TouchEvent) => this.onTouchEnd(e)}>
         ${change ? this.renderChangeNote(change) : nothing}
         ${this.diffError ? html`<div class="note error" role="alert">${this.diffError}</div>` : nothing}

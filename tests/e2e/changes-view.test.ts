@@ -162,6 +162,25 @@ describe('the Changes view', () => {
     }
   });
 
+  it('reverts a file of the turn after asking, and Undo puts it back', async () => {
+    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    const files = view.getByRole('list', { name: 'Changed files' });
+    await view.getByRole('button', { name: /README\.md/ }).tap();
+    await view.locator('tr.add').first().waitFor();
+    await view.getByRole('button', { name: 'Revert' }).tap();
+    const confirm = view.locator('pm-confirm-bar');
+    await confirm.getByRole('button', { name: 'Revert' }).waitFor();
+    await shot(page, 'revert-phone');
+    await confirm.getByRole('button', { name: 'Revert' }).tap();
+    await view.getByRole('region', { name: 'Reverted' }).waitFor();
+    await expect.poll(() => files.getByRole('button').count()).toBe(3);
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Service\n\nRuns on port 8080.\n');
+    await view.getByRole('region', { name: 'Reverted' }).getByRole('button', { name: 'Undo' }).tap();
+    await expect.poll(() => files.getByRole('button').count()).toBe(4);
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Service\n\nRuns on port $PORT.\n');
+  });
+
   it('asks Claude about picked lines: they go quoted into the prompt, and Claude gets them', async () => {
     await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
     const view = page.locator('pm-changes-view');

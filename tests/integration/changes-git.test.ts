@@ -16,7 +16,8 @@ import { tempFolders } from '../support/temp-folders.js';
 const log = createLogger({ stderr: false });
 const folder = tempFolders('pm-changes-');
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+// GIT_OPTIONAL_LOCKS=0: the test's own `git status` must not refresh the index it compares.
+const gitEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
@@ -231,6 +232,69 @@ describe('changes of a session in a git repository', () => {
     const commits = { before: git(dir, 'rev-parse', 'HEAD:lib').trim(), after: git(sub, 'rev-parse', 'HEAD').trim() };
     expect(view.files).toEqual([{ path: 'lib', kind: 'modified', before: 'submodule', after: 'submodule', added: null, removed: null, binary: false, commits }]);
     expect((await changes.fileDiff('s', 'turn', 'lib', null)).hunks).toEqual([]);
+    await changes.dispose();
+  });
+
+  it('puts a file back as it was at the turn\u2019s start, every kind of change, and takes it back on undo', async () => {
+    const dir = repository();
+    const changes = service();
+    writeFileSync(join(dir, '*.ts'), 'a file named star\n');
+    await changes.turnStarted('r', dir);
+    const start = (name: string) => readFileSync(join(dir, name)).toString('base64');
+    const originals = Object.fromEntries(['app.ts', 'old-name.md', 'gone.txt', 'logo.bin', 'run.sh', '*.ts'].map((n) => [n, start(n)]));
+    writeFileSync(join(dir, 'app.ts'), 'edited\n');
+    writeFileSync(join(dir, 'added.ts'), 'new\n');
+    unlinkSync(join(dir, 'gone.txt'));
+    renameSync(join(dir, 'old-name.md'), join(dir, 'new-name.md'));
+    writeFileSync(join(dir, 'logo.bin'), Buffer.from([9, 9, 0, 9]));
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    writeFileSync(join(dir, '*.ts'), 'changed too\n');
+    const person = repositoryState(dir);
+    const edited = Object.fromEntries(['app.ts', 'logo.bin', '*.ts'].map((n) => [n, start(n)]));
+
+    const reverted: Record<string, string> = {};
+    for (const path of ['app.ts', 'added.ts', 'gone.txt', 'new-name.md', 'logo.bin', 'run.sh', '*.ts']) {
+      const done = await changes.revert('r', 'turn', path);
+      expect(done.undo).toMatch(/^[0-9a-f]{24}$/);
+      reverted[path] = done.undo;
+    }
+    // Each is as it was; `*.ts` named one file, not a pattern; the rename is undone on both names.
+    for (const [name, content] of Object.entries(originals)) expect(start(name), name).toBe(content);
+    expect(() => statSync(join(dir, 'added.ts'))).toThrow();
+    expect(() => statSync(join(dir, 'new-name.md'))).toThrow();
+    expect(statSync(join(dir, 'run.sh')).mode & 0o111).toBe(0);
+    expect((await changes.changes('r', 'turn', null)).files).toEqual([]);
+    // Only the work tree moved: the person's index, stash and refs are as they were.
+    const state = JSON.parse(repositoryState(dir)) as Record<string, unknown>;
+    const before = JSON.parse(person) as Record<string, unknown>;
+    expect([state.index, state.stash, state.refs, state.objects]).toEqual([before.index, before.stash, before.refs, before.objects]);
+
+    // Undo puts each back as it was just before.
+    for (const undo of Object.values(reverted).reverse()) await changes.undo('r', undo);
+    for (const [name, content] of Object.entries(edited)) expect(start(name), name).toBe(content);
+    expect(readFileSync(join(dir, 'added.ts'), 'utf8')).toBe('new\n');
+    expect(statSync(join(dir, 'new-name.md')).isFile()).toBe(true);
+    expect(() => statSync(join(dir, 'old-name.md'))).toThrow();
+    expect(repositoryState(dir)).toBe(person);
+    await expect(changes.undo('r', reverted['app.ts'] as string)).rejects.toThrow(/nothing to undo/);
+    await expect(changes.revert('r', 'turn', 'never-changed.txt')).rejects.toThrow(/did not change in this scope/);
+    await changes.dispose();
+  });
+
+  it('never writes through a folder that became a symlink to elsewhere', async () => {
+    const dir = repository();
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'util.ts'), 'inside\n');
+    const changes = service();
+    await changes.turnStarted('s', dir);
+    const elsewhere = folder();
+    writeFileSync(join(elsewhere, 'util.ts'), 'outside, must stay\n');
+    rmSync(join(dir, 'lib'), { recursive: true });
+    symlinkSync(elsewhere, join(dir, 'lib'));
+    const view = await changes.changes('s', 'turn', null);
+    expect(view.files.map((f) => [f.path, f.kind])).toEqual([['lib', 'added'], ['lib/util.ts', 'deleted']]);
+    await changes.revert('s', 'turn', 'lib/util.ts').catch(() => undefined);
+    expect(readFileSync(join(elsewhere, 'util.ts'), 'utf8')).toBe('outside, must stay\n');
     await changes.dispose();
   });
 

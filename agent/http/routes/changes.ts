@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { ChangesQuery, FileDiffQuery, OutsideKey, TabId } from '../../../protocol/api.js';
+import { ChangesQuery, FileDiffQuery, OutsideKey, RevertBody, type RevertResponse, TabId, UndoBody } from '../../../protocol/api.js';
 import type { ChangesView, FileDiff } from '../../../protocol/changes.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { parseSessionKey } from '../../../protocol/session-key.js';
@@ -10,7 +10,7 @@ import { handler, HttpError, parse } from './handler.js';
 import { on } from './on-route.js';
 
 export interface ChangesRouteDeps {
-  changes: Pick<SessionChanges, 'changes' | 'fileDiff'>;
+  changes: Pick<SessionChanges, 'changes' | 'fileDiff' | 'revert' | 'undo'>;
   /** The directory a session works in (agent/wiring/session-dir.ts), null for no such session. */
   sessionDir: (key: string) => Promise<string | null>;
 }
@@ -20,8 +20,9 @@ export const MAX_CONCURRENT_REVIEWS = 4;
 
 /**
  * `GET /changes/:key?scope=` and `GET /changes/:key/file?path=&scope=&from=`: what a session
- * (a tab or an outside session) changed, for review. Read-only: git runs on pocketmux's own
- * index and objects (agent/changes/git.ts).
+ * (a tab or an outside session) changed, for review, read through pocketmux's own index and
+ * objects (agent/changes/git.ts). `POST /changes/:key/revert` puts one changed file back as it
+ * was at the turn's start, and `POST /changes/:key/undo` takes that back: the work tree only.
  */
 export function changesRoutes(deps: ChangesRouteDeps, slots = new Slots(MAX_CONCURRENT_REVIEWS)): Router {
   const router = express.Router();
@@ -63,6 +64,24 @@ export function changesRoutes(deps: ChangesRouteDeps, slots = new Slots(MAX_CONC
       const query = parse(FileDiffQuery, req.query, 'query');
       const { key, dir } = await sessionOf(req.params.key);
       res.json((await inSlot(() => deps.changes.fileDiff(key, query.scope ?? 'turn', query.path, dir, query.from ?? 0))) satisfies FileDiff);
+    }),
+  );
+  on(
+    router,
+    API_ROUTES.revertChange,
+    handler(async (req, res) => {
+      const body = parse(RevertBody, req.body, 'body');
+      const { key } = await sessionOf(req.params.key);
+      res.json((await inSlot(() => deps.changes.revert(key, body.scope, body.path))) satisfies RevertResponse);
+    }),
+  );
+  on(
+    router,
+    API_ROUTES.undoRevert,
+    handler(async (req, res) => {
+      const body = parse(UndoBody, req.body, 'body');
+      const { key } = await sessionOf(req.params.key);
+      res.json((await inSlot(() => deps.changes.undo(key, body.undo))) satisfies RevertResponse);
     }),
   );
   return router;
