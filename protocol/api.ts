@@ -7,7 +7,7 @@ import { BLOCK_OPTIONS, DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
 import { CHANGE_SCOPES, CHANGES_LIMITS } from './changes.js';
-import { DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
+import { COMMIT_MESSAGE_MAX, DECISION_LIMITS, GUARDRAIL_MINUTES, ID_MAX, INPUT_TEXT_MAX, NAME_MAX } from './limits.js';
 import { unsafeLinesProblem, unsafeTextProblem, visibleText } from './safe-text.js';
 
 const ID_PATTERN = new RegExp(`^[a-z0-9-]{1,${ID_MAX}}$`);
@@ -449,4 +449,21 @@ export type UndoBody = z.infer<typeof UndoBody>;
 export interface RevertResponse {
   restored: string[];
   undo?: string;
+}
+
+/** `POST /api/changes/:key/commit`: these changed files (against HEAD), staged and committed with this message. */
+export const CommitBody = z.strictObject({
+  message: z
+    .string()
+    .max(COMMIT_MESSAGE_MAX, `a commit message is at most ${COMMIT_MESSAGE_MAX} characters`)
+    .refine((s) => s.trim() !== '', 'a commit needs a message')
+    .refine((s) => !s.includes('\u0000'), 'a commit message cannot hold a NUL character'),
+  paths: z.array(z.string().min(1).max(CHANGES_LIMITS.path)).min(1).max(CHANGES_LIMITS.files),
+});
+export type CommitBody = z.infer<typeof CommitBody>;
+
+/** The commit made, and how many files it holds. */
+export interface CommitResponse {
+  commit: string;
+  files: number;
 }

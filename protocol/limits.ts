@@ -35,3 +35,6 @@ export const UPLOAD_FILENAME_HEADER = 'X-Pocketmux-Filename';
  * (PERMISSION_HOOK_TIMEOUT_S), and the agent answers before that.
  */
 export const GUARDRAIL_MINUTES = { min: 1, max: 29 } as const;
+
+/** A commit message written on the phone, in UTF-16 code units. */
+export const COMMIT_MESSAGE_MAX = 10_000;

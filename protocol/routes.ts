@@ -51,6 +51,7 @@ export const API_ROUTES = {
   fileChanges: { method: 'GET', path: '/changes/:key/file' },
   revertChange: { method: 'POST', path: '/changes/:key/revert' },
   undoRevert: { method: 'POST', path: '/changes/:key/undo' },
+  commitChanges: { method: 'POST', path: '/changes/:key/commit' },
   userHooks: { method: 'GET', path: '/hooks' },
   push: { method: 'GET', path: '/push' },
   pushKey: { method: 'GET', path: '/push/key' },

@@ -30,6 +30,8 @@ const SAFE_CONFIG = [
 ];
 
 const RUN_TIMEOUT_MS = 15_000;
+/** A commit runs the person's hooks (a linter, tests): they get a minute. */
+const COMMIT_TIMEOUT_MS = 60_000;
 /** Adding a large tree the first time hashes every file. */
 const ADD_TIMEOUT_MS = 60_000;
 /** A diff's output, at most: past it the diff is refused as too large, never cut mid-file. */
@@ -73,6 +75,12 @@ export interface Git {
    * write through a symlinked folder.
    */
   restore(repo: Repository, store: SnapshotStore, tree: string, paths: readonly string[]): Promise<void>;
+  /**
+   * Stages `paths` (new, changed, deleted alike) in the person's own index and commits exactly
+   * them with `message`, as the person would: their identity, their hooks, their index format.
+   * What else was staged stays staged. Answers with the new commit's name.
+   */
+  commit(repo: Repository, paths: readonly string[], message: string): Promise<string>;
 }
 
 /** The environment of every run: the agent's, with no GIT_* the agent was started with (they would aim git elsewhere). */
@@ -174,6 +182,29 @@ export function openGit(options: { bin?: string; env: NodeJS.ProcessEnv }): Git 
     async restore(repo, store, tree, paths) {
       // Literal pathspecs: a file called `*.ts` names that file alone.
       await run(repo.root, ['restore', `--source=${tree}`, '--worktree', '--no-overlay', '--', ...paths.map((p) => `:(literal,top)${p}`)], 'put the file back', storeEnv(env, repo, store));
+    },
+
+    async commit(repo, paths, message) {
+      // The person's own settings this time (no SAFE_CONFIG): it is their index and their commit.
+      // Literal pathspecs, and never a prompt (an editor, a passphrase) nobody can answer.
+      const commitEnv = { ...env, GIT_LITERAL_PATHSPECS: '1', GIT_EDITOR: 'true' };
+      const runCommit = async (args: readonly string[], what: string): Promise<string> => {
+        const result = await execOffThread(bin, ['-C', repo.root, '-c', 'color.ui=false', ...args], { env: commitEnv, timeoutMs: COMMIT_TIMEOUT_MS, maxBuffer: OUTPUT_MAX_BYTES });
+        if (!result.failure) return result.stdout;
+        // A hook's own words say why it refused: the last lines of what it printed.
+        const said = `${result.stderr}\n${result.stdout}`.trim().split('\n').slice(-6).join('\n');
+        if (result.failure.killed) throw new ChangesUnavailable(`git took too long to ${what} (a hook that waits?)`);
+        throw new ChangesUnavailable(`git could not ${what}${said ? `: ${said.slice(0, 1000)}` : ''}`);
+      };
+      // A path that is gone is staged as gone (its removal may be staged already: `git mv`),
+      // one that is there as it is; `git add` refuses a path that matches nothing.
+      const there = await Promise.all(paths.map((p) => lstat(join(repo.root, p)).then(() => true, () => false)));
+      const present = paths.filter((_, i) => there[i]);
+      const gone = paths.filter((_, i) => !there[i]);
+      if (present.length > 0) await runCommit(['add', '--all', '--', ...present], 'stage the files');
+      if (gone.length > 0) await runCommit(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...gone], 'stage the removed files');
+      await runCommit(['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...paths], 'commit');
+      return (await runCommit(['rev-parse', 'HEAD'], 'read the new commit')).trim();
     },
 
     async diffBlobs(repo, store, from, to) {

@@ -161,6 +161,27 @@ export class SessionChanges {
     });
   }
 
+  /**
+   * Commits the files of `paths` that changed against HEAD (a rename with both its names), with
+   * the person's identity and hooks. Paths that did not change are refused, so nothing the
+   * review did not show is committed.
+   */
+  commit(key: string, paths: readonly string[], message: string, dir: string | null): Promise<{ commit: string; files: number }> {
+    return this.queued(key, async () => {
+      const compared = await this.compare(key, 'head', dir);
+      if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
+      const names: string[] = [];
+      for (const path of new Set(paths)) {
+        const change = compared.changes.find((c) => c.path === path);
+        if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} has no change to commit`);
+        names.push(...(change.kind === 'renamed' && change.from !== undefined ? [change.from, change.path] : [change.path]));
+      }
+      if (names.length === 0) throw new ChangesUnavailable('no files to commit');
+      const commit = await this.git.commit(compared.repo, names, message);
+      return { commit, files: new Set(paths).size };
+    });
+  }
+
   /** Takes a revert back: the files it put back are as they were just before it. */
   undo(key: string, id: string): Promise<{ restored: string[] }> {
     return this.queued(key, async () => {

@@ -2,7 +2,7 @@
  * The review's two calls, kept with the view that makes them (a chunk of its own) rather than in
  * the API client the first screen loads.
  */
-import type { RevertResponse } from '../../protocol/api.js';
+import type { CommitResponse, RevertResponse } from '../../protocol/api.js';
 import { API_ROUTES, routePath } from '../../protocol/routes.js';
 import { apiResponse } from '../core/api-request.js';
 
@@ -26,4 +26,9 @@ export async function revertChange(key: string, path: string, scope: 'turn' | 's
 /** Takes a revert back. */
 export async function undoRevert(key: string, undo: string): Promise<RevertResponse> {
   return (await apiResponse<RevertResponse>('POST', routePath(API_ROUTES.undoRevert, key), { undo })).body;
+}
+
+/** Stages and commits these changed files with this message, in the person's repository. */
+export async function commitChanges(key: string, paths: string[], message: string): Promise<CommitResponse> {
+  return (await apiResponse<CommitResponse>('POST', routePath(API_ROUTES.commitChanges, key), { paths, message })).body;
 }

@@ -289,6 +289,69 @@ export const changesStyles = css`
   .ask .error {
     flex-basis: 100%;
   }
+  .commit-row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 10px;
+    padding: 0 calc(14px + var(--pm-safe-right)) 20px calc(14px + var(--pm-safe-left));
+    font-size: 14px;
+  }
+  form.commit {
+    display: flex;
+    flex-direction: column;
+    gap: 8px;
+    margin: 0 calc(10px + var(--pm-safe-right)) 20px calc(10px + var(--pm-safe-left));
+    padding: 12px;
+    border: 1px solid var(--pm-border);
+    border-radius: var(--pm-radius);
+    background: var(--pm-surface);
+  }
+  form.commit label[for] {
+    font-weight: 600;
+    font-size: 14px;
+  }
+  form.commit textarea {
+    font: 15px/1.4 var(--pm-font);
+    color: inherit;
+    padding: 10px 12px;
+    border-radius: 10px;
+    border: 1px solid var(--pm-field-border);
+    background: var(--pm-bg);
+    resize: vertical;
+  }
+  form.commit fieldset {
+    border: 0;
+    margin: 0;
+    padding: 0;
+    display: flex;
+    flex-direction: column;
+  }
+  form.commit legend {
+    font-size: 13px;
+    color: var(--pm-muted);
+    padding: 0;
+    margin-bottom: 2px;
+  }
+  .pick-file {
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    min-height: var(--pm-tap);
+    font: 13px var(--pm-mono);
+    overflow-wrap: anywhere;
+  }
+  .pick-file input {
+    width: 20px;
+    height: 20px;
+    min-height: 0;
+    flex: none;
+  }
+  form.commit .buttons {
+    display: flex;
+    justify-content: flex-end;
+    gap: 8px;
+  }
   .more {
     padding: 12px;
     display: flex;

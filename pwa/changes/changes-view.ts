@@ -2,10 +2,11 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, type DiffLine, type FileChange, type FileDiff, FileDiffSchema } from '../../protocol/changes.js';
+import { COMMIT_MESSAGE_MAX } from '../../protocol/limits.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { fileChanges, revertChange, sessionChanges, undoRevert } from './changes-api.js';
+import { commitChanges, fileChanges, revertChange, sessionChanges, undoRevert } from './changes-api.js';
 import '../ui/confirm-bar.js';
 import { addToDraft } from '../core/composer-drafts.js';
 import { router, tabViewPath } from '../core/router.js';
@@ -83,6 +84,11 @@ export class ChangesViewElement extends LitElement {
   @state() private reverted: { path: string; undo: string } | null = null;
   @state() private revertBusy = false;
   @state() private revertError = '';
+  /** The commit being written: its message and the files it takes (all listed, at first). */
+  @state() private committing: { message: string; paths: Set<string> } | null = null;
+  @state() private commitBusy = false;
+  @state() private commitError = '';
+  @state() private committed = '';
 
   /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
   private language: string | null = null;
@@ -145,6 +151,8 @@ export class ChangesViewElement extends LitElement {
   private setScope(scope: ChangeScope): void {
     if (scope === this.scope) return;
     this.scope = scope;
+    this.committing = null;
+    this.committed = '';
     this.closeFile();
     this.view = null;
     void this.load();
@@ -307,6 +315,85 @@ export class ChangesViewElement extends LitElement {
     }
   }
 
+  private startCommit(): void {
+    this.committing = { message: '', paths: new Set(this.view?.files.map((f) => f.path) ?? []) };
+    this.commitError = '';
+    this.committed = '';
+  }
+
+  private toggleCommitted(path: string, on: boolean): void {
+    const c = this.committing;
+    if (!c) return;
+    const paths = new Set(c.paths);
+    if (on) paths.add(path);
+    else paths.delete(path);
+    this.committing = { ...c, paths };
+  }
+
+  private async commit(): Promise<void> {
+    const c = this.committing;
+    if (!c || this.commitBusy || c.message.trim() === '' || c.paths.size === 0) return;
+    this.commitBusy = true;
+    this.commitError = '';
+    try {
+      const done = await commitChanges(this.sessionKey, [...c.paths], c.message);
+      this.committing = null;
+      this.committed = `Committed ${done.files} ${done.files === 1 ? 'file' : 'files'} as ${done.commit.slice(0, 8)}.`;
+      await this.load();
+    } catch (err) {
+      this.commitError = (err as Error).message;
+    } finally {
+      this.commitBusy = false;
+    }
+  }
+
+  private renderCommit(view: ChangesView) {
+    const c = this.committing;
+    if (!c) {
+      return html`<div class="commit-row">
+        <button type="button" @click=${() => this.startCommit()}>Commit\u2026</button>
+        ${this.committed ? html`<span class="muted" role="status">${this.committed}</span>` : nothing}
+      </div>`;
+    }
+    return html`<form
+      class="commit"
+      aria-label="Commit"
+      @submit=${(e: Event) => {
+        e.preventDefault();
+        void this.commit();
+      }}
+    >
+      <label for="message">Commit message</label>
+      <textarea
+        id="message"
+        rows="3"
+        maxlength=${COMMIT_MESSAGE_MAX}
+        .value=${c.message}
+        ?disabled=${this.commitBusy}
+        @input=${(e: Event) => {
+          if (this.committing) this.committing = { ...this.committing, message: (e.target as HTMLTextAreaElement).value };
+        }}
+      ></textarea>
+      <fieldset>
+        <legend>Files to commit (${c.paths.size} of ${view.files.length})</legend>
+        ${view.files.map(
+          (f) => html`<label class="pick-file"
+            ><input type="checkbox" .checked=${c.paths.has(f.path)} ?disabled=${this.commitBusy} @change=${(e: Event) => this.toggleCommitted(f.path, (e.target as HTMLInputElement).checked)} /><bdi
+              >${visibleText(f.path)}</bdi
+            ></label
+          >`,
+        )}
+      </fieldset>
+      ${this.commitError ? html`<p class="error" role="alert">${this.commitError}</p>` : nothing}
+      <div class="buttons">
+        <button type="button" ?disabled=${this.commitBusy} @click=${() => (this.committing = null)}>Cancel</button>
+        <button type="submit" class="primary" ?disabled=${this.commitBusy || c.message.trim() === '' || c.paths.size === 0}>
+          ${this.commitBusy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Commit
+        </button>
+      </div>
+    </form>`;
+  }
+
   private toggleWrap(): void {
     this.wrap = !this.wrap;
     localStorage.setItem(WRAP_KEY, this.wrap ? 'on' : 'off');
@@ -378,6 +465,7 @@ export class ChangesViewElement extends LitElement {
           (f) => this.renderFileRow(f),
         )}
       </ul>
+      ${view.files.length > 0 || this.committed ? this.renderCommit(view) : nothing}
       ${view.truncated ? html`<p class="note muted">${view.total.files - view.files.length} more files changed; the list shows the first ${view.files.length}.</p>` : nothing}
       ${view.unrecorded.length > 0 ? html`<p class="note muted">Not recorded, over 8 MB: ${view.unrecorded.map((p) => visibleText(p)).join(', ')}</p>` : nothing}
     `;

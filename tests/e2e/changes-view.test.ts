@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
@@ -41,6 +41,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'src', 'app.ts'), APP);
   writeFileSync(join(project, 'src', 'server', 'old-routes.ts'), 'export const routes = [];\n');
   writeFileSync(join(project, 'README.md'), '# Service\n\nRuns on port 8080.\n');
+  // Who commits from the phone: the person's own git identity, as the agent's git reads it.
+  writeFileSync(join(dirname(project), '.gitconfig'), '[user]\n\tname = Pocket Person\n\temail = person@example.com\n');
   git(project, 'init', '-q', '-b', 'main');
   git(project, 'add', '-A');
   git(project, 'commit', '-q', '-m', 'start');
@@ -212,5 +214,23 @@ describe('the Changes view', () => {
     expect(sent).toContain('src/app.ts:3');
     expect(sent).toContain(JSON.stringify('+const port = Number(process.env.PORT ?? 8080);').slice(1, -1));
     expect(sent).toContain(JSON.stringify('-const port = 8080;').slice(1, -1));
+  });
+
+  it('commits the picked files from the phone with a message', async () => {
+    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    await view.getByRole('button', { name: 'HEAD' }).tap();
+    await view.getByRole('list', { name: 'Changed files' }).getByRole('button').first().waitFor();
+    await view.getByRole('button', { name: 'Commit\u2026' }).tap();
+    const form = view.getByRole('form', { name: 'Commit' });
+    await form.getByLabel('Commit message').fill('Read the port from the environment');
+    await form.getByRole('checkbox', { name: 'README.md' }).uncheck();
+    await shot(page, 'commit-phone');
+    await form.getByRole('button', { name: 'Commit' }).tap();
+    await view.getByText(/^Committed 3 files as [0-9a-f]{8}\.$/).waitFor();
+    expect(git(project, 'log', '-1', '--format=%s|%an')).toBe('Read the port from the environment|Pocket Person\n');
+    expect(git(project, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\tsrc/health.ts', 'M\tsrc/app.ts', 'R100\tsrc/server/old-routes.ts\tsrc/server/routes.ts']);
+    // What was left out is still there to commit.
+    await expect.poll(() => view.getByRole('list', { name: 'Changed files' }).getByRole('button').allInnerTexts()).toEqual([expect.stringMatching(/^M\s+README\.md/)]);
   });
 });

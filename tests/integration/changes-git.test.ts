@@ -54,8 +54,13 @@ function repositoryState(dir: string): string {
   });
 }
 
+/** The agent's git runs with this HOME: its identity and no settings of this machine's. */
+const home = folder();
+writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Pocket Tester\n\temail = tester@example.com\n');
+const agentEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+
 function service(data = folder()): SessionChanges {
-  const changes = new SessionChanges(openGit({ env: gitEnv }), join(data, 'changes', 'sessions.json'), log);
+  const changes = new SessionChanges(openGit({ env: agentEnv }), join(data, 'changes', 'sessions.json'), log);
   changes.load();
   return changes;
 }
@@ -298,18 +303,45 @@ describe('changes of a session in a git repository', () => {
     await changes.dispose();
   });
 
+  it('commits the files picked, as the person would, and leaves everything else as it was', async () => {
+    const dir = repository();
+    const changes = service();
+    writeFileSync(join(dir, 'staged-before.txt'), 'the person staged this\n');
+    git(dir, 'add', 'staged-before.txt');
+    writeFileSync(join(dir, 'app.ts'), 'committed from the phone\n');
+    renameSync(join(dir, 'old-name.md'), join(dir, 'new-name.md'));
+    writeFileSync(join(dir, '*.ts'), 'a new file with a glob for a name\n');
+    writeFileSync(join(dir, 'run.sh'), 'echo left alone\n');
+    const message = 'Read the port from the environment\n\n#42: and keep\ta tab; $(no) `shell`';
+    const done = await changes.commit('c', ['app.ts', 'new-name.md', '*.ts'], message, dir);
+    expect(done).toEqual({ commit: git(dir, 'rev-parse', 'HEAD').trim(), files: 3 });
+    expect(git(dir, 'log', '-1', '--format=%B').trimEnd()).toBe(message);
+    expect(git(dir, 'log', '-1', '--format=%an <%ae>').trim()).toBe('Pocket Tester <tester@example.com>');
+    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\t*.ts', 'M\tapp.ts', 'R100\told-name.md\tnew-name.md']);
+    // What was not picked is as it was: the staged file still staged, the edited one not staged.
+    expect(git(dir, 'status', '--porcelain')).toBe(' M run.sh\nA  staged-before.txt\n');
+    await expect(changes.commit('c', ['never-changed.txt'], 'x', dir)).rejects.toThrow(/has no change to commit/);
+
+    // A hook that refuses says why, and nothing is committed.
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho "lint: 2 problems in run.sh" >&2\nexit 1\n', { mode: 0o755 });
+    const head = git(dir, 'rev-parse', 'HEAD');
+    await expect(changes.commit('c', ['run.sh'], 'tidy', dir)).rejects.toThrow(/could not commit: lint: 2 problems in run\.sh/);
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    await changes.dispose();
+  });
+
   it('keeps the starts across a restart, and forgets a session with its snapshots', async () => {
     const dir = repository();
     const data = folder();
     const file = join(data, 'changes', 'sessions.json');
-    const first = new SessionChanges(openGit({ env: gitEnv }), file, log);
+    const first = new SessionChanges(openGit({ env: agentEnv }), file, log);
     first.load();
     await first.turnStarted('k', dir);
     writeFileSync(join(dir, 'app.ts'), 'edited\n');
     await first.dispose();
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    const second = new SessionChanges(openGit({ env: gitEnv }), file, log);
+    const second = new SessionChanges(openGit({ env: agentEnv }), file, log);
     second.load();
     expect((await second.changes('k', 'turn', null)).files.map((f) => f.path)).toEqual(['app.ts']);
     const folders = () => readdirSync(join(data, 'changes')).filter((n) => /^[0-9a-f]{16}$/.test(n));

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { ChangesQuery, FileDiffQuery, OutsideKey, RevertBody, type RevertResponse, TabId, UndoBody } from '../../../protocol/api.js';
+import { ChangesQuery, CommitBody, type CommitResponse, FileDiffQuery, OutsideKey, RevertBody, type RevertResponse, TabId, UndoBody } from '../../../protocol/api.js';
 import type { ChangesView, FileDiff } from '../../../protocol/changes.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { parseSessionKey } from '../../../protocol/session-key.js';
@@ -10,7 +10,7 @@ import { handler, HttpError, parse } from './handler.js';
 import { on } from './on-route.js';
 
 export interface ChangesRouteDeps {
-  changes: Pick<SessionChanges, 'changes' | 'fileDiff' | 'revert' | 'undo'>;
+  changes: Pick<SessionChanges, 'changes' | 'fileDiff' | 'revert' | 'undo' | 'commit'>;
   /** The directory a session works in (agent/wiring/session-dir.ts), null for no such session. */
   sessionDir: (key: string) => Promise<string | null>;
 }
@@ -82,6 +82,15 @@ export function changesRoutes(deps: ChangesRouteDeps, slots = new Slots(MAX_CONC
       const body = parse(UndoBody, req.body, 'body');
       const { key } = await sessionOf(req.params.key);
       res.json((await inSlot(() => deps.changes.undo(key, body.undo))) satisfies RevertResponse);
+    }),
+  );
+  on(
+    router,
+    API_ROUTES.commitChanges,
+    handler(async (req, res) => {
+      const body = parse(CommitBody, req.body, 'body');
+      const { key, dir } = await sessionOf(req.params.key);
+      res.json((await inSlot(() => deps.changes.commit(key, body.paths, body.message, dir))) satisfies CommitResponse);
     }),
   );
   return router;
