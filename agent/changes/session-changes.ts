@@ -39,6 +39,9 @@ export const CHANGES_SESSIONS_MAX = 64;
 /** A revert can be taken back for this long, and this many at most are kept. */
 export const UNDO_KEEP_MS = 30 * 60_000;
 const UNDOS_MAX = 32;
+/** A directory outside git is asked again after this long (it may become a repository), and this many are remembered. */
+const OUTSIDE_GIT_KEEP_MS = 60_000;
+const OUTSIDE_GIT_MAX = 256;
 
 /**
  * What each session changed, for review. The start of every session (SessionStart) and of every
@@ -53,6 +56,8 @@ export class SessionChanges {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly folder: string;
   private saving: Promise<void> = Promise.resolve();
+  /** Directories found outside any repository, until when that is believed. */
+  private readonly outsideGit = new Map<string, number>();
   /** Reverts that can be taken back: the tree the files were in just before, by a random id. */
   private readonly undos = new Map<string, { key: string; root: string; tree: string; paths: string[]; at: number }>();
 
@@ -244,13 +249,27 @@ export class SessionChanges {
     return { record, repo, base: from, tree: now.tree, ...(since !== undefined ? { since } : {}), ...(head !== undefined ? { head } : {}), changes, unrecorded: now.unrecorded };
   }
 
+  /** Whether a turn's start is recorded for the session: only then is there a turn to compare. */
+  hasTurnStart(key: string): boolean {
+    return this.records.get(key)?.turn !== undefined;
+  }
+
   private record(key: string, cwd: string, scope: 'session' | 'turn'): Promise<void> {
+    // A directory found outside git a moment ago is not asked again at every prompt.
+    const known = this.outsideGit.get(cwd);
+    if (known !== undefined && known > this.now()) {
+      if (this.records.has(key)) this.forget(key);
+      return Promise.resolve();
+    }
     return this.queued(key, async () => {
       let repo: Repository;
       try {
         repo = await this.git.repository(cwd);
       } catch (err) {
         if (!(err instanceof ChangesUnavailable)) throw err;
+        this.outsideGit.delete(cwd);
+        this.outsideGit.set(cwd, this.now() + OUTSIDE_GIT_KEEP_MS);
+        while (this.outsideGit.size > OUTSIDE_GIT_MAX) this.outsideGit.delete(this.outsideGit.keys().next().value as string);
         // Not a repository (or no git): nothing to record; what was recorded of another directory no longer applies.
         if (this.records.has(key)) this.forget(key);
         return;

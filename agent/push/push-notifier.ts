@@ -1,3 +1,4 @@
+import type { ChangesTotal } from '../../protocol/changes-summary.js';
 import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { PushPayload, PushSettings } from '../../protocol/push.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
@@ -24,6 +25,8 @@ export interface PushNotifierDeps {
   presence: Presence;
   /** The tab's and workspace's names, for the notification's text; null for a session outside the tabs. */
   place: (tabId: string) => TabPlace | null;
+  /** What the turn that just ended changed, once compared (at most a moment later); null for nothing known. */
+  turnTotal?: (tabId: string) => Promise<ChangesTotal | null>;
   log: Logger;
 }
 
@@ -52,7 +55,16 @@ export class PushNotifier {
   private readonly onEffect = (tabId: string, effect: StatusEffect) => {
     if (effect.kind !== 'notify') return;
     if (effect.state === 'ready-for-review') {
-      this.show('review', tabId, () => reviewPush(tabId, this.deps.place(tabId), this.deps.status.get(tabId)?.lastMessage ?? null), TTL_S.tab);
+      // The Stop that brought this starts the turn's compare right after: look once it had the
+      // chance, and say what the turn changed when it is known in time.
+      queueMicrotask(() => {
+        void (this.deps.turnTotal?.(tabId) ?? Promise.resolve(null)).then((total) => {
+          const status = this.deps.status.get(tabId);
+          // A new prompt came meanwhile: this turn's review is no longer what waits.
+          if (status?.state !== 'ready-for-review') return;
+          this.show('review', tabId, () => reviewPush(tabId, this.deps.place(tabId), status.lastMessage, total), TTL_S.tab);
+        });
+      });
       return;
     }
     // A PermissionRequest opens its approval right after this effect: look once it had the chance.

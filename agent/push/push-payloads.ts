@@ -4,6 +4,7 @@
  * string in them has gone through the card text rule: a notification is read by a person
  * as a card is, and Claude's last message is Claude's to fill with escapes and bidi controls.
  */
+import { type ChangesTotal, changesSummary } from '../../protocol/changes-summary.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { type PushAction, type PushPayload, PUSH_PAYLOAD_MAX } from '../../protocol/push.js';
 import { SUMMARY_LIMITS } from '../approvals/summary.js';
@@ -136,13 +137,15 @@ export function lastSentence(text: string): string {
   return sentences.at(-1) ?? flat;
 }
 
-export function reviewPush(tabId: string, place: TabPlace | null, lastMessage: string | null): PushPayload {
+export function reviewPush(tabId: string, place: TabPlace | null, lastMessage: string | null, changed: ChangesTotal | null = null): PushPayload {
+  // What the turn changed, after the answer, which is clipped so that this never is.
+  const summary = changed && changed.files > 0 ? ` \u00b7 ${changesSummary(changed)}` : '';
   return fitted({
     v: 1,
     kind: 'show',
     tag: tabTag(tabId),
     title: place ? `${clip(place.tab, 60)} is ready for review` : 'Claude is ready for review',
-    body: clip(lastMessage ? lastSentence(lastMessage) : placeLine(place), BODY_MAX),
+    body: `${clip(lastMessage ? lastSentence(lastMessage) : placeLine(place), BODY_MAX - summary.length)}${summary}`,
     url: `/t/${encodeURIComponent(tabId)}/timeline`,
     approvalId: null,
     actions: [],

@@ -14,6 +14,8 @@ import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, 
 import { type ClaudeEnv, prepareClaudeEnv, quickClaudeAgent } from '../support/claude-env.js';
 import { api, claim, type Session } from '../support/client.js';
 import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
+import { eventually } from '../support/eventually.js';
+import { PushEndpoint } from '../support/push-endpoint.js';
 import { StatusClient } from '../support/status.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
@@ -30,6 +32,8 @@ describe('changes of a Claude tab, with the real CLI', () => {
   let session: Session;
   let repo: string;
   let plain: string;
+  let endpoint: PushEndpoint;
+  let phoneSub: string;
 
   beforeAll(async () => {
     fake = await FakeAnthropic.start();
@@ -53,13 +57,20 @@ describe('changes of a Claude tab, with the real CLI', () => {
     writeFileSync(join(repo, 'config.txt'), 'mode=slow\nretries=3\n# mine\n');
     git(repo, 'stash', 'push', '-q', '-m', 'the person\u2019s');
     claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [repo, plain] });
-    agent = await startAgent(quickClaudeAgent(env, claude));
+    endpoint = await PushEndpoint.start();
+    agent = await startAgent(quickClaudeAgent(env, claude, { env: { POCKETMUX_PUSH_INSECURE_LOOPBACK: '1' } }));
     session = await claim(agent);
+    // A phone subscribed to every push, on a push service of the test's own.
+    endpoint.agentKey = (await api<{ publicKey: string }>(session, 'GET', '/api/push/key')).body.publicKey;
+    const sub = endpoint.subscribe();
+    phoneSub = sub.id;
+    expect((await api(session, 'POST', '/api/push/subscription', sub.json)).status).toBe(201);
   });
 
   afterAll(async () => {
     await cleanupAgents();
     await fake?.close();
+    await endpoint?.close();
   });
 
   async function claudeTab(dir: string): Promise<{ tab: TabView; status: StatusClient }> {
@@ -114,6 +125,9 @@ describe('changes of a Claude tab, with the real CLI', () => {
     // The turn's total comes on the tab's status too, for the review card.
     const reviewed = await status.waitState(tab.id, 'ready-for-review', (s) => s.turnChanges !== null);
     expect(reviewed.turnChanges).toEqual({ files: 5, added: 5, removed: 3 });
+    // The finished turn's notification says it too.
+    const pushed = await eventually(async () => endpoint.of(phoneSub).find((p) => p.kind === 'show' && p.title.endsWith('is ready for review')) ?? null, 10_000, 'the review push');
+    expect(pushed.kind === 'show' && pushed.body).toBe('Done: five files changed. \u00b7 5 files changed, +5 \u22123');
     const diff = FileDiffSchema.parse((await api(session, 'GET', `/api/changes/${tab.id}/file?scope=turn&path=app.ts`)).body);
     expect(diff.hunks.flatMap((h) => h.lines.filter((l) => l.op !== ' ').map((l) => `${l.op}${l.text}`))).toEqual(['-export const answer = 41;', '+export const answer = 42;']);
 

@@ -96,6 +96,13 @@ describe('push payloads', () => {
     expect(needsInputPush('tb-1', place)).toMatchObject({ tag: 'tab-tb-1', title: 'Claude is waiting for you', body: 'shop · api server: answer in the terminal', url: '/t/tb-1', actions: [] });
     expect(reviewPush('tb-1', place, 'I changed the button.\n\nAll tests pass now!')).toMatchObject({ tag: 'tab-tb-1', title: 'api server is ready for review', body: 'All tests pass now!', url: '/t/tb-1/timeline' });
     expect(reviewPush('tb-1', null, null)).toMatchObject({ title: 'Claude is ready for review', body: 'a Claude session' });
+    // What the turn changed follows the answer, and a long answer is cut before it, never it.
+    const changed = { files: 3, added: 40, removed: 12 };
+    expect(reviewPush('tb-1', place, 'All tests pass now!', changed)).toMatchObject({ body: 'All tests pass now! \u00b7 3 files changed, +40 \u221212' });
+    const long = reviewPush('tb-1', place, `${'word '.repeat(500)}end.`, changed);
+    expect(long.kind === 'show' && long.body.endsWith(' \u00b7 3 files changed, +40 \u221212')).toBe(true);
+    expect(long.kind === 'show' && long.body.length).toBeLessThanOrEqual(600);
+    expect(reviewPush('tb-1', place, 'Nothing to change.', { files: 0, added: 0, removed: 0 })).toMatchObject({ body: 'Nothing to change.' });
     expect(closePush('ap-1')).toEqual({ v: 1, kind: 'close', tag: 'ap-1' });
   });
 

@@ -15,6 +15,7 @@ function fakes(answer: () => Promise<ChangesView>, known = true) {
     {
       sessionStarted: async () => undefined,
       turnStarted: async () => undefined,
+      hasTurnStart: () => true,
       changes: (key, scope) => {
         asked.push([key, scope]);
         return answer();
@@ -48,5 +49,31 @@ describe('turnChanges', () => {
       await new Promise((r) => setTimeout(r, 20));
       expect(f.applied).toEqual([]);
     }
+  });
+
+  it('gives a finished turn\u2019s total to whoever waits for it, no longer than it may wait', async () => {
+    let release: (v: ChangesView) => void = () => undefined;
+    const { starts } = fakes(() => new Promise((resolve) => (release = resolve)));
+    starts.turnEnded('t1');
+    const waited = starts.totalOf('t1', 1000);
+    release(view('git'));
+    await expect(waited).resolves.toEqual({ files: 2, added: 7, removed: 1 });
+    const slow = fakes(() => new Promise(() => undefined));
+    slow.starts.turnEnded('t2');
+    await expect(slow.starts.totalOf('t2', 30)).resolves.toBeNull();
+    // No compare under way: what the status says.
+    await expect(fakes(async () => view('git')).starts.totalOf('t3', 30)).resolves.toEqual(null);
+  });
+
+  it('compares nothing, and runs no git, for a session with no turn start recorded', async () => {
+    let asked = 0;
+    const starts = turnChanges(
+      { sessionStarted: async () => undefined, turnStarted: async () => undefined, hasTurnStart: () => false, changes: async () => { asked++; return view('git'); } },
+      { apply: () => undefined as never, get: () => undefined },
+      log,
+    );
+    starts.turnEnded('t1');
+    await expect(starts.totalOf('t1', 30)).resolves.toBeNull();
+    expect(asked).toBe(0);
   });
 });
