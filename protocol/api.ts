@@ -456,6 +456,7 @@ export const CommitBody = z.strictObject({
   message: z
     .string()
     .max(COMMIT_MESSAGE_MAX, `a commit message is at most ${COMMIT_MESSAGE_MAX} characters`)
+    .refine(withinUnits(COMMIT_MESSAGE_MAX), `a commit message is at most ${COMMIT_MESSAGE_MAX} characters`)
     .refine((s) => s.trim() !== '', 'a commit needs a message')
     .refine((s) => !s.includes('\u0000'), 'a commit message cannot hold a NUL character'),
   paths: z.array(z.string().min(1).max(CHANGES_LIMITS.path)).min(1).max(CHANGES_LIMITS.files),

@@ -26,7 +26,7 @@ export const CHANGES_LIMITS = {
   lineChars: 2000,
   /** A file the snapshot skips (new or changed, larger than this) is named, never read. */
   snapshotFileBytes: 8 * 1024 * 1024,
-  /** A path, in UTF-16 code units, as asked for. */
+  /** A path, in characters (code points), as asked for. */
   path: 4096,
 } as const;
 

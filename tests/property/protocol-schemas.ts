@@ -123,6 +123,7 @@ const outsideView = {
   pid: 4242,
   firstSeenAt: 1,
 };
+const fileChange = { path: 'src/app.ts', kind: 'modified', before: 'file', after: 'file', added: 1, removed: 1, binary: false };
 const pushAction = { action: 'allow', title: 'Approve', decision: { decision: 'allow' } };
 const common = { session_id: '3f1c2a9e-0000-4000-8000-000000000001', transcript_path: '/home/ada/.claude/projects/x/s.jsonl', cwd: '/home/ada', permission_mode: 'default' };
 const hook = (event: string, fields: Record<string, unknown> = {}) => ({ ...common, hook_event_name: event, ...fields });
@@ -153,6 +154,22 @@ export const EXAMPLES: Record<string, unknown> = {
   ModeBody: { mode: 'plan' },
   GuardrailSchema: { afterMinutes: 10 },
   WorkspacePatchBody: { name: 'Renamed', guardrail: { afterMinutes: 10 } },
+  ChangesQuery: { scope: 'session' },
+  FileDiffQuery: { path: 'src/app.ts', scope: 'turn', from: '4000' },
+  RevertBody: { path: 'src/app.ts', scope: 'turn' },
+  UndoBody: { undo: '0123456789abcdef01234567' },
+  CommitBody: { message: 'Read the port from the environment', paths: ['src/app.ts', 'README.md'] },
+  // changes.ts
+  ChangeScopeSchema: 'head',
+  FileChangeSchema: fileChange,
+  ChangesViewSchema: { scope: 'turn', source: 'git', root: '/home/ada/app', since: 1, files: [fileChange], total: { files: 1, added: 1, removed: 1 }, truncated: false, unrecorded: [] },
+  FileDiffSchema: {
+    scope: 'turn',
+    change: fileChange,
+    hunks: [{ oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, section: '', lines: [{ op: '-', text: 'a', old: 3 }, { op: '+', text: 'b', new: 3, noNewline: true }] }],
+    lines: 2,
+    from: 0,
+  },
   // approvals.ts
   ApprovalSchema: approval,
   ApprovalResolutionSchema: resolution,
@@ -238,6 +255,11 @@ const REST = new Set([
   'PushSubscriptionBody',
   'PushSettingsBody',
   'PaneKeyBody',
+  'ChangesQuery',
+  'FileDiffQuery',
+  'RevertBody',
+  'UndoBody',
+  'CommitBody',
 ]);
 const CLIENT_MESSAGES = new Set(['StatusClientMessage', 'SyncClientMessage']);
 export const SERVER_MESSAGES = new Set(['StatusServerMessage', 'TimelineServerMessage', 'SyncServerMessageSchema', 'ApprovalServerMessage']);
@@ -409,6 +431,37 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     for (const v of Object.values(d as object)) expect(typeof v).toBe('boolean');
   },
   PaneKeyBody: (d) => expect(d).toEqual({ key: 'Escape' }),
+  ChangesQuery: (d) => {
+    expectKeys(d, ['scope']);
+    const scope = (d as { scope?: string }).scope;
+    if (scope !== undefined) expect(['turn', 'session', 'head']).toContain(scope);
+  },
+  FileDiffQuery: (d) => {
+    const q = d as { path: string; scope?: string; from?: number };
+    expectKeys(q, ['path', 'scope', 'from']);
+    expectLength(q.path, 1, 4096);
+    if (q.scope !== undefined) expect(['turn', 'session', 'head']).toContain(q.scope);
+    if (q.from !== undefined) expect(Number.isInteger(q.from) && q.from >= 0).toBe(true);
+  },
+  RevertBody: (d) => {
+    const b = d as { path: string; scope: string };
+    expectKeys(b, ['path', 'scope']);
+    expectLength(b.path, 1, 4096);
+    expect(['turn', 'session']).toContain(b.scope);
+  },
+  UndoBody: (d) => {
+    expectKeys(d, ['undo']);
+    expect((d as { undo: string }).undo).toMatch(/^[0-9a-f]{24}$/);
+  },
+  CommitBody: (d) => {
+    const b = d as { message: string; paths: string[] };
+    expectKeys(b, ['message', 'paths']);
+    expectLength(b.message, 1, 10_000, 'units');
+    expect(b.message.trim()).not.toBe('');
+    expect(b.message.includes('\u0000')).toBe(false);
+    expect(b.paths.length >= 1 && b.paths.length <= 1000).toBe(true);
+    for (const p of b.paths) expectLength(p, 1, 4096);
+  },
   ModeBody: (d) => {
     expectKeys(d, ['mode', 'confirm']);
     expect(['manual', 'accept-edits', 'plan', 'auto', 'bypass', 'dont-ask']).toContain((d as { mode: string }).mode);
