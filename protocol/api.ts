@@ -468,3 +468,6 @@ export interface CommitResponse {
   commit: string;
   files: number;
 }
+
+/** The query of `GET /api/changes/:key/read`: a file's path, relative to the session's repository (or directory). */
+export const ReadFileQuery = z.object({ path: z.string().min(1).max(CHANGES_LIMITS.path) });

@@ -26,6 +26,8 @@ export const CHANGES_LIMITS = {
   lineChars: 2000,
   /** A file the snapshot skips (new or changed, larger than this) is named, never read. */
   snapshotFileBytes: 8 * 1024 * 1024,
+  /** A file shown whole in the file view, at most: a larger one shows its start, said so. */
+  fileBytes: 1024 * 1024,
   /** A path, in characters (code points), as asked for. */
   path: 4096,
 } as const;
@@ -111,6 +113,23 @@ export interface FileDiff {
   /** When more lines follow, the `from` to ask for them with. */
   next?: number;
 }
+
+/** `GET /api/changes/:key/read?path=`: one file of the session's directory, as it is now. */
+export interface FileView {
+  path: string;
+  size: number;
+  /** Null for a binary file, which is not sent. */
+  text: string | null;
+  /** True when only the file's first `CHANGES_LIMITS.fileBytes` are sent. */
+  truncated: boolean;
+}
+
+export const FileViewSchema = z.object({
+  path: z.string(),
+  size: z.number().check(z.minimum(0)),
+  text: z.nullable(z.string()),
+  truncated: z.boolean(),
+}) satisfies z.ZodMiniType<FileView>;
 
 const EntryKindSchema = z.enum(ENTRY_KINDS);
 /** A count or a line number (the agent's own output: not checked to be whole, which would bring more of zod into the app). */

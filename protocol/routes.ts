@@ -49,6 +49,7 @@ export const API_ROUTES = {
   adoptOutside: { method: 'POST', path: '/outside/:key/adopt' },
   changes: { method: 'GET', path: '/changes/:key' },
   fileChanges: { method: 'GET', path: '/changes/:key/file' },
+  readFile: { method: 'GET', path: '/changes/:key/read' },
   revertChange: { method: 'POST', path: '/changes/:key/revert' },
   undoRevert: { method: 'POST', path: '/changes/:key/undo' },
   commitChanges: { method: 'POST', path: '/changes/:key/commit' },

@@ -8,6 +8,7 @@ import { readJsonFile, writeJsonAtomicAsync } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
 import { ChangesUnavailable, emptyTreeLike, type Git, type Repository } from './git.js';
 import { parseRawNumstat, parseUnifiedDiff, type RawChange } from './git-output.js';
+import { readSessionFile, type SessionFile } from './session-file.js';
 
 /** A scope's start: the directory as a tree, and when. */
 interface Start {
@@ -185,6 +186,17 @@ export class SessionChanges {
       const commit = await this.git.commit(compared.repo, names, message);
       return { commit, files: new Set(paths).size };
     });
+  }
+
+  /** A file of the session's repository (its directory outside git), read for the file view. */
+  async readFile(key: string, path: string, dir: string | null): Promise<SessionFile> {
+    const cwd = this.records.get(key)?.cwd ?? dir;
+    if (cwd === null) throw new ChangesUnavailable('the session\u2019s directory is not known');
+    const root = await this.git.repository(cwd).then(
+      (repo) => repo.root,
+      () => cwd,
+    );
+    return readSessionFile(root, path);
   }
 
   /** Takes a revert back: the files it put back are as they were just before it. */

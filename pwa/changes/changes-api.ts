@@ -32,3 +32,9 @@ export async function undoRevert(key: string, undo: string): Promise<RevertRespo
 export async function commitChanges(key: string, paths: string[], message: string): Promise<CommitResponse> {
   return (await apiResponse<CommitResponse>('POST', routePath(API_ROUTES.commitChanges, key), { paths, message })).body;
 }
+
+/** A file of the session's directory as it is now (a `FileView`), unchecked: the caller parses it. */
+export async function readFile(key: string, path: string, signal?: AbortSignal): Promise<unknown> {
+  const query = new URLSearchParams({ path });
+  return (await apiResponse<unknown>('GET', `${routePath(API_ROUTES.readFile, key)}?${query}`, undefined, { signal })).body;
+}

@@ -137,6 +137,16 @@ export const changesStyles = css`
     white-space: nowrap;
     font-size: 15px;
   }
+  /* On a phone the file's name keeps the first row, its buttons go to a second. */
+  @media (max-width: 480px) {
+    .file-bar {
+      flex-wrap: wrap;
+      justify-content: flex-end;
+    }
+    .file-name {
+      flex-basis: calc(100% - 52px);
+    }
+  }
   button.revert {
     font-size: 13px;
     padding: 0 10px;
@@ -144,6 +154,14 @@ export const changesStyles = css`
   }
   pm-confirm-bar.confirm {
     margin: 8px 10px 0;
+  }
+  button.whole {
+    font-size: 13px;
+    padding: 0 10px;
+  }
+  button.whole[aria-pressed='true'] {
+    background: var(--pm-surface-3);
+    border-color: var(--pm-field-border);
   }
   button.wrap {
     font-size: 13px;

@@ -1,12 +1,25 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { type ChangeScope, type ChangesView, ChangesViewSchema, changesSummary, type DiffLine, type FileChange, type FileDiff, FileDiffSchema } from '../../protocol/changes.js';
+import {
+  CHANGES_LIMITS,
+  type ChangeScope,
+  type ChangesView,
+  ChangesViewSchema,
+  changesSummary,
+  type DiffLine,
+  type FileChange,
+  type FileDiff,
+  FileDiffSchema,
+  type FileView,
+  FileViewSchema,
+} from '../../protocol/changes.js';
 import { COMMIT_MESSAGE_MAX } from '../../protocol/limits.js';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { visibleLines, visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { commitChanges, fileChanges, revertChange, sessionChanges, undoRevert } from './changes-api.js';
+import { byteSize } from '../core/time.js';
+import { commitChanges, fileChanges, readFile, revertChange, sessionChanges, undoRevert } from './changes-api.js';
 import '../ui/confirm-bar.js';
 import { addToDraft } from '../core/composer-drafts.js';
 import { router, tabViewPath } from '../core/router.js';
@@ -89,6 +102,10 @@ export class ChangesViewElement extends LitElement {
   @state() private commitBusy = false;
   @state() private commitError = '';
   @state() private committed = '';
+  /** The open file shown whole, as it is now, instead of its diff; how many of its lines are drawn. */
+  @state() private whole: { view: FileView; rows: DiffRow[] } | null = null;
+  @state() private wholeShown = CHANGES_LIMITS.diffLines;
+  @state() private wholeError = '';
 
   /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
   private language: string | null = null;
@@ -168,6 +185,8 @@ export class ChangesViewElement extends LitElement {
         this.diff = null;
         this.diffRows = [];
         this.pick = null;
+        this.whole = null;
+        this.wholeError = '';
       }
       this.open = path;
       this.diffError = '';
@@ -195,6 +214,8 @@ export class ChangesViewElement extends LitElement {
   private closeFile(): void {
     this.fileRequest?.abort();
     this.pick = null;
+    this.whole = null;
+    this.wholeError = '';
     this.confirmRevert = false;
     this.open = null;
     this.diff = null;
@@ -247,10 +268,15 @@ export class ChangesViewElement extends LitElement {
     const cell = (e.target as Element).closest('td.num, td.op');
     const row = cell?.closest('tr');
     const index = Number(row?.dataset.i);
-    if (!cell || !Number.isInteger(index) || this.diffRows[index]?.kind !== 'line') return;
+    if (!cell || !Number.isInteger(index) || this.shownRows[index]?.kind !== 'line') return;
     const pick = this.pick;
     this.pick = pick && pick.anchor === pick.end && index !== pick.anchor ? { anchor: pick.anchor, end: index } : { anchor: index, end: index };
     this.askNote = '';
+  }
+
+  /** The rows on screen: the whole file's, or the diff's. */
+  private get shownRows(): DiffRow[] {
+    return this.whole?.rows ?? this.diffRows;
   }
 
   /** The picked lines, in order, folds left out. */
@@ -258,13 +284,13 @@ export class ChangesViewElement extends LitElement {
     const pick = this.pick;
     if (!pick) return [];
     const [from, to] = pick.anchor <= pick.end ? [pick.anchor, pick.end] : [pick.end, pick.anchor];
-    return this.diffRows.slice(from, to + 1).flatMap((r) => (r.kind === 'line' ? [r.line] : []));
+    return this.shownRows.slice(from, to + 1).flatMap((r) => (r.kind === 'line' ? [r.line] : []));
   }
 
   /** The picked lines go into the session's prompt, quoted; several gather there before it is written. */
   private askClaude(): void {
     const lines = this.pickedLines;
-    const path = this.diff?.change.path;
+    const path = this.whole?.view.path ?? this.diff?.change.path;
     if (lines.length === 0 || path === undefined) return;
     if (!addToDraft(this.sessionKey, quoteLines(path, lines))) {
       this.askNote = 'Your prompt is full: send it, then pick more lines.';
@@ -312,6 +338,36 @@ export class ChangesViewElement extends LitElement {
       this.revertError = (err as Error).message;
     } finally {
       this.revertBusy = false;
+    }
+  }
+
+  private toggleWhole(): void {
+    this.pick = null;
+    if (this.whole) this.whole = null;
+    else void this.showWhole();
+  }
+
+  /** The open file, whole, as it is now: read-only, numbered and coloured; lines pick as in a diff. */
+  private async showWhole(): Promise<void> {
+    const path = this.open;
+    if (path === null) return;
+    this.wholeError = '';
+    try {
+      const parsed = safeParse(FileViewSchema, await readFile(this.sessionKey, path));
+      if (!parsed.success) throw new Error('The agent sent a file this app cannot read. Reload to update the app.');
+      if (this.open !== path) return;
+      const view = parsed.data;
+      const lines = view.text === null ? [] : view.text.replace(/\n$/, '').split('\n');
+      const rows: DiffRow[] = lines.map((text, i) => {
+        const line: DiffLine = { op: ' ', text: text.slice(0, CHANGES_LIMITS.lineChars), new: i + 1 };
+        if (text.length > CHANGES_LIMITS.lineChars) line.cut = true;
+        return { kind: 'line', line };
+      });
+      this.pick = null;
+      this.wholeShown = CHANGES_LIMITS.diffLines;
+      this.whole = { view, rows };
+    } catch (err) {
+      this.wholeError = (err as Error).message;
     }
   }
 
@@ -427,7 +483,7 @@ export class ChangesViewElement extends LitElement {
 
   private renderAsk() {
     const lines = this.pickedLines;
-    const path = this.diff?.change.path;
+    const path = this.whole?.view.path ?? this.diff?.change.path;
     if (lines.length > 0 && path !== undefined) {
       return html`<div class="ask" role="region" aria-label="Picked lines">
         <span class="picked"><bdi>${visibleText(quoteLabel(path, lines))}</bdi></span>
@@ -502,6 +558,9 @@ export class ChangesViewElement extends LitElement {
         ${this.scope !== 'head' && change !== undefined && !this.view?.unrecorded.includes(change.path)
           ? html`<button type="button" class="revert" ?disabled=${this.revertBusy} @click=${() => (this.confirmRevert = true)}>Revert</button>`
           : nothing}
+        ${change !== undefined && change.kind !== 'deleted' && change.after !== 'submodule'
+          ? html`<button type="button" class="whole" aria-pressed=${this.whole !== null} title="The whole file, as it is now" @click=${() => this.toggleWhole()}>File</button>`
+          : nothing}
         <button type="button" class="wrap" aria-pressed=${this.wrap} title="Wrap long lines" @click=${() => this.toggleWrap()}>Wrap</button>
         <button type="button" class="icon ghost" aria-label="Previous file" ?disabled=${!prev} @click=${() => this.go(-1)}>${arrowIcon('left')}</button>
         <button type="button" class="icon ghost" aria-label="Next file" ?disabled=${!next} @click=${() => this.go(1)}>${arrowIcon('right')}</button>
@@ -519,7 +578,14 @@ export class ChangesViewElement extends LitElement {
       <div class="diff-scroller ${this.wrap ? 'wrap' : ''}" tabindex="0" @touchstart=${(e: TouchEvent) => this.onTouchStart(e)} @touchend=${(e: TouchEvent) => this.onTouchEnd(e)}>
         ${change ? this.renderChangeNote(change) : nothing}
         ${this.diffError ? html`<div class="note error" role="alert">${this.diffError}</div>` : nothing}
-        ${this.diff ? this.renderDiff(this.diff) : this.diffError ? nothing : html`<div class="note" role="status"><span class="spinner" aria-hidden="true"></span> Reading the diff…</div>`}
+        ${this.wholeError ? html`<div class="note error" role="alert">${this.wholeError}</div>` : nothing}
+        ${this.whole
+          ? this.renderWhole(this.whole.view, this.whole.rows)
+          : this.diff
+            ? this.renderDiff(this.diff)
+            : this.diffError
+              ? nothing
+              : html`<div class="note" role="status"><span class="spinner" aria-hidden="true"></span> Reading the diff…</div>`}
       </div>
     `;
   }
@@ -531,6 +597,22 @@ export class ChangesViewElement extends LitElement {
     if (f.commits) parts.push(`commit ${f.commits.before?.slice(0, 10) ?? 'none'} \u2192 ${f.commits.after?.slice(0, 10) ?? 'none'}`);
     if (f.binary) parts.push('binary: no lines to show');
     return html`<p class="change-note">${parts.join(' \u00b7 ')} ${this.renderCounts(f)}</p>`;
+  }
+
+  private renderWhole(view: FileView, rows: DiffRow[]) {
+    if (view.text === null) return html`<p class="note">A binary file of ${byteSize(view.size)}: not shown.</p>`;
+    const shown = rows.slice(0, this.wholeShown);
+    return html`
+      <table class="diff whole" role="table" aria-label="File" @click=${(e: Event) => this.onGutter(e)}>
+        <tbody>
+          ${shown.map((row, i) => this.renderRow(row, i))}
+        </tbody>
+      </table>
+      ${rows.length > shown.length
+        ? html`<div class="more"><button type="button" @click=${() => (this.wholeShown += CHANGES_LIMITS.diffLines)}>Show ${Math.min(rows.length - shown.length, CHANGES_LIMITS.diffLines)} more lines</button></div>`
+        : nothing}
+      ${view.truncated ? html`<p class="note muted">The file is ${byteSize(view.size)}: its first ${byteSize(CHANGES_LIMITS.fileBytes)} are shown.</p>` : nothing}
+    `;
   }
 
   private renderDiff(diff: FileDiff) {

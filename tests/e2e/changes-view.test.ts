@@ -183,6 +183,23 @@ describe('the Changes view', () => {
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Service\n\nRuns on port $PORT.\n');
   });
 
+  it('shows a changed file whole, numbered and coloured, and asks about its lines too', async () => {
+    await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    await view.getByRole('button', { name: /health\.ts/ }).tap();
+    await view.locator('tr.add').first().waitFor();
+    await view.getByRole('button', { name: 'File', exact: true }).tap();
+    const file = view.getByRole('table', { name: 'File' });
+    await file.waitFor();
+    expect(await file.locator('td.code').allInnerTexts()).toEqual(['export function health() {', '  return { ok: true };', '}']);
+    expect(await file.locator('.kw').allInnerTexts()).toEqual(['export', 'function', 'return', 'true']);
+    await file.locator('td.num').nth(3).tap();
+    await view.getByRole('region', { name: 'Picked lines' }).waitFor();
+    await expect(view.locator('.ask .picked').textContent()).resolves.toBe('src/health.ts:2');
+    await shot(page, 'file-phone');
+    await view.getByRole('button', { name: 'Unpick the lines' }).tap();
+  });
+
   it('asks Claude about picked lines: they go quoted into the prompt, and Claude gets them', async () => {
     await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
     const view = page.locator('pm-changes-view');

@@ -330,6 +330,41 @@ describe('changes of a session in a git repository', () => {
     await changes.dispose();
   });
 
+  it('reads a file of the session for the file view, and nothing outside it', async () => {
+    const dir = repository();
+    const changes = service();
+    const outside = folder();
+    writeFileSync(join(outside, 'secret.txt'), 'not for the phone\n');
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'docs', 'guide.md'), '# Guide\n');
+    symlinkSync(join(outside, 'secret.txt'), join(dir, 'leak.txt'));
+    symlinkSync(outside, join(dir, 'elsewhere'));
+    symlinkSync('docs/guide.md', join(dir, 'guide-link.md'));
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    writeFileSync(join(dir, 'big.log'), Buffer.alloc(CHANGES_LIMITS.fileBytes + 10, 'x'));
+
+    expect(await changes.readFile('f', 'app.ts', join(dir, 'docs'))).toEqual({ path: 'app.ts', size: 39, text: 'const a = 1;\nconst b = 2;\nconst c = 3;\n', truncated: false });
+    // A link that stays inside is followed; the binary file is named with its size, not sent.
+    expect((await changes.readFile('f', 'guide-link.md', dir)).text).toBe('# Guide\n');
+    expect(await changes.readFile('f', 'logo.bin', dir)).toEqual({ path: 'logo.bin', size: 6, text: null, truncated: false });
+    const big = await changes.readFile('f', 'big.log', dir);
+    expect([big.size, big.text?.length, big.truncated]).toEqual([CHANGES_LIMITS.fileBytes + 10, CHANGES_LIMITS.fileBytes, true]);
+    const refused: [string, RegExp][] = [
+      ['../outside.txt', /leads out of|is not there/],
+      [join(outside, 'secret.txt'), /not a path inside/],
+      ['leak.txt', /leads out of the session/],
+      ['elsewhere/secret.txt', /leads out of the session/],
+      ['.git/config', /git\u2019s own files/],
+      ['docs/../.git/HEAD', /git\u2019s own files/],
+      ['pipe', /not a file that can be shown/],
+      ['docs', /not a file that can be shown/],
+      ['nothing-here.txt', /is not there/],
+      ['a\0b', /not a path inside/],
+    ];
+    for (const [path, why] of refused) await expect(changes.readFile('f', path, dir), path).rejects.toThrow(why);
+    await changes.dispose();
+  });
+
   it('keeps the starts across a restart, and forgets a session with its snapshots', async () => {
     const dir = repository();
     const data = folder();

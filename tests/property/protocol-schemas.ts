@@ -158,6 +158,8 @@ export const EXAMPLES: Record<string, unknown> = {
   FileDiffQuery: { path: 'src/app.ts', scope: 'turn', from: '4000' },
   RevertBody: { path: 'src/app.ts', scope: 'turn' },
   UndoBody: { undo: '0123456789abcdef01234567' },
+  ReadFileQuery: { path: 'src/app.ts' },
+  FileViewSchema: { path: 'src/app.ts', size: 12, text: 'const a = 1;', truncated: false },
   CommitBody: { message: 'Read the port from the environment', paths: ['src/app.ts', 'README.md'] },
   // changes.ts
   ChangeScopeSchema: 'head',
@@ -260,6 +262,7 @@ const REST = new Set([
   'RevertBody',
   'UndoBody',
   'CommitBody',
+  'ReadFileQuery',
 ]);
 const CLIENT_MESSAGES = new Set(['StatusClientMessage', 'SyncClientMessage']);
 export const SERVER_MESSAGES = new Set(['StatusServerMessage', 'TimelineServerMessage', 'SyncServerMessageSchema', 'ApprovalServerMessage']);
@@ -448,6 +451,10 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     expectKeys(b, ['path', 'scope']);
     expectLength(b.path, 1, 4096);
     expect(['turn', 'session']).toContain(b.scope);
+  },
+  ReadFileQuery: (d) => {
+    expectKeys(d, ['path']);
+    expectLength((d as { path: string }).path, 1, 4096);
   },
   UndoBody: (d) => {
     expectKeys(d, ['undo']);

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
-import { ChangesQuery, CommitBody, type CommitResponse, FileDiffQuery, OutsideKey, RevertBody, type RevertResponse, TabId, UndoBody } from '../../../protocol/api.js';
-import type { ChangesView, FileDiff } from '../../../protocol/changes.js';
+import { ChangesQuery, CommitBody, ReadFileQuery, type CommitResponse, FileDiffQuery, OutsideKey, RevertBody, type RevertResponse, TabId, UndoBody } from '../../../protocol/api.js';
+import type { ChangesView, FileDiff, FileView } from '../../../protocol/changes.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { parseSessionKey } from '../../../protocol/session-key.js';
 import { ChangesUnavailable } from '../../changes/git.js';
@@ -10,7 +10,7 @@ import { handler, HttpError, parse } from './handler.js';
 import { on } from './on-route.js';
 
 export interface ChangesRouteDeps {
-  changes: Pick<SessionChanges, 'changes' | 'fileDiff' | 'revert' | 'undo' | 'commit'>;
+  changes: Pick<SessionChanges, 'changes' | 'fileDiff' | 'revert' | 'undo' | 'commit' | 'readFile'>;
   /** The directory a session works in (agent/wiring/session-dir.ts), null for no such session. */
   sessionDir: (key: string) => Promise<string | null>;
 }
@@ -64,6 +64,15 @@ export function changesRoutes(deps: ChangesRouteDeps, slots = new Slots(MAX_CONC
       const query = parse(FileDiffQuery, req.query, 'query');
       const { key, dir } = await sessionOf(req.params.key);
       res.json((await inSlot(() => deps.changes.fileDiff(key, query.scope ?? 'turn', query.path, dir, query.from ?? 0))) satisfies FileDiff);
+    }),
+  );
+  on(
+    router,
+    API_ROUTES.readFile,
+    handler(async (req, res) => {
+      const query = parse(ReadFileQuery, req.query, 'query');
+      const { key, dir } = await sessionOf(req.params.key);
+      res.json((await inSlot(() => deps.changes.readFile(key, query.path, dir))) satisfies FileView);
     }),
   );
   on(
