@@ -258,6 +258,39 @@ export const changesStyles = css`
     color: var(--pm-muted);
     font-style: italic;
   }
+  /* Side by side: each side's cells take its line's colour; a side with no line is left quiet. */
+  table.side {
+    table-layout: fixed;
+    width: 100%;
+  }
+  table.side td.code {
+    width: calc(50% - 3.6em);
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  table.side td.add {
+    background: color-mix(in srgb, var(--pm-accent) 10%, transparent);
+  }
+  table.side td.del {
+    background: color-mix(in srgb, var(--pm-danger) 10%, transparent);
+  }
+  table.side td.add mark {
+    background: color-mix(in srgb, var(--pm-accent) 32%, transparent);
+    color: inherit;
+  }
+  table.side td.del mark {
+    background: color-mix(in srgb, var(--pm-danger) 34%, transparent);
+    color: inherit;
+  }
+  table.side td.empty {
+    background: var(--pm-surface);
+  }
+  table.side td.picked {
+    background: color-mix(in srgb, var(--pm-review) 22%, transparent);
+  }
+  table.side td.code {
+    border-inline-end: 1px solid var(--pm-border);
+  }
   tr.fold td {
     background: var(--pm-surface);
     color: var(--pm-muted);

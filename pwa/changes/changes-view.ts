@@ -26,7 +26,7 @@ import { router, tabViewPath } from '../core/router.js';
 import { arrowIcon, backIcon, closeIcon } from '../ui/icons.js';
 import { controls, spinner } from '../ui/styles.js';
 import { changesStyles } from './changes-styles.js';
-import { type DiffRow, diffRows } from './diff-rows.js';
+import { type DiffRow, diffRows, type SideRow, sideBySide } from './diff-rows.js';
 import { highlightLine, languageOf, overlay, type TokenKind } from './highlight.js';
 import { quoteLabel, quoteLines } from './quote.js';
 
@@ -48,6 +48,10 @@ const KIND_WORD: Readonly<Record<FileChange['kind'], string>> = {
 
 /** Whether long lines wrap in a diff, kept on this device. */
 const WRAP_KEY = 'pocketmux.changes.wrap';
+/** Whether a wide diff shows its two sides next to each other, kept on this device. */
+const SIDE_KEY = 'pocketmux.changes.side-by-side';
+/** The view's width from which the two sides fit next to each other. */
+const SIDE_BY_SIDE_MIN_PX = 900;
 
 /** A horizontal swipe this long (CSS px), mostly sideways, moves to the next or previous file. */
 const SWIPE_PX = 70;
@@ -110,6 +114,13 @@ export class ChangesViewElement extends LitElement {
   /** The open file's language for its colours, and each drawn line's cuts (rows are made anew for each diff). */
   private language: string | null = null;
   private segments = new WeakMap<DiffRow, { text: string; a: boolean; b: TokenKind | undefined }[]>();
+  /** Wide enough for the two sides of a diff next to each other, and whether they are wanted so. */
+  @state() private wide = false;
+  @state() private sideBySideOn = localStorage.getItem(SIDE_KEY) !== 'off';
+  private readonly resize = new ResizeObserver((entries) => {
+    const width = entries[0]?.contentRect.width ?? 0;
+    this.wide = width >= SIDE_BY_SIDE_MIN_PX;
+  });
   private listRequest: AbortController | null = null;
   private fileRequest: AbortController | null = null;
   private touchStart: { x: number; y: number } | null = null;
@@ -117,11 +128,13 @@ export class ChangesViewElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.addEventListener('keydown', this.onKey);
+    this.resize.observe(this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('keydown', this.onKey);
+    this.resize.disconnect();
     this.listRequest?.abort();
     this.fileRequest?.abort();
   }
@@ -266,8 +279,8 @@ export class ChangesViewElement extends LitElement {
   /** A tap on a line's numbers: the first picks it, the next picks every line up to it, the one after starts again. */
   private onGutter(e: Event): void {
     const cell = (e.target as Element).closest('td.num, td.op');
-    const row = cell?.closest('tr');
-    const index = Number(row?.dataset.i);
+    const holder = cell?.closest<HTMLElement>('[data-i]');
+    const index = Number(holder?.dataset.i);
     if (!cell || !Number.isInteger(index) || this.shownRows[index]?.kind !== 'line') return;
     const pick = this.pick;
     this.pick = pick && pick.anchor === pick.end && index !== pick.anchor ? { anchor: pick.anchor, end: index } : { anchor: index, end: index };
@@ -450,6 +463,11 @@ export class ChangesViewElement extends LitElement {
     </form>`;
   }
 
+  private toggleSide(): void {
+    this.sideBySideOn = !this.sideBySideOn;
+    localStorage.setItem(SIDE_KEY, this.sideBySideOn ? 'on' : 'off');
+  }
+
   private toggleWrap(): void {
     this.wrap = !this.wrap;
     localStorage.setItem(WRAP_KEY, this.wrap ? 'on' : 'off');
@@ -561,6 +579,9 @@ export class ChangesViewElement extends LitElement {
         ${change !== undefined && change.kind !== 'deleted' && change.after !== 'submodule'
           ? html`<button type="button" class="whole" aria-pressed=${this.whole !== null} title="The whole file, as it is now" @click=${() => this.toggleWhole()}>File</button>`
           : nothing}
+        ${this.wide && !this.whole
+          ? html`<button type="button" class="wrap" aria-pressed=${this.sideBySideOn} title="The old and the new side next to each other" @click=${() => this.toggleSide()}>Side by side</button>`
+          : nothing}
         <button type="button" class="wrap" aria-pressed=${this.wrap} title="Wrap long lines" @click=${() => this.toggleWrap()}>Wrap</button>
         <button type="button" class="icon ghost" aria-label="Previous file" ?disabled=${!prev} @click=${() => this.go(-1)}>${arrowIcon('left')}</button>
         <button type="button" class="icon ghost" aria-label="Next file" ?disabled=${!next} @click=${() => this.go(1)}>${arrowIcon('right')}</button>
@@ -616,10 +637,11 @@ export class ChangesViewElement extends LitElement {
   }
 
   private renderDiff(diff: FileDiff) {
+    const side = this.wide && this.sideBySideOn;
     return html`
-      <table class="diff" role="table" aria-label="Diff" @click=${(e: Event) => this.onGutter(e)}>
+      <table class="diff ${side ? 'side' : ''}" role="table" aria-label="Diff" @click=${(e: Event) => this.onGutter(e)}>
         <tbody>
-          ${this.diffRows.map((row, i) => this.renderRow(row, i))}
+          ${side ? sideBySide(this.diffRows).map((row) => this.renderSideRow(row)) : this.diffRows.map((row, i) => this.renderRow(row, i))}
         </tbody>
       </table>
       ${diff.next !== undefined
@@ -641,21 +663,44 @@ export class ChangesViewElement extends LitElement {
     return cut;
   }
 
+  private isPicked(index: number): boolean {
+    const pick = this.pick;
+    return pick !== null && index >= Math.min(pick.anchor, pick.end) && index <= Math.max(pick.anchor, pick.end);
+  }
+
+  /** A line's text, its changed words marked and its syntax coloured; tabs stay, other controls show as escapes. */
+  private lineText(row: Extract<DiffRow, { kind: 'line' }>) {
+    return this.segmentsOf(row).map((s) => {
+      const shown = visibleLines(s.text);
+      if (s.a) return html`<mark class=${s.b ?? ''}>${shown}</mark>`;
+      return s.b ? html`<span class=${s.b}>${shown}</span>` : shown;
+    });
+  }
+
+  private renderSideRow(row: SideRow) {
+    if (row.kind === 'fold') {
+      return html`<tr class="fold"><td class="num">\u22ef</td><td class="code" colspan="3">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
+    }
+    const half = (index: number | null, side: 'old' | 'new') => {
+      const found = index === null ? undefined : this.diffRows[index];
+      if (index === null || found?.kind !== 'line') return html`<td class="num empty"></td><td class="code empty"></td>`;
+      const line = found.line;
+      const cls = line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx';
+      const picked = this.isPicked(index);
+      return html`<td class="num ${cls} ${picked ? 'picked' : ''}" data-i=${index}>${side === 'old' ? (line.old ?? '') : (line.new ?? '')}</td
+        ><td class="code ${cls} ${picked ? 'picked' : ''}">${this.lineText(found)}</td>`;
+    };
+    return html`<tr>${half(row.left, 'old')}${half(row.right, 'new')}</tr>`;
+  }
+
   private renderRow(row: DiffRow, index: number) {
     if (row.kind === 'fold') {
       return html`<tr class="fold"><td class="num" colspan="2">\u22ef</td><td class="code" colspan="2">${row.lines} unchanged ${row.lines === 1 ? 'line' : 'lines'}${row.section ? html` <span class="section">${visibleText(row.section)}</span>` : nothing}</td></tr>`;
     }
     const { line } = row;
     const cls = line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx';
-    // Tabs stay tabs (code is indented with them); every other control or bidi character shows as an escape.
-    const text = this.segmentsOf(row).map((s) => {
-      const shown = visibleLines(s.text);
-      if (s.a) return html`<mark class=${s.b ?? ''}>${shown}</mark>`;
-      return s.b ? html`<span class=${s.b}>${shown}</span>` : shown;
-    });
-    const pick = this.pick;
-    const picked = pick !== null && index >= Math.min(pick.anchor, pick.end) && index <= Math.max(pick.anchor, pick.end);
-    return html`<tr class=${cls} data-i=${index} aria-selected=${picked}>
+    const text = this.lineText(row);
+    return html`<tr class=${cls} data-i=${index} aria-selected=${this.isPicked(index)}>
       <td class="num">${line.old ?? ''}</td><td class="num">${line.new ?? ''}</td>
       <td class="op" aria-hidden="true">${line.op}</td><td class="code">${text}${line.cut ? html`<span class="cut"> \u2026 (line cut)</span>` : nothing}${line.noNewline ? html`<span class="cut"> \u21b5 no newline at end</span>` : nothing}</td>
     </tr>`;

@@ -58,3 +58,40 @@ export function diffRows(hunks: readonly DiffHunk[]): DiffRow[] {
   }
   return rows;
 }
+
+/** One row of a side-by-side diff: a fold, or what the old side and the new side show there (each with its row's index). */
+export type SideRow = { kind: 'fold'; lines: number; section: string } | { kind: 'pair'; left: number | null; right: number | null };
+
+/**
+ * The rows side by side: an unchanged line on both sides, a run of removed lines beside the
+ * run of added lines that replaced it (the longer run's extra lines beside nothing), folds
+ * across. Indexes point into `rows`, so a line picked on either side is the same line.
+ */
+export function sideBySide(rows: readonly DiffRow[]): SideRow[] {
+  const out: SideRow[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const row = rows[i] as DiffRow;
+    if (row.kind === 'fold') {
+      out.push(row);
+      i++;
+      continue;
+    }
+    if (row.line.op === ' ') {
+      out.push({ kind: 'pair', left: i, right: i });
+      i++;
+      continue;
+    }
+    const removed: number[] = [];
+    const added: number[] = [];
+    while (i < rows.length) {
+      const r = rows[i] as DiffRow;
+      if (r.kind !== 'line' || r.line.op === ' ') break;
+      if (r.line.op === '-' && added.length > 0) break;
+      (r.line.op === '-' ? removed : added).push(i);
+      i++;
+    }
+    for (let k = 0; k < Math.max(removed.length, added.length); k++) out.push({ kind: 'pair', left: removed[k] ?? null, right: added[k] ?? null });
+  }
+  return out;
+}

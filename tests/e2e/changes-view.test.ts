@@ -151,9 +151,18 @@ describe('the Changes view', () => {
       await reviewFiles(p);
       const view = p.locator('pm-changes-view');
       await view.getByRole('button', { name: /README\.md/ }).click();
+      // Wide enough: the old side beside the new, the changed line beside its replacement.
+      const side = view.locator('table.diff.side');
+      await side.locator('td.code.add').first().waitFor();
+      const row = side.locator('tr').filter({ has: p.locator('td.code.add') });
+      expect(await row.locator('td').allInnerTexts()).toEqual(['3', 'Runs on port 8080.', '3', 'Runs on port $PORT.']);
+      expect(await side.locator('td.code.ctx').allInnerTexts()).toEqual(['# Service', '# Service', '', '']);
+      await shot(p, 'diff-desktop');
+      await view.getByRole('button', { name: 'Side by side' }).click();
       await view.locator('tr.add').first().waitFor();
       expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['Runs on port $PORT.']);
-      await shot(p, 'diff-desktop');
+      await view.getByRole('button', { name: 'Side by side' }).click();
+      await side.waitFor();
       await view.locator('.diff-scroller').press('ArrowRight');
       await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('app.ts src/');
       await view.locator('.diff-scroller').press('Escape');

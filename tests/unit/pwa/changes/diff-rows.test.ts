@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffRows } from '../../../../pwa/changes/diff-rows.js';
+import { diffRows, sideBySide } from '../../../../pwa/changes/diff-rows.js';
 import { WORD_DIFF_MAX_TOKENS, wordDiff } from '../../../../pwa/changes/word-diff.js';
 import type { DiffHunk } from '../../../../protocol/changes.js';
 
@@ -77,5 +77,30 @@ describe('diffRows', () => {
   it('draws nothing for no hunks, and no fold for a hunk at the top', () => {
     expect(diffRows([])).toEqual([]);
     expect(diffRows([hunk({ oldStart: 0, oldLines: 0, lines: [{ op: '+', text: 'new', new: 1 }] })])).toEqual([{ kind: 'line', line: { op: '+', text: 'new', new: 1 } }]);
+  });
+});
+
+describe('sideBySide', () => {
+  it('puts unchanged lines on both sides and a removed run beside the added run that replaced it', () => {
+    const rows = diffRows([
+      hunk({
+        oldStart: 4,
+        newStart: 4,
+        lines: [
+          { op: ' ', text: 'a', old: 4, new: 4 },
+          { op: '-', text: 'b', old: 5 },
+          { op: '-', text: 'c', old: 6 },
+          { op: '+', text: 'B', new: 5 },
+          { op: ' ', text: 'd', old: 7, new: 6 },
+          { op: '+', text: 'e', new: 7 },
+        ],
+      }),
+    ]);
+    const text = (i: number | null) => {
+      if (i === null) return '';
+      const row = rows[i];
+      return row?.kind === 'line' ? row.line.text : '?';
+    };
+    expect(sideBySide(rows).map((r) => (r.kind === 'fold' ? `fold ${r.lines}` : `${text(r.left)}|${text(r.right)}`))).toEqual(['fold 3', 'a|a', 'b|B', 'c|', 'd|d', '|e']);
   });
 });
