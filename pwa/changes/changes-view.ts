@@ -77,6 +77,8 @@ export class ChangesViewElement extends LitElement {
 
   /** The session's key: a tab's id or an outside session's. */
   @property() sessionKey = '';
+  /** A file to open once the list is there (`?file=` from a tool call in the timeline): absolute, or relative to the repository. */
+  @property() file = '';
   /** Its Claude status: a turn that ends brings the list up to date. */
   @property({ attribute: false }) status: TabStatus | undefined;
 
@@ -170,12 +172,32 @@ export class ChangesViewElement extends LitElement {
       this.view = parsed.data;
       // A file no longer changed in this scope: back to the list.
       if (this.open !== null && !parsed.data.files.some((f) => f.path === this.open)) this.closeFile();
+      this.openAsked(parsed.data);
     } catch (err) {
       if (request.signal.aborted) return;
       this.error = (err as Error).message;
     } finally {
       if (this.listRequest === request) this.loading = false;
     }
+  }
+
+  /**
+   * The file the page was opened on, once: its diff when it changed in this scope, else the
+   * file itself. A path outside the repository is left alone (the agent would refuse it).
+   */
+  private openAsked(view: ChangesView): void {
+    const asked = this.file;
+    if (asked === '' || this.open !== null) return;
+    this.file = '';
+    const root = view.root;
+    const relative = root !== undefined && asked.startsWith(`${root}/`) ? asked.slice(root.length + 1) : asked.startsWith('/') ? null : asked;
+    if (relative === null) return;
+    if (view.files.some((f) => f.path === relative)) {
+      void this.openFile(relative);
+      return;
+    }
+    this.open = relative;
+    void this.showWhole();
   }
 
   private setScope(scope: ChangeScope): void {

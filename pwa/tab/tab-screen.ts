@@ -430,7 +430,7 @@ export class TabScreen extends LitElement {
 
   private renderChanges() {
     return html`<div class="stage">
-      ${this.changesLoaded ? html`<pm-changes-view .sessionKey=${this.tabId} .status=${this.status}></pm-changes-view>` : nothing}
+      ${this.changesLoaded ? html`<pm-changes-view .sessionKey=${this.tabId} .status=${this.status} .file=${new URLSearchParams(location.search).get('file') ?? ''}></pm-changes-view>` : nothing}
       ${!this.changesLoaded && !this.loadError ? html`<div class="loading" role="status">Loading changes…</div>` : nothing}
       ${this.loadError ? loadErrorCard('changes', this.loadError) : nothing}
     </div>`;

@@ -1,3 +1,4 @@
+import { router } from '../core/router.js';
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type {
@@ -36,15 +37,40 @@ function characters(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k characters` : `${n} characters`;
 }
 
-/** One entry of the conversation, drawn by its kind. */
-export function timelineEntry(e: TimelineEntry) {
+/** Claude's tools that write a file, whose call can lead to that file in the review. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+
+/** The file a tool call wrote, when it is one of those: its `file_path` (or a notebook's path). */
+export function writtenFile(e: ToolCallEntry): string | null {
+  if (!FILE_TOOLS.has(e.name) || typeof e.input !== 'object' || e.input === null) return null;
+  const input = e.input as { file_path?: unknown; notebook_path?: unknown };
+  const path = typeof input.file_path === 'string' ? input.file_path : input.notebook_path;
+  return typeof path === 'string' && path !== '' ? path : null;
+}
+
+/** A link into the review that moves within the app, and still opens in a new tab if asked. */
+function reviewLink(href: string) {
+  return html`<a
+    class="review-file"
+    href=${href}
+    @click=${(ev: MouseEvent) => {
+      if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+      ev.preventDefault();
+      router.go(href);
+    }}
+    >Review the file</a
+  >`;
+}
+
+/** One entry of the conversation, drawn by its kind; `fileLink` is where a file a tool wrote is reviewed. */
+export function timelineEntry(e: TimelineEntry, fileLink?: (path: string) => string) {
   switch (e.kind) {
     case 'prompt':
       return renderPrompt(e);
     case 'assistant-text':
       return renderAssistant(e);
     case 'tool-call':
-      return renderTool(e);
+      return renderTool(e, fileLink);
     case 'thinking':
       return renderThinking(e);
     case 'interrupt':
@@ -70,7 +96,7 @@ function renderAssistant(e: AssistantTextEntry) {
   </div>`;
 }
 
-function renderTool(e: ToolCallEntry) {
+function renderTool(e: ToolCallEntry, fileLink?: (path: string) => string) {
   const r = e.result;
   const mark = !r
     ? html`<span class="mark running" role="img" aria-label="running"></span>`
@@ -78,6 +104,7 @@ function renderTool(e: ToolCallEntry) {
       ? html`<span class="mark ok" role="img" aria-label="done">✓</span>`
       : html`<span class="mark error" role="img" aria-label="failed">!</span>`;
   const input = inputText(e);
+  const file = fileLink ? writtenFile(e) : null;
   return html`<details class="tool">
     <summary>
       ${mark}
@@ -91,6 +118,7 @@ function renderTool(e: ToolCallEntry) {
             <pre class=${r.status === 'error' ? 'error' : ''}>${r.text || '(no output)'}${r.truncated ? '\n…' : ''}</pre>
             ${r.truncated ? html`<span class="cut">Only the start of the result is shown; the terminal has it all.</span>` : nothing}`
         : html`<span class="meta">Running, or waiting for your answer in the terminal.</span>`}
+      ${file && fileLink ? reviewLink(fileLink(file)) : nothing}
     </div>
   </details>`;
 }

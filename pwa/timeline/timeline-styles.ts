@@ -63,6 +63,13 @@ export const timelineStyles = css`
       border: 1px solid color-mix(in srgb, var(--pm-accent) 30%, var(--pm-border));
     }
     time,
+    a.review-file {
+      display: inline-flex;
+      align-items: center;
+      min-height: var(--pm-tap);
+      color: var(--pm-accent);
+      font-size: 14px;
+    }
     .meta {
       color: var(--pm-muted);
       font-size: 12px;

@@ -1,3 +1,4 @@
+import { tabViewPath } from '../core/router.js';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -154,6 +155,9 @@ export class TimelineView extends LitElement {
     return this.link.kind === 'closed-final' || this.link.kind === 'access-lost';
   }
 
+  /** Where a file a tool wrote is reviewed: the session's Changes view, opened on it. */
+  private readonly fileLink = (path: string): string => `${tabViewPath(this.tabId, 'changes')}?${new URLSearchParams({ file: path })}`;
+
   override render() {
     const t = this.timeline;
     const blocked = inputBlock({ key: this.tabId, tab: this.tab, outside: this.outside, status: this.status, gone: this.gone });
@@ -166,7 +170,7 @@ export class TimelineView extends LitElement {
                 ${repeat(
                   t.entries,
                   (e) => e.id,
-                  (e) => html`<li>${timelineEntry(e)}</li>`,
+                  (e) => html`<li>${timelineEntry(e, this.fileLink)}</li>`,
                 )}
               </ol>`
             : this.renderEmpty()}

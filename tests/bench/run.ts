@@ -11,7 +11,8 @@
  * `--half-open-only` runs the half-open flood (half-open-flood.ts) alone and replaces its
  * section the same way, `--assets-only` the bytes the PWA's files take on the wire
  * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
- * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts).
+ * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts),
+ * and `--review-only` what review costs, each beside a peer (review.ts).
  * `--only browser` runs the browser part (browser.ts: pocketmux's page beside wetty's in
  * Chromium) alone and replaces its section the same way; a full run does not run it and keeps
  * that section as it was.
@@ -37,6 +38,7 @@ import { CLI_START_HEADING, type CliStartResult, cliStartBench, cliStartSection 
 import { DIALOGS_HEADING, type DialogBenchResult, dialogBench, dialogsSection } from './dialogs.js';
 import { browserBench } from './browser.js';
 import { BROWSER_HEADING, browserFigures, browserSection } from './browser-figures.js';
+import { REVIEW_HEADING, type ReviewBenchResult, reviewBench, reviewSection } from './review.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -108,7 +110,7 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReturnType<typeof browserFigures>, text: string): void {
+function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReviewBenchResult | ReturnType<typeof browserFigures>, text: string): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -232,6 +234,13 @@ async function main(): Promise<void> {
     const dialogs = await dialogBench(progress);
     const info = run('npm run bench -- --dialogs-only');
     writeSection('dialogs', DIALOGS_HEADING, info, dialogs, dialogsSection(dialogs, runLine(info)));
+    return;
+  }
+  if (process.argv.includes('--review-only')) {
+    // An agent and a Chromium of its own; the figures replace that section alone, here and in the JSON.
+    const review = await reviewBench(progress);
+    const info = run('npm run bench -- --review-only');
+    writeSection('review', REVIEW_HEADING, info, review, reviewSection(review, runLine(info)));
     return;
   }
   if (process.argv.includes('--load-only')) {

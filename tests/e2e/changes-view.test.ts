@@ -209,6 +209,17 @@ describe('the Changes view', () => {
     await view.getByRole('button', { name: 'Unpick the lines' }).tap();
   });
 
+  it('leads from a tool call in the timeline to the file it wrote', async () => {
+    await page.goto(new URL(`/t/${tab.id}/timeline`, agent.url).href);
+    const edit = page.locator('pm-timeline-view details.tool').filter({ hasText: 'Edit' }).first();
+    await edit.locator('summary').tap();
+    await edit.getByRole('link', { name: 'Review the file' }).tap();
+    await page.waitForURL((url) => url.pathname === `/t/${tab.id}/changes` && url.searchParams.get('file') === join(project, 'src', 'app.ts'));
+    const view = page.locator('pm-changes-view');
+    await view.getByRole('table', { name: 'Diff' }).waitFor();
+    await expect(view.locator('.file-name').evaluate((el) => el.textContent?.replace(/\s+/g, ' ').trim())).resolves.toBe('app.ts src/');
+  });
+
   it('asks Claude about picked lines: they go quoted into the prompt, and Claude gets them', async () => {
     await page.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
     const view = page.locator('pm-changes-view');
