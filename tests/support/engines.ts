@@ -555,15 +555,36 @@ class WebKitPage extends BasePage {
     return webdriver<T>(this.session, method, path, body);
   }
 
-  /** Sizes the window so the page's viewport is `want`: the toolbar's height is what the window has more. */
+  /**
+   * Sizes the window so the page's viewport is `want`: the toolbar's height is what the window
+   * has more. On Xvfb with no window manager a resize, and the toolbar's own height, land a
+   * moment after the call that asked for them (a busy machine read 844, then 824 once the
+   * toolbar was drawn): each step waits for the viewport to hold still, and corrects again until
+   * it is `want`.
+   */
   async fitViewport(want: { width: number; height: number }): Promise<void> {
-    await this.call('POST', '/window/rect', { x: 0, y: 0, ...want });
-    const inner = await this.run<{ width: number; height: number }>('() => ({ width: innerWidth, height: innerHeight })', null);
-    await this.call('POST', '/window/rect', { x: 0, y: 0, width: want.width + (want.width - inner.width), height: want.height + (want.height - inner.height) });
-    const fitted = await this.run<{ width: number; height: number }>('() => ({ width: innerWidth, height: innerHeight })', null);
-    if (fitted.width !== want.width || fitted.height !== want.height) {
-      throw new Error(`WebKit's viewport is ${fitted.width}×${fitted.height}, not ${want.width}×${want.height}`);
+    let rect = { ...want };
+    let inner = { width: 0, height: 0 };
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await this.call('POST', '/window/rect', { x: 0, y: 0, ...rect });
+      inner = await this.settledViewport();
+      if (inner.width === want.width && inner.height === want.height) return;
+      rect = { width: rect.width + (want.width - inner.width), height: rect.height + (want.height - inner.height) };
     }
+    throw new Error(`WebKit's viewport is ${inner.width}×${inner.height}, not ${want.width}×${want.height}`);
+  }
+
+  /** The page's viewport once two reads 100 ms apart agree (at most 2 s). */
+  private async settledViewport(): Promise<{ width: number; height: number }> {
+    const read = () => this.run<{ width: number; height: number }>('() => ({ width: innerWidth, height: innerHeight })', null);
+    let last = await read();
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await read();
+      if (now.width === last.width && now.height === last.height) return now;
+      last = now;
+    }
+    return last;
   }
 
   resize(width: number, height: number): Promise<void> {
