@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from '../support/agent.js';
-import { launchBrowser, PHONE, pairPage } from '../support/browser.js';
+import { launchBrowser, PHONE, pairBrowser } from '../support/browser.js';
 import { api, claim } from '../support/client.js';
 import { quantile } from '../support/stats.js';
 
@@ -163,24 +163,23 @@ async function measure(agent: AgentHandle, progress: (what: string) => void): Pr
   const paintMs: number[] = [];
   try {
     const context = await browser.newContext(PHONE);
+    await pairBrowser(context, agent, 'bench phone');
     const page = await context.newPage();
-    await pairPage(page, { link: agent.link }, 'bench phone');
     for (let r = 0; r < REVIEW_BENCH.PAINTS + 1; r++) {
       await page.goto(new URL(`/t/${key}/changes`, agent.url).href);
       const row = page.locator('pm-changes-view').getByRole('button', { name: /big\.ts/ });
       await row.waitFor();
-      // From the tap to the frame after the diff's last row is in the document.
+      // From the tap to the frame after the diff's rows are in the document. No named function
+      // inside: the bench runs under tsx, whose helpers for names do not exist in the page.
       const ms = await row.evaluate(
         (button) =>
           new Promise<number>((resolve) => {
             const view = button.getRootNode() as ShadowRoot;
             const t0 = performance.now();
-            const seen = () => (view.querySelector('table.diff tbody')?.children.length ?? 0) > 250;
-            const done = () => requestAnimationFrame(() => resolve(performance.now() - t0));
             const watch = new MutationObserver(() => {
-              if (!seen()) return;
+              if ((view.querySelector('table.diff tbody')?.children.length ?? 0) <= 250) return;
               watch.disconnect();
-              done();
+              requestAnimationFrame(() => resolve(performance.now() - t0));
             });
             watch.observe(view, { childList: true, subtree: true });
             (button as HTMLElement).click();
