@@ -35,6 +35,13 @@ const RecordsFile = z.object({
   ),
 });
 
+type Compared =
+  | { reason: string }
+  | { record: SessionRecord; repo: Repository; base: string; tree: string; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] };
+
+/** A compare is reused this long by the reads that follow it (the list, then a file). */
+const COMPARE_REUSE_MS = 1500;
+
 /** Sessions whose starts are kept; past it, the one used least recently goes, snapshots and all. */
 export const CHANGES_SESSIONS_MAX = 64;
 /** A revert can be taken back for this long, and this many at most are kept. */
@@ -57,6 +64,8 @@ export class SessionChanges {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly folder: string;
   private saving: Promise<void> = Promise.resolve();
+  /** Each session's last compare, for the reads right after it. */
+  private readonly recent = new Map<string, { scope: ChangeScope; at: number; compared: Compared }>();
   /** Directories found outside any repository, until when that is believed. */
   private readonly outsideGit = new Map<string, number>();
   /** Reverts that can be taken back: the tree the files were in just before, by a random id. */
@@ -97,6 +106,7 @@ export class SessionChanges {
   /** The session's record is dropped (its tab closed, its Claude gone for good), snapshots and all. */
   forget(key: string): void {
     const record = this.records.get(key);
+    this.recent.delete(key);
     if (!record) return;
     this.records.delete(key);
     void this.queued(key, () => rm(join(this.folder, record.id), { recursive: true, force: true }));
@@ -104,9 +114,11 @@ export class SessionChanges {
   }
 
   /** The changed files of one scope. `dir` is where the session works when no start of it was recorded. */
-  changes(key: string, scope: ChangeScope, dir: string | null): Promise<ChangesView> {
+  changes(key: string, scope: ChangesView['scope'], dir: string | null): Promise<ChangesView> {
     return this.queued(key, async () => {
-      const compared = await this.compare(key, scope, dir);
+      // A list is always of the directory now (it is what a turn's end and a refresh ask for);
+      // the files opened from it right after reuse its compare.
+      const compared = await this.recentCompare(key, scope, dir, false);
       if ('reason' in compared) return { scope, source: 'none', reason: compared.reason, files: [], total: { files: 0, added: 0, removed: 0 }, truncated: false, unrecorded: [] };
       const { repo, since, head, changes, unrecorded } = compared;
       const total = { files: changes.length, added: 0, removed: 0 };
@@ -131,7 +143,7 @@ export class SessionChanges {
   /** One file's diff in a scope, from its `from`th diff line; throws ChangesUnavailable when it did not change there. */
   fileDiff(key: string, scope: ChangeScope, path: string, dir: string | null, from = 0): Promise<FileDiff> {
     return this.queued(key, async () => {
-      const compared = await this.compare(key, scope, dir);
+      const compared = await this.recentCompare(key, scope, dir, true);
       if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
       const change = compared.changes.find((c) => c.path === path) ?? compared.changes.find((c) => c.from === path);
       if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
@@ -160,6 +172,7 @@ export class SessionChanges {
       const paths = change.kind === 'renamed' && change.from !== undefined ? [change.from, change.path] : [change.path];
       const store = { dir: join(this.folder, compared.record.id) };
       await this.git.restore(compared.repo, store, compared.base, paths);
+      this.recent.delete(key);
       const undo = randomBytes(12).toString('hex');
       this.undos.set(undo, { key, root: compared.repo.root, tree: compared.tree, paths, at: this.now() });
       this.pruneUndos();
@@ -183,6 +196,7 @@ export class SessionChanges {
         names.push(...(change.kind === 'renamed' && change.from !== undefined ? [change.from, change.path] : [change.path]));
       }
       if (names.length === 0) throw new ChangesUnavailable('no files to commit');
+      this.recent.delete(key);
       const commit = await this.git.commit(compared.repo, names, message);
       return { commit, files: new Set(paths).size };
     });
@@ -209,6 +223,7 @@ export class SessionChanges {
       const repo = await this.git.repository(record.cwd);
       if (repo.root !== undo.root) throw new ChangesUnavailable('nothing to undo: the session works in another repository now');
       this.undos.delete(id);
+      this.recent.delete(key);
       await this.git.restore(repo, { dir: join(this.folder, record.id) }, undo.tree, undo.paths);
       return { restored: undo.paths };
     });
@@ -220,11 +235,28 @@ export class SessionChanges {
     while (this.undos.size > UNDOS_MAX) this.undos.delete(this.undos.keys().next().value as string);
   }
 
+  /**
+   * With `reuse`, a compare made a moment ago for the same scope, else a new one (kept for the
+   * next): opening a file right after the list (or the next file) does not record the directory
+   * again. Anything that writes (a start recorded, a revert, an undo, a commit) forgets it.
+   */
+  private async recentCompare(key: string, scope: ChangeScope, dir: string | null, reuse: boolean): Promise<Compared> {
+    const recent = this.recent.get(key);
+    if (reuse && recent && recent.scope === scope && this.now() - recent.at < COMPARE_REUSE_MS) return recent.compared;
+    const compared = await this.compare(key, scope, dir);
+    this.recent.delete(key);
+    if (!('reason' in compared)) this.recent.set(key, { scope, at: this.now(), compared });
+    while (this.recent.size > this.max) this.recent.delete(this.recent.keys().next().value as string);
+    return compared;
+  }
+
   private async compare(
     key: string,
     scope: ChangeScope,
     dir: string | null,
-  ): Promise<{ reason: string } | { record: SessionRecord; repo: Repository; base: string; tree: string; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] }> {
+  ): Promise<Compared> {
+    // Whatever this finds is newer than a compare kept from before.
+    this.recent.delete(key);
     const known = this.records.get(key);
     const cwd = known?.cwd ?? dir;
     if (cwd === null) return { reason: 'the session\u2019s directory is not known' };
@@ -296,6 +328,7 @@ export class SessionChanges {
       record ??= this.newRecord(key, cwd, repo.root);
       record.cwd = cwd;
       const snapshot = await this.git.snapshot(repo, { dir: join(this.folder, record.id) });
+      this.recent.delete(key);
       const start = { tree: snapshot.tree, at: this.now() };
       if (scope === 'session') {
         record.session = start;
