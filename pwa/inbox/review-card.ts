@@ -70,16 +70,7 @@ export class ReviewCard extends LitElement {
         gap: 8px;
       }
       .changes {
-        align-self: flex-start;
-        margin: -4px 0 0;
-        font: 14px var(--pm-mono);
-        color: var(--pm-review);
-      }
-      button.changes {
-        margin: -10px 0 -6px -8px;
-        padding: 0 8px;
-        border-color: transparent;
-        background: transparent;
+        font-family: var(--pm-mono);
       }
       form input {
         flex: 1 1 auto;
@@ -213,8 +204,9 @@ export class ReviewCard extends LitElement {
     const total = this.entry.status.turnChanges;
     if (!total || total.files === 0) return nothing;
     const words = changesSummary(total);
-    if (this.offline) return html`<p class="changes">${words}</p>`;
-    return html`<button class="changes" @click=${() => router.go(tabViewPath(this.entry.key, 'changes'))}>${words}<span class="visually-hidden">: review them</span></button>`;
+    // Looks as "more" does: a quiet line of the card that opens what it names.
+    if (this.offline) return html`<p class="changes muted">${words}</p>`;
+    return html`<button class="more changes" @click=${() => router.go(tabViewPath(this.entry.key, 'changes'))}>${words}<span class="visually-hidden">: review them</span></button>`;
   }
 
   private renderReply() {

@@ -223,6 +223,11 @@ describe('OutsideTmux', () => {
     };
     const lines = async (target: OutsidePane) => (await outsideTmux.capture(target)).split('\n').map((l) => l.trim());
     const showsLine = (target: OutsidePane, line: string) => eventually(async () => (await lines(target)).includes(line), 10_000, `"${line}" in ${target.socketPath}`);
+    /**
+     * A server just started: its shell's prompt (`$ `, or `# ` as root), before anything is typed. Keys typed while the
+     * shell was still starting were lost now and then on a busy CI machine (the echo never came).
+     */
+    const shellReady = (target: OutsidePane) => eventually(async () => (await lines(target)).some((l) => l !== ''), 10_000, `a prompt in ${target.socketPath}`);
 
     beforeEach(() => {
       home = mkdtempSync(join(tmpdir(), 'pocketmux-outside-srv-'));
@@ -271,6 +276,7 @@ describe('OutsideTmux', () => {
       const target = await tmux.start();
       expect(target.socketPath.endsWith('/odd;')).toBe(true);
       expect(await outsideTmux.paneExists(target)).toBe(true);
+      await shellReady(target);
       const marker = `odd-${randomBytes(3).toString('hex')}`;
       await outsideTmux.type(target, `echo ${marker}-$((2*5))`, true);
       await showsLine(target, `${marker}-10`);
@@ -279,6 +285,7 @@ describe('OutsideTmux', () => {
     it('keeps the input for panes of the same id on two servers apart', async () => {
       const [a, b] = [await server('a').start(), await server('b').start()];
       expect(a.pane).toBe(b.pane);
+      await Promise.all([shellReady(a), shellReady(b)]);
       const [ma, mb] = [`on-a-${randomBytes(3).toString('hex')}`, `on-b-${randomBytes(3).toString('hex')}`];
       await Promise.all([outsideTmux.type(a, `echo ${ma}-$((1+1))`, true), outsideTmux.type(b, `echo ${mb}-$((2+2))`, true)]);
       await showsLine(a, `${ma}-2`);
