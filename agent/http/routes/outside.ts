@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
 import { AdoptBody, type ModeBody, OutsideKey, PaneKeyBody, type SlashCommandsResponse, type TabView, TabInputBody } from '../../../protocol/api.js';
 import { slashCommands } from '../../composer/command-scan.js';
 import { receiveUpload } from '../../composer/upload-request.js';
 import { AdoptError } from '../../wiring/adopt.js';
+import { outsideDir } from '../../wiring/session-dir.js';
 import type { OutsideSessionsResponse, UserHooksView } from '../../../protocol/outside.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
 import type { ClaudeMode } from '../../../protocol/claude-mode.js';
@@ -41,16 +40,6 @@ function sessionOf(deps: Pick<OutsideRouteDeps, 'outside'>, rawKey: unknown): Ou
   const session = deps.outside.get(key);
   if (!session) throw new HttpError(404, `no Claude session ${key} outside the tabs`);
   return session;
-}
-
-/** The directory its hooks named, while it is one. */
-async function sessionDirOf(session: OutsideSession): Promise<string | null> {
-  if (session.cwd === null || !isAbsolute(session.cwd)) return null;
-  try {
-    return (await stat(session.cwd)).isDirectory() ? session.cwd : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -134,7 +123,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     API_ROUTES.outsideCommands,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
-      const commands = await slashCommands({ sessionDir: await sessionDirOf(session), claudeConfigDir: deps.claudeConfigDir });
+      const commands = await slashCommands({ sessionDir: await outsideDir(session), claudeConfigDir: deps.claudeConfigDir });
       res.json({ commands } satisfies SlashCommandsResponse);
     }),
   );
@@ -199,7 +188,7 @@ export function outsideUploadRoutes(deps: OutsideRouteDeps): Router {
     API_ROUTES.outsideUpload,
     handler(async (req, res) => {
       const session = sessionOf(deps, req.params.key);
-      const sessionDir = await sessionDirOf(session);
+      const sessionDir = await outsideDir(session);
       if (sessionDir === null) throw new HttpError(409, 'its directory is not known or no longer exists: nothing to save in');
       await receiveUpload(req, res, { sessionDir, log: deps.log });
     }),

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import express, { type Router } from 'express';
 import { CreateTabBody, type ModeBody, PaneKeyBody, RenameBody, type SlashCommandsResponse, TabId, TabInputBody } from '../../../protocol/api.js';
 import { DIALOG_SHOWN_ERROR } from '../../../protocol/approvals.js';
@@ -15,6 +14,7 @@ import { handler, HttpError, parse } from './handler.js';
 import { sendHistory } from './pane-history.js';
 import { modeRoute } from './mode-route.js';
 import { on } from './on-route.js';
+import { tabDir } from '../../wiring/session-dir.js';
 
 export interface TabRouteDeps {
   store: WorkspaceStore;
@@ -29,24 +29,6 @@ export interface TabRouteDeps {
   /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
   switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
   log: Logger;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The directory a tab's session runs in: its pane's current directory, else its workspace's.
- * Null when neither exists any more.
- */
-async function sessionDirOf(deps: Pick<TabRouteDeps, 'store'>, tab: TabRecord): Promise<string | null> {
-  if (await isDirectory(tab.cwd)) return tab.cwd;
-  const dir = deps.store.workspace(tab.workspaceId)?.dir;
-  return dir !== undefined && (await isDirectory(dir)) ? dir : null;
 }
 
 function tabOf(deps: Pick<TabRouteDeps, 'store'>, rawId: unknown): TabRecord {
@@ -161,7 +143,7 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     API_ROUTES.tabCommands,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
-      const commands = await slashCommands({ sessionDir: await sessionDirOf(deps, tab), claudeConfigDir: deps.claudeConfigDir });
+      const commands = await slashCommands({ sessionDir: await tabDir(deps.store, tab), claudeConfigDir: deps.claudeConfigDir });
       res.json({ commands } satisfies SlashCommandsResponse);
     }),
   );
@@ -184,7 +166,7 @@ export function tabUploadRoutes(deps: TabRouteDeps): Router {
     API_ROUTES.tabUpload,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
-      const sessionDir = await sessionDirOf(deps, tab);
+      const sessionDir = await tabDir(deps.store, tab);
       if (sessionDir === null) throw new HttpError(409, 'the tab has no directory to save in: its directory and its workspace are gone');
       await receiveUpload(req, res, { sessionDir, log: deps.log });
     }),
