@@ -16,7 +16,7 @@ export class HttpError extends Error {
 }
 
 /** A value from the request through its schema, or a 400 naming each field that is wrong. */
-export function parse<S extends z.core.$ZodType & { safeParse(value: unknown): z.core.util.SafeParseResult<z.output<S>> }>(schema: S, value: unknown, what: string): z.output<S> {
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const result = safeParse(schema, value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
