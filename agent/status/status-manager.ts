@@ -59,6 +59,14 @@ function hookDetail(payload: HookPayload): string | null {
  * Owns every tab's status: feeds events through the pure reducer, persists the result, and
  * tells listeners (the /api/status channel, later push and approvals) what changed.
  */
+/**
+ * Whether a client should hear of this change: any field but `usage`, which statusLine reports
+ * bring on their own path (`usage` below) and which a hook event never changes.
+ */
+function changedBesidesUsage(before: TabStatus, after: TabStatus): boolean {
+  return (Object.keys(after) as (keyof TabStatus)[]).some((field) => field !== 'usage' && after[field] !== before[field]);
+}
+
 export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]; effect: [string, StatusEffect] }> implements Disposable {
   private readonly tabs = new Map<string, TabStatus>();
   private readonly file: GatheredWriter;
@@ -116,7 +124,7 @@ export class StatusManager extends EventEmitter<{ message: [StatusServerMessage]
       this.tabs.set(key, status);
       if (isNew) this.forgetLeastActiveOutside(key);
       this.persist();
-      if (status.state !== before.state || status.seq !== before.seq || status.compacting !== before.compacting || status.claudeRunning !== before.claudeRunning || status.permissionMode !== before.permissionMode || status.turnChanges !== before.turnChanges) {
+      if (changedBesidesUsage(before, status)) {
         this.emit('message', { type: 'status:update', tabId: key, status });
       }
     }

@@ -95,3 +95,30 @@ describe('a turn\u2019s changes on the status', () => {
     await again.dispose();
   });
 });
+
+describe('what reaches clients', () => {
+  it('every event that changes what a status says sends it once; one that changes nothing sends nothing', async () => {
+    const status = new StatusManager(join(dir, 'status.json'), createLogger({ stderr: false }), 3);
+    const messages: StatusServerMessage[] = [];
+    status.on('message', (m) => messages.push(m));
+    status.applyHook('tb-1', startOf('s1'), 1_000);
+    const events = [
+      { kind: 'mode-seen', mode: 'plan', at: 2_000 },
+      { kind: 'mode-seen', mode: 'plan', at: 2_100 },
+      { kind: 'approval-open', at: 2_200 },
+      { kind: 'dismissed', at: 2_300 },
+      { kind: 'turn-changes', total: { files: 1, added: 2, removed: 0 }, at: 2_400 },
+      { kind: 'process-gone', at: 2_500 },
+      { kind: 'process-gone', at: 2_600 },
+      { kind: 'recovered', state: 'idle', claudeRunning: true, at: 2_700 },
+    ] as const;
+    for (const event of events) {
+      const before = status.get('tb-1');
+      messages.length = 0;
+      const after = status.apply('tb-1', event);
+      const changed = JSON.stringify({ ...before, usage: null }) !== JSON.stringify({ ...after, usage: null });
+      expect(messages, `${event.kind} (changed: ${changed})`).toEqual(changed ? [{ type: 'status:update', tabId: 'tb-1', status: after }] : []);
+    }
+    await status.dispose();
+  });
+});
