@@ -193,33 +193,30 @@ export class TabScreen extends LitElement {
   /** Starts what the current view needs; the terminal's socket is open only while it shows. */
   private async show(): Promise<void> {
     this.timelineMissing = false;
-    if (this.view === 'timeline') await this.loadTimeline();
-    else if (this.view === 'changes') await this.loadChanges();
+    if (this.view === 'timeline')
+      await this.loadView(
+        () => import('../timeline/timeline-view.js'),
+        () => (this.timelineLoaded = true),
+      );
+    else if (this.view === 'changes')
+      await this.loadView(
+        () => import('../changes/changes-view.js'),
+        () => (this.changesLoaded = true),
+      );
     else if (!this.outsideHasNoTerminal) await this.start();
   }
 
-  private async loadTimeline(): Promise<void> {
+  /** Loads a view's own chunk, then marks it loaded, unless the view moved on meanwhile. */
+  private async loadView(load: () => Promise<unknown>, loaded: () => void): Promise<void> {
     const generation = ++this.generation;
     this.loadError = '';
     try {
-      await import('../timeline/timeline-view.js');
+      await load();
     } catch (err) {
       if (generation === this.generation) this.loadError = (err as Error).message;
       return;
     }
-    if (generation === this.generation) this.timelineLoaded = true;
-  }
-
-  private async loadChanges(): Promise<void> {
-    const generation = ++this.generation;
-    this.loadError = '';
-    try {
-      await import('../changes/changes-view.js');
-    } catch (err) {
-      if (generation === this.generation) this.loadError = (err as Error).message;
-      return;
-    }
-    if (generation === this.generation) this.changesLoaded = true;
+    if (generation === this.generation) loaded();
   }
 
   private switchTo(view: TabViewMode): void {
