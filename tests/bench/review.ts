@@ -5,7 +5,6 @@
  * would type), one 2,000-line file's diff (beside `git diff` of it), and in Chromium, on the
  * phone profile, a tap on that file to its diff painted, with the Changes view's chunk as sent.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { type AgentHandle, cleanupAgents, REPO_ROOT, startAgent } from '../suppo
 import { launchBrowser, PHONE, pairBrowser } from '../support/browser.js';
 import { api, claim } from '../support/client.js';
 import { quantile } from '../support/stats.js';
+import { gitAsync as git } from '../support/git.js';
 
 export const REVIEW_BENCH = {
   /** Files the turn changed, and lines in each. */
@@ -48,12 +48,6 @@ export interface ReviewBenchResult {
 }
 
 const times = (values: number[]): Times => ({ p50: quantile(values, 0.5), p99: quantile(values, 0.99) });
-
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
-
-function git(dir: string, ...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => execFile('git', ['-C', dir, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout))));
-}
 
 function lines(n: number, seed: string): string {
   return `${Array.from({ length: n }, (_, i) => `export const ${seed}_${i} = ${i * 7} + compute("${seed}", ${i});`).join('\n')}\n`;

@@ -6,7 +6,6 @@
  * away; the scopes switch; and a desktop window shows the same.
  * Screenshots: test-artifacts/e2e-changes-<what>-<size>.png.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -18,9 +17,8 @@ import { startClaudePage, stopClaudePage } from '../support/claude-page.js';
 import { api, type Session } from '../support/client.js';
 import { bash, type FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
+import { git } from '../support/git.js';
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
 const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash', 'Edit', 'Write', 'Read'] } }, null, 2)}\n`;
 
 const APP = ['import { serve } from "./server";', '', 'const port = 8080;', 'const retries = 3;', 'serve({ port, retries });', ''].join('\n');

@@ -4,7 +4,6 @@
  * scope lists exactly those changes through the API and the CLI, and the repository's index,
  * stash and refs are as the person left them.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +16,8 @@ import { bash, FakeAnthropic, text, toolUse } from '../support/fake-anthropic.js
 import { eventually } from '../support/eventually.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
 import { StatusClient } from '../support/status.js';
+import { git } from '../support/git.js';
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
 
 /** Claude may run its tools here without asking: the tests are about what the tools changed. */
 const SETTINGS = `${JSON.stringify({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash', 'Edit', 'Write', 'Read'] } }, null, 2)}\n`;

@@ -12,16 +12,10 @@ import { openGit } from '../../agent/changes/git.js';
 import { SessionChanges } from '../../agent/changes/session-changes.js';
 import { createLogger } from '../../agent/util/log.js';
 import { tempFolders } from '../support/temp-folders.js';
+import { git } from '../support/git.js';
 
 const log = createLogger({ stderr: false });
 const folder = tempFolders('pm-changes-');
-
-// GIT_OPTIONAL_LOCKS=0: the test's own `git status` must not refresh the index it compares.
-const gitEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' });
-}
 
 /** A repository with a commit: a text file, a file to rename, one to delete, a symlink, a binary file, a script. */
 function repository(): string {
