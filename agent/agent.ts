@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PairingResponse } from '../protocol/api.js';
 import { APPROVAL_LIMITS, ApprovalStore } from './approvals/approval-store.js';
 import { PANE_DIALOG_TIMINGS, PaneDialogs } from './approvals/pane-dialogs.js';
@@ -17,7 +17,9 @@ import type { AgentConfig } from './config/config.js';
 import { loginEnvironment } from './config/login-env.js';
 import { agentVersion, PWA_DIR } from './config/package.js';
 import { openGit } from './changes/git.js';
-import { SessionChanges } from './changes/session-changes.js';
+import { COMPARE_FOLDER, SessionChanges } from './changes/session-changes.js';
+import { TranscriptChanges } from './changes/transcript-changes.js';
+import { transcriptOpener } from './claude/transcript-file.js';
 import { openAddress, PLAIN_HTTP_WARNING } from './http/address.js';
 import { hookIntake } from './http/hook-routes.js';
 import { apiRouter } from './http/routes/api-router.js';
@@ -117,7 +119,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { vapid, subscriptions, sender } = openPush(paths, devices.list().map((d) => d.id), log);
     agent.register(sender);
     const presence = new Presence();
-    const changes = agent.register(new SessionChanges(openGit({ env: login.env }), paths.changes, log));
+    const git = openGit({ env: login.env });
+    const edits = new TranscriptChanges({ git, folder: join(dirname(paths.changes), COMPARE_FOLDER), transcriptOf: (key) => status.get(key)?.transcriptPath ?? null, open: transcriptOpener(config.claudeConfigDir, log) });
+    const changes = agent.register(new SessionChanges(git, paths.changes, log, { edits }));
     changes.load();
     const turns = turnChanges(changes, status, log);
     const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place: sessionPlace(tabs, outside), turnTotal: (key) => turns.totalOf(key), log }));

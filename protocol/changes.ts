@@ -60,10 +60,12 @@ export interface FileChange {
 export interface ChangesView {
   scope: ChangeScope;
   /**
-   * Where the changes come from: git (the directory is in a repository); `none` when they cannot
-   * be told, with `reason` in words for the person (not a repository, the start not recorded).
+   * Where the changes come from: git (the directory is in a repository); outside git, Claude's
+   * own edits (Edit, Write, NotebookEdit) in its transcript (`transcript`: what a command changed
+   * is not seen); `none` when they cannot be told, with `reason` in words for the person (no
+   * start recorded, no transcript, HEAD outside git).
    */
-  source: 'git' | 'none';
+  source: 'git' | 'transcript' | 'none';
   reason?: string;
   /** The repository's top directory. */
   root?: string;
@@ -78,6 +80,8 @@ export interface ChangesView {
   truncated: boolean;
   /** Files left out of the snapshot for their size (over `CHANGES_LIMITS.snapshotFileBytes`). */
   unrecorded: string[];
+  /** From the transcript: files Claude edited outside the session's directory, not shown. */
+  elsewhere?: number;
 }
 
 export interface DiffLine {
@@ -149,7 +153,7 @@ export const FileChangeSchema = z.object({
 
 export const ChangesViewSchema = z.object({
   scope: ChangeScopeSchema,
-  source: z.enum(['git', 'none']),
+  source: z.enum(['git', 'transcript', 'none']),
   reason: z.optional(z.string()),
   root: z.optional(z.string()),
   since: z.optional(z.number()),
@@ -158,6 +162,7 @@ export const ChangesViewSchema = z.object({
   total: z.object({ files: Count, added: Count, removed: Count }),
   truncated: z.boolean(),
   unrecorded: z.array(z.string()),
+  elsewhere: z.optional(Count),
 }) satisfies z.ZodMiniType<ChangesView>;
 
 const DiffLineSchema = z.object({

@@ -9,13 +9,20 @@
  * So `git status`, the index, the stash, the refs, the files and the object store are
  * untouched.
  */
-import { copyFile, lstat, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGES_LIMITS } from '../../protocol/changes.js';
 import { type ExecResult, execOffThread } from '../util/off-thread-exec.js';
 
 /** Why the changes cannot be told, in words for the person. */
 export class ChangesUnavailable extends Error {}
+
+/** The directory is in no git repository: its changes come from Claude's own edits instead (transcript-changes.ts). */
+export class NotARepository extends ChangesUnavailable {
+  constructor() {
+    super('not in a git repository');
+  }
+}
 
 /** Settings that keep a run from writing anywhere but pocketmux's own index and objects, or from running the person's helpers. */
 const SAFE_CONFIG = [
@@ -81,6 +88,11 @@ export interface Git {
    * What else was staged stays staged. Answers with the new commit's name.
    */
   commit(repo: Repository, paths: readonly string[], message: string): Promise<string>;
+  /**
+   * The unified diff of two texts (null: no such file), outside any repository: each is written
+   * to a folder made for it under `folder` (pocketmux's own), compared, and removed.
+   */
+  diffTexts(folder: string, before: string | null, after: string | null): Promise<string>;
 }
 
 /** The environment of every run: the agent's, with no GIT_* the agent was started with (they would aim git elsewhere). */
@@ -124,7 +136,7 @@ export function openGit(options: { bin?: string; env: NodeJS.ProcessEnv }): Git 
   return {
     async repository(dir) {
       const out = await run(dir, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index', '--git-path', 'objects'], 'find the repository').catch((err: unknown) => {
-        if (err instanceof ChangesUnavailable && /not a git repository/.test(err.message)) throw new ChangesUnavailable('not in a git repository');
+        if (err instanceof ChangesUnavailable && /not a git repository/.test(err.message)) throw new NotARepository();
         throw err;
       });
       const [root, index, objects, ...rest] = out.replace(/\n$/, '').split('\n');
@@ -205,6 +217,26 @@ export function openGit(options: { bin?: string; env: NodeJS.ProcessEnv }): Git 
       if (gone.length > 0) await runCommit(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...gone], 'stage the removed files');
       await runCommit(['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...paths], 'commit');
       return (await runCommit(['rev-parse', 'HEAD'], 'read the new commit')).trim();
+    },
+
+    async diffTexts(folder, before, after) {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const dir = await mkdtemp(join(folder, 'compare-'));
+      try {
+        const side = async (name: string, text: string | null) => {
+          if (text === null) return '/dev/null';
+          await writeFile(join(dir, name), text, { mode: 0o600 });
+          return name;
+        };
+        const [a, b] = [await side('before', before), await side('after', after)];
+        const config = SAFE_CONFIG.flatMap((setting) => ['-c', setting]);
+        const result = await execOffThread(bin, ['-C', dir, ...config, 'diff', '--no-index', '--no-color', '--no-ext-diff', '--no-textconv', '-U3', '--', a, b], { env, timeoutMs: RUN_TIMEOUT_MS, maxBuffer: OUTPUT_MAX_BYTES });
+        // `--no-index` exits 1 when the two differ.
+        if (result.failure && !(result.failure.code === 1 && result.failure.started)) throw failed('show the file\u2019s changes', result);
+        return result.stdout;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
 
     async diffBlobs(repo, store, from, to) {

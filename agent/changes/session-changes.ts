@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CHANGES_LIMITS, type ChangeScope, type ChangesView, type FileChange, type FileDiff } from '../../protocol/changes.js';
 import { readJsonFile, writeJsonAtomicAsync } from '../store/atomic-file.js';
 import type { Logger } from '../util/log.js';
-import { ChangesUnavailable, emptyTreeLike, type Git, type Repository } from './git.js';
+import { ChangesUnavailable, emptyTreeLike, type Git, NotARepository, type Repository } from './git.js';
 import { parseRawNumstat, parseUnifiedDiff, type RawChange } from './git-output.js';
 import { readSessionFile, type SessionFile } from './session-file.js';
+import type { TranscriptChanges } from './transcript-changes.js';
 
 /** A scope's start: the directory as a tree, and when. */
 interface Start {
@@ -36,8 +37,11 @@ const RecordsFile = z.object({
 });
 
 type Compared =
-  | { reason: string }
+  | { reason: string; outsideGit?: { dir: string } }
   | { record: SessionRecord; repo: Repository; base: string; tree: string; since?: number; head?: string; changes: RawChange[]; unrecorded: string[] };
+
+/** The folder, beside the records, where a compare outside git writes its two sides for a moment. */
+export const COMPARE_FOLDER = 'compare';
 
 /** A compare is reused this long by the reads that follow it (the list, then a file). */
 const COMPARE_REUSE_MS = 1500;
@@ -71,14 +75,21 @@ export class SessionChanges {
   /** Reverts that can be taken back: the tree the files were in just before, by a random id. */
   private readonly undos = new Map<string, { key: string; root: string; tree: string; paths: string[]; at: number }>();
 
+  private readonly now: () => number;
+  private readonly max: number;
+  /** Outside git, Claude's own edits from its transcript; without it such a session says it is not in a repository. */
+  private readonly edits: TranscriptChanges | null;
+
   constructor(
     private readonly git: Git,
     private readonly file: string,
     private readonly log: Logger,
-    private readonly now: () => number = Date.now,
-    private readonly max = CHANGES_SESSIONS_MAX,
+    options: { now?: () => number; max?: number; edits?: TranscriptChanges } = {},
   ) {
     this.folder = dirname(file);
+    this.now = options.now ?? Date.now;
+    this.max = options.max ?? CHANGES_SESSIONS_MAX;
+    this.edits = options.edits ?? null;
   }
 
   /** Reads the recorded starts, and removes snapshot folders no session names. */
@@ -91,6 +102,8 @@ export class SessionChanges {
     for (const name of readdirSync(this.folder)) {
       if (/^[0-9a-f]{16}$/.test(name) && !named.has(name)) void rm(join(this.folder, name), { recursive: true, force: true });
     }
+    // What a compare outside git left when the agent stopped in its middle.
+    rmSync(join(this.folder, COMPARE_FOLDER), { recursive: true, force: true });
   }
 
   /** A Claude session started (or was cleared, or resumed) in `cwd`: its changes count from now. */
@@ -119,6 +132,7 @@ export class SessionChanges {
       // A list is always of the directory now (it is what a turn's end and a refresh ask for);
       // the files opened from it right after reuse its compare.
       const compared = await this.recentCompare(key, scope, dir, false);
+      if ('reason' in compared && compared.outsideGit && this.edits) return this.edits.changes(key, scope, compared.outsideGit.dir);
       if ('reason' in compared) return { scope, source: 'none', reason: compared.reason, files: [], total: { files: 0, added: 0, removed: 0 }, truncated: false, unrecorded: [] };
       const { repo, since, head, changes, unrecorded } = compared;
       const total = { files: changes.length, added: 0, removed: 0 };
@@ -144,6 +158,7 @@ export class SessionChanges {
   fileDiff(key: string, scope: ChangeScope, path: string, dir: string | null, from = 0): Promise<FileDiff> {
     return this.queued(key, async () => {
       const compared = await this.recentCompare(key, scope, dir, true);
+      if ('reason' in compared && compared.outsideGit && this.edits) return this.edits.fileDiff(key, scope, path, compared.outsideGit.dir, from);
       if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
       const change = compared.changes.find((c) => c.path === path) ?? compared.changes.find((c) => c.from === path);
       if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
@@ -264,6 +279,7 @@ export class SessionChanges {
     try {
       repo = await this.git.repository(cwd);
     } catch (err) {
+      if (err instanceof NotARepository) return { reason: err.message, outsideGit: { dir: cwd } };
       if (err instanceof ChangesUnavailable) return { reason: err.message };
       throw err;
     }

@@ -56,5 +56,9 @@ export function listing(view: ChangesView): string {
   }
   if (view.truncated) lines.push(`  \u2026 and ${view.total.files - view.files.length} more`);
   if (view.unrecorded.length > 0) lines.push(`  not recorded (over 8 MB): ${view.unrecorded.join(', ')}`);
+  if (view.source === 'transcript') {
+    if (view.elsewhere) lines.push(`  and ${view.elsewhere} file${view.elsewhere === 1 ? '' : 's'} outside this directory, not shown`);
+    lines.push(`  not a git repository: these are Claude’s own edits (Edit, Write), from its transcript; what its commands changed is not seen`);
+  }
   return `${lines.map((l) => visibleText(l)).join('\n')}\n`;
 }

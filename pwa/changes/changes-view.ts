@@ -561,9 +561,13 @@ export class ChangesViewElement extends LitElement {
           (f) => this.renderFileRow(f),
         )}
       </ul>
-      ${view.files.length > 0 || this.committed ? this.renderCommit(view) : nothing}
+      ${view.source === 'git' && (view.files.length > 0 || this.committed) ? this.renderCommit(view) : nothing}
       ${view.truncated ? html`<p class="note muted">${view.total.files - view.files.length} more files changed; the list shows the first ${view.files.length}.</p>` : nothing}
       ${view.unrecorded.length > 0 ? html`<p class="note muted">Not recorded, over 8 MB: ${view.unrecorded.map((p) => visibleText(p)).join(', ')}</p>` : nothing}
+      ${view.elsewhere ? html`<p class="note muted">And ${view.elsewhere === 1 ? 'a file' : `${view.elsewhere} files`} outside this directory, not shown.</p>` : nothing}
+      ${view.source === 'transcript'
+        ? html`<p class="note muted" role="note">Not a git repository: these are Claude’s own edits (Edit, Write), from the conversation. What its commands changed is not seen.</p>`
+        : nothing}
     `;
   }
 
@@ -595,7 +599,7 @@ export class ChangesViewElement extends LitElement {
       <div class="file-bar">
         <button type="button" class="icon ghost" aria-label="All changed files" @click=${() => this.closeFile()}>${backIcon()}</button>
         <span class="file-name"><bdi><span class="base">${base}</span>${dir ? html` <span class="dir">${dir}</span>` : nothing}</bdi></span>
-        ${this.scope !== 'head' && change !== undefined && !this.view?.unrecorded.includes(change.path)
+        ${this.scope !== 'head' && this.view?.source === 'git' && change !== undefined && !this.view.unrecorded.includes(change.path)
           ? html`<button type="button" class="revert" ?disabled=${this.revertBusy} @click=${() => (this.confirmRevert = true)}>Revert</button>`
           : nothing}
         ${change !== undefined && change.kind !== 'deleted' && change.after !== 'submodule'

@@ -159,20 +159,49 @@ describe('changes of a Claude tab, with the real CLI', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('says so outside a repository, and refuses a bad key, scope or path with a clear error', async () => {
+  it('outside a repository lists Claude\u2019s own edits from its transcript, saying so, and refuses a bad key, scope or path', async () => {
+    writeFileSync(join(plain, 'kept.txt'), 'one\ntwo\nthree\n');
     const { tab, status } = await claudeTab(plain);
-    fake.enqueue(toolUse('Write', { file_path: join(plain, 'a.txt'), content: 'a\n' }), text('Wrote it.'));
-    await prompt(tab, status, 'write a file');
-    expect(await changes(tab.id, 'turn')).toMatchObject({ source: 'none', reason: 'not in a git repository', files: [] });
+    fake.enqueue(
+      toolUse('Write', { file_path: join(plain, 'a.txt'), content: 'a\n' }),
+      toolUse('Read', { file_path: join(plain, 'kept.txt') }),
+      toolUse('Edit', { file_path: join(plain, 'kept.txt'), old_string: 'two', new_string: 'TWO' }),
+      bash(`echo by-a-command > ${join(plain, 'by-bash.txt')}`, 'A file made by a command'),
+      text('Wrote them.'),
+    );
+    await prompt(tab, status, 'write the files');
+    const turn = await changes(tab.id, 'turn');
+    expect(turn).toMatchObject({ source: 'transcript', root: plain, total: { files: 2, added: 2, removed: 1 } });
+    // What a command wrote is not in the transcript's edits, and is not listed.
+    expect(turn.files.map((f) => [f.kind, f.path, f.added, f.removed])).toEqual([
+      ['added', 'a.txt', 1, 0],
+      ['modified', 'kept.txt', 1, 1],
+    ]);
+    const diff = FileDiffSchema.parse((await api(session, 'GET', `/api/changes/${tab.id}/file?scope=turn&path=kept.txt`)).body);
+    expect(diff.hunks.flatMap((h) => h.lines.map((l) => `${l.op}${l.old ?? ''}/${l.new ?? ''} ${l.text}`))).toEqual([' 1/1 one', '-2/ two', '+/2 TWO', ' 3/3 three']);
+
+    // Turn two edits the new file: the turn shows it alone, the session both, the new file as added.
+    fake.enqueue(toolUse('Edit', { file_path: join(plain, 'a.txt'), old_string: 'a', new_string: 'b' }), text('Changed it.'));
+    await prompt(tab, status, 'change a');
+    expect((await changes(tab.id, 'turn')).files.map((f) => [f.kind, f.path, f.added, f.removed])).toEqual([['modified', 'a.txt', 1, 1]]);
+    const whole = await changes(tab.id, 'session');
+    expect(whole.files.map((f) => [f.kind, f.path, f.added, f.removed])).toEqual([
+      ['added', 'a.txt', 1, 0],
+      ['modified', 'kept.txt', 1, 1],
+    ]);
+    expect(await changes(tab.id, 'head')).toMatchObject({ source: 'none', reason: 'not in a git repository, so there is no HEAD to compare with' });
+    // Git alone can put a file back or commit it.
+    expect((await api(session, 'POST', `/api/changes/${tab.id}/revert`, { scope: 'turn', path: 'a.txt' })).status).toBe(409);
     expect(status.latest(tab.id)?.turnChanges).toBeNull();
-    const cli = await runCli(['changes', tab.id, '--data-dir', agent.dataDir], agentEnv(agent));
-    expect(cli.stdout).toBe('this turn: cannot tell (not in a git repository)\n');
+    const cli = await runCli(['changes', tab.id, '--session', '--data-dir', agent.dataDir], agentEnv(agent));
+    expect(cli.stdout).toContain(`this session, in ${plain}: 2 files changed, +2 \u22121\n`);
+    expect(cli.stdout).toContain('not a git repository: these are Claude\u2019s own edits (Edit, Write), from its transcript');
 
     expect((await api(session, 'GET', '/api/changes/no-such-tab')).status).toBe(404);
     expect((await api(session, 'GET', '/api/changes/BAD KEY')).status).toBe(400);
     expect((await api(session, 'GET', `/api/changes/${tab.id}?scope=yesterday`)).status).toBe(400);
     expect((await api(session, 'GET', `/api/changes/${tab.id}/file`)).status).toBe(400);
     expect((await api(session, 'GET', `/api/changes/${tab.id}/file?path=a.txt&from=-1`)).status).toBe(400);
-    expect((await api(session, 'GET', `/api/changes/${tab.id}/file?path=a.txt`)).status).toBe(409);
+    expect((await api(session, 'GET', `/api/changes/${tab.id}/file?path=by-bash.txt`)).status).toBe(409);
   });
 });

@@ -1,0 +1,223 @@
+/**
+ * Review outside git: a session's changes from Claude's own edit calls in its transcript
+ * (transcript-edits.ts). Each file an edit named, inside the session's directory, is compared
+ * as it was before the scope's first edit of it with the file on disk now; both sides go to
+ * `git diff --no-index`. The transcript is read through the agent's opener (Claude's projects
+ * folder only) and the files through the review's file reader (confined to the directory).
+ */
+import { relative, sep } from 'node:path';
+import { CHANGES_LIMITS, type ChangeScope, type ChangesView, type FileChange, type FileDiff } from '../../protocol/changes.js';
+import type { TranscriptOpener } from '../claude/transcript-file.js';
+import { ChangesUnavailable, type Git } from './git.js';
+import { parseUnifiedDiff } from './git-output.js';
+import { readSessionFile } from './session-file.js';
+import { contentBefore, type TranscriptEdit, TranscriptEditCollector, type TranscriptEdits } from './transcript-edits.js';
+
+/** Edits of one transcript kept, at most: the oldest go first. */
+const EDITS_MAX = 5_000;
+/** A transcript line longer than this is skipped, never held whole. */
+const LINE_MAX_BYTES = 64 * 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+/** Transcripts whose edits are kept between reads (the list, then its files), by session. */
+const CACHED_MAX = 16;
+
+export interface TranscriptChangesOptions {
+  git: Git;
+  /** Where the compares' two sides are written for a moment (pocketmux's own folder). */
+  folder: string;
+  /** The transcript a session's hooks named, if any. */
+  transcriptOf: (key: string) => string | null;
+  open: TranscriptOpener;
+}
+
+interface Compared {
+  change: FileChange;
+  before: string | null;
+  after: string | null;
+  /** For a file that could not be compared whole: the calls' own hunks, shown one after another. */
+  calls?: readonly TranscriptEdit[];
+}
+
+/** The shown path of an absolute file inside `dir` (`/`-separated), or null outside it. */
+function inside(dir: string, file: string): string | null {
+  const rel = relative(dir, file);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith('/')) return null;
+  return rel.split(sep).join('/');
+}
+
+const isBinary = (text: string | null): boolean => text?.slice(0, 8000).includes('\0') === true;
+
+export class TranscriptChanges {
+  private readonly cache = new Map<string, { path: string; size: number; mtimeMs: number; edits: TranscriptEdits }>();
+
+  constructor(private readonly options: TranscriptChangesOptions) {}
+
+  /** The changed files of a scope in `dir`, from the session's transcript. */
+  async changes(key: string, scope: ChangeScope, dir: string): Promise<ChangesView> {
+    const none = (reason: string): ChangesView => ({ scope, source: 'none', reason, files: [], total: { files: 0, added: 0, removed: 0 }, truncated: false, unrecorded: [] });
+    if (scope === 'head') return none('not in a git repository, so there is no HEAD to compare with');
+    const found = await this.scopeEdits(key, scope);
+    if (typeof found === 'string') return none(found);
+    const { byFile, elsewhere } = this.group(found, dir);
+    const compared: Compared[] = [];
+    for (const [path, edits] of byFile) {
+      const one = await this.compareFile(dir, path, edits);
+      if (one) compared.push(one);
+    }
+    compared.sort((a, b) => (a.change.path < b.change.path ? -1 : a.change.path > b.change.path ? 1 : 0));
+    const total = { files: compared.length, added: 0, removed: 0 };
+    for (const { change } of compared) {
+      total.added += change.added ?? 0;
+      total.removed += change.removed ?? 0;
+    }
+    return {
+      scope,
+      source: 'transcript',
+      root: dir,
+      files: compared.slice(0, CHANGES_LIMITS.files).map((c) => c.change),
+      total,
+      truncated: compared.length > CHANGES_LIMITS.files,
+      unrecorded: [],
+      ...(elsewhere > 0 ? { elsewhere } : {}),
+    };
+  }
+
+  /** One file's diff in a scope, from its `from`th diff line. */
+  async fileDiff(key: string, scope: ChangeScope, path: string, dir: string, from = 0): Promise<FileDiff> {
+    if (scope === 'head') throw new ChangesUnavailable('not in a git repository, so there is no HEAD to compare with');
+    const found = await this.scopeEdits(key, scope);
+    if (typeof found === 'string') throw new ChangesUnavailable(found);
+    const edits = this.group(found, dir).byFile.get(path);
+    const compared = edits ? await this.compareFile(dir, path, edits) : null;
+    if (!compared) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
+    const { change, before, after, calls } = compared;
+    if (change.binary || change.added === null) return { scope, change, hunks: [], lines: 0, from: 0 };
+    const patch = calls ? patchOf(calls) : await this.options.git.diffTexts(this.options.folder, before, after);
+    return { scope, change, ...parseUnifiedDiff(patch, from) };
+  }
+
+  /** The session's edits in the scope, or why there are none to read. */
+  private async scopeEdits(key: string, scope: 'turn' | 'session'): Promise<TranscriptEdit[] | string> {
+    const path = this.options.transcriptOf(key);
+    if (path === null) return 'not in a git repository, and no transcript of Claude\u2019s edits is known yet';
+    const read = await this.read(key, path);
+    if (typeof read === 'string') return read;
+    return scope === 'turn' ? read.edits.slice(read.turnFrom) : read.edits;
+  }
+
+  private group(edits: readonly TranscriptEdit[], dir: string): { byFile: Map<string, TranscriptEdit[]>; elsewhere: number } {
+    const byFile = new Map<string, TranscriptEdit[]>();
+    const outside = new Set<string>();
+    for (const edit of edits) {
+      const path = inside(dir, edit.file);
+      if (path === null) {
+        outside.add(edit.file);
+        continue;
+      }
+      const list = byFile.get(path) ?? [];
+      list.push(edit);
+      byFile.set(path, list);
+    }
+    return { byFile, elsewhere: outside.size };
+  }
+
+  /** The file now against before its first edit; null when it is as it was (or it came and went). */
+  private async compareFile(dir: string, path: string, edits: readonly TranscriptEdit[]): Promise<Compared | null> {
+    // What the calls themselves say they changed: for a file that cannot be compared whole.
+    const byCalls: Compared = { change: { path, kind: 'modified', before: 'file', after: 'file', ...countHunks(edits), binary: false }, before: null, after: null, calls: edits };
+    let after: string | null = null;
+    try {
+      const file = await readSessionFile(dir, path);
+      if (file.text === null) return { change: { path, kind: 'modified', before: 'file', after: 'file', added: null, removed: null, binary: true }, before: null, after: null };
+      // Larger than the reader's bound: only its start was read.
+      if (file.truncated) return byCalls;
+      after = file.text;
+    } catch (err) {
+      if (!(err instanceof ChangesUnavailable)) throw err;
+      // Not there any more: compared as gone. Anything else the reader refuses (a symlink out
+      // of the directory, a FIFO) is not read.
+      if (!/ is not there$/.test(err.message)) return byCalls;
+    }
+    const before = contentBefore(edits, after);
+    if (before === undefined) return byCalls;
+    if (before === after) return null;
+    const kind = before === null ? 'added' : after === null ? 'deleted' : 'modified';
+    const sides = { ...(before !== null ? { before: 'file' as const } : {}), ...(after !== null ? { after: 'file' as const } : {}) };
+    if (isBinary(before) || isBinary(after)) return { change: { path, kind, ...sides, added: null, removed: null, binary: true }, before, after };
+    const patch = await this.options.git.diffTexts(this.options.folder, before, after);
+    const parsed = parseUnifiedDiff(patch, 0, Number.MAX_SAFE_INTEGER);
+    let added = 0;
+    let removed = 0;
+    for (const hunk of parsed.hunks) for (const line of hunk.lines) line.op === '+' ? added++ : line.op === '-' ? removed++ : 0;
+    return { change: { path, kind, ...sides, added, removed, binary: false }, before, after };
+  }
+
+  /** The transcript's edits, read again only when the file changed since the last read. */
+  private async read(key: string, path: string): Promise<TranscriptEdits | string> {
+    const opened = await this.options.open(path);
+    if (opened.kind === 'missing') return 'not in a git repository, and Claude\u2019s transcript is not there';
+    if (opened.kind === 'refused') return `not in a git repository, and Claude\u2019s transcript cannot be read (${opened.reason})`;
+    const { handle, stat } = opened;
+    try {
+      const cached = this.cache.get(key);
+      if (cached && cached.path === path && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.edits;
+      const collector = new TranscriptEditCollector(EDITS_MAX);
+      const buffer = Buffer.alloc(CHUNK_BYTES);
+      let partial: Buffer[] = [];
+      let partialBytes = 0;
+      let overlong = false;
+      for (let position = 0; position < stat.size; ) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, stat.size - position), position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        let start = 0;
+        for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buffer.indexOf(10, start)) {
+          if (!overlong) collector.add(Buffer.concat([...partial, buffer.subarray(start, nl)]).toString('utf8'));
+          partial = [];
+          partialBytes = 0;
+          overlong = false;
+          start = nl + 1;
+        }
+        if (start < bytesRead && !overlong) {
+          partialBytes += bytesRead - start;
+          if (partialBytes > LINE_MAX_BYTES) {
+            overlong = true;
+            partial = [];
+          } else partial.push(Buffer.from(buffer.subarray(start, bytesRead)));
+        }
+      }
+      // The last line, half written, waits for its end.
+      const edits = collector.result();
+      this.cache.delete(key);
+      this.cache.set(key, { path, size: stat.size, mtimeMs: stat.mtimeMs, edits });
+      while (this.cache.size > CACHED_MAX) this.cache.delete(this.cache.keys().next().value as string);
+      return edits;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** Lines added and removed, as the calls' own hunks count them. */
+function countHunks(edits: readonly TranscriptEdit[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const edit of edits) {
+    for (const hunk of edit.hunks) {
+      for (const line of hunk.lines) {
+        if (line.startsWith('+')) added++;
+        else if (line.startsWith('-')) removed++;
+      }
+    }
+  }
+  return { added, removed };
+}
+
+/** The calls' hunks as one unified diff, in the order they were made. */
+function patchOf(edits: readonly TranscriptEdit[]): string {
+  const out: string[] = [];
+  for (const edit of edits) {
+    for (const h of edit.hunks) out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines);
+  }
+  return out.join('\n');
+}
