@@ -30,9 +30,12 @@ let page: Page;
 let session: Session;
 let project: string;
 let tab: TabView;
+let plain: string;
 
 beforeAll(async () => {
-  ({ fake, agent, browser, page, session, project } = await startClaudePage());
+  let folders: Record<string, string>;
+  ({ fake, agent, browser, page, session, project, folders } = await startClaudePage({ folders: ['plain'] }));
+  plain = folders.plain as string;
   mkdirSync(join(project, '.claude'), { recursive: true });
   mkdirSync(join(project, 'src', 'server'), { recursive: true });
   writeFileSync(join(project, '.claude', 'settings.json'), SETTINGS);
@@ -267,5 +270,56 @@ describe('the Changes view', () => {
     expect(git(project, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\tsrc/health.ts', 'M\tsrc/app.ts', 'R100\tsrc/server/old-routes.ts\tsrc/server/routes.ts']);
     // What was left out is still there to commit.
     await expect.poll(() => view.getByRole('list', { name: 'Changed files' }).getByRole('button').allInnerTexts()).toEqual([expect.stringMatching(/^M\s+README\.md/)]);
+  });
+
+  it('outside git: lists Claude\u2019s own edits, saying so, every name escaped, with no revert or commit', async () => {
+    mkdirSync(join(plain, '.claude'), { recursive: true });
+    writeFileSync(join(plain, '.claude', 'settings.json'), SETTINGS);
+    writeFileSync(join(plain, 'notes.txt'), 'first\nsecond\n');
+    const workspace = (await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: plain, name: 'plain' })).body;
+    const other = (await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: workspace.id, kind: 'claude', claude: { permissionMode: 'acceptEdits' } })).body;
+    const status = new StatusClient(session);
+    await status.opened;
+    await status.waitState(other.id, 'idle', (s) => s.claudeRunning, 60_000);
+    // Names a terminal or a page could be fooled by: a right-to-left override, a line break, a leading dash.
+    fake.enqueue(
+      toolUse('Write', { file_path: join(plain, 'invoice\u202Etxt.exe'), content: 'total 12\n' }),
+      toolUse('Write', { file_path: join(plain, 'two\nlines.md'), content: 'a\n' }),
+      toolUse('Write', { file_path: join(plain, '-rf'), content: 'x\n' }),
+      toolUse('Read', { file_path: join(plain, 'notes.txt') }),
+      toolUse('Edit', { file_path: join(plain, 'notes.txt'), old_string: 'second', new_string: 'second, edited' }),
+      text('Wrote four files.'),
+    );
+    const seq = status.latest(other.id)?.seq ?? 0;
+    await api(session, 'POST', `/api/tabs/${other.id}/input`, { text: 'write the files' });
+    await status.waitState(other.id, 'ready-for-review', (s) => s.seq > seq + 1, 60_000);
+    status.ws.close();
+
+    await page.goto(new URL(`/t/${other.id}/changes`, agent.url).href);
+    const view = page.locator('pm-changes-view');
+    const files = view.getByRole('list', { name: 'Changed files' });
+    await files.getByRole('button').first().waitFor();
+    expect(await files.getByRole('button').allInnerTexts()).toEqual([
+      expect.stringMatching(/^A\s+-rf\s+\+1 \u22120/),
+      expect.stringMatching(/^A\s+invoice\\u202etxt\.exe\s+\+1 \u22120/),
+      expect.stringMatching(/^M\s+notes\.txt\s+\+1 \u22121/),
+      expect.stringMatching(/^A\s+two\\x0alines\.md\s+\+1 \u22120/),
+    ]);
+    // Nothing of a name reaches the page raw.
+    const names = await view.evaluate((el) => [...(el.shadowRoot?.querySelectorAll('.path .base') ?? [])].map((b) => b.textContent ?? ''));
+    expect(names).toHaveLength(4);
+    for (const name of names) expect(name).not.toMatch(/[\u202e\n]/);
+    await view.getByRole('note').getByText(/^Not a git repository: these are Claude\u2019s own edits/).waitFor();
+    expect(await view.getByRole('button', { name: 'Commit\u2026' }).count()).toBe(0);
+    await shot(page, 'outside-git-phone');
+
+    await files.getByRole('button', { name: /notes\.txt/ }).tap();
+    await view.locator('tr.add').first().waitFor();
+    expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['second, edited']);
+    expect(await view.getByRole('button', { name: 'Revert' }).count()).toBe(0);
+    await shot(page, 'outside-git-diff-phone');
+    await view.getByRole('button', { name: 'All changed files' }).tap();
+    await view.getByRole('button', { name: 'HEAD' }).tap();
+    await view.getByText('Cannot tell what changed: not in a git repository, so there is no HEAD to compare with.').waitFor();
   });
 });

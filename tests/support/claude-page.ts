@@ -23,21 +23,27 @@ export interface ClaudePage {
   session: Session;
   /** The trusted folder, its real path. */
   project: string;
+  /** More trusted folders beside it, by the names asked for, their real paths. */
+  folders: Record<string, string>;
 }
 
-export async function startClaudePage(): Promise<ClaudePage> {
+export async function startClaudePage(options: { folders?: readonly string[] } = {}): Promise<ClaudePage> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const env = newTestEnvironment();
-  mkdirSync(join(env.home, 'project'), { recursive: true });
-  const project = realpathSync(join(env.home, 'project'));
+  const made = (name: string) => {
+    mkdirSync(join(env.home, name), { recursive: true });
+    return realpathSync(join(env.home, name));
+  };
+  const project = made('project');
+  const folders = Object.fromEntries((options.folders ?? []).map((name) => [name, made(name)]));
   const fake = await FakeAnthropic.start();
-  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
+  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project, ...Object.values(folders)] });
   const [agent, browser] = await Promise.all([startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env }), launchBrowser()]);
   const phone = await browser.newContext(PHONE);
   const page = await phone.newPage();
   await pairPage(page, { link: agent.link }, 'Pixel 8');
   const session = await localDevice(agent);
-  return { fake, agent, browser, phone, page, session, project };
+  return { fake, agent, browser, phone, page, session, project, folders };
 }
 
 /** Undoes `startClaudePage`: the browser, every agent started, the stand-in API (whatever of them started). */
