@@ -6,7 +6,7 @@
  * the composer under the timeline brings Claude's Markdown answer there. Each engine has a
  * Claude tab of its own. Screenshots: test-artifacts/engines-<engine>-inbox-*-phone.png.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
@@ -33,6 +33,9 @@ beforeAll(async () => {
   const env = newTestEnvironment();
   mkdirSync(join(env.home, 'project'), { recursive: true });
   project = realpathSync(join(env.home, 'project'));
+  // Claude may write files without asking (the review test); commands still ask.
+  mkdirSync(join(project, '.claude'));
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Write'] } }));
   fake = await FakeAnthropic.start();
   const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
   agent = await startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env });
@@ -159,5 +162,25 @@ describe.each(ENGINES)('in %s', (name) => {
     });
     expect(scripts).toEqual({ inView: 0, ran: false });
     await phone.screenshot(join(ARTIFACTS, `engines-${name}-timeline-phone.png`));
+  }, 120_000);
+
+  it('reviews what a turn changed: the Changes view lists the file Claude wrote and opens its diff', async () => {
+    const file = `${name}-notes.md`;
+    fake.enqueue(toolUse('Write', { file_path: join(project, file), content: '# Notes\n\nwritten in a turn\n' }), text('Wrote the notes.'));
+    const seq = status.latest(tab.id)?.seq ?? 0;
+    expect((await api(session, 'POST', `/api/tabs/${tab.id}/input`, { text: `${name}: write the notes` })).status).toBe(204);
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.seq > seq + 1, 60_000);
+    expect(readFileSync(join(project, file), 'utf8')).toBe('# Notes\n\nwritten in a turn\n');
+
+    await phone.goto(new URL(`/t/${tab.id}/changes`, agent.url).href);
+    const row = { role: 'button', name: new RegExp(file.replace('.', '\\.')), within: 'pm-changes-view' } as const;
+    await phone.waitFor(row, 20_000);
+    expect(await phone.text(row)).toMatch(new RegExp(`^A ${file.replace('.', '\\.')} \\+3 \u22120`));
+    expect(await phone.text({ css: 'pm-changes-view >>> .summary .total' })).toBe('1 file changed, +3 \u22120');
+    await phone.click(row);
+    await phone.waitFor({ css: 'pm-changes-view >>> tr.add td.code' }, 20_000);
+    expect(await phone.text({ css: 'pm-changes-view >>> table' })).toContain('written in a turn');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await phone.screenshot(join(ARTIFACTS, `engines-${name}-changes-phone.png`));
   }, 120_000);
 });
