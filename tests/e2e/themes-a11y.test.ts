@@ -3,7 +3,7 @@
  * system until one is chosen in the settings, and is on the page before its first paint;
  * then axe-core scans every view (the pair screen, the list with an approval card and a
  * review card, the New Claude sheet, a terminal with its find bar and its text size, a
- * timeline, a composer with its slash commands listed, the desktop split with its menu of tabs
+ * timeline, a composer with its slash commands listed, the Changes view's list and diff, the desktop split with its menu of tabs
  * to open beside, the keyboard shortcuts, the settings, and the offline view of the list and
  * of a timeline, with the network gone) on a phone and a desktop, in both themes, and no
  * serious or critical violation may be left. On the phone every control must also be a touch
@@ -15,8 +15,10 @@
  * stand-in in a tmux server of the test's own and has finished its turn (a review card with
  * a reply field); one, in no tmux, asks to run a command (an approval card, held open); the
  * third, a stand-in in that tmux too, has just started and takes prompts (a live composer).
+ * A fourth, in a git repository, is in a turn that changed two files: its Changes view, the
+ * list and a file's diff, is scanned too.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type axe from 'axe-core';
@@ -29,6 +31,7 @@ import { createTab, type Session } from '../support/client.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
 import { TmuxServer } from '../support/tmux-server.js';
+import { git } from '../support/git.js';
 import { describeSmallTargets, smallTapTargets, TAP_MIN } from '../support/tap-targets.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -50,6 +53,7 @@ let claudes: OutsideClaudes;
 let reviewed: OutsideFixture;
 let asking: OutsideFixture;
 let composing: OutsideFixture;
+let changing: OutsideFixture;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -57,6 +61,12 @@ beforeAll(async () => {
   reviewed = outsideFixture(env.home, 'api-server');
   asking = outsideFixture(env.home, 'web-app');
   composing = outsideFixture(env.home, 'docs-site');
+  changing = outsideFixture(env.home, 'cli-tool');
+  mkdirSync(join(changing.cwd, 'src'));
+  writeFileSync(join(changing.cwd, 'src', 'main.ts'), 'import { run } from "./run";\n\nconst verbose = false;\nrun({ verbose });\n');
+  git(changing.cwd, 'init', '-q', '-b', 'main');
+  git(changing.cwd, 'add', '-A');
+  git(changing.cwd, 'commit', '-q', '-m', 'start');
   [agent, browser] = await Promise.all([startAgent({ reuse: env }), launchBrowser()]);
   ({ session } = await pairedPhone(browser, agent));
   claudes = new OutsideClaudes(agent, session, own);
@@ -70,6 +80,12 @@ beforeAll(async () => {
 
   // Another, just started, whose composer is scanned: opening the first one's timeline would take its review card off the list.
   await claudes.hook(composing, 'SessionStart', await claudes.standIn(composing));
+
+  // One in its turn, which has changed two files since its prompt (no Stop: no second review card on the list).
+  await claudes.hook(changing, 'SessionStart');
+  await claudes.hook(changing, 'UserPromptSubmit');
+  writeFileSync(join(changing.cwd, 'src', 'main.ts'), 'import { run } from "./run";\n\nconst verbose = process.argv.includes("--verbose");\nrun({ verbose });\n');
+  writeFileSync(join(changing.cwd, 'src', 'run.ts'), 'export function run(options: { verbose: boolean }) {\n  if (options.verbose) console.log("running");\n}\n');
 
   // A claude in no tmux asking to run a command: an approval card, open while the hook waits.
   await claudes.askApproval(asking, 'npm run check-web');
@@ -297,6 +313,23 @@ const VIEWS: View[] = [
     async open(page) {
       await page.goto(new URL(`/t/${asking.key}/timeline`, agent.url).href);
       await page.locator('pm-timeline-view').getByText('please run it').first().waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    name: 'changes',
+    fullPage: false,
+    async open(page) {
+      await page.goto(new URL(`/t/${changing.key}/changes`, agent.url).href);
+      await page.locator('pm-changes-view').getByRole('list', { name: 'Changed files' }).getByRole('button', { name: /run\.ts/ }).waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    name: 'changes-diff',
+    fullPage: false,
+    async open(page) {
+      await page.goto(new URL(`/t/${changing.key}/changes?file=${encodeURIComponent('src/main.ts')}`, agent.url).href);
+      // Marks in the added line, one under the other on a phone, side by side on a desktop.
+      await page.locator('pm-changes-view').getByRole('table', { name: 'Diff' }).locator('mark').first().waitFor({ timeout: 20_000 });
     },
   },
   {
