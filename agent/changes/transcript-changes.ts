@@ -18,8 +18,10 @@ const EDITS_MAX = 5_000;
 /** A transcript line longer than this is skipped, never held whole. */
 const LINE_MAX_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
-/** Transcripts whose edits are kept between reads (the list, then its files), by session. */
+/** Sessions whose reading is kept between reads (the list, then its files, the next turn); the one used least recently goes first. */
 const CACHED_MAX = 16;
+/** Copies of files before an edit kept for one session, in characters: past it, the edits' hunks tell. */
+const BEFORE_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface TranscriptChangesOptions {
   git: Git;
@@ -48,7 +50,8 @@ function inside(dir: string, file: string): string | null {
 const isBinary = (text: string | null): boolean => text?.slice(0, 8000).includes('\0') === true;
 
 export class TranscriptChanges {
-  private readonly cache = new Map<string, { path: string; size: number; mtimeMs: number; edits: TranscriptEdits }>();
+  /** Each session's reading of its transcript, most recently used last. */
+  private readonly cache = new Map<string, { path: string; dev: number; ino: number; offset: number; collector: TranscriptEditCollector }>();
 
   constructor(private readonly options: TranscriptChangesOptions) {}
 
@@ -152,46 +155,49 @@ export class TranscriptChanges {
     return { change: { path, kind, ...sides, added, removed, binary: false }, before, after };
   }
 
-  /** The transcript's edits, read again only when the file changed since the last read. */
+  /**
+   * The transcript's edits. Each session's reading goes on from where the last one stopped (the
+   * end of its last whole line), while the file is the same one and has not shrunk.
+   */
   private async read(key: string, path: string): Promise<TranscriptEdits | string> {
     const opened = await this.options.open(path);
     if (opened.kind === 'missing') return 'not in a git repository, and Claude\u2019s transcript is not there';
     if (opened.kind === 'refused') return `not in a git repository, and Claude\u2019s transcript cannot be read (${opened.reason})`;
     const { handle, stat } = opened;
     try {
-      const cached = this.cache.get(key);
-      if (cached && cached.path === path && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.edits;
-      const collector = new TranscriptEditCollector(EDITS_MAX);
+      const known = this.cache.get(key);
+      const same = known && known.path === path && known.dev === stat.dev && known.ino === stat.ino && stat.size >= known.offset;
+      const reading = same ? known : { path, dev: stat.dev, ino: stat.ino, offset: 0, collector: new TranscriptEditCollector(EDITS_MAX, BEFORE_MAX_BYTES) };
+      this.cache.delete(key);
+      this.cache.set(key, reading);
+      while (this.cache.size > CACHED_MAX) this.cache.delete(this.cache.keys().next().value as string);
       const buffer = Buffer.alloc(CHUNK_BYTES);
       let partial: Buffer[] = [];
       let partialBytes = 0;
       let overlong = false;
-      for (let position = 0; position < stat.size; ) {
+      for (let position = reading.offset; position < stat.size; ) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, stat.size - position), position);
         if (bytesRead === 0) break;
-        position += bytesRead;
         let start = 0;
         for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buffer.indexOf(10, start)) {
-          if (!overlong) collector.add(Buffer.concat([...partial, buffer.subarray(start, nl)]).toString('utf8'));
+          if (!overlong) reading.collector.add(Buffer.concat([...partial, buffer.subarray(start, nl)]).toString('utf8'));
           partial = [];
           partialBytes = 0;
           overlong = false;
           start = nl + 1;
+          reading.offset = position + start;
         }
+        position += bytesRead;
         if (start < bytesRead && !overlong) {
           partialBytes += bytesRead - start;
+          // Too long to hold: skipped to its end (this read); a line half written waits for its end.
           if (partialBytes > LINE_MAX_BYTES) {
             overlong = true;
             partial = [];
           } else partial.push(Buffer.from(buffer.subarray(start, bytesRead)));
         }
       }
-      // The last line, half written, waits for its end.
-      const edits = collector.result();
-      this.cache.delete(key);
-      this.cache.set(key, { path, size: stat.size, mtimeMs: stat.mtimeMs, edits });
-      while (this.cache.size > CACHED_MAX) this.cache.delete(this.cache.keys().next().value as string);
-      return edits;
+      return reading.collector.result();
     } finally {
       await handle.close();
     }

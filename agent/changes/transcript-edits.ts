@@ -90,15 +90,22 @@ export function editOfLine(json: unknown): TranscriptEdit | null {
 /**
  * Gathers the edits of a transcript, line by line. A subagent's edits count (they change the
  * same files); a prompt of the person's starts a turn.
+ *
+ * A file's copy before an edit is kept only where a scope may start from it: the first edit of
+ * the file in the conversation and in each turn; the later ones are told by their hunks
+ * (`contentBefore` takes them back). Copies kept come to `beforeMax` bytes at most.
  */
 export class TranscriptEditCollector {
   private readonly edits: TranscriptEdit[] = [];
   private turnFrom = 0;
+  private readonly seen = new Set<string>();
+  private seenInTurn = new Set<string>();
+  private beforeBytes = 0;
 
-  constructor(private readonly max: number) {}
-
-  /** Whether more edits than `max` were seen: the oldest were let go. */
-  dropped = 0;
+  constructor(
+    private readonly max: number,
+    private readonly beforeMax = Number.POSITIVE_INFINITY,
+  ) {}
 
   add(line: string): void {
     // Most lines are neither: the cheap look first.
@@ -115,14 +122,24 @@ export class TranscriptEditCollector {
     }
     if (!line.includes('"user"')) return;
     const parsed = parseTranscriptLine(line);
-    if (parsed.status === 'kept' && !parsed.sidechain && parsed.records.some((r) => r.kind === 'prompt')) this.turnFrom = this.edits.length;
+    if (parsed.status === 'kept' && !parsed.sidechain && parsed.records.some((r) => r.kind === 'prompt')) {
+      this.turnFrom = this.edits.length;
+      this.seenInTurn = new Set();
+    }
   }
 
   private push(edit: TranscriptEdit): void {
+    const first = !this.seen.has(edit.file) || !this.seenInTurn.has(edit.file);
+    this.seen.add(edit.file);
+    this.seenInTurn.add(edit.file);
+    if (typeof edit.before === 'string') {
+      if (!first || this.beforeBytes + edit.before.length > this.beforeMax) edit.before = undefined;
+      else this.beforeBytes += edit.before.length;
+    }
     this.edits.push(edit);
     if (this.edits.length > this.max) {
-      this.edits.shift();
-      this.dropped++;
+      const gone = this.edits.shift() as TranscriptEdit;
+      if (typeof gone.before === 'string') this.beforeBytes -= gone.before.length;
       this.turnFrom = Math.max(0, this.turnFrom - 1);
     }
   }

@@ -179,10 +179,13 @@ describe('changes of a Claude tab, with the real CLI', () => {
     ]);
     const diff = FileDiffSchema.parse((await api(session, 'GET', `/api/changes/${tab.id}/file?scope=turn&path=kept.txt`)).body);
     expect(diff.hunks.flatMap((h) => h.lines.map((l) => `${l.op}${l.old ?? ''}/${l.new ?? ''} ${l.text}`))).toEqual([' 1/1 one', '-2/ two', '+/2 TWO', ' 3/3 three']);
+    // The review card's total, of the turn's edits.
+    expect((await status.waitState(tab.id, 'ready-for-review', (s) => s.turnChanges !== null)).turnChanges).toEqual({ files: 2, added: 2, removed: 1 });
 
     // Turn two edits the new file: the turn shows it alone, the session both, the new file as added.
     fake.enqueue(toolUse('Edit', { file_path: join(plain, 'a.txt'), old_string: 'a', new_string: 'b' }), text('Changed it.'));
     await prompt(tab, status, 'change a');
+    expect((await status.waitState(tab.id, 'ready-for-review', (s) => s.turnChanges !== null)).turnChanges).toEqual({ files: 1, added: 1, removed: 1 });
     expect((await changes(tab.id, 'turn')).files.map((f) => [f.kind, f.path, f.added, f.removed])).toEqual([['modified', 'a.txt', 1, 1]]);
     const whole = await changes(tab.id, 'session');
     expect(whole.files.map((f) => [f.kind, f.path, f.added, f.removed])).toEqual([
@@ -192,7 +195,6 @@ describe('changes of a Claude tab, with the real CLI', () => {
     expect(await changes(tab.id, 'head')).toMatchObject({ source: 'none', reason: 'not in a git repository, so there is no HEAD to compare with' });
     // Git alone can put a file back or commit it.
     expect((await api(session, 'POST', `/api/changes/${tab.id}/revert`, { scope: 'turn', path: 'a.txt' })).status).toBe(409);
-    expect(status.latest(tab.id)?.turnChanges).toBeNull();
     const cli = await runCli(['changes', tab.id, '--session', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(cli.stdout).toContain(`this session, in ${plain}: 2 files changed, +2 \u22121\n`);
     expect(cli.stdout).toContain('not a git repository: these are Claude\u2019s own edits (Edit, Write), from its transcript');

@@ -19,13 +19,14 @@ describe('Claude\u2019s edits in a transcript', () => {
     expect(turnFrom).toBe(0);
     expect(edits.map((e) => [e.file.replace(/^~\/plain\//, ''), e.before === undefined ? 'unknown' : e.before === null ? 'none' : 'held', e.hunks.length])).toEqual([
       ['app.ts', 'held', 1],
-      ['app.ts', 'held', 1],
+      // The file's second edit in the turn: its copy is not kept, its hunk tells.
+      ['app.ts', 'unknown', 1],
       ['new.md', 'none', 0],
       ['over.txt', 'held', 1],
       ['big.txt', 'unknown', 1],
       ['nb.ipynb', 'held', 0],
     ]);
-    // The file before the turn, from the file now: the first call's own copy.
+    // The file before the turn, from the file now: the second call's hunk taken back, then the first call's own copy.
     const app = edits.filter((e) => e.file.endsWith('app.ts'));
     expect(contentBefore(app, 'export const a = 10;\nexport const b = 20;\nexport const b2 = 20;\n')).toBe('export const a = 1;\nexport const b = 2;\nexport const b2 = 2;\n');
     expect(contentBefore(edits.filter((e) => e.file.endsWith('new.md')), '# New\n\nfresh\n')).toBeNull();
@@ -47,6 +48,20 @@ describe('Claude\u2019s edits in a transcript', () => {
     const bounded = collect([prompt('one'), edit('/a'), edit('/b'), prompt('two'), edit('/c'), edit('/d')], 3);
     expect(bounded.edits.map((e) => e.file)).toEqual(['/b', '/c', '/d']);
     expect(bounded.turnFrom).toBe(1);
+  });
+
+  it('keeps a file\u2019s copy for its first edit in the conversation and in each turn, within the bound', () => {
+    const prompt = (text: string) => JSON.stringify({ type: 'user', uuid: `u-${text}`, timestamp: '2026-12-03T00:00:00.000Z', message: { role: 'user', content: text } });
+    const edit = (file: string, before: string) =>
+      JSON.stringify({ type: 'user', uuid: `e-${file}`, timestamp: '2026-12-03T00:00:01.000Z', message: { role: 'user', content: [] }, toolUseResult: { filePath: file, originalFile: before, structuredPatch: [] } });
+    const kept = (lines: string[], beforeMax?: number) => {
+      const collector = new TranscriptEditCollector(100, beforeMax);
+      for (const line of lines) collector.add(line);
+      return collector.result().edits.map((e) => e.before ?? '-');
+    };
+    expect(kept([prompt('one'), edit('/a', 'a1'), edit('/a', 'a2'), edit('/b', 'b1'), prompt('two'), edit('/a', 'a3'), edit('/a', 'a4')])).toEqual(['a1', '-', 'b1', 'a3', '-']);
+    // Past the bound, copies are no longer kept.
+    expect(kept([prompt('one'), edit('/a', 'aaaa'), edit('/b', 'bbbb'), edit('/c', 'cc')], 7)).toEqual(['aaaa', '-', 'cc']);
   });
 
   it('takes nothing from lines that are not a successful edit', () => {
