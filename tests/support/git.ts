@@ -18,7 +18,8 @@ export const GIT_ENV: NodeJS.ProcessEnv = {
 
 /** `git -C dir args…`, its output; throws on a non-zero exit. */
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV, encoding: 'utf8' });
+  // A bound, so a git that waits on something fails the test instead of blocking its worker.
+  return execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV, encoding: 'utf8', timeout: 30_000 });
 }
 
 /** `git`, without blocking the event loop (a bench's agent runs in the same process). */
