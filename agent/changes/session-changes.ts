@@ -177,9 +177,10 @@ export class SessionChanges {
    * name (a rename is undone on both names). Answers with an undo that puts it back as it was
    * before this, kept for a while (`UNDO_KEEP_MS`).
    */
-  revert(key: string, scope: 'turn' | 'session', path: string): Promise<{ restored: string[]; undo: string }> {
+  revert(key: string, scope: 'turn' | 'session', path: string, dir: string | null = null): Promise<{ restored: string[]; undo: string }> {
     return this.queued(key, async () => {
-      const compared = await this.compare(key, scope, null);
+      const compared = await this.compare(key, scope, dir);
+      if ('reason' in compared && compared.outsideGit && this.edits) return this.edits.revert(key, scope, path, compared.outsideGit.dir);
       if ('reason' in compared) throw new ChangesUnavailable(compared.reason);
       const change = compared.changes.find((c) => c.path === path);
       if (!change) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
@@ -232,6 +233,7 @@ export class SessionChanges {
   undo(key: string, id: string): Promise<{ restored: string[] }> {
     return this.queued(key, async () => {
       this.pruneUndos();
+      if (this.edits?.hasUndo(id)) return this.edits.undo(key, id);
       const undo = this.undos.get(id);
       const record = this.records.get(key);
       if (!undo || undo.key !== key || !record) throw new ChangesUnavailable('nothing to undo: it was undone already, or it is too old');

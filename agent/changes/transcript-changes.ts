@@ -5,7 +5,9 @@
  * `git diff --no-index`. The transcript is read through the agent's opener (Claude's projects
  * folder only) and the files through the review's file reader (confined to the directory).
  */
-import { relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { realpath, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { CHANGES_LIMITS, type ChangeScope, type ChangesView, type FileChange, type FileDiff } from '../../protocol/changes.js';
 import type { TranscriptOpener } from '../claude/transcript-file.js';
 import { ChangesUnavailable, type Git } from './git.js';
@@ -13,6 +15,9 @@ import { parseUnifiedDiff } from './git-output.js';
 import { readSessionFile } from './session-file.js';
 import { contentBefore, type TranscriptEdit, TranscriptEditCollector, type TranscriptEdits } from './transcript-edits.js';
 
+/** A revert can be taken back this long, and this many at most are kept (as in git). */
+const UNDO_KEEP_MS = 30 * 60_000;
+const UNDOS_MAX = 32;
 /** Edits of one transcript kept, at most: the oldest go first. */
 const EDITS_MAX = 5_000;
 /** A transcript line longer than this is skipped, never held whole. */
@@ -30,6 +35,7 @@ export interface TranscriptChangesOptions {
   /** The transcript a session's hooks named, if any. */
   transcriptOf: (key: string) => string | null;
   open: TranscriptOpener;
+  now?: () => number;
 }
 
 interface Compared {
@@ -53,7 +59,13 @@ export class TranscriptChanges {
   /** Each session's reading of its transcript, most recently used last. */
   private readonly cache = new Map<string, { path: string; dev: number; ino: number; offset: number; collector: TranscriptEditCollector }>();
 
-  constructor(private readonly options: TranscriptChangesOptions) {}
+  /** Reverts that can be taken back: what the file was just before, by a random id. */
+  private readonly undos = new Map<string, { key: string; dir: string; path: string; text: string | null; at: number }>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: TranscriptChangesOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** The changed files of a scope in `dir`, from the session's transcript. */
   async changes(key: string, scope: ChangeScope, dir: string): Promise<ChangesView> {
@@ -97,6 +109,48 @@ export class TranscriptChanges {
     if (change.binary || change.added === null) return { scope, change, hunks: [], lines: 0, from: 0 };
     const patch = calls ? patchOf(calls) : await this.options.git.diffTexts(this.options.folder, before, after);
     return { scope, change, ...parseUnifiedDiff(patch, from) };
+  }
+
+  /**
+   * Puts one file back as it was before the scope's first edit of it: its content written back,
+   * or the file removed when an edit created it. Only a file compared whole (its start known,
+   * inside the directory, no symlink out of it), and only while it is as the compare read it.
+   * Answers with an undo that writes back what it was just before, kept as git's are.
+   */
+  async revert(key: string, scope: 'turn' | 'session', path: string, dir: string): Promise<{ restored: string[]; undo: string }> {
+    const found = await this.scopeEdits(key, scope);
+    if (typeof found === 'string') throw new ChangesUnavailable(found);
+    const edits = this.group(found, dir).byFile.get(path);
+    const compared = edits ? await this.compareFile(dir, path, edits) : null;
+    if (!compared) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
+    if (compared.calls || compared.change.binary) throw new ChangesUnavailable(`${JSON.stringify(path)} cannot be put back: the transcript does not hold it whole`);
+    await writeBack(dir, path, compared.before);
+    const undo = randomBytes(12).toString('hex');
+    this.undos.set(undo, { key, dir, path, text: compared.after, at: this.now() });
+    this.pruneUndos();
+    return { restored: [path], undo };
+  }
+
+  /** Whether `id` is an undo of this kind (a revert outside git). */
+  hasUndo(id: string): boolean {
+    this.pruneUndos();
+    return this.undos.has(id);
+  }
+
+  /** Takes a revert back: the file as it was just before it. */
+  async undo(key: string, id: string): Promise<{ restored: string[] }> {
+    this.pruneUndos();
+    const undo = this.undos.get(id);
+    if (!undo || undo.key !== key) throw new ChangesUnavailable('nothing to undo: it was undone already, or it is too old');
+    this.undos.delete(id);
+    await writeBack(undo.dir, undo.path, undo.text);
+    return { restored: [undo.path] };
+  }
+
+  private pruneUndos(): void {
+    const since = this.now() - UNDO_KEEP_MS;
+    for (const [id, undo] of this.undos) if (undo.at < since) this.undos.delete(id);
+    while (this.undos.size > UNDOS_MAX) this.undos.delete(this.undos.keys().next().value as string);
   }
 
   /** The session's edits in the scope, or why there are none to read. */
@@ -226,4 +280,26 @@ function patchOf(edits: readonly TranscriptEdit[]): string {
     for (const h of edit.hunks) out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines);
   }
   return out.join('\n');
+}
+
+/**
+ * Writes `text` to `path` in `dir` (or removes the file, for null), through no symlink: the
+ * folder it goes in must be inside `dir` once resolved, and a file that is a symlink is refused
+ * (the file view's reader resolved it, and a write would go where it leads).
+ */
+async function writeBack(dir: string, path: string, text: string | null): Promise<void> {
+  const top = await realpath(dir);
+  const target = join(top, path);
+  let folder: string;
+  try {
+    folder = await realpath(dirname(target));
+  } catch {
+    throw new ChangesUnavailable(`${JSON.stringify(path)} cannot be put back: its folder is gone`);
+  }
+  if (folder !== top && inside(top, folder) === null) throw new ChangesUnavailable(`${JSON.stringify(path)} cannot be put back: its folder leads out of the session\u2019s directory`);
+  const file = join(folder, basename(target));
+  const real = await realpath(file).catch(() => file);
+  if (real !== file) throw new ChangesUnavailable(`${JSON.stringify(path)} cannot be put back: it is a symbolic link`);
+  if (text === null) await rm(file, { force: true });
+  else await writeFile(file, text);
 }

@@ -599,7 +599,7 @@ export class ChangesViewElement extends LitElement {
       <div class="file-bar">
         <button type="button" class="icon ghost" aria-label="All changed files" @click=${() => this.closeFile()}>${backIcon()}</button>
         <span class="file-name"><bdi><span class="base">${base}</span>${dir ? html` <span class="dir">${dir}</span>` : nothing}</bdi></span>
-        ${this.scope !== 'head' && this.view?.source === 'git' && change !== undefined && !this.view.unrecorded.includes(change.path)
+        ${this.scope !== 'head' && this.view !== null && this.view.source !== 'none' && change !== undefined && !this.view.unrecorded.includes(change.path)
           ? html`<button type="button" class="revert" ?disabled=${this.revertBusy} @click=${() => (this.confirmRevert = true)}>Revert</button>`
           : nothing}
         ${change !== undefined && change.kind !== 'deleted' && change.after !== 'submodule'

@@ -272,7 +272,7 @@ describe('the Changes view', () => {
     await expect.poll(() => view.getByRole('list', { name: 'Changed files' }).getByRole('button').allInnerTexts()).toEqual([expect.stringMatching(/^M\s+README\.md/)]);
   });
 
-  it('outside git: lists Claude\u2019s own edits, saying so, every name escaped, with no revert or commit', async () => {
+  it('outside git: lists Claude\u2019s own edits, saying so, every name escaped; revert, but no commit', async () => {
     mkdirSync(join(plain, '.claude'), { recursive: true });
     writeFileSync(join(plain, '.claude', 'settings.json'), SETTINGS);
     writeFileSync(join(plain, 'notes.txt'), 'first\nsecond\n');
@@ -316,7 +316,7 @@ describe('the Changes view', () => {
     await files.getByRole('button', { name: /notes\.txt/ }).tap();
     await view.locator('tr.add').first().waitFor();
     expect(await view.locator('tr.add td.code').allInnerTexts()).toEqual(['second, edited']);
-    expect(await view.getByRole('button', { name: 'Revert' }).count()).toBe(0);
+    expect(await view.getByRole('button', { name: 'Revert' }).count()).toBe(1);
     await shot(page, 'outside-git-diff-phone');
     await view.getByRole('button', { name: 'All changed files' }).tap();
     await view.getByRole('button', { name: 'HEAD' }).tap();

@@ -4,7 +4,7 @@
  * scope lists exactly those changes through the API and the CLI, and the repository's index,
  * stash and refs are as the person left them.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
@@ -193,8 +193,27 @@ describe('changes of a Claude tab, with the real CLI', () => {
       ['modified', 'kept.txt', 1, 1],
     ]);
     expect(await changes(tab.id, 'head')).toMatchObject({ source: 'none', reason: 'not in a git repository, so there is no HEAD to compare with' });
-    // Git alone can put a file back or commit it.
-    expect((await api(session, 'POST', `/api/changes/${tab.id}/revert`, { scope: 'turn', path: 'a.txt' })).status).toBe(409);
+    // A file goes back as it was before the scope's first edit, and Undo takes that back: an edited one, then a created one.
+    const revert = async (scope: string, path: string) => {
+      const res = await api<{ restored: string[]; undo: string }>(session, 'POST', `/api/changes/${tab.id}/revert`, { scope, path });
+      expect(res.status).toBe(200);
+      expect(res.body.restored).toEqual([path]);
+      return res.body.undo;
+    };
+    const undo = async (id: string) => expect((await api(session, 'POST', `/api/changes/${tab.id}/undo`, { undo: id })).status).toBe(200);
+    let id = await revert('session', 'kept.txt');
+    expect(readFileSync(join(plain, 'kept.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    expect((await changes(tab.id, 'session')).files.map((f) => f.path)).toEqual(['a.txt']);
+    await undo(id);
+    expect(readFileSync(join(plain, 'kept.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+    id = await revert('session', 'a.txt');
+    expect(existsSync(join(plain, 'a.txt'))).toBe(false);
+    await undo(id);
+    expect(readFileSync(join(plain, 'a.txt'), 'utf8')).toBe('b\n');
+    expect((await api(session, 'POST', `/api/changes/${tab.id}/undo`, { undo: id })).status).toBe(409);
+    // A file no edit named is not put back; commit needs git.
+    expect((await api(session, 'POST', `/api/changes/${tab.id}/revert`, { scope: 'turn', path: 'by-bash.txt' })).status).toBe(409);
+    expect((await api(session, 'POST', `/api/changes/${tab.id}/commit`, { paths: ['a.txt'], message: 'no' })).status).toBe(409);
     const cli = await runCli(['changes', tab.id, '--session', '--data-dir', agent.dataDir], agentEnv(agent));
     expect(cli.stdout).toContain(`this session, in ${plain}: 2 files changed, +2 \u22121\n`);
     expect(cli.stdout).toContain('not a git repository: these are Claude\u2019s own edits (Edit, Write), from its transcript');

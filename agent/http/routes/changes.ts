@@ -80,8 +80,8 @@ export function changesRoutes(deps: ChangesRouteDeps, slots = new Slots(MAX_CONC
     API_ROUTES.revertChange,
     handler(async (req, res) => {
       const body = parse(RevertBody, req.body, 'body');
-      const { key } = await sessionOf(req.params.key);
-      res.json((await inSlot(() => deps.changes.revert(key, body.scope, body.path))) satisfies RevertResponse);
+      const { key, dir } = await sessionOf(req.params.key);
+      res.json((await inSlot(() => deps.changes.revert(key, body.scope, body.path, dir))) satisfies RevertResponse);
     }),
   );
   on(
