@@ -93,6 +93,11 @@ export interface Git {
    * to a folder made for it under `folder` (pocketmux's own), compared, and removed.
    */
   diffTexts(folder: string, before: string | null, after: string | null): Promise<string>;
+  /**
+   * Lines added and removed of each pair (null for a binary one), in one run: the sides are
+   * written as two folders under `folder`, compared with `git diff --no-index --numstat`, and removed.
+   */
+  numstatTexts(folder: string, pairs: readonly { before: string | null; after: string | null }[]): Promise<({ added: number; removed: number } | null)[]>;
 }
 
 /** The environment of every run: the agent's, with no GIT_* the agent was started with (they would aim git elsewhere). */
@@ -234,6 +239,36 @@ export function openGit(options: { bin?: string; env: NodeJS.ProcessEnv }): Git 
         // `--no-index` exits 1 when the two differ.
         if (result.failure && !(result.failure.code === 1 && result.failure.started)) throw failed('show the file\u2019s changes', result);
         return result.stdout;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    async numstatTexts(folder, pairs) {
+      const counts: ({ added: number; removed: number } | null)[] = pairs.map(() => ({ added: 0, removed: 0 }));
+      if (pairs.length === 0) return counts;
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const dir = await mkdtemp(join(folder, 'compare-'));
+      try {
+        await Promise.all([mkdir(join(dir, 'a')), mkdir(join(dir, 'b'))]);
+        // Each pair under its index: a side that is not there is no file.
+        for (const [i, { before, after }] of pairs.entries()) {
+          if (before !== null) await writeFile(join(dir, 'a', String(i)), before, { mode: 0o600 });
+          if (after !== null) await writeFile(join(dir, 'b', String(i)), after, { mode: 0o600 });
+        }
+        const config = SAFE_CONFIG.flatMap((setting) => ['-c', setting]);
+        const result = await execOffThread(bin, ['-C', dir, ...config, 'diff', '--no-index', '--no-renames', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--', 'a', 'b'], { env, timeoutMs: RUN_TIMEOUT_MS, maxBuffer: OUTPUT_MAX_BYTES });
+        if (result.failure && !(result.failure.code === 1 && result.failure.started)) throw failed('count the changed lines', result);
+        // Each file: "added<TAB>removed<TAB>" (`-` for binary), then its two paths, NUL after each.
+        const fields = result.stdout.split('\0');
+        for (let k = 0; k + 2 < fields.length; k += 3) {
+          const [added, removed] = (fields[k] as string).split('\t');
+          const side = fields[k + 1] === '/dev/null' ? fields[k + 2] : fields[k + 1];
+          const i = Number(side?.slice(2));
+          if (!Number.isInteger(i) || i < 0 || i >= pairs.length) continue;
+          counts[i] = added === '-' ? null : { added: Number(added), removed: Number(removed) };
+        }
+        return counts;
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

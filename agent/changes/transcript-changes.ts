@@ -44,6 +44,8 @@ interface Compared {
   after: string | null;
   /** For a file that could not be compared whole: the calls' own hunks, shown one after another. */
   calls?: readonly TranscriptEdit[];
+  /** A text file compared whole whose lines added and removed are still to be counted. */
+  uncounted?: boolean;
 }
 
 /** The shown path of an absolute file inside `dir` (`/`-separated), or null outside it. */
@@ -79,6 +81,12 @@ export class TranscriptChanges {
       const one = await this.compareFile(dir, path, edits);
       if (one) compared.push(one);
     }
+    const uncounted = compared.filter((c) => c.uncounted);
+    const counts = await this.options.git.numstatTexts(this.options.folder, uncounted);
+    uncounted.forEach((c, i) => {
+      const count = counts[i] ?? null;
+      c.change = count === null ? { ...c.change, added: null, removed: null, binary: true } : { ...c.change, ...count };
+    });
     compared.sort((a, b) => (a.change.path < b.change.path ? -1 : a.change.path > b.change.path ? 1 : 0));
     const total = { files: compared.length, added: 0, removed: 0 };
     for (const { change } of compared) {
@@ -105,9 +113,11 @@ export class TranscriptChanges {
     const edits = this.group(found, dir).byFile.get(path);
     const compared = edits ? await this.compareFile(dir, path, edits) : null;
     if (!compared) throw new ChangesUnavailable(`${JSON.stringify(path)} did not change in this scope`);
-    const { change, before, after, calls } = compared;
+    const { before, after, calls } = compared;
+    let change = compared.change;
     if (change.binary || change.added === null) return { scope, change, hunks: [], lines: 0, from: 0 };
     const patch = calls ? patchOf(calls) : await this.options.git.diffTexts(this.options.folder, before, after);
+    if (compared.uncounted) change = { ...change, ...countPatch(patch) };
     return { scope, change, ...parseUnifiedDiff(patch, from) };
   }
 
@@ -201,12 +211,8 @@ export class TranscriptChanges {
     const kind = before === null ? 'added' : after === null ? 'deleted' : 'modified';
     const sides = { ...(before !== null ? { before: 'file' as const } : {}), ...(after !== null ? { after: 'file' as const } : {}) };
     if (isBinary(before) || isBinary(after)) return { change: { path, kind, ...sides, added: null, removed: null, binary: true }, before, after };
-    const patch = await this.options.git.diffTexts(this.options.folder, before, after);
-    const parsed = parseUnifiedDiff(patch, 0, Number.MAX_SAFE_INTEGER);
-    let added = 0;
-    let removed = 0;
-    for (const hunk of parsed.hunks) for (const line of hunk.lines) line.op === '+' ? added++ : line.op === '-' ? removed++ : 0;
-    return { change: { path, kind, ...sides, added, removed, binary: false }, before, after };
+    // Its lines are counted by the caller: for a list, all files in one run of git.
+    return { change: { path, kind, ...sides, added: 0, removed: 0, binary: false }, before, after, uncounted: true };
   }
 
   /**
@@ -302,4 +308,17 @@ async function writeBack(dir: string, path: string, text: string | null): Promis
   if (real !== file) throw new ChangesUnavailable(`${JSON.stringify(path)} cannot be put back: it is a symbolic link`);
   if (text === null) await rm(file, { force: true });
   else await writeFile(file, text);
+}
+
+/** Lines added and removed in a unified diff (the `---` and `+++` headers come before the first hunk). */
+function countPatch(patch: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  let inHunks = false;
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('@@')) inHunks = true;
+    else if (inHunks && line.startsWith('+')) added++;
+    else if (inHunks && line.startsWith('-')) removed++;
+  }
+  return { added, removed };
 }
