@@ -29,7 +29,7 @@ function fakes(answer: () => Promise<ChangesView>, known = true, recorded = true
       get: () => (known ? ({} as never) : undefined),
     },
     log,
-    async (key) => (key === 'gone' ? null : `/work/${key}`),
+    async (key) => (key === 'gone' ? null : `/projects/${key}`),
   );
   return { starts, applied, asked };
 }
@@ -70,7 +70,7 @@ describe('turnChanges', () => {
     const { starts, applied, asked } = fakes(async () => view('transcript'), true, false);
     starts.turnEnded('t1');
     await eventually(async () => applied.length === 1 || null, 1000, 'the total applied');
-    expect(asked).toEqual([['t1', 'turn', '/work/t1']]);
+    expect(asked).toEqual([['t1', 'turn', '/projects/t1']]);
     expect(applied[0]?.[1]).toMatchObject({ kind: 'turn-changes', total: { files: 2, added: 7, removed: 1 } });
     const gone = fakes(async () => view('transcript'), true, false);
     gone.starts.turnEnded('gone');
