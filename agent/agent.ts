@@ -123,7 +123,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const edits = new TranscriptChanges({ git, folder: join(dirname(paths.changes), COMPARE_FOLDER), transcriptOf: (key) => status.get(key)?.transcriptPath ?? null, open: transcriptOpener(config.claudeConfigDir, log) });
     const changes = agent.register(new SessionChanges(git, paths.changes, log, { edits }));
     changes.load();
-    const turns = turnChanges(changes, status, log, sessionDir(store, outside));
+    const turns = turnChanges(changes, status, log);
     const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place: sessionPlace(tabs, outside), turnTotal: (key) => turns.totalOf(key), log }));
     const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, log });
     const { address, hostGuard, tailscale } = await openAddress(config, tls !== null, log);

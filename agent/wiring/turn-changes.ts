@@ -21,26 +21,22 @@ export const TURN_TOTAL_WAIT_MS = 1500;
 /**
  * Review and the status, joined: each start is recorded (agent/changes/), and a turn that ends
  * is compared with its start, its total put on the session's status, where the review card
- * says "3 files changed, +40 −12". Outside git the total is of Claude's own edits in the turn
- * (from its transcript); a session in git whose turn start was not recorded gets none.
+ * says "3 files changed, +40 −12". A session outside git, or whose turn start was not
+ * recorded, gets none.
  */
-export function turnChanges(
-  changes: Pick<SessionChanges, 'sessionStarted' | 'turnStarted' | 'changes' | 'hasTurnStart'>,
-  status: Pick<StatusManager, 'apply' | 'get'>,
-  log: Logger,
-  sessionDir: (key: string) => Promise<string | null>,
-): TurnStarts {
+export function turnChanges(changes: Pick<SessionChanges, 'sessionStarted' | 'turnStarted' | 'changes' | 'hasTurnStart'>, status: Pick<StatusManager, 'apply' | 'get'>, log: Logger): TurnStarts {
   /** Each session's compare under way, until it settles: one a session, so the map stays small. */
   const comparing = new Map<string, Promise<ChangesTotal | null>>();
   return {
     sessionStarted: (key, cwd) => changes.sessionStarted(key, cwd),
     turnStarted: (key, cwd) => changes.turnStarted(key, cwd),
     turnEnded(key) {
-      // No turn start recorded: outside git, the turn's edits from the transcript, in the session's directory.
-      const view = changes.hasTurnStart(key) ? changes.changes(key, 'turn', null) : sessionDir(key).then((dir) => (dir === null ? null : changes.changes(key, 'turn', dir)));
-      const total = view
+      // No turn start recorded (outside git, say): nothing to compare, and no git to run.
+      if (!changes.hasTurnStart(key)) return;
+      const total = changes
+        .changes(key, 'turn', null)
         .then((view) => {
-          if (view === null || view.source === 'none') return null;
+          if (view.source !== 'git') return null;
           if (status.get(key) !== undefined) status.apply(key, { kind: 'turn-changes', total: view.total, at: Date.now() });
           return view.total;
         })

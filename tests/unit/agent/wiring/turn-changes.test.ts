@@ -6,18 +6,18 @@ import type { ChangeScope, ChangesView } from '../../../../protocol/changes.js';
 import { eventually } from '../../../support/eventually.js';
 
 const log = createLogger({ stderr: false });
-const view = (source: ChangesView['source']): ChangesView => ({ scope: 'turn', source, files: [], total: { files: 2, added: 7, removed: 1 }, truncated: false, unrecorded: [] });
+const view = (source: 'git' | 'none'): ChangesView => ({ scope: 'turn', source, files: [], total: { files: 2, added: 7, removed: 1 }, truncated: false, unrecorded: [] });
 
-function fakes(answer: () => Promise<ChangesView>, known = true, recorded = true) {
+function fakes(answer: () => Promise<ChangesView>, known = true) {
   const applied: [string, StatusEvent][] = [];
-  const asked: [string, ChangeScope, string | null][] = [];
+  const asked: [string, ChangeScope][] = [];
   const starts = turnChanges(
     {
       sessionStarted: async () => undefined,
       turnStarted: async () => undefined,
-      hasTurnStart: () => recorded,
-      changes: (key, scope, dir) => {
-        asked.push([key, scope, dir]);
+      hasTurnStart: () => true,
+      changes: (key, scope) => {
+        asked.push([key, scope]);
         return answer();
       },
     },
@@ -29,7 +29,6 @@ function fakes(answer: () => Promise<ChangesView>, known = true, recorded = true
       get: () => (known ? ({} as never) : undefined),
     },
     log,
-    async (key) => (key === 'gone' ? null : `/projects/${key}`),
   );
   return { starts, applied, asked };
 }
@@ -39,7 +38,7 @@ describe('turnChanges', () => {
     const { starts, applied, asked } = fakes(async () => view('git'));
     starts.turnEnded('t1');
     await eventually(async () => applied.length === 1 || null, 1000, 'the total applied');
-    expect(asked).toEqual([['t1', 'turn', null]]);
+    expect(asked).toEqual([['t1', 'turn']]);
     expect(applied[0]?.[0]).toBe('t1');
     expect(applied[0]?.[1]).toMatchObject({ kind: 'turn-changes', total: { files: 2, added: 7, removed: 1 } });
   });
@@ -66,15 +65,15 @@ describe('turnChanges', () => {
     await expect(fakes(async () => view('git')).starts.totalOf('t3', 30)).resolves.toEqual(null);
   });
 
-  it('outside git (no turn start recorded), totals the turn\u2019s edits in the session\u2019s directory; nothing for a session with none', async () => {
-    const { starts, applied, asked } = fakes(async () => view('transcript'), true, false);
+  it('compares nothing, and runs no git, for a session with no turn start recorded', async () => {
+    let asked = 0;
+    const starts = turnChanges(
+      { sessionStarted: async () => undefined, turnStarted: async () => undefined, hasTurnStart: () => false, changes: async () => { asked++; return view('git'); } },
+      { apply: () => undefined as never, get: () => undefined },
+      log,
+    );
     starts.turnEnded('t1');
-    await eventually(async () => applied.length === 1 || null, 1000, 'the total applied');
-    expect(asked).toEqual([['t1', 'turn', '/projects/t1']]);
-    expect(applied[0]?.[1]).toMatchObject({ kind: 'turn-changes', total: { files: 2, added: 7, removed: 1 } });
-    const gone = fakes(async () => view('transcript'), true, false);
-    gone.starts.turnEnded('gone');
-    await expect(gone.starts.totalOf('gone', 30)).resolves.toBeNull();
-    expect(gone.asked).toEqual([]);
+    await expect(starts.totalOf('t1', 30)).resolves.toBeNull();
+    expect(asked).toBe(0);
   });
 });
