@@ -321,5 +321,6 @@ describe('the Changes view', () => {
     await view.getByRole('button', { name: 'All changed files' }).tap();
     await view.getByRole('button', { name: 'HEAD' }).tap();
     await view.getByText('Cannot tell what changed: not in a git repository, so there is no HEAD to compare with.').waitFor();
-  });
+    // A Claude of its own starts, then runs a turn: each may take up to a minute on a busy machine.
+  }, 180_000);
 });

@@ -126,14 +126,36 @@ const MOVE = '\x1b[41;77H';
 /**
  * A pty program that prints a 64 KB burst (large enough to be held) once a key comes, then
  * `runs` runs of `perRun` cursor moves a millisecond apart, with `gapMs` of quiet after each
- * run; the burst and what the whole output should be.
+ * run; the burst and what the whole output should be. One node process writes both, started
+ * before the key: a process started between them would put its start-up time (which a busy
+ * machine stretches past a flood's end) between the burst and the trickle.
  */
 function burstThenTrickle(name: string, runs: number, perRun: number, gapMs: number): { burst: Buffer; file: string; program: string; expected: Buffer } {
   const burst = content(64 * 1024);
   const file = join(root, name);
   writeFileSync(file, burst);
-  const trickle = `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); for (let r = 0; r < ${runs}; r++) { for (let i = 0; i < ${perRun}; i++) { fs.writeSync(1, ${JSON.stringify(MOVE)}); Atomics.wait(pause, 0, 0, 1); } Atomics.wait(pause, 0, 0, ${gapMs}); }`;
-  const program = `stty -opost -echo -icanon min 1; printf R; head -c 1 >/dev/null; cat '${file}'; '${process.execPath}' -e "${trickle.replaceAll('"', '\\"')}"; exec sleep 3600`;
+  const script = join(root, `${name}.cjs`);
+  writeFileSync(
+    script,
+    [
+      "const fs = require('node:fs');",
+      'const pause = new Int32Array(new SharedArrayBuffer(4));',
+      // The pty's descriptors may be non-blocking: a call that would block is tried again.
+      'function retry(call) { for (;;) { try { return call(); } catch (e) { if (e.code !== "EAGAIN") throw e; Atomics.wait(pause, 0, 0, 1); } } }',
+      'function write(data) { for (let at = 0; at < data.length; ) at += retry(() => fs.writeSync(1, data, at)); }',
+      `const burst = fs.readFileSync(${JSON.stringify(file)});`,
+      "write(Buffer.from('R'));",
+      'retry(() => fs.readSync(0, Buffer.alloc(1)));',
+      'write(burst);',
+      `for (let r = 0; r < ${runs}; r++) {`,
+      `  for (let i = 0; i < ${perRun}; i++) { write(Buffer.from(${JSON.stringify(MOVE)})); Atomics.wait(pause, 0, 0, 1); }`,
+      `  Atomics.wait(pause, 0, 0, ${gapMs});`,
+      '}',
+      'Atomics.wait(pause, 0, 0, 3600 * 1000);',
+      '',
+    ].join('\n'),
+  );
+  const program = `stty -opost -echo -icanon min 1; exec '${process.execPath}' '${script}'`;
   return { burst, file, program, expected: Buffer.concat([burst, Buffer.from(MOVE.repeat(runs * perRun))]) };
 }
 
