@@ -6,6 +6,7 @@ import type { ClaudeMode } from '../protocol/claude-mode.js';
 import { ModeSwitchError, switchMode } from './wiring/mode-switch.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { openAccess } from './auth/open-access.js';
+import { openMachines } from './machines/open-machines.js';
 import { RefusalLog } from './auth/refusal-log.js';
 import { ChannelTable } from './channels/channel-table.js';
 import { TIMELINE_ENTRIES_KEPT } from './channels/timeline-channel.js';
@@ -97,6 +98,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { store, tabs } = openTabs(config, paths, tmux, login, log);
     const hookToken = loadHookToken(paths.hookToken);
     const { devices, proofs, access, sockets, pairing, attempts } = openAccess({ paths, hookToken, pairingTtlMs: config.pairingTtlMs, behindProxy: config.tailscaleBin !== null || config.publicUrl !== null, log });
+    const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, log });
     const status = agent.register(new StatusManager(paths.status, log, config.maxOutsideSessions));
     status.load();
     agent.register(forgetClosedTabs(status, tabs));
@@ -130,6 +132,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const version = agentVersion();
     const api = apiRouter({
       access, connections, devices, pairing, attempts, store, tabs, tmux, log, version, approvals, outside, outsideTmux, claudeConfigDir: config.claudeConfigDir, secure: address.secure,
+      machines, certificatePin, machineName,
       revoked: revokeDevice({ proofs, subscriptions, sockets }),
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
       statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(), loopDelay: () => loopDelay?.seconds() ?? null,

@@ -148,8 +148,13 @@ export const PairBody = z
      * sends one; only a page on a plain-HTTP LAN address has none to send.
      */
     publicKey: DevicePublicKeyBody.optional(),
+    /** Another pocketmux agent linking this one (`pocketmux machines add`), not a browser. */
+    kind: z.literal('machine').optional(),
   })
   .superRefine((b, ctx) => {
+    if (b.kind === 'machine' && (b.publicKey === undefined || b.secret === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'a machine links with the secret of a link code and a key of its own' });
+    }
     if (b.secret === undefined && b.code === undefined) {
       ctx.addIssue({ code: 'custom', message: 'missing the pairing code (code) or the secret of a pairing link (secret): give one' });
     } else if (b.secret !== undefined && b.code !== undefined) {
@@ -190,9 +195,13 @@ export interface DeviceView {
    * `pair-again`, paired before devices had keys: refused until it pairs again.
    */
   binding: DeviceBinding;
+  kind: DeviceKind;
 }
 
 export type DeviceBinding = 'key' | 'cookie' | 'pair-again';
+
+/** A browser, or another pocketmux agent that linked this one (see protocol/machines.ts). */
+export type DeviceKind = 'browser' | 'machine';
 
 export interface DevicesResponse {
   devices: DeviceView[];

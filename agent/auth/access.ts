@@ -70,6 +70,7 @@ export const CLI_DEVICE: DeviceRecord = {
   lastSeenAt: null,
   publicKey: null,
   pairAgain: false,
+  kind: 'browser',
 };
 
 /** The CLI authenticates with the hook token, in the hooks' own header. */

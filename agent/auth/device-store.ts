@@ -24,6 +24,8 @@ const DeviceRecord = DeviceRecordV1.extend({
   publicKey: DevicePublicKeyBody.nullable(),
   /** Paired before devices had keys (a version 1 file): kept listed, refused until paired again. */
   pairAgain: z.boolean().default(false),
+  /** A browser, or another pocketmux agent that linked this one (`pocketmux machines add`). */
+  kind: z.enum(['browser', 'machine']).default('browser'),
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
@@ -63,7 +65,7 @@ export class DeviceStore {
     const result = readJsonFile(this.path, DevicesFile);
     if (result.status === 'ok') {
       const file = result.value;
-      this.devices = file.version === 2 ? file.devices : file.devices.map((d) => ({ ...d, publicKey: null, pairAgain: true }));
+      this.devices = file.version === 2 ? file.devices : file.devices.map((d) => ({ ...d, publicKey: null, pairAgain: true, kind: 'browser' as const }));
       this.revoked = file.version === 2 ? file.revoked.slice(-MAX_REVOKED) : [];
       if (file.version === 1 && this.devices.length > 0) {
         this.log.warn('devices paired before devices had keys must pair again', { devices: this.devices.length });
@@ -86,7 +88,7 @@ export class DeviceStore {
   }
 
   /** Creates a device and returns its credential: the only time it exists in clear. */
-  add(name: string, platform: string, publicKey: DevicePublicKey | null): { device: DeviceRecord; credential: string } {
+  add(name: string, platform: string, publicKey: DevicePublicKey | null, kind: DeviceRecord['kind'] = 'browser'): { device: DeviceRecord; credential: string } {
     const credential = newSecret();
     const device: DeviceRecord = {
       id: newId('dv'),
@@ -97,6 +99,7 @@ export class DeviceStore {
       lastSeenAt: null,
       publicKey: publicKey && { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x, y: publicKey.y },
       pairAgain: false,
+      kind,
     };
     this.devices.push(device);
     try {

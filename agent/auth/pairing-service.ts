@@ -43,6 +43,15 @@ export class PairingService {
   }
 
   /**
+   * A pairing for another agent to link this one with (`pocketmux machines link-code`): the
+   * same single-use, short-lived kind as a device's, given as the raw secret and this agent's URL.
+   */
+  createForMachine(): { url: string; secret: string; expiresAt: string; validForSeconds: number } {
+    const pairing = this.store.create(this.now());
+    return { url: this.baseUrl, secret: pairing.secret, expiresAt: new Date(pairing.expiresAt).toISOString(), validForSeconds: this.terms().validForSeconds };
+  }
+
+  /**
    * Runs `use` (saving the new device) for the pairing a secret or code names, and spends the
    * pairing only once it returned; else why none took it.
    */

@@ -9,6 +9,7 @@ export const commandModules = {
   remote: () => import('./remote.js'),
   approvals: () => import('./approvals-cli.js'),
   changes: () => import('./changes-cli.js'),
+  machines: () => import('./machines-cli.js'),
   service: () => import('./service.js'),
   hooks: () => import('./hooks-cli.js'),
   doctor: () => import('./doctor.js'),

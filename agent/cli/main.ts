@@ -16,6 +16,11 @@ Usage:
   pocketmux doctor [options]    check what pocketmux needs, with fixes, for the setup these start
                                 options make (HTTPS and push only off loopback); exit 1 on a FIX
   pocketmux devices [--json]    paired devices;  pocketmux devices revoke ID
+  pocketmux machines [list]     other agents this one follows, and whether each answers
+  pocketmux machines link-code  on another machine: a one-time code to link it to your home agent
+  pocketmux machines add CODE [--name N]
+                                link the machine that printed CODE (over TLS it verifies)
+  pocketmux machines rename ID NAME;  pocketmux machines remove ID
   pocketmux tabs [--json]       every tab and its state, from the running agent
   pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
   pocketmux tab send ID TEXT [--no-enter]
@@ -158,7 +163,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'start';
-  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || command === 'changes' || APPROVAL_COMMANDS.has(command)) {
+  if (command === 'tabs' || command === 'tab' || command === 'pair' || command === 'devices' || command === 'changes' || command === 'machines' || APPROVAL_COMMANDS.has(command)) {
     const { CliError, dataDirFrom, EXIT, runRemote } = await load.remote();
     const timeout = (values.timeout as string | undefined) ?? '600';
     if (!/^\d+$/.test(timeout)) {
@@ -167,6 +172,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     const dataDir = dataDirFrom(values['data-dir'] as string | undefined, process.env, expandHome);
     try {
+      if (command === 'machines') {
+        const { runMachines } = await load.machines();
+        return await runMachines(positionals, { dataDir, json: values.json === true, name: values.name as string | undefined });
+      }
       if (command === 'changes') {
         const { runChanges } = await load.changes();
         return await runChanges(positionals, { dataDir, json: values.json === true, turn: values.turn === true, session: values.session === true, head: values.head === true });

@@ -9,6 +9,8 @@ export function dataPaths(dataDir: string) {
     port: join(dataDir, 'port'),
     identity: join(dataDir, 'agent.json'),
     devices: join(dataDir, 'devices.json'),
+    /** Other agents this one linked, each with the credential and key it holds there. */
+    machines: join(dataDir, 'machines.json'),
     workspaces: join(dataDir, 'workspaces.json'),
     tmuxConf: join(dataDir, 'tmux.conf'),
     hookToken: join(dataDir, 'hook-token'),

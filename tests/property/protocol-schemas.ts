@@ -143,6 +143,11 @@ export const EXAMPLES: Record<string, unknown> = {
   TabInputBody: { text: 'npm test', enter: true },
   PairBody: { code: 'ABCD-EFGH', deviceName: 'Phone', publicKey: { kty: 'EC', crv: 'P-256', x: 'x'.repeat(43), y: 'y'.repeat(43) } },
   DevicePublicKeyBody: { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: '_'.repeat(43) },
+  // machines.ts: linking another agent
+  CertificatePin: Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).padStart(2, '0').toUpperCase()).join(':'),
+  LinkCodeBody: { url: 'https://build.tail1234.ts.net/', secret: 'S'.repeat(43), pin: null, name: 'build' },
+  AddMachineBody: { code: `pmlink1.${'e'.repeat(200)}`, name: 'Build box' },
+  MachineId: 'mc-k3j9x2ab',
   DecisionBody: { decision: 'answer', message: 'because', answers: { 'Which colour?': 'Red' }, option: '2' },
   PushSubscriptionBody: {
     endpoint: 'https://fcm.googleapis.com/fcm/send/abc',
@@ -253,6 +258,8 @@ const REST = new Set([
   'TabInputBody',
   'PairBody',
   'DevicePublicKeyBody',
+  'AddMachineBody',
+  'MachineId',
   'DecisionBody',
   'PushSubscriptionBody',
   'PushSettingsBody',
@@ -360,6 +367,23 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     expect(k.x).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(k.y).toMatch(/^[A-Za-z0-9_-]{43}$/);
   },
+  CertificatePin: (d) => expect(d).toMatch(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/),
+  LinkCodeBody: (d) => {
+    const b = d as { url: string; secret: string; pin: string | null; name: string };
+    expectKeys(b, ['url', 'secret', 'pin', 'name']);
+    expectLength(b.url, 1, 2048);
+    expect(b.url).toMatch(/^https?:\/\/[^/?#\s]+\/$/);
+    expect(b.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    if (b.pin !== null) LIMITS.CertificatePin?.(b.pin);
+    expectDisplayName(b.name);
+  },
+  AddMachineBody: (d) => {
+    const b = d as { code: string; name?: string };
+    expectKeys(b, ['code', 'name']);
+    expectLength(b.code, 1, 4096);
+    if (b.name !== undefined) expectDisplayName(b.name);
+  },
+  MachineId: (d) => expect(d).toMatch(/^mc-[a-z0-9]{1,32}$/),
   OutsideKey: (d) => {
     expectLength(d, 0, 64);
     expect(d).toMatch(/^outside-[A-Za-z0-9-]+$/);
@@ -395,8 +419,13 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
     expect(typeof b.enter).toBe('boolean');
   },
   PairBody: (d) => {
-    const b = d as { secret?: string; code?: string; deviceName?: string; publicKey?: unknown };
-    expectKeys(b, ['secret', 'code', 'deviceName', 'publicKey']);
+    const b = d as { secret?: string; code?: string; deviceName?: string; publicKey?: unknown; kind?: string };
+    expectKeys(b, ['secret', 'code', 'deviceName', 'publicKey', 'kind']);
+    if (b.kind !== undefined) {
+      expect(b.kind).toBe('machine');
+      expect(b.publicKey).toBeDefined();
+      expect(b.secret).toBeDefined();
+    }
     if (b.publicKey !== undefined) LIMITS.DevicePublicKeyBody?.(b.publicKey);
     expect(b.secret === undefined).not.toBe(b.code === undefined);
     if (b.secret !== undefined) expectLength(b.secret, 1, 256);

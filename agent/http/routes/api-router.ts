@@ -13,6 +13,7 @@ import { type ApprovalRouteDeps, approvalRoutes } from './approvals.js';
 import { type ChangesRouteDeps, changesRoutes } from './changes.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
+import { type MachineRouteDeps, machineRoutes } from './machines.js';
 import { type OutsideRouteDeps, outsideRoutes, outsideUploadRoutes } from './outside.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
 import { type PushRouteDeps, pushRoutes } from './push.js';
@@ -23,6 +24,7 @@ import { type WorkspaceRouteDeps, workspaceRoutes } from './workspaces.js';
 
 export type RouteDeps = { access: AccessControl; connections: ConnectionProof; log: Logger } & PairingRouteDeps &
   DeviceRouteDeps &
+  MachineRouteDeps &
   WorkspaceRouteDeps &
   TabRouteDeps &
   StatusRouteDeps &
@@ -76,6 +78,7 @@ export function apiRouter(deps: RouteDeps): Router {
 
   api.use(pairingRoutes(deps));
   api.use(deviceRoutes(deps));
+  api.use(machineRoutes(deps));
   api.use(workspaceRoutes(deps));
   api.use(tabRoutes(deps));
   api.use(statusRoutes(deps));

@@ -48,6 +48,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Router {
         lastSeenAt: d.lastSeenAt,
         current: d.id === me,
         binding: deviceBinding(d),
+        kind: d.kind,
       }));
       res.json({ devices } satisfies DevicesResponse);
     }),
@@ -58,6 +59,9 @@ export function deviceRoutes(deps: DeviceRouteDeps): Router {
     API_ROUTES.revokeDevice,
     handler((req, res) => {
       const id = parse(DeviceId, req.params.id, 'device id');
+      // A linked machine may take itself off the list (unlinked on its side), and no one else.
+      const caller = deviceOf(res);
+      if (caller.kind === 'machine' && caller.id !== id) throw new HttpError(403, 'a linked machine can remove itself, no other device');
       if (!deps.devices.remove(id)) throw new HttpError(404, `no device ${id}`);
       deps.revoked(id);
       deps.log.info('device revoked', { device: id });

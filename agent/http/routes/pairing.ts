@@ -11,7 +11,7 @@ import { MAX_LIVE, type PairingAttempts } from '../../auth/pairing.js';
 import type { PairingService } from '../../auth/pairing-service.js';
 import type { Logger } from '../../util/log.js';
 import { sessionOf } from './devices.js';
-import { handler, HttpError, parse } from './handler.js';
+import { deviceOf, handler, HttpError, parse } from './handler.js';
 import { on } from './on-route.js';
 
 export interface PairingRouteDeps {
@@ -94,8 +94,9 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
       if (publicKey !== null && !validPublicKey(publicKey)) throw new HttpError(400, 'the device key is not a P-256 public key');
       const ua = req.headers['user-agent'];
       // A device that cannot be saved (a full disk: 507) leaves the pairing unspent.
+      const machine = body.kind === 'machine';
       const paired = deps.pairing.redeem({ secret: body.secret, code: body.code }, () =>
-        deps.devices.add(body.deviceName ?? guessDeviceName(ua), guessDeviceName(ua), publicKey),
+        deps.devices.add(body.deviceName ?? guessDeviceName(ua), machine ? 'pocketmux agent' : guessDeviceName(ua), publicKey, machine ? 'machine' : 'browser'),
       );
       if ('refused' in paired) {
         // Every refusal counts alike, whatever it was: telling them apart buys no guesses.
@@ -109,7 +110,7 @@ export function pairRoutes(deps: PairingRouteDeps): Router {
       }
       deps.attempts.succeed(source);
       const { device, credential } = paired.value;
-      deps.log.info('device paired', { device: device.id, name: device.name });
+      deps.log.info(machine ? 'machine linked this agent' : 'device paired', { device: device.id, name: device.name });
       res.cookie(deps.access.cookieName, credential, {
         httpOnly: true,
         sameSite: 'strict',
@@ -149,6 +150,7 @@ export function pairingRoutes(deps: Pick<PairingRouteDeps, 'pairing'>): Router {
     router,
     API_ROUTES.newPairing,
     handler(async (_req, res) => {
+      if (deviceOf(res).kind === 'machine') throw new HttpError(403, 'a linked machine cannot pair devices');
       res.status(201).json(await deps.pairing.create());
     }),
   );
