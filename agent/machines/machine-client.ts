@@ -9,6 +9,8 @@ import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
 
 /** The most of another agent's answer this one reads; the answers linking needs are small. */
 export const MACHINE_ANSWER_MAX_BYTES = 1024 * 1024;
+/** The most of another agent's refusal that is passed on in words. */
+export const ANSWER_ERROR_MAX = 500;
 /** How long one request to another agent may take, connection and answer. */
 export const MACHINE_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -167,7 +169,9 @@ export function machineRequest(target: MachineTarget, method: string, path: stri
 /** The error text of another agent's refusal, as it wrote it, or its status. */
 export function answerError(answer: MachineAnswer): string {
   const error = (answer.body as { error?: unknown } | null)?.error;
-  return typeof error === 'string' ? error : `HTTP ${answer.status}`;
+  if (typeof error !== 'string') return `HTTP ${answer.status}`;
+  // Another machine's words, shown here: bounded, and escaped wherever they are shown.
+  return error.length > ANSWER_ERROR_MAX ? `${error.slice(0, ANSWER_ERROR_MAX)}…` : error;
 }
 
 /**

@@ -11,6 +11,7 @@ import './theme-setting.js';
 import './phone-context-setting.js';
 import './local-echo-setting.js';
 import './user-hooks-section.js';
+import './machines-section.js';
 import { controls, pageBar } from '../ui/styles.js';
 import * as api from '../core/api.js';
 import { errorText } from '../core/api-request.js';
@@ -279,7 +280,7 @@ export class DevicesView extends LitElement {
       </header>
       <main>
         <h2 id="devices-heading">Devices</h2>
-        <p class="intro">Browsers and phones that can open your sessions. Revoking one signs it out at once.</p>
+        <p class="intro">Browsers, phones and linked computers that can open your sessions. Revoking one signs it out at once.</p>
         ${this.joined ? html`<div class="note" role="status">“${this.joined}” is paired.</div>` : nothing}
         ${this.pairing
           ? html`<pm-pairing-panel
@@ -295,6 +296,7 @@ export class DevicesView extends LitElement {
             </button>`}
         ${this.pairingError ? html`<div class="error" role="alert">${agentText(this.pairingError)}</div>` : nothing}
         ${this.renderDevices()}
+        <pm-machines-section></pm-machines-section>
         <pm-notifications-settings></pm-notifications-settings>
         <pm-theme-setting></pm-theme-setting>
         <pm-phone-context-setting></pm-phone-context-setting>
@@ -327,7 +329,11 @@ export class DevicesView extends LitElement {
     return html`<li data-device-id=${d.id}>
       <div class="row">
         <div class="info">
-          <div class="name"><span><bdi>${d.name}</bdi></span>${d.current ? html`<span class="badge">This device</span>` : nothing}</div>
+          <div class="name">
+            <span><bdi>${d.name}</bdi></span>${d.current ? html`<span class="badge">This device</span>` : nothing}${d.kind === 'machine'
+              ? html`<span class="badge">Linked machine</span>`
+              : nothing}
+          </div>
           <div class="meta">${meta}</div>
           ${BINDING_NOTES[d.binding] ? html`<div class="meta binding">${BINDING_NOTES[d.binding]}</div>` : nothing}
         </div>
@@ -342,7 +348,9 @@ export class DevicesView extends LitElement {
         ? html`<pm-confirm-bar
             message=${d.current
               ? 'Revoke this device? This browser is signed out at once and must be paired again.'
-              : `Revoke “${d.name}”? It is signed out at once and must be paired again.`}
+              : d.kind === 'machine'
+                ? `Revoke “${d.name}”? That computer stops following this one's sessions until it is linked again.`
+                : `Revoke “${d.name}”? It is signed out at once and must be paired again.`}
             action="Revoke"
             ?busy=${this.revoking === d.id}
             @pm-confirm=${() => this.revoke(d)}

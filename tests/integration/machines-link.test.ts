@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLinkCode } from '../../agent/machines/link-code.js';
 import { MachineClient } from '../../agent/machines/machine-client.js';
+import type { MachineRecord } from '../../agent/machines/machine-store.js';
 import type { DevicesResponse } from '../../protocol/api.js';
 import type { MachineLinkResponse, MachineView } from '../../protocol/machines.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
@@ -71,7 +72,7 @@ describe('linking another agent', () => {
     expect(kept.machines[0]?.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
 
     // The other agent lists the home agent among its devices, as a machine.
-    const devices = await json<DevicesResponse["devices"]>(other, "devices");
+    const devices = await json<DevicesResponse['devices']>(other, 'devices');
     const linked = devices.find((d) => d.id === kept.machines[0]?.remoteDeviceId);
     expect(linked).toMatchObject({ kind: 'machine', platform: 'pocketmux agent', binding: 'key' });
   });
@@ -119,7 +120,7 @@ describe('linking another agent', () => {
     if (!machine) throw new Error('no machine');
     const renamed = await cli(home, 'machines', 'rename', machine.id, 'Dev server');
     expect(renamed.stdout).toBe(`${machine.id} is now “Dev server”\n`);
-    const record = (JSON.parse(readFileSync(join(home.dataDir, 'machines.json'), 'utf8')) as { machines: (Parameters<typeof MachineClient>[1] & { id: string; url: string; pin: string | null })[] }).machines.find((m) => m.id === machine.id);
+    const record = (JSON.parse(readFileSync(join(home.dataDir, 'machines.json'), 'utf8')) as { machines: MachineRecord[] }).machines.find((m) => m.id === machine.id);
     if (!record) throw new Error('no record');
     // The home agent's own credential there, used as the home agent uses it.
     const client = new MachineClient({ url: record.url, pin: record.pin }, record);
