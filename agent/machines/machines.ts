@@ -7,10 +7,16 @@ import { decodeLinkCode } from './link-code.js';
 import { answerError, MachineClient, MachineError, machineRequest, transportProblem } from './machine-client.js';
 import { type MachineRecord, type MachineStore, trustOf } from './machine-store.js';
 
-/** A link that could not be made or changed, with the HTTP status to answer and why. */
+/**
+ * Why a link could not be made or changed: the code is not one (or not usable), the machine
+ * is linked already, there is no such machine, the other agent could not be reached or
+ * trusted, or it refused (`busy`: too many wrong attempts there, try later).
+ */
+export type MachineLinkProblem = 'bad-code' | 'linked-already' | 'not-found' | 'unreachable' | 'refused' | 'busy';
+
 export class MachineLinkError extends Error {
   constructor(
-    readonly status: number,
+    readonly problem: MachineLinkProblem,
     message: string,
   ) {
     super(message);
@@ -92,12 +98,12 @@ export class Machines {
    */
   async link(body: AddMachineBody): Promise<MachineView> {
     const decoded = decodeLinkCode(body.code);
-    if (!decoded.ok) throw new MachineLinkError(400, decoded.error);
+    if (!decoded.ok) throw new MachineLinkError('bad-code', decoded.error);
     const code = decoded.body;
     const problem = transportProblem(code.url);
-    if (problem) throw new MachineLinkError(400, problem);
+    if (problem) throw new MachineLinkError('bad-code', problem);
     const linked = this.store.byUrl(code.url);
-    if (linked) throw new MachineLinkError(409, `${code.url} is linked already, as “${linked.name}” (${linked.id})`);
+    if (linked) throw new MachineLinkError('linked-already', `${code.url} is linked already, as “${linked.name}” (${linked.id})`);
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const jwk = publicKey.export({ format: 'jwk' });
     const target = { url: code.url, pin: code.pin };
@@ -110,14 +116,14 @@ export class Machines {
         publicKey: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y },
       });
     } catch (err) {
-      if (err instanceof MachineError) throw new MachineLinkError(502, err.message);
+      if (err instanceof MachineError) throw new MachineLinkError('unreachable', err.message);
       throw err;
     }
-    if (answer.status !== 201) throw new MachineLinkError(answer.status === 429 ? 429 : 400, `the agent at ${new URL(code.url).host} refused the link: ${answerError(answer)}`);
+    if (answer.status !== 201) throw new MachineLinkError(answer.status === 429 ? 'busy' : 'refused', `the agent at ${new URL(code.url).host} refused the link: ${answerError(answer)}`);
     const cookie = credentialCookie(answer.headers['set-cookie']);
     const remoteDeviceId = (answer.body as Partial<SessionResponse> | null)?.deviceId;
     if (!cookie || typeof remoteDeviceId !== 'string' || !/^dv-[a-z0-9]{1,32}$/.test(remoteDeviceId)) {
-      throw new MachineLinkError(502, `the agent at ${new URL(code.url).host} answered the link with no credential: is it a pocketmux agent?`);
+      throw new MachineLinkError('refused', `the agent at ${new URL(code.url).host} answered the link with no credential: is it a pocketmux agent?`);
     }
     const record: MachineRecord = {
       id: newId('mc'),
@@ -139,7 +145,7 @@ export class Machines {
 
   rename(id: string, name: string): MachineView {
     const renamed = this.store.rename(id, name);
-    if (!renamed) throw new MachineLinkError(404, `no linked machine ${id}`);
+    if (!renamed) throw new MachineLinkError('not-found', `no linked machine ${id}`);
     this.clients.delete(id);
     return this.view(renamed);
   }
@@ -150,7 +156,7 @@ export class Machines {
    */
   async remove(id: string): Promise<{ told: boolean; problem: string | null }> {
     const record = this.store.get(id);
-    if (!record) throw new MachineLinkError(404, `no linked machine ${id}`);
+    if (!record) throw new MachineLinkError('not-found', `no linked machine ${id}`);
     let told = false;
     let problem: string | null = null;
     try {

@@ -21,6 +21,7 @@ export function openDataDir(dataDir: string): DataPaths {
     { path: paths.hookTokenHeader, kind: 'file' },
     { path: paths.hookSettings, kind: 'file' },
     { path: paths.devices, kind: 'file' },
+    { path: paths.machines, kind: 'file' },
     { path: paths.identity, kind: 'file' },
     { path: paths.status, kind: 'file' },
     { path: paths.vapid, kind: 'file' },

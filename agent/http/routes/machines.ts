@@ -6,7 +6,7 @@ import type { PairingService } from '../../auth/pairing-service.js';
 import { encodeLinkCode } from '../../machines/link-code.js';
 import { isLoopbackHost } from '../../machines/machine-client.js';
 import { MachineLimitError } from '../../machines/machine-store.js';
-import { MachineLinkError, type Machines } from '../../machines/machines.js';
+import { MachineLinkError, type MachineLinkProblem, type Machines } from '../../machines/machines.js';
 import { trustOf } from '../../machines/machine-store.js';
 import type { Logger } from '../../util/log.js';
 import { deviceOf, handler, HttpError, parse } from './handler.js';
@@ -27,11 +27,14 @@ function notByMachine(res: Response): void {
   if (deviceOf(res).kind === 'machine') throw new HttpError(403, 'a linked machine cannot link or unlink machines');
 }
 
+/** The answer to each link problem; an agent that could not be reached or trusted is a bad gateway. */
+const PROBLEM_STATUS: Readonly<Record<MachineLinkProblem, number>> = { 'bad-code': 400, 'linked-already': 409, 'not-found': 404, unreachable: 502, refused: 400, busy: 429 };
+
 async function linkErrors<T>(run: () => Promise<T> | T): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof MachineLinkError) throw new HttpError(err.status, err.message);
+    if (err instanceof MachineLinkError) throw new HttpError(PROBLEM_STATUS[err.problem], err.message);
     if (err instanceof MachineLimitError) throw new HttpError(409, err.message);
     throw err;
   }
