@@ -98,7 +98,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { store, tabs } = openTabs(config, paths, tmux, login, log);
     const hookToken = loadHookToken(paths.hookToken);
     const { devices, proofs, access, sockets, pairing, attempts } = openAccess({ paths, hookToken, pairingTtlMs: config.pairingTtlMs, behindProxy: config.tailscaleBin !== null || config.publicUrl !== null, log });
-    const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, log });
+    const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, backoffMaxMs: config.machineBackoffMaxMs, log });
+    agent.register(machines);
     const status = agent.register(new StatusManager(paths.status, log, config.maxOutsideSessions));
     status.load();
     agent.register(forgetClosedTabs(status, tabs));
@@ -127,7 +128,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     changes.load();
     const turns = turnChanges(changes, status, log);
     const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place: sessionPlace(tabs, outside), turnTotal: (key) => turns.totalOf(key), log }));
-    const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, log });
+    const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, union: machines.union, log });
     const { address, hostGuard, tailscale } = await openAddress(config, tls !== null, log);
     const version = agentVersion();
     const api = apiRouter({
@@ -172,6 +173,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const url = address.url(port);
     if (address.plainHttpToOthers) log.warn(PLAIN_HTTP_WARNING);
     pairing.publishAt(url);
+    // The linked machines' sessions join this agent's own on the status and sync channels.
+    machines.start();
     log.info('agent listening', { url, pid: process.pid, version });
     started = true;
     return { port, host: config.host, url, newPairing: () => pairing.create(), dispose: () => agent.dispose() };

@@ -237,6 +237,8 @@ export interface WorkspaceView {
   /** What happens to a question of its tabs nobody answers: null leaves it to the terminal. */
   guardrail: Guardrail | null;
   tabs: TabView[];
+  /** The linked machine it is on (see machine-key.ts); absent for the home agent's own. */
+  machine?: string;
 }
 
 export interface WorkspacesResponse {

@@ -104,6 +104,8 @@ export interface Approval {
    * `createdAt`), so the card seems to follow the screen.
    */
   follows?: string;
+  /** The linked machine whose Claude asks (see machine-key.ts); absent for the home agent's own. */
+  machine?: string;
 }
 
 /**
@@ -189,6 +191,7 @@ export const ApprovalSchema = z.object({
   expiresAt: z.number(),
   denyAt: z.nullable(z.number()),
   follows: z.optional(z.string()),
+  machine: z.optional(z.string()),
 }) satisfies z.ZodMiniType<Approval>;
 
 export const ApprovalResolutionSchema = z.object({

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DisplayName } from './api.js';
+import type { MACHINE_REACHES } from './machine-key.js';
 
 export const LINK_CODE_PREFIX = 'pmlink1.';
 /** A link code is a few hundred characters; anything much longer is not one. */
@@ -46,7 +47,7 @@ export const MachineId = z.string().regex(/^mc-[a-z0-9]{1,32}$/, 'not a machine 
 export type MachineTrust = 'pinned' | 'ca' | 'loopback';
 
 /** Whether the machine answered when last asked, and if not, why not. */
-export type MachineReach = 'ok' | 'unreachable' | 'certificate' | 'revoked' | 'refused' | 'unknown';
+export type MachineReach = (typeof MACHINE_REACHES)[number];
 
 export interface MachineView {
   id: string;

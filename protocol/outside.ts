@@ -29,6 +29,8 @@ export interface OutsideSessionView {
   pid: number | null;
   /** When it was first heard of (ms since epoch). */
   firstSeenAt: number;
+  /** The linked machine it runs on; absent for the home agent's own. */
+  machine?: string;
 }
 
 export interface OutsideSessionsResponse {
@@ -43,6 +45,7 @@ export const OutsideSessionViewSchema = z.object({
   pane: z.nullable(z.string()),
   pid: z.nullable(z.number()),
   firstSeenAt: z.number(),
+  machine: z.optional(z.string()),
 }) satisfies z.ZodMiniType<OutsideSessionView>;
 
 /**

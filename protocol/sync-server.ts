@@ -7,6 +7,7 @@
 import { z } from 'zod/mini';
 import type { PaneTitle, TabView, WorkspaceView } from './api.js';
 import { SyncedOutsideSessions } from './outside.js';
+import { MACHINE_REACHES, type MachineSummary } from './machine-key.js';
 import type { SyncServerMessage } from './sync.js';
 
 export const PaneTitleSchema = z.object({ command: z.string(), path: z.string() }) satisfies z.ZodMiniType<PaneTitle>;
@@ -30,8 +31,24 @@ export const WorkspaceViewSchema = z.object({
   createdAt: z.string(),
   guardrail: z._default(z.nullable(z.object({ afterMinutes: z.number() })), null),
   tabs: z.array(TabViewSchema),
+  machine: z.optional(z.string()),
 }) satisfies z.ZodMiniType<WorkspaceView>;
 
+/** A linked machine as the app reads it: its name and whether it answers (the words of why not stay in Settings). */
+export const MachineSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  reach: z.enum(MACHINE_REACHES),
+  since: z.number(),
+  problem: z.nullable(z.string()),
+}) satisfies z.ZodMiniType<MachineSummary>;
+
 export const SyncServerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('sync:snapshot'), version: z.number(), workspaces: z.array(WorkspaceViewSchema), outside: SyncedOutsideSessions }),
+  z.object({
+    type: z.literal('sync:snapshot'),
+    version: z.number(),
+    workspaces: z.array(WorkspaceViewSchema),
+    outside: SyncedOutsideSessions,
+    machines: z._default(z.array(MachineSummarySchema), []),
+  }),
 ]) satisfies z.ZodMiniType<SyncServerMessage>;

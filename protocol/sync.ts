@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { WorkspaceView } from './api.js';
+import type { MachineSummary } from './machine-key.js';
 import type { OutsideSessionView } from './outside.js';
 
 export interface SyncSnapshot {
@@ -13,6 +14,8 @@ export interface SyncSnapshot {
   workspaces: WorkspaceView[];
   /** Claude sessions reporting from outside the tabs, first heard of first. */
   outside: OutsideSessionView[];
+  /** The machines this agent links, whose workspaces and sessions are among the above (`machine`). */
+  machines: MachineSummary[];
 }
 
 export type SyncServerMessage = SyncSnapshot;

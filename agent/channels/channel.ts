@@ -12,6 +12,7 @@ import type { TerminalBridge } from '../terminal/terminal-bridge.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { Logger } from '../util/log.js';
 import type { ClaudePanes } from '../wiring/claude-pane.js';
+import type { MachineUnion } from '../machines/machine-union.js';
 
 /** What an upgrade carries besides its socket, once the shared checks passed. */
 export interface ChannelContext {
@@ -52,6 +53,8 @@ export interface ChannelServices {
   terminals: TerminalBridge;
   /** The agent's one reader per transcript file, shared with the status monitor. */
   transcripts: TranscriptFollowers;
+  /** The linked machines' sessions and approvals, served beside this agent's own. */
+  union: MachineUnion;
   log: Logger;
 }
 

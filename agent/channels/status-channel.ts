@@ -7,6 +7,7 @@ import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
 import type { Presence } from '../push/presence.js';
 import type { Logger } from '../util/log.js';
+import type { MachineUnion } from '../machines/machine-union.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
@@ -18,17 +19,21 @@ import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions
 export class StatusChannel implements Channel {
   private readonly clients: JsonClients;
   private readonly onMessage = (msg: StatusServerMessage | ApprovalServerMessage) => this.clients.broadcast(JSON.stringify(msg));
+  private readonly onResync = () => this.clients.broadcast(JSON.stringify(this.sync()));
 
   constructor(
     private readonly status: StatusManager,
     private readonly approvals: ApprovalStore,
     private readonly presence: Presence,
+    private readonly machines: MachineUnion,
     private readonly log: Logger,
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
     status.on('message', this.onMessage);
     approvals.on('message', this.onMessage);
+    machines.on('status', this.onMessage);
+    machines.on('resync', this.onResync);
   }
 
   accept(ws: WebSocket, ctx: ChannelContext): void {
@@ -59,7 +64,8 @@ export class StatusChannel implements Channel {
   }
 
   private sync(): StatusServerMessage {
-    return { type: 'status:sync', tabs: this.status.snapshot(), approvals: this.approvals.list() };
+    // The linked machines' after this agent's own: their keys carry their machine's id.
+    return { type: 'status:sync', tabs: { ...this.status.snapshot(), ...this.machines.tabs() }, approvals: [...this.approvals.list(), ...this.machines.approvals()] };
   }
 
   private send(client: JsonClient, msg: StatusServerMessage): void {
@@ -69,6 +75,8 @@ export class StatusChannel implements Channel {
   dispose(): void {
     this.status.off('message', this.onMessage);
     this.approvals.off('message', this.onMessage);
+    this.machines.off('status', this.onMessage);
+    this.machines.off('resync', this.onResync);
     this.clients.closeAll();
   }
 }
@@ -76,5 +84,5 @@ export class StatusChannel implements Channel {
 export const statusChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.status,
   caps: 'shared',
-  open: (s) => new StatusChannel(s.status, s.approvals, s.presence, s.log, jsonClientOptions(s.config)),
+  open: (s) => new StatusChannel(s.status, s.approvals, s.presence, s.union, s.log, jsonClientOptions(s.config)),
 };

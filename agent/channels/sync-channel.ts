@@ -4,6 +4,7 @@ import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
+import type { MachineUnion } from '../machines/machine-union.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
 import { parseClientMessage } from './client-message.js';
 import { type JsonClientOptions, JsonClients, jsonClientOptions } from './json-client.js';
@@ -23,6 +24,7 @@ export class SyncChannel implements Channel {
   constructor(
     private readonly tabs: TabService,
     private readonly outside: OutsideSessions,
+    private readonly machines: MachineUnion,
     private readonly log: Logger,
     private readonly pollMs: number,
     clientOptions: JsonClientOptions,
@@ -30,6 +32,7 @@ export class SyncChannel implements Channel {
     this.clients = new JsonClients(clientOptions);
     tabs.on('change', this.onChange);
     outside.on('change', this.onChange);
+    machines.on('sync', this.onChange);
   }
 
   accept(ws: WebSocket, ctx: ChannelContext): void {
@@ -60,7 +63,13 @@ export class SyncChannel implements Channel {
   }
 
   private snapshot(): SyncServerMessage {
-    return { type: 'sync:snapshot', version: this.version, workspaces: this.tabs.views(), outside: this.outside.views() };
+    return {
+      type: 'sync:snapshot',
+      version: this.version,
+      workspaces: [...this.tabs.views(), ...this.machines.workspaces()],
+      outside: [...this.outside.views(), ...this.machines.outside()],
+      machines: this.machines.machines(),
+    };
   }
 
   /** Changes often come in bursts (a workspace closing its tabs); send one snapshot. */
@@ -76,6 +85,7 @@ export class SyncChannel implements Channel {
   dispose(): void {
     this.tabs.off('change', this.onChange);
     this.outside.off('change', this.onChange);
+    this.machines.off('sync', this.onChange);
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
     this.clients.closeAll();
@@ -85,5 +95,5 @@ export class SyncChannel implements Channel {
 export const syncChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.sync,
   caps: 'shared',
-  open: (s) => new SyncChannel(s.tabs, s.outside, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
+  open: (s) => new SyncChannel(s.tabs, s.outside, s.union, s.log, s.config.titlePollMs, jsonClientOptions(s.config)),
 };

@@ -57,6 +57,8 @@ export interface AgentConfig {
   approvalHoldMs: number;
   /** What a guardrail's minute lasts: a minute, shorter only in tests. */
   guardrailMinuteMs: number;
+  /** The longest wait before following a linked machine again (`POCKETMUX_MACHINE_BACKOFF_MAX_MS`, default 30 s). */
+  machineBackoffMaxMs: number;
   /** How often the transcript of a working Claude tab is read for the synthetic interrupt. */
   transcriptPollMs: number;
   /** How long a pairing code stays valid. */
@@ -217,6 +219,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     // Never longer than Claude waits: an answer after its hook timed out would be lost.
     approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', DEFAULT_APPROVAL_HOLD_MS), APPROVAL_HOLD_MAX_MS),
     guardrailMinuteMs: ms('POCKETMUX_GUARDRAIL_MINUTE_MS', 60_000),
+    machineBackoffMaxMs: ms('POCKETMUX_MACHINE_BACKOFF_MAX_MS', 30_000),
     pairingTtlMs: ms('POCKETMUX_PAIRING_TTL_MS', 10 * 60_000),
     safetyPollMs: env.POCKETMUX_SAFETY_POLL_MS === undefined ? null : ms('POCKETMUX_SAFETY_POLL_MS', 30_000),
     pushHosts: (env.POCKETMUX_PUSH_HOSTS ?? '')

@@ -3,12 +3,13 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest, type 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { AGENT_TIME_HEADER, formatProof, PROOF_HEADER, PROOF_TIME_ERROR, proofMessage } from '../../protocol/device-proof.js';
+import WebSocket from 'ws';
+import { AGENT_TIME_HEADER, formatProof, PROOF_HEADER, PROOF_TIME_ERROR, proofMessage, withTargetProof } from '../../protocol/device-proof.js';
 import type { MachineReach } from '../../protocol/machines.js';
 import { ACCESS_REFUSALS } from '../../protocol/refusals.js';
 
-/** The most of another agent's answer this one reads; the answers linking needs are small. */
-export const MACHINE_ANSWER_MAX_BYTES = 1024 * 1024;
+/** The most of another agent's answer this one reads: a forwarded answer (a pane's history, a diff) included. */
+export const MACHINE_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
 /** The most of another agent's refusal that is passed on in words. */
 export const ANSWER_ERROR_MAX = 500;
 /** How long one request to another agent may take, connection and answer. */
@@ -41,7 +42,22 @@ export interface MachineCredential {
 export interface MachineAnswer {
   status: number;
   headers: IncomingMessage['headers'];
+  /** The answer as JSON, or null when it is empty or not JSON. */
   body: unknown;
+  /** The answer as it came, to pass on. */
+  bytes: Buffer;
+}
+
+/** A body passed on as it came (a phone's request forwarded to the machine it is for), with its type. */
+export interface RawBody {
+  raw: Buffer;
+  type: string;
+  /** Headers of the request's own that go with it (an upload's file name). */
+  headers?: Record<string, string>;
+}
+
+function isRaw(body: unknown): body is RawBody {
+  return typeof body === 'object' && body !== null && Buffer.isBuffer((body as Partial<RawBody>).raw);
 }
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -132,7 +148,8 @@ export function machineRequest(target: MachineTarget, method: string, path: stri
     let req: ClientRequest;
     let url: URL;
     try {
-      const made = requestOf(target, method, path, { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) });
+      const type: Record<string, string> = body === undefined ? {} : isRaw(body) ? { ...body.headers, 'content-type': body.type } : { 'content-type': 'application/json' };
+      const made = requestOf(target, method, path, { ...headers, ...type });
       url = made.url;
       req = made.send((res) => {
         const chunks: Buffer[] = [];
@@ -146,14 +163,15 @@ export function machineRequest(target: MachineTarget, method: string, path: stri
           chunks.push(chunk);
         });
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           let parsed: unknown = null;
           try {
             parsed = text ? (JSON.parse(text) as unknown) : null;
           } catch {
             parsed = null;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, bytes });
         });
         res.on('error', (err) => reject(unreachable(url, err)));
       });
@@ -162,7 +180,7 @@ export function machineRequest(target: MachineTarget, method: string, path: stri
       return;
     }
     req.on('error', (err) => reject(unreachable(url, err)));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
+    req.end(body === undefined ? undefined : isRaw(body) ? body.raw : JSON.stringify(body));
   });
 }
 
@@ -190,7 +208,7 @@ export class MachineClient {
     this.key = createPrivateKey(credential.privateKey);
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<MachineAnswer> {
+  async request(method: string, path: string, body?: unknown | RawBody): Promise<MachineAnswer> {
     let answer = await this.signed(method, path, body);
     // Its clock is far from this one's: sign once more in its time, as the app does.
     if (answer.status === 401 && (answer.body as { code?: unknown } | null)?.code === PROOF_TIME_ERROR) answer = await this.signed(method, path, body);
@@ -204,14 +222,41 @@ export class MachineClient {
     return answer;
   }
 
-  private async signed(method: string, path: string, body: unknown): Promise<MachineAnswer> {
-    const target = new URL(path, this.target.url);
+  /**
+   * A WebSocket to one of its channels, proven as the app opens one (the proof the last query
+   * parameter, the cookie a header) and verified as every request is.
+   */
+  socket(path: string, maxPayload: number): WebSocket {
+    const problem = transportProblem(this.target.url);
+    if (problem) throw new MachineError('refused', problem);
+    const url = new URL(path, this.target.url);
+    const target = withTargetProof(`${url.pathname}${url.search}`, this.proof('GET', `${url.pathname}${url.search}`));
+    const wsUrl = new URL(target, url);
+    wsUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new WebSocket(wsUrl, {
+      headers: { cookie: this.cookie() },
+      handshakeTimeout: MACHINE_REQUEST_TIMEOUT_MS,
+      maxPayload,
+      ...(this.target.pin === null ? {} : { createConnection: pinnedConnection(url, this.target.pin) as never }),
+    });
+  }
+
+  private cookie(): string {
+    return `${this.credential.cookieName}=${this.credential.credential}`;
+  }
+
+  private proof(method: string, target: string): string {
     const time = Date.now() + this.offsetMs;
     const nonce = randomBytes(16).toString('base64url');
-    const signature = sign('sha256', Buffer.from(proofMessage(method, `${target.pathname}${target.search}`, time, nonce)), { key: this.key, dsaEncoding: 'ieee-p1363' });
+    const signature = sign('sha256', Buffer.from(proofMessage(method, target, time, nonce)), { key: this.key, dsaEncoding: 'ieee-p1363' });
+    return formatProof({ time, nonce, signature: signature.toString('base64url') });
+  }
+
+  private async signed(method: string, path: string, body: unknown): Promise<MachineAnswer> {
+    const target = new URL(path, this.target.url);
     const answer = await machineRequest(this.target, method, path, body, {
-      cookie: `${this.credential.cookieName}=${this.credential.credential}`,
-      [PROOF_HEADER]: formatProof({ time, nonce, signature: signature.toString('base64url') }),
+      cookie: this.cookie(),
+      [PROOF_HEADER]: this.proof(method, `${target.pathname}${target.search}`),
     });
     const theirs = Number(answer.headers[AGENT_TIME_HEADER.toLowerCase()]);
     if (Number.isFinite(theirs) && theirs > 0) this.offsetMs = theirs - Date.now();

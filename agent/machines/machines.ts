@@ -4,8 +4,9 @@ import type { AddMachineBody, MachineReach, MachineView } from '../../protocol/m
 import { newId } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
 import { decodeLinkCode } from './link-code.js';
-import { answerError, MachineClient, MachineError, machineRequest, transportProblem } from './machine-client.js';
+import { answerError, type MachineAnswer, MachineClient, MachineError, machineRequest, type RawBody, transportProblem } from './machine-client.js';
 import { type MachineRecord, type MachineStore, trustOf } from './machine-store.js';
+import { MachineUnion } from './machine-union.js';
 
 /**
  * Why a link could not be made or changed: the code is not one (or not usable), the machine
@@ -48,13 +49,27 @@ function credentialCookie(setCookie: string[] | undefined): { cookieName: string
 export class Machines {
   private readonly reach = new Map<string, Reach>();
   private readonly clients = new Map<string, MachineClient>();
+  /** Every linked machine's sessions, followed from the moment it is linked (or the agent starts). */
+  readonly union: MachineUnion;
 
   constructor(
     private readonly store: MachineStore,
     /** The name this agent goes by in the other agent's devices list. */
     private readonly ownName: string,
     private readonly log: Logger,
-  ) {}
+    followBackoff?: { first: number; max: number },
+  ) {
+    this.union = new MachineUnion((record) => this.clientOf(record), log, followBackoff);
+  }
+
+  /** Starts following every machine linked before. */
+  start(): void {
+    for (const record of this.store.list()) this.union.follow(record);
+  }
+
+  dispose(): void {
+    this.union.dispose();
+  }
 
   view(record: MachineRecord): MachineView {
     const reach = this.reach.get(record.id) ?? { reach: 'unknown', problem: null };
@@ -139,6 +154,7 @@ export class Machines {
     };
     this.store.add(record);
     this.reach.set(record.id, { reach: 'ok', problem: null });
+    this.union.follow(record);
     this.log.info('machine linked', { machine: record.id, url: record.url, trust: record.trust });
     return this.view(record);
   }
@@ -146,8 +162,28 @@ export class Machines {
   rename(id: string, name: string): MachineView {
     const renamed = this.store.rename(id, name);
     if (!renamed) throw new MachineLinkError('not-found', `no linked machine ${id}`);
-    this.clients.delete(id);
+    this.union.renamed(renamed);
     return this.view(renamed);
+  }
+
+  /**
+   * A request of a phone's for a session of a linked machine, made there once with this
+   * agent's credential (never tried again: a decision must not be made twice), its answer
+   * passed back as it came. Refused without trying while the machine is not reachable.
+   */
+  async forward(id: string, method: string, path: string, body: RawBody | undefined): Promise<MachineAnswer> {
+    const record = this.store.get(id);
+    if (!record) throw new MachineLinkError('not-found', `no linked machine ${id}: it was unlinked`);
+    const reach = this.union.follower(id)?.reach;
+    if (reach && reach.reach !== 'ok' && reach.reach !== 'unknown') {
+      throw new MachineLinkError('unreachable', `“${record.name}” is not reachable (${reach.problem ?? reach.reach}): try again when it is back`);
+    }
+    try {
+      return await this.clientOf(record).request(method, path, body);
+    } catch (err) {
+      if (err instanceof MachineError) throw new MachineLinkError('unreachable', `“${record.name}”: ${err.message}`);
+      throw err;
+    }
   }
 
   /**
@@ -168,6 +204,7 @@ export class Machines {
       if (err instanceof MachineError && err.reach === 'revoked') told = true;
       else problem = (err as Error).message;
     }
+    this.union.unfollow(id);
     this.store.remove(id);
     this.reach.delete(id);
     this.clients.delete(id);

@@ -19,9 +19,10 @@ export function certificatePin(tls: TlsMaterial | null): string | null {
 }
 
 /** The machines this agent linked, loaded, and what it says of itself in a link code. */
-export function openMachines(opts: { path: string; tls: TlsMaterial | null; log: Logger }) {
+export function openMachines(opts: { path: string; tls: TlsMaterial | null; backoffMaxMs: number; log: Logger }) {
   const store = new MachineStore(opts.path, opts.log);
   store.load();
   const machineName = ownMachineName();
-  return { machines: new Machines(store, machineName, opts.log), certificatePin: certificatePin(opts.tls), machineName };
+  const backoff = { first: Math.min(1_000, opts.backoffMaxMs), max: opts.backoffMaxMs };
+  return { machines: new Machines(store, machineName, opts.log, backoff), certificatePin: certificatePin(opts.tls), machineName };
 }

@@ -9,9 +9,8 @@ import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
-import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
+import { groupName, OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
 import { hasTimeline } from './tab-status.js';
 
 /** Where a tab lives in the list. */
@@ -198,11 +197,11 @@ export interface PlaceNames {
 
 export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {
   if (!place) return parseSessionKey(key).kind === 'outside' ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
-  if (isOutsidePlace(place)) return { workspace: OUTSIDE_GROUP, tab: outsideLabel(place.outside.cwd).primary };
+  if (isOutsidePlace(place)) return { workspace: groupName(OUTSIDE_GROUP, place.outside.machine), tab: outsideLabel(place.outside.cwd).primary };
   const { workspace, tab } = place;
   // As the tab's row names it: a Claude tab the person did not name is "Claude".
   const name = tab.kind === 'claude' && !tab.name ? 'Claude' : tabLabel(tab).primary;
-  return { workspace: visibleText(workspace.name), tab: name };
+  return { workspace: groupName(workspace.name, workspace.machine), tab: name };
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { PaneTitle, TabView } from '../../protocol/api.js';
+import type { PaneTitle, TabView, } from '../../protocol/api.js';
+import type { MachineSummary } from '../../protocol/machine-key.js';
 import type { OutsideTerminal } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 
@@ -12,6 +13,30 @@ export function setHomeDirectory(home: string): void {
   const trimmed = home.replace(/\/+$/, '');
   if (!trimmed) return;
   homePrefix = new RegExp(`^${trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`);
+}
+
+let machines: readonly MachineSummary[] = [];
+
+/** The linked machines, from every sync snapshot: their names go before their workspaces'. */
+export function setMachines(list: readonly MachineSummary[]): void {
+  machines = list;
+}
+
+/**
+ * A machine as its sessions are named: its name, and "unreachable" while it is (its sessions
+ * are the last it sent); undefined for the home agent's own (no machine).
+ */
+export function machineLabel(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const m = machines.find((x) => x.id === id);
+  if (!m) return 'A linked machine';
+  return m.reach === 'ok' || m.reach === 'unknown' ? m.name : `${m.name} (unreachable)`;
+}
+
+/** A workspace or group as the list and the cards name it: a linked machine's after that machine. */
+export function groupName(name: string, machine: string | undefined): string {
+  const label = machineLabel(machine);
+  return visibleText(label === undefined ? name : `${label} · ${name}`);
 }
 
 /**

@@ -5,6 +5,7 @@ import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
 import { CHANNEL_PATHS } from '../core/api.js';
 import { JsonChannelController } from '../core/json-channel-controller.js';
+import { setMachines } from '../core/labels.js';
 
 /**
  * Keeps the workspace list, and the Claude sessions started outside pocketmux, live from
@@ -53,6 +54,7 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
     this.version = msg.version;
     this.workspaces = msg.workspaces;
     this.outside = msg.outside;
+    setMachines(msg.machines);
     this.loaded = true;
     this.host.requestUpdate();
   }

@@ -2,10 +2,9 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Guardrail, WorkspaceView } from '../../protocol/api.js';
-import { visibleText } from '../../protocol/safe-text.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { guardrailMark } from '../core/guardrail.js';
-import { shortPath } from '../core/labels.js';
+import { groupName, shortPath } from '../core/labels.js';
 import { ItemActionsController, itemActionsPanel } from './item-actions-controller.js';
 import { groupCard } from './group-card-styles.js';
 import { PendingActionController } from '../core/pending-action-controller.js';
@@ -145,12 +144,12 @@ export class WorkspaceCard extends LitElement {
     const ws = this.workspace;
     const state = workspaceState(ws, this.statuses);
     const waiting = attentionCount([ws], this.statuses);
-    return html`<section aria-label=${`Workspace ${ws.name}`}>
+    return html`<section aria-label=${`Workspace ${groupName(ws.name, ws.machine)}`}>
       <header>
         <div class="title">
           <div class="name">
             ${state ? html`<pm-status-dot state=${state} label=${`${ws.name}: ${STATE_LABEL[state].toLowerCase()}`}></pm-status-dot>` : nothing}
-            <h2><bdi>${visibleText(ws.name)}</bdi></h2>
+            <h2><bdi>${groupName(ws.name, ws.machine)}</bdi></h2>
             ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
           </div>
           <div class="dir" title=${ws.dir}><bdi>${shortPath(ws.dir)}</bdi></div>

@@ -17,9 +17,11 @@ const PWA = join(REPO_ROOT, 'dist', 'pwa');
  * it (45 KB, met by 67 bytes, until every request had to carry a proof of the device's key:
  * 1.1 KB), while the agent in fact sent every file uncompressed: 160 KB, 122 KB of it the
  * main script. With the copies the build writes the same scripts come to 41,244 bytes as
- * Brotli (46,925 as gzip, for a browser without Brotli).
+ * Brotli (46,925 as gzip, for a browser without Brotli). Several machines took it to 41.5 KB:
+ * every snapshot now carries the linked machines, read by a schema, and every card and
+ * workspace names its machine (41,945 bytes before, 42,318 after).
  */
-const BUDGET_BYTES = 41 * 1024;
+const BUDGET_BYTES = 41.5 * 1024;
 
 let agent: AgentHandle;
 beforeAll(async () => {

@@ -234,7 +234,14 @@ export const EXAMPLES: Record<string, unknown> = {
   PaneTitleSchema: paneTitle,
   TabViewSchema: tabView,
   WorkspaceViewSchema: workspaceView,
-  SyncServerMessageSchema: { type: 'sync:snapshot', version: 3, workspaces: [workspaceView], outside: [outsideView] },
+  MachineSummarySchema: { id: 'mc-k3j9x2ab', name: 'Build box', reach: 'unreachable', since: 1_764_000_000_000, problem: 'cannot reach the agent at 10.0.0.2:8420: ECONNREFUSED' },
+  SyncServerMessageSchema: {
+    type: 'sync:snapshot',
+    version: 3,
+    workspaces: [workspaceView, { ...workspaceView, id: 'mc-k3j9x2ab~ws-1', machine: 'mc-k3j9x2ab' }],
+    outside: [outsideView],
+    machines: [{ id: 'mc-k3j9x2ab', name: 'Build box', reach: 'ok', since: 1_764_000_000_000, problem: null }],
+  },
   // timeline.ts
   ...entries,
   MessageUsage: messageUsage,
@@ -573,6 +580,13 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
   },
   SyncServerMessageSchema: (d) => {
     for (const s of (d as { outside: unknown[] }).outside) expect(schemas.get('OutsideSessionViewSchema')?.safeParse(s).success).toBe(true);
+    for (const m of (d as { machines: unknown[] }).machines) LIMITS.MachineSummarySchema?.(m);
+  },
+  MachineSummarySchema: (d) => {
+    const m = d as { id: string; name: string; reach: string; since: number; problem: string | null };
+    expectKeys(m, ['id', 'name', 'reach', 'since', 'problem']);
+    expect(['ok', 'unreachable', 'certificate', 'revoked', 'refused', 'unknown']).toContain(m.reach);
+    expect(typeof m.since).toBe('number');
   },
 };
 for (const event of HOOK_EVENT_NAMES) LIMITS[`HOOK_SCHEMAS.${event}`] = (d) => expectHookCommon(d, event);

@@ -14,6 +14,7 @@ import { type ChangesRouteDeps, changesRoutes } from './changes.js';
 import { type DeviceRouteDeps, deviceRoutes } from './devices.js';
 import { HttpError } from './handler.js';
 import { type MachineRouteDeps, machineRoutes } from './machines.js';
+import { machineForward } from './machine-forward.js';
 import { type OutsideRouteDeps, outsideRoutes, outsideUploadRoutes } from './outside.js';
 import { type PairingRouteDeps, pairingRoutes, pairRoutes } from './pairing.js';
 import { type PushRouteDeps, pushRoutes } from './push.js';
@@ -70,6 +71,8 @@ export function apiRouter(deps: RouteDeps): Router {
     deps.connections.proven(req);
     next();
   });
+  // What is for a linked machine's session goes there, its body as it came: before any parser.
+  api.use(machineForward(deps));
   // Uploads are raw bodies with their own limit (UPLOAD_MAX_BYTES), streamed to disk: they
   // come before the JSON parser, which would otherwise take a JSON file for a request body.
   api.use(tabUploadRoutes(deps));

@@ -1,0 +1,173 @@
+import { EventEmitter } from 'node:events';
+import type { WorkspaceView } from '../../protocol/api.js';
+import type { Approval, ApprovalResolution, ApprovalServerMessage } from '../../protocol/approvals.js';
+import { machineKey, splitMachineKey } from '../../protocol/machine-key.js';
+import type { OutsideSessionView } from '../../protocol/outside.js';
+import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
+import type { MachineSummary } from '../../protocol/machine-key.js';
+import type { Logger } from '../util/log.js';
+import type { MachineClient } from './machine-client.js';
+import { type FollowerEvents, MachineFollower } from './machine-follower.js';
+import type { MachineRecord } from './machine-store.js';
+
+/**
+ * What the union says, in the home agent's keys: `status`, a message for every status client;
+ * `resync`, every status client should get a fresh snapshot (a machine's whole status was
+ * replaced, or a machine came or went); `sync`, the workspace lists changed.
+ */
+export interface UnionEvents {
+  status: [msg: StatusServerMessage | ApprovalServerMessage];
+  resync: [];
+  sync: [];
+}
+
+/** A key of a linked machine's own, or of one it links in turn: only its own are followed. */
+function own(key: string): boolean {
+  return splitMachineKey(key) === null;
+}
+
+function approvalOf(machine: string, a: Approval): Approval {
+  return { ...a, id: machineKey(machine, a.id), tabId: machineKey(machine, a.tabId), ...(a.follows === undefined ? {} : { follows: machineKey(machine, a.follows) }), machine };
+}
+
+function resolutionOf(machine: string, r: ApprovalResolution): ApprovalResolution {
+  return { ...r, id: machineKey(machine, r.id), tabId: machineKey(machine, r.tabId) };
+}
+
+/**
+ * The linked machines' sessions as the home agent serves them: one follower per machine, and
+ * everything it knows under keys with the machine's id in front (`protocol/machine-key.ts`),
+ * each workspace, outside session and approval marked with its machine. What a machine links
+ * in turn is not followed: the union is one level deep.
+ */
+export class MachineUnion extends EventEmitter<UnionEvents> {
+  private readonly followers = new Map<string, { record: MachineRecord; follower: MachineFollower; off: () => void }>();
+
+  constructor(
+    private readonly clientOf: (record: MachineRecord) => MachineClient,
+    private readonly log: Logger,
+    private readonly backoff?: { first: number; max: number },
+  ) {
+    super();
+  }
+
+  follow(record: MachineRecord): void {
+    if (this.followers.has(record.id)) return;
+    const follower = new MachineFollower(record.id, this.clientOf(record), this.log, this.backoff);
+    const id = record.id;
+    const onStatus = (...[msg]: FollowerEvents['status']) => this.forward(id, msg);
+    const onResync = () => this.emit('resync');
+    const onSync = () => this.emit('sync');
+    const onReach = () => {
+      this.emit('sync');
+      this.emit('resync');
+    };
+    follower.on('status', onStatus);
+    follower.on('resync', onResync);
+    follower.on('sync', onSync);
+    follower.on('reach', onReach);
+    const off = () => {
+      follower.off('status', onStatus);
+      follower.off('resync', onResync);
+      follower.off('sync', onSync);
+      follower.off('reach', onReach);
+      follower.stop();
+    };
+    this.followers.set(id, { record, follower, off });
+    follower.start();
+    this.emit('sync');
+  }
+
+  /** Stops following a machine; its sessions and approvals leave every client. */
+  unfollow(id: string): void {
+    const entry = this.followers.get(id);
+    if (!entry) return;
+    entry.off();
+    this.followers.delete(id);
+    this.emit('sync');
+    this.emit('resync');
+  }
+
+  renamed(record: MachineRecord): void {
+    const entry = this.followers.get(record.id);
+    if (!entry) return;
+    entry.record = record;
+    this.emit('sync');
+  }
+
+  /** The follower of a machine, for what goes to it (decisions, input, terminals). */
+  follower(id: string): MachineFollower | undefined {
+    return this.followers.get(id)?.follower;
+  }
+
+  private forward(machine: string, msg: FollowerEvents['status'][0]): void {
+    switch (msg.type) {
+      case 'status:update':
+        if (own(msg.tabId)) this.emit('status', { ...msg, tabId: machineKey(machine, msg.tabId) });
+        return;
+      case 'status:removed':
+        if (own(msg.tabId)) this.emit('status', { ...msg, tabId: machineKey(machine, msg.tabId) });
+        return;
+      case 'status:hook-event':
+        if (own(msg.hook.tabId)) this.emit('status', { ...msg, hook: { ...msg.hook, tabId: machineKey(machine, msg.hook.tabId) } });
+        return;
+      case 'approval-opened':
+        if (own(msg.approval.id)) this.emit('status', { type: 'approval-opened', approval: approvalOf(machine, msg.approval) });
+        return;
+      case 'approval-resolved':
+        if (own(msg.resolution.id)) this.emit('status', { type: 'approval-resolved', resolution: resolutionOf(machine, msg.resolution) });
+        return;
+    }
+  }
+
+  /** Every linked machine's sessions' status, under the home agent's keys. */
+  tabs(): Record<string, TabStatus> {
+    const out: Record<string, TabStatus> = {};
+    for (const [id, { follower }] of this.followers) {
+      for (const [key, status] of follower.state.tabs) if (own(key)) out[machineKey(id, key)] = status;
+    }
+    return out;
+  }
+
+  /** Every linked machine's open approvals, oldest first within each machine. */
+  approvals(): Approval[] {
+    const out: Approval[] = [];
+    for (const [id, { follower }] of this.followers) {
+      for (const a of follower.state.approvals.values()) if (own(a.id)) out.push(approvalOf(id, a));
+    }
+    return out;
+  }
+
+  workspaces(): WorkspaceView[] {
+    const out: WorkspaceView[] = [];
+    for (const [id, { follower }] of this.followers) {
+      for (const w of follower.state.workspaces) {
+        if (w.machine !== undefined) continue;
+        out.push({
+          ...w,
+          id: machineKey(id, w.id),
+          machine: id,
+          tabs: w.tabs.map((t) => ({ ...t, id: machineKey(id, t.id), workspaceId: machineKey(id, t.workspaceId) })),
+        });
+      }
+    }
+    return out;
+  }
+
+  outside(): OutsideSessionView[] {
+    const out: OutsideSessionView[] = [];
+    for (const [id, { follower }] of this.followers) {
+      for (const o of follower.state.outside) if (o.machine === undefined) out.push({ ...o, key: machineKey(id, o.key), machine: id });
+    }
+    return out;
+  }
+
+  machines(): MachineSummary[] {
+    return [...this.followers.values()].map(({ record, follower }) => ({ id: record.id, name: record.name, ...follower.reach }));
+  }
+
+  dispose(): void {
+    for (const { off } of this.followers.values()) off();
+    this.followers.clear();
+  }
+}

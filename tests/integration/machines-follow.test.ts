@@ -1,0 +1,155 @@
+/**
+ * One inbox over several machines, with three real agents on this machine (own ports, data
+ * dirs, tmux servers): the home agent, the only one the phone is paired with; a second on
+ * loopback; a third serving HTTPS with a certificate of its own, running the real Claude Code
+ * CLI against the stand-in API. The phone sees every machine's workspaces and approvals on the
+ * home agent's channels, under keys that name their machine, and what it does to them goes to
+ * the machine that owns them, once.
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import type { TabView } from '../../protocol/api.js';
+import type { Approval } from '../../protocol/approvals.js';
+import { splitMachineKey } from '../../protocol/machine-key.js';
+import type { MachineLinkResponse } from '../../protocol/machines.js';
+import type { SyncSnapshot } from '../../protocol/sync.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
+import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
+import { api, claim, deviceSocket, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
+import { bash, FakeAnthropic } from '../support/fake-anthropic.js';
+import { StatusClient } from '../support/status.js';
+
+let fake: FakeAnthropic;
+let home: AgentHandle;
+let second: AgentHandle;
+let third: AgentHandle;
+let phone: Session;
+let status: StatusClient;
+let sync: WebSocket;
+let latest: SyncSnapshot | null = null;
+let project: string;
+let thirdTab: TabView;
+const secondEnv = newTestEnvironment();
+const ids: Record<'second' | 'third', string> = { second: '', third: '' };
+
+async function link(agent: AgentHandle, name: string): Promise<string> {
+  const made = await runCli(['machines', 'link-code', '--json', '--data-dir', agent.dataDir], agentEnv(agent), 30_000);
+  const { code } = JSON.parse(made.stdout) as MachineLinkResponse;
+  const added = await runCli(['machines', 'add', code, '--name', name, '--json', '--data-dir', home.dataDir], agentEnv(home), 30_000);
+  if (added.code !== 0) throw new Error(`machines add: ${added.stderr}`);
+  return (JSON.parse(added.stdout) as { id: string }).id;
+}
+
+async function newTab(agent: AgentHandle, ...args: string[]): Promise<TabView> {
+  const made = await runCli(['tab', 'new', ...args, '--json', '--data-dir', agent.dataDir], agentEnv(agent), 30_000);
+  if (made.code !== 0) throw new Error(`tab new: ${made.stderr}`);
+  return JSON.parse(made.stdout) as TabView;
+}
+
+function snapshot(): SyncSnapshot {
+  if (!latest) throw new Error('no sync snapshot yet');
+  return latest;
+}
+
+beforeAll(async () => {
+  fake = await FakeAnthropic.start();
+  const thirdEnv = newTestEnvironment();
+  mkdirSync(join(thirdEnv.home, 'project'), { recursive: true });
+  project = realpathSync(join(thirdEnv.home, 'project'));
+  const claude = prepareClaudeEnv({ baseUrl: fake.url, home: thirdEnv.home, projectDirs: [project] });
+  const cert = testCertificate(thirdEnv.root, 30);
+  [home, second, third] = await Promise.all([
+    startAgent({ env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } }),
+    startAgent({ reuse: secondEnv }),
+    startAgent({ reuse: thirdEnv, args: ['--claude-bin', CLAUDE_BIN, '--tls-cert', cert.cert, '--tls-key', cert.key], env: claude.env }),
+  ]);
+  // The third runs a Claude tab, the second a shell: each made there by its own CLI.
+  thirdTab = await newTab(third, '--claude', '--permission-mode', 'default', project);
+  await newTab(second, second.home);
+
+  ids.second = await link(second, 'Laptop');
+  ids.third = await link(third, 'Build box');
+  phone = await claim(home, 'Pixel 8');
+  status = new StatusClient(phone);
+  await status.opened;
+  sync = deviceSocket(phone, '/api/sync');
+  sync.on('message', (data) => {
+    latest = JSON.parse(String(data)) as SyncSnapshot;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  status?.ws.close();
+  sync?.close();
+  await cleanupAgents();
+  await fake?.close();
+});
+
+describe('one inbox over several machines', () => {
+  it('lists every machine’s workspaces and sessions under keys naming the machine, and the machines themselves', async () => {
+    await eventually(() => snapshot().machines.every((m) => m.reach === 'ok') && snapshot().machines.length === 2, 20_000, 'both machines followed');
+    expect(snapshot().machines.map((m) => m.name).sort()).toEqual(['Build box', 'Laptop']);
+    const shop = await eventually(() => snapshot().workspaces.find((w) => w.name === 'project'), 20_000, 'the third machine’s workspace');
+    expect(shop.machine).toBe(ids.third);
+    expect(shop.id).toBe(`${ids.third}~${splitMachineKey(shop.id)?.key}`);
+    expect(shop.tabs.map((t) => t.id)).toEqual([`${ids.third}~${thirdTab.id}`]);
+    expect(snapshot().workspaces.filter((w) => w.machine === ids.second).map((w) => w.tabs.length)).toEqual([1]);
+    // The home agent's own workspaces carry no machine.
+    expect(snapshot().workspaces.filter((w) => w.machine === undefined).map((w) => [w.name, w.id.includes('~')])).toEqual([['Home', false]]);
+    // The Claude on the third machine, as the home agent's status channel shows it.
+    await status.waitState(`${ids.third}~${thirdTab.id}`, 'idle', (s) => s.claudeRunning, 60_000);
+  }, 90_000);
+
+  it('a permission prompt on the third machine is answered through the home agent, once, and the tool runs there', async () => {
+    const key = `${ids.third}~${thirdTab.id}`;
+    const marker = join(project, 'approved.txt');
+    fake.onPrompt('make the file', bash(`echo remote > ${marker}`, 'Write a file'));
+    // Typed into the third machine's Claude through the home agent.
+    const typed = await api(phone, 'POST', `/api/tabs/${encodeURIComponent(key)}/input`, { text: 'make the file' });
+    expect(typed.status).toBe(204);
+    const approval = await eventually(() => status.openApprovals().find((a: Approval) => a.tabId === key), 60_000, 'the approval from the third machine');
+    expect(approval.machine).toBe(ids.third);
+    expect(splitMachineKey(approval.id)?.machineId).toBe(ids.third);
+    expect(approval.summary.body).toContain('echo remote');
+
+    const decided = await api<{ resolution: { outcome: string } }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'allow' });
+    expect(decided.status).toBe(200);
+    expect(decided.body.resolution.outcome).toBe('approved');
+    await eventually(() => existsSync(marker), 30_000, 'the command to run on the third machine');
+    expect(readFileSync(marker, 'utf8')).toBe('remote\n');
+    await eventually(() => !status.openApprovals().some((a) => a.id === approval.id), 10_000, 'the approval to leave the inbox');
+    // Answered once: the third machine's own refusal comes back as it is.
+    const again = await api<{ error: string }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'deny' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/already/);
+    await status.waitState(key, 'ready-for-review', () => true, 60_000);
+  }, 120_000);
+
+  it('a machine that stops is shown unreachable since then, with its last known sessions, and comes back', async () => {
+    const before = Date.now();
+    await second.stop();
+    const down = await eventually(() => snapshot().machines.find((m) => m.id === ids.second && m.reach === 'unreachable'), 20_000, 'the second machine unreachable');
+    expect(down.since).toBeGreaterThanOrEqual(before);
+    expect(down.problem).toContain(`127.0.0.1:${second.port}`);
+    // What it last had stays listed.
+    expect(snapshot().workspaces.filter((w) => w.machine === ids.second).map((w) => w.tabs.length)).toEqual([1]);
+    // Nothing goes to it meanwhile, and the phone is told why.
+    const tab = snapshot().workspaces.find((w) => w.machine === ids.second)?.tabs[0];
+    const refused = await api<{ error: string }>(phone, 'POST', `/api/tabs/${encodeURIComponent(tab?.id ?? '')}/input`, { text: 'ls' });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toContain('“Laptop” is not reachable');
+
+    second = await startAgent({ reuse: secondEnv, args: ['--port', String(second.port)] });
+    await eventually(() => snapshot().machines.find((m) => m.id === ids.second && m.reach === 'ok'), 20_000, 'the second machine back');
+  }, 60_000);
+
+  it('unlinking a machine takes its sessions off the home agent’s lists', async () => {
+    const removed = await runCli(['machines', 'remove', ids.second, '--data-dir', home.dataDir], agentEnv(home), 30_000);
+    expect(removed.code).toBe(0);
+    await eventually(() => !snapshot().workspaces.some((w) => w.machine === ids.second), 10_000, 'the second machine’s workspaces gone');
+    expect(snapshot().machines.map((m) => m.id)).toEqual([ids.third]);
+  });
+});
