@@ -96,8 +96,24 @@ export class MachineFollower extends EventEmitter<FollowerEvents> {
     }
   }
 
+  /**
+   * Asks the machine who this agent is there first: a refusal says why in words (removed from
+   * its devices, or another reason), which a refused WebSocket upgrade cannot, and the answer
+   * carries its clock, which the sockets' proofs are then signed in.
+   */
   private connect(): void {
     if (this.stopped) return;
+    this.client.request('GET', '/api/session').then(
+      (answer) => {
+        if (this.stopped) return;
+        if (answer.status !== 200) this.lost(new MachineError('refused', `the agent at ${new URL(this.client.target.url).host} answered HTTP ${answer.status}`));
+        else this.open();
+      },
+      (err: Error) => this.lost(err),
+    );
+  }
+
+  private open(): void {
     this.synced = { status: false, sync: false };
     let status: WebSocket;
     let sync: WebSocket;

@@ -33,6 +33,7 @@ let latest: SyncSnapshot | null = null;
 let project: string;
 let thirdTab: TabView;
 const secondEnv = newTestEnvironment();
+const homeEnv = newTestEnvironment();
 const ids: Record<'second' | 'third', string> = { second: '', third: '' };
 
 async function link(agent: AgentHandle, name: string): Promise<string> {
@@ -62,7 +63,7 @@ beforeAll(async () => {
   const claude = prepareClaudeEnv({ baseUrl: fake.url, home: thirdEnv.home, projectDirs: [project] });
   const cert = testCertificate(thirdEnv.root, 30);
   [home, second, third] = await Promise.all([
-    startAgent({ env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } }),
+    startAgent({ reuse: homeEnv, env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } }),
     startAgent({ reuse: secondEnv }),
     startAgent({ reuse: thirdEnv, args: ['--claude-bin', CLAUDE_BIN, '--tls-cert', cert.cert, '--tls-key', cert.key], env: claude.env }),
   ]);
@@ -145,6 +146,30 @@ describe('one inbox over several machines', () => {
     second = await startAgent({ reuse: secondEnv, args: ['--port', String(second.port)] });
     await eventually(() => snapshot().machines.find((m) => m.id === ids.second && m.reach === 'ok'), 20_000, 'the second machine back');
   }, 60_000);
+
+  it('the home agent restarted while a prompt waits on a linked machine finds it again, still answerable once', async () => {
+    const key = `${ids.third}~${thirdTab.id}`;
+    const marker = join(project, 'after-restart.txt');
+    fake.onPrompt('after the restart', bash(`echo again > ${marker}`, 'Write a file'));
+    expect((await api(phone, 'POST', `/api/tabs/${encodeURIComponent(key)}/input`, { text: 'after the restart' })).status).toBe(204);
+    const waiting = await eventually(() => status.openApprovals().find((a) => a.tabId === key), 60_000, 'the approval');
+    status.ws.close();
+    await home.stop();
+    home = await startAgent({ reuse: homeEnv, args: ['--port', String(home.port)], env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } });
+    status = new StatusClient(phone);
+    await status.opened;
+    const again = await eventually(() => status.openApprovals().find((a) => a.id === waiting.id), 30_000, 'the same approval after the restart');
+    expect(again.machine).toBe(ids.third);
+    const decided = await api(phone, 'POST', `/api/approvals/${encodeURIComponent(waiting.id)}`, { decision: 'allow' });
+    expect(decided.status).toBe(200);
+    await eventually(() => existsSync(marker), 30_000, 'the command to run');
+    sync.close();
+    sync = deviceSocket(phone, '/api/sync');
+    sync.on('message', (data) => {
+      latest = JSON.parse(String(data)) as SyncSnapshot;
+    });
+    await eventually(() => snapshot().machines.length === 2, 10_000, 'the machines listed again');
+  }, 120_000);
 
   it('unlinking a machine takes its sessions off the home agent’s lists', async () => {
     const removed = await runCli(['machines', 'remove', ids.second, '--data-dir', home.dataDir], agentEnv(home), 30_000);
