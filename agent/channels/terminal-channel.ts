@@ -7,6 +7,8 @@ import { OutsidePaneError } from '../outside/outside-sessions.js';
 import type { TerminalBridge } from '../terminal/terminal-bridge.js';
 import type { ClaudePanes } from '../wiring/claude-pane.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
+import type { MachineUnion } from '../machines/machine-union.js';
+import { splitMachineKey } from '../../protocol/machine-key.js';
 
 /** A size from the query; a missing or absurd one gets the usual terminal size instead. */
 function dimension(raw: string | null, fallback: number): number {
@@ -26,10 +28,18 @@ export class TerminalChannel implements Channel {
   constructor(
     private readonly terminals: TerminalBridge,
     private readonly panes: ClaudePanes,
+    private readonly union: MachineUnion,
   ) {}
 
   accept(ws: WebSocket, { device, url }: ChannelContext): void {
     const id = url.searchParams.get('tab') ?? '';
+    const owner = splitMachineKey(id);
+    if (owner) {
+      // A linked machine's session: its own terminal, relayed (one level: not for a machine).
+      if (device.kind === 'machine') ws.close(CloseCode.TabNotFound, 'no such tab');
+      else this.union.relay(ws, owner.machineId, CHANNEL_PATHS.terminal, url.searchParams, owner.key);
+      return;
+    }
     const size = fitTerminalSize(dimension(url.searchParams.get('cols'), 80), dimension(url.searchParams.get('rows'), 24));
     const pane = this.panes.of(id);
     if (!pane) {
@@ -63,5 +73,5 @@ export class TerminalChannel implements Channel {
 export const terminalChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.terminal,
   caps: 'own',
-  open: (s) => new TerminalChannel(s.terminals, s.panes),
+  open: (s) => new TerminalChannel(s.terminals, s.panes, s.union),
 };

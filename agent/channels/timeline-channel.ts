@@ -8,6 +8,8 @@ import type { StatusManager } from '../status/status-manager.js';
 import type { TabService } from '../tabs/tab-service.js';
 import type { Logger } from '../util/log.js';
 import type { Channel, ChannelContext, ChannelDefinition } from './channel.js';
+import type { MachineUnion } from '../machines/machine-union.js';
+import { splitMachineKey } from '../../protocol/machine-key.js';
 import { JsonClient, type JsonClientOptions, jsonClientOptions } from './json-client.js';
 
 interface Feed {
@@ -50,10 +52,18 @@ export class TimelineChannel implements Channel {
     private readonly followers: TranscriptFollowers,
     private readonly log: Logger,
     private readonly opts: TimelineChannelOptions,
+    private readonly union: MachineUnion,
   ) {}
 
-  accept(ws: WebSocket, { url, socket }: ChannelContext): void {
+  accept(ws: WebSocket, { url, socket, device }: ChannelContext): void {
     const tabId = url.searchParams.get('tab') ?? '';
+    const owner = splitMachineKey(tabId);
+    if (owner) {
+      // A linked machine's session: its own timeline, relayed (one level: not for a machine).
+      if (device.kind === 'machine') ws.close(CloseCode.TabNotFound, 'no such tab');
+      else this.union.relay(ws, owner.machineId, CHANNEL_PATHS.timeline, url.searchParams, owner.key);
+      return;
+    }
     // An outside session is followed only while the agent knows it, so no client can make up feeds.
     if (!this.tabs.tab(tabId) && this.status.get(tabId) === undefined) {
       ws.close(CloseCode.TabNotFound, 'no such tab');
@@ -180,5 +190,5 @@ export const timelineChannel: ChannelDefinition = {
       // Someone is looking: a new entry shows within half a second even when status polls slower.
       pollMs: Math.min(s.config.transcriptPollMs, 500),
       client: jsonClientOptions(s.config),
-    }),
+    }, s.union),
 };

@@ -9,6 +9,14 @@ import type { Logger } from '../util/log.js';
 import type { MachineClient } from './machine-client.js';
 import { type FollowerEvents, MachineFollower } from './machine-follower.js';
 import type { MachineRecord } from './machine-store.js';
+import { relaySockets } from './socket-relay.js';
+import type WebSocket from 'ws';
+import { CloseCode } from '../../protocol/close-codes.js';
+import { PROOF_QUERY } from '../../protocol/device-proof.js';
+import { FOLLOW_MAX_PAYLOAD } from './machine-follower.js';
+
+/** Sockets relayed to one machine at most (terminals and timelines of all devices together). */
+export const MAX_RELAYS_PER_MACHINE = 64;
 
 /**
  * What the union says, in the home agent's keys: `status`, a message for every status client;
@@ -42,6 +50,8 @@ function resolutionOf(machine: string, r: ApprovalResolution): ApprovalResolutio
  */
 export class MachineUnion extends EventEmitter<UnionEvents> {
   private readonly followers = new Map<string, { record: MachineRecord; follower: MachineFollower; off: () => void }>();
+  /** The phones' sockets relayed to each machine, each with what ends it. */
+  private readonly relays = new Map<string, Set<(code: number, reason: string) => void>>();
 
   constructor(
     private readonly clientOf: (record: MachineRecord) => MachineClient,
@@ -82,6 +92,8 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
   unfollow(id: string): void {
     const entry = this.followers.get(id);
     if (!entry) return;
+    for (const end of [...(this.relays.get(id) ?? [])]) end(CloseCode.TabNotFound, 'the machine was unlinked');
+    this.relays.delete(id);
     entry.off();
     this.followers.delete(id);
     this.emit('sync');
@@ -98,6 +110,47 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
   /** The follower of a machine, for what goes to it (decisions, input, terminals). */
   follower(id: string): MachineFollower | undefined {
     return this.followers.get(id)?.follower;
+  }
+
+  /**
+   * Joins a phone's terminal or timeline socket for a linked machine's session to the same
+   * channel there (`path`, with the query as the phone sent it, the session's own key in
+   * `tab`, and no proof of the phone's: the home agent proves its own). Refused, with a close
+   * code the app knows, when the machine is not linked, not reachable, or at its cap.
+   */
+  relay(client: WebSocket, machineId: string, path: string, query: URLSearchParams, key: string): void {
+    const entry = this.followers.get(machineId);
+    if (!entry) {
+      client.close(CloseCode.TabNotFound, 'no such machine: it was unlinked');
+      return;
+    }
+    const { reach } = entry.follower.reach;
+    if (reach !== 'ok' && reach !== 'unknown') {
+      client.close(CloseCode.AttachFailed, `${entry.record.name} is not reachable`.slice(0, 120));
+      return;
+    }
+    let ends = this.relays.get(machineId);
+    if (!ends) {
+      ends = new Set();
+      this.relays.set(machineId, ends);
+    }
+    if (ends.size >= MAX_RELAYS_PER_MACHINE) {
+      client.close(CloseCode.ConnectionLimit, `too many terminals and timelines open on ${entry.record.name}`.slice(0, 120));
+      return;
+    }
+    const params = new URLSearchParams(query);
+    params.delete(PROOF_QUERY);
+    params.set('tab', key);
+    let far: WebSocket;
+    try {
+      far = this.clientOf(entry.record).socket(`${path}?${params.toString()}`, FOLLOW_MAX_PAYLOAD);
+    } catch (err) {
+      client.close(CloseCode.AttachFailed, (err as Error).message.slice(0, 120));
+      return;
+    }
+    const set = ends;
+    const { end } = relaySockets(client, far, () => set.delete(end));
+    set.add(end);
   }
 
   private forward(machine: string, msg: FollowerEvents['status'][0]): void {
@@ -167,6 +220,8 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
   }
 
   dispose(): void {
+    for (const ends of this.relays.values()) for (const end of [...ends]) end(CloseCode.AgentShutdown, 'agent shutting down');
+    this.relays.clear();
     for (const { off } of this.followers.values()) off();
     this.followers.clear();
   }

@@ -23,7 +23,6 @@ import type {
 } from '../../protocol/api.js';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
 import type { ModeResponse } from '../../protocol/claude-mode.js';
-import type { AddMachineBody, MachinesResponse, MachineView } from '../../protocol/machines.js';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import type { PushSettings, PushState } from '../../protocol/push.js';
 import type { z } from 'zod';
@@ -65,19 +64,6 @@ export function devices(): Promise<DevicesResponse> {
 
 export function revokeDevice(id: string): Promise<void> {
   return bodyOf(call<void>(API_ROUTES.revokeDevice, id));
-}
-
-/** The machines this agent linked; with `check`, each is asked first whether it answers. */
-export function machines(check: boolean): Promise<MachinesResponse> {
-  return bodyOf(apiResponse<MachinesResponse>('GET', `${routePath(API_ROUTES.machines)}${check ? '?check=1' : ''}`));
-}
-
-export function addMachine(body: AddMachineBody): Promise<MachineView> {
-  return bodyOf(call<MachineView>(API_ROUTES.addMachine, undefined, body));
-}
-
-export function removeMachine(id: string): Promise<{ told: boolean; problem: string | null }> {
-  return bodyOf(call<{ told: boolean; problem: string | null }>(API_ROUTES.removeMachine, id));
 }
 
 export function createWorkspace(body: CreateWorkspaceBody): Promise<WorkspaceView> {

@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { MachineReach, MachineView } from '../../protocol/machines.js';
-import * as api from '../core/api.js';
+import * as api from './machines-api.js';
 import { errorText } from '../core/api-request.js';
 import { agentText } from '../core/agent-text.js';
 import { relativeTime } from '../core/time.js';

@@ -17,7 +17,7 @@ import type { MachineLinkResponse } from '../../protocol/machines.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { api, claim, deviceSocket, type Session } from '../support/client.js';
+import { api, claim, deviceSocket, type Session, TerminalClient } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic } from '../support/fake-anthropic.js';
 import { StatusClient } from '../support/status.js';
@@ -104,6 +104,23 @@ describe('one inbox over several machines', () => {
     await status.waitState(`${ids.third}~${thirdTab.id}`, 'idle', (s) => s.claudeRunning, 60_000);
   }, 90_000);
 
+  it('a new tab in a linked machine’s workspace is made there, and comes back under the home agent’s keys', async () => {
+    const shop = snapshot().workspaces.find((w) => w.machine === ids.third && w.name === 'project');
+    if (!shop) throw new Error('no workspace on the third machine');
+    const made = await api<TabView>(phone, 'POST', '/api/tabs', { workspaceId: shop.id, kind: 'shell', name: 'from the phone' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ workspaceId: shop.id, name: 'from the phone' });
+    expect(splitMachineKey(made.body.id)?.machineId).toBe(ids.third);
+    // It is the third machine's own tab, and the union lists it there.
+    const there = await runCli(['tabs', '--json', '--data-dir', third.dataDir], agentEnv(third), 30_000);
+    expect((JSON.parse(there.stdout) as { id: string }[]).map((t) => t.id)).toContain(splitMachineKey(made.body.id)?.key);
+    await eventually(() => snapshot().workspaces.find((w) => w.id === shop.id)?.tabs.some((t) => t.id === made.body.id), 10_000, 'the new tab in the union');
+    // A body that names no linked machine's workspace still reaches the home agent's own route.
+    const refused = await api<{ error: string }>(phone, 'POST', '/api/tabs', { workspaceId: 'ws-nope', kind: 'shell' });
+    expect(refused.status).toBe(404);
+    expect((await api(phone, 'DELETE', `/api/tabs/${encodeURIComponent(made.body.id)}`)).status).toBe(204);
+  });
+
   it('a permission prompt on the third machine is answered through the home agent, once, and the tool runs there', async () => {
     const key = `${ids.third}~${thirdTab.id}`;
     const marker = join(project, 'approved.txt');
@@ -147,6 +164,19 @@ describe('one inbox over several machines', () => {
     await eventually(() => snapshot().machines.find((m) => m.id === ids.second && m.reach === 'ok'), 20_000, 'the second machine back');
   }, 60_000);
 
+  it('a terminal on the second machine, opened through the home agent, is typed into and answers', async () => {
+    const tab = snapshot().workspaces.find((w) => w.machine === ids.second)?.tabs[0];
+    if (!tab) throw new Error('no tab on the second machine');
+    const term = new TerminalClient(phone, tab.id);
+    await term.opened;
+    term.type('echo relayed-$((6 * 7)) | tee relayed.txt\r');
+    await term.waitForLine(/^relayed-42\s*$/, 20_000);
+    // Typed there: the shell on the second machine wrote the file in its own directory.
+    await eventually(() => existsSync(join(second.home, 'relayed.txt')), 10_000, 'the file on the second machine');
+    expect(readFileSync(join(second.home, 'relayed.txt'), 'utf8')).toBe('relayed-42\n');
+    term.close();
+  }, 60_000);
+
   it('the home agent restarted while a prompt waits on a linked machine finds it again, still answerable once', async () => {
     const key = `${ids.third}~${thirdTab.id}`;
     const marker = join(project, 'after-restart.txt');
@@ -171,9 +201,17 @@ describe('one inbox over several machines', () => {
     await eventually(() => snapshot().machines.length === 2, 10_000, 'the machines listed again');
   }, 120_000);
 
-  it('unlinking a machine takes its sessions off the home agent’s lists', async () => {
+  it('unlinking a machine takes its sessions off the home agent’s lists, and cuts its relayed terminals at once', async () => {
+    const tab = snapshot().workspaces.find((w) => w.machine === ids.second)?.tabs[0];
+    if (!tab) throw new Error('no tab on the second machine');
+    const term = new TerminalClient(phone, tab.id);
+    await term.opened;
+    term.type('echo still-here\r');
+    await term.waitForLine(/^still-here\s*$/, 20_000);
     const removed = await runCli(['machines', 'remove', ids.second, '--data-dir', home.dataDir], agentEnv(home), 30_000);
     expect(removed.code).toBe(0);
+    const closed = await term.closed;
+    expect(closed).toEqual({ code: 4004, reason: 'the machine was unlinked' });
     await eventually(() => !snapshot().workspaces.some((w) => w.machine === ids.second), 10_000, 'the second machine’s workspaces gone');
     expect(snapshot().machines.map((m) => m.id)).toEqual([ids.third]);
   });

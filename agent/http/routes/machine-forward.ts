@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiError } from '../../../protocol/api.js';
 import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../../protocol/limits.js';
-import { splitMachineKey } from '../../../protocol/machine-key.js';
+import { machineKey, splitMachineKey } from '../../../protocol/machine-key.js';
 import { API_ROUTES, type ApiRoute, routePath } from '../../../protocol/routes.js';
 import { MachineLinkError, type Machines } from '../../machines/machines.js';
 import { deviceOf } from './handler.js';
@@ -44,6 +44,7 @@ function readBody(req: Request, max: number): Promise<Buffer> {
  */
 export function machineForward(deps: { machines: Machines }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (req.method === API_ROUTES.createTab.method && req.path === API_ROUTES.createTab.path) return newTabOnMachine(deps, req, res, next);
     const found = ROUTES_WITH_ID.find((r) => r.route.method === req.method && r.pattern.test(req.path));
     if (!found) return next();
     let id: string;
@@ -80,4 +81,49 @@ export function machineForward(deps: { machines: Machines }) {
       next(err);
     }
   };
+}
+
+/**
+ * `POST /tabs` names its workspace in the body: one of a linked machine's makes the tab there,
+ * and the new tab comes back under the home agent's keys (so the app opens it). Any other body
+ * is left, parsed, to the route (body-parser reads no stream twice).
+ */
+async function newTabOnMachine(deps: { machines: Machines }, req: Request, res: Response, next: NextFunction): Promise<void> {
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return next();
+  try {
+    const bytes = await readBody(req, JSON_BODY_MAX);
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      res.status(400).json({ error: `invalid JSON: ${(err as Error).message}`.slice(0, 200) } satisfies ApiError);
+      return;
+    }
+    const workspaceId = (body as { workspaceId?: unknown } | null)?.workspaceId;
+    const owner = typeof workspaceId === 'string' ? splitMachineKey(workspaceId) : null;
+    if (!owner) {
+      req.body = body;
+      return next();
+    }
+    if (deviceOf(res).kind === 'machine') {
+      res.status(403).json({ error: 'a linked machine cannot reach the machines this agent links' } satisfies ApiError);
+      return;
+    }
+    const forwarded = { ...(body as object), workspaceId: owner.key };
+    const answer = await deps.machines.forward(owner.machineId, 'POST', routePath(API_ROUTES.createTab), { raw: Buffer.from(JSON.stringify(forwarded)), type: 'application/json' });
+    const tab = answer.body as { id?: unknown; workspaceId?: unknown } | null;
+    if (answer.status === 201 && typeof tab?.id === 'string' && typeof tab.workspaceId === 'string') {
+      res.status(201).json({ ...tab, id: machineKey(owner.machineId, tab.id), workspaceId: machineKey(owner.machineId, tab.workspaceId) });
+      return;
+    }
+    const answerType = answer.headers['content-type'];
+    if (answerType) res.setHeader('content-type', answerType);
+    res.status(answer.status).end(answer.bytes);
+  } catch (err) {
+    if (err instanceof MachineLinkError) {
+      res.status(err.problem === 'not-found' ? 404 : 502).json({ error: err.message } satisfies ApiError);
+      return;
+    }
+    next(err);
+  }
 }

@@ -41,11 +41,12 @@ describe('parseServerMessage', () => {
         },
       ],
     };
-    // An agent from before outside sessions and guardrails sends neither: no list, no guardrail.
+    // An agent from before outside sessions, guardrails and linked machines sends none of them: no list, no guardrail.
     expect(parseServerMessage(SyncServerMessageSchema, JSON.stringify(snapshot), 'sync-ok')).toEqual({
       ...snapshot,
       workspaces: snapshot.workspaces.map((w) => ({ ...w, guardrail: null })),
       outside: [],
+      machines: [],
     });
     expect(rejectedMessageCount('status-ok') + rejectedMessageCount('sync-ok')).toBe(0);
   });
