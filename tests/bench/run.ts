@@ -12,7 +12,8 @@
  * section the same way, `--assets-only` the bytes the PWA's files take on the wire
  * (assets.ts), `--cli-only` the CLI's start times (cli-start.ts), and `--dialogs-only` a
  * dialog on screen until its card is on a phone, beside a permission dialog's hook (dialogs.ts),
- * and `--review-only` what review costs, each beside a peer (review.ts).
+ * and `--review-only` what review costs, each beside a peer (review.ts), and
+ * `--machines-only` what a home agent adds for its linked machines (machines.ts).
  * `--only browser` runs the browser part (browser.ts: pocketmux's page beside wetty's in
  * Chromium) alone and replaces its section the same way; a full run does not run it and keeps
  * that section as it was.
@@ -39,6 +40,7 @@ import { DIALOGS_HEADING, type DialogBenchResult, dialogBench, dialogsSection } 
 import { browserBench } from './browser.js';
 import { BROWSER_HEADING, browserFigures, browserSection } from './browser-figures.js';
 import { REVIEW_HEADING, type ReviewBenchResult, reviewBench, reviewSection } from './review.js';
+import { MACHINES_HEADING, type MachinesBenchResult, machinesBench, machinesSection } from './machines.js';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -110,7 +112,13 @@ async function report(info: RunInfo, figures: Record<string, unknown>, full = fa
 const HALF_OPEN_HEADING = 'A flood of half-open connections';
 
 /** One section's figures and text, from a run of that part alone: the others stay as they are. */
-function writeSection(name: string, heading: string, info: RunInfo, figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReviewBenchResult | ReturnType<typeof browserFigures>, text: string): void {
+function writeSection(
+  name: string,
+  heading: string,
+  info: RunInfo,
+  figures: HalfOpenBenchResult | AssetsBenchResult | CliStartResult | DialogBenchResult | ReviewBenchResult | MachinesBenchResult | ReturnType<typeof browserFigures>,
+  text: string,
+): void {
   const record: BenchRecord = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as BenchRecord) : { sections: {} };
   record.sections[name] = { run: info, figures };
   writeFileSync(JSON_FILE, `${JSON.stringify(record, null, 2)}\n`);
@@ -241,6 +249,13 @@ async function main(): Promise<void> {
     const review = await reviewBench(progress);
     const info = run('npm run bench -- --review-only');
     writeSection('review', REVIEW_HEADING, info, review, reviewSection(review, runLine(info)));
+    return;
+  }
+  if (process.argv.includes('--machines-only')) {
+    // Agents of its own: a home agent and up to ten linked ones; the figures replace that section alone.
+    const machines = await machinesBench(progress);
+    const info = run('npm run bench -- --machines-only');
+    writeSection('machines', MACHINES_HEADING, info, machines, machinesSection(machines, runLine(info)));
     return;
   }
   if (process.argv.includes('--load-only')) {
@@ -412,8 +427,14 @@ ${cliStartSection(cliStart, runLine(info))}
 
 ${dialogsSection(dialogs, runLine(info))}
 `;
-    const browserText = namedSection(readFileSync(DOC_FILE, 'utf8'), BROWSER_HEADING);
-    writeFileSync(DOC_FILE, browserText ? withNamedSection(doc, BROWSER_HEADING, browserText) : doc);
+    // The sections only their own flag measures are kept as they were.
+    const before = readFileSync(DOC_FILE, 'utf8');
+    let kept = doc;
+    for (const heading of [BROWSER_HEADING, REVIEW_HEADING, MACHINES_HEADING]) {
+      const text = namedSection(before, heading);
+      if (text) kept = withNamedSection(kept, heading, text);
+    }
+    writeFileSync(DOC_FILE, kept);
     await report(info, { terminal, input, hooks, approvals, claudeTabs, agentDown, hookKinds, load, halfOpen, assets, cliStart, dialogs }, true);
   } finally {
     await agent.stop();

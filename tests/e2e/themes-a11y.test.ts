@@ -27,7 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, startAgent } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairedPhone, typeCommand, waitForLine } from '../support/browser.js';
-import { createTab, type Session } from '../support/client.js';
+import { api, createTab, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
 import { type OutsideFixture, outsideFixture } from '../support/hook-script.js';
 import { OutsideClaudes } from '../support/outside-claudes.js';
 import { TmuxServer } from '../support/tmux-server.js';
@@ -84,6 +85,13 @@ beforeAll(async () => {
   // One in its turn, which has changed two files since its prompt (no Stop: no second review card on the list).
   await claudes.hook(changing, 'SessionStart');
   await claudes.hook(changing, 'UserPromptSubmit');
+  // The hook waits two seconds at most for the turn's start to be recorded; a busy machine can
+  // take longer, and an edit made before it is not this turn's. The edits wait for it.
+  await eventually(
+    async () => (await api<{ reason?: string }>(session, 'GET', `/api/changes/${changing.key}?scope=turn`)).body.reason === undefined,
+    30_000,
+    'the turn’s start to be recorded',
+  );
   writeFileSync(join(changing.cwd, 'src', 'main.ts'), 'import { run } from "./run";\n\nconst verbose = process.argv.includes("--verbose");\nrun({ verbose });\n');
   writeFileSync(join(changing.cwd, 'src', 'run.ts'), 'export function run(options: { verbose: boolean }) {\n  if (options.verbose) console.log("running");\n}\n');
 
