@@ -186,10 +186,10 @@ describe('the Changes view', () => {
     await shot(page, 'revert-phone');
     await confirm.getByRole('button', { name: 'Revert' }).tap();
     await view.getByRole('region', { name: 'Reverted' }).waitFor();
-    await expect.poll(() => files.getByRole('button').count()).toBe(3);
+    await expect.poll(() => files.getByRole('button').count(), { timeout: 15_000 }).toBe(3);
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Service\n\nRuns on port 8080.\n');
     await view.getByRole('region', { name: 'Reverted' }).getByRole('button', { name: 'Undo' }).tap();
-    await expect.poll(() => files.getByRole('button').count()).toBe(4);
+    await expect.poll(() => files.getByRole('button').count(), { timeout: 15_000 }).toBe(4);
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Service\n\nRuns on port $PORT.\n');
   });
 
@@ -269,7 +269,7 @@ describe('the Changes view', () => {
     expect(git(project, 'log', '-1', '--format=%s|%an')).toBe('Read the port from the environment|Pocket Person\n');
     expect(git(project, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\tsrc/health.ts', 'M\tsrc/app.ts', 'R100\tsrc/server/old-routes.ts\tsrc/server/routes.ts']);
     // What was left out is still there to commit.
-    await expect.poll(() => view.getByRole('list', { name: 'Changed files' }).getByRole('button').allInnerTexts()).toEqual([expect.stringMatching(/^M\s+README\.md/)]);
+    await expect.poll(() => view.getByRole('list', { name: 'Changed files' }).getByRole('button').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/^M\s+README\.md/)]);
   });
 
   it('outside git: lists Claude\u2019s own edits, saying so, every name escaped; revert, but no commit', async () => {
