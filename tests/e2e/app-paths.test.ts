@@ -384,8 +384,10 @@ describe('the update toast', () => {
       // brought back from the background does.
       await p.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
       const toast = p.locator('pm-update-toast').getByRole('status');
-      await toast.getByText('A new version of pocketmux is ready.').waitFor({ timeout: 15_000 });
-      await expect.poll(() => p.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+      // The new worker precaches every file of the app before it waits: on a machine running
+      // several browsers at once that took longer than 15 s.
+      await toast.getByText('A new version of pocketmux is ready.').waitFor({ timeout: 45_000 });
+      await expect.poll(() => p.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null), { timeout: 10_000 }).toBe(true);
       await shot(p, `update-toast-${size}`);
     }
 
