@@ -18,6 +18,7 @@ export interface OpenChannel {
 /** The channels, made once the agent's services exist, looked up by the path of an upgrade. */
 export class ChannelTable {
   private readonly byPath: ReadonlyMap<string, OpenChannel>;
+  private disposed = false;
 
   constructor(services: ChannelServices) {
     this.byPath = new Map(CHANNELS.map((c): [string, OpenChannel] => [c.path, { caps: c.caps, channel: c.open(services) }]));
@@ -27,8 +28,18 @@ export class ChannelTable {
     return this.byPath.get(path);
   }
 
+  /**
+   * Once the agent is stopping no channel takes a socket: one that upgraded after the
+   * goodbyes (its TLS handshake still under way when they were said) would otherwise stay
+   * open, and the server, which waits for its last connection, with it.
+   */
+  get closed(): boolean {
+    return this.disposed;
+  }
+
   /** The agent stops: each channel says goodbye to its sockets in its own words. */
   dispose(): void {
+    this.disposed = true;
     for (const { channel } of this.byPath.values()) channel.dispose();
   }
 }

@@ -42,6 +42,7 @@ export function channelUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage,
 
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
+    if (deps.channels.closed) return refuseUpgrade(socket, 503, 'Service Unavailable');
     const url = new URL(req.url ?? '/', 'http://agent.invalid');
     const entry = deps.channels.get(url.pathname);
     if (!entry) return refuseUpgrade(socket, 404, 'Not Found');

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
 import { API_PREFIX } from '../../protocol/routes.js';
@@ -9,7 +10,7 @@ import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
 import type { Disposable } from '../util/disposable.js';
 import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
-import { closeServer, listen } from './listen.js';
+import { closeServer, listen, openConnections } from './listen.js';
 import { pwaFiles } from './pwa-files.js';
 import type { TlsMaterial } from '../store/tls.js';
 
@@ -55,11 +56,17 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * agent bound to one LAN address stays reachable from 127.0.0.1.
  */
 export class AgentServers implements Disposable {
+  private readonly open: ReadonlySet<Socket>;
+  private readonly localOpen: ReadonlySet<Socket>;
+
   constructor(
     private readonly server: Server,
     private readonly local: Server | null,
     private readonly channels: ChannelTable,
-  ) {}
+  ) {
+    this.open = openConnections(server);
+    this.localOpen = local ? openConnections(local) : new Set();
+  }
 
   /** The ports bound: the twin's is picked by the system. */
   async listen(port: number, host: string): Promise<{ port: number; localPort: number | null }> {
@@ -71,8 +78,7 @@ export class AgentServers implements Disposable {
     // Upgraded sockets are no longer the server's HTTP connections: unless their channels
     // close them first, with their own close codes, closing the server waits on them.
     this.channels.dispose();
-    await closeServer(this.server);
-    if (this.local) await closeServer(this.local);
+    await Promise.all([closeServer(this.server, this.open), this.local ? closeServer(this.local, this.localOpen) : undefined]);
   }
 }
 

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request } from 'node:https';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponse } from '../../protocol/api.js';
@@ -17,14 +18,17 @@ let agent: AgentHandle;
 let cert: Buffer;
 const env = newTestEnvironment();
 
-function httpsJson<T>(path: string, init: { method?: string; body?: unknown; device?: Session } = {}): Promise<{ status: number; body: T; setCookie: string | undefined }> {
+function httpsJson<T>(
+  path: string,
+  init: { method?: string; body?: unknown; device?: Session; at?: { agent: AgentHandle; cert: Buffer } } = {},
+): Promise<{ status: number; body: T; setCookie: string | undefined }> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     const req = request(
-      new URL(path, agent.url),
+      new URL(path, (init.at?.agent ?? agent).url),
       {
         method: init.method ?? 'GET',
-        ca: cert,
+        ca: init.at?.cert ?? cert,
         headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.device ? deviceHeaders(init.device, init.method ?? 'GET', path) : {}) },
       },
       (res) => {
@@ -198,5 +202,31 @@ describe('HTTPS', () => {
     expect(status).toBe(200);
     expect(await served.stop()).toBe(0);
     expect(readFileSync(log, 'utf8')).toContain('serve --https=443 off');
+  });
+
+  it('stops on SIGTERM though a connection still shaking hands then asks for a WebSocket', async () => {
+    const own = newTestEnvironment();
+    const files = testCertificate(own.root, 60);
+    const at = { agent: await startAgent({ reuse: own, args: ['--tls-cert', files.cert, '--tls-key', files.key] }), cert: readFileSync(files.cert) };
+    const key = newDeviceKey();
+    const paired = await httpsJson<SessionResponse>('/api/pair', { method: 'POST', body: { secret: at.agent.token, publicKey: key.publicKey }, at });
+    const session: Session = { agent: at.agent, cookie: (paired.setCookie ?? '').split(';')[0] as string, key: key.privateKey };
+    // Accepted, no ClientHello yet: not one of the server's HTTP connections while it stops.
+    const raw = connect(at.agent.port, '127.0.0.1');
+    await once(raw, 'connect');
+    const exited = once(at.agent.process, 'exit');
+    at.agent.process.kill('SIGTERM');
+    await eventually(() => at.agent.stderr().includes('SIGTERM, stopping'), 10_000, 'the agent to start stopping');
+    const ws = deviceSocket(session, '/api/status', { createConnection: () => tlsConnect({ socket: raw, ca: at.cert }) });
+    const refused = new Promise<number>((resolve) => {
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => resolve(101));
+      ws.once('error', () => resolve(0));
+    });
+    // The channels have said their goodbyes: a socket upgraded now would keep the agent running.
+    expect(await refused).toBe(503);
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+    ws.terminate();
   });
 });
