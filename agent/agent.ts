@@ -6,6 +6,8 @@ import type { ClaudeMode } from '../protocol/claude-mode.js';
 import { ModeSwitchError, switchMode } from './wiring/mode-switch.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { openAccess } from './auth/open-access.js';
+import { MachinePushes } from './machines/machine-pushes.js';
+import { machineAnnouncer } from './wiring/machine-announcer.js';
 import { openMachines } from './machines/open-machines.js';
 import { RefusalLog } from './auth/refusal-log.js';
 import { ChannelTable } from './channels/channel-table.js';
@@ -34,7 +36,7 @@ import { StatusMonitor } from './status/status-monitor.js';
 import { removeLeftoverTempFiles } from './store/atomic-file.js';
 import { openDataDir } from './store/data-dir.js';
 import { InstanceLock } from './store/lock.js';
-import { publishPort } from './store/port-file.js';
+import { keepPort, keptPort, publishPort } from './store/port-file.js';
 import { loadTls } from './store/tls.js';
 import { openTabs } from './tabs/open-tabs.js';
 import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
@@ -127,7 +129,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const changes = agent.register(new SessionChanges(git, paths.changes, log, { edits }));
     changes.load();
     const turns = turnChanges(changes, status, log);
-    const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place: sessionPlace(tabs, outside), turnTotal: (key) => turns.totalOf(key), log }));
+    const ownPlace = sessionPlace(tabs, outside);
+    const place = (key: string) => ownPlace(key) ?? machines.union.place(key);
+    const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place, turnTotal: (key) => turns.totalOf(key), log }));
+    agent.register(new MachinePushes(machines.union, machineAnnouncer(notifier), paths.machinePushes, log));
     const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, union: machines.union, log });
     const { address, hostGuard, tailscale } = await openAddress(config, tls !== null, log);
     const version = agentVersion();
@@ -154,7 +159,10 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.
     agent.register(approvals);
-    const { port, localPort } = await servers.listen(config.port, config.host);
+    const localBefore = keptPort(paths.localPort);
+    const { port, localPort, localMoved } = await servers.listen(config.port, config.host, localBefore);
+    if (localPort !== null) keepPort(paths.localPort, localPort);
+    if (localMoved) log.warn('the port Claude sessions started before this restart post their hooks to was taken: their status comes back once each is restarted', { before: localBefore, now: localPort });
     hostGuard.listening(port, localPort);
     /** Where this machine's tools (hook.sh, the CLI) reach the agent over plain HTTP. */
     const toolsPort = localPort ?? port;

@@ -106,6 +106,12 @@ export interface Approval {
   follows?: string;
   /** The linked machine whose Claude asks (see machine-key.ts); absent for the home agent's own. */
   machine?: string;
+  /**
+   * Offered without a notification: a dialog seen again after a restart, one the tab was
+   * already waiting in, or one that follows an answer just given. A home agent following this
+   * one pushes what it would push, so it reads this too. Absent when a notification is due.
+   */
+  quiet?: true;
 }
 
 /**
@@ -192,6 +198,7 @@ export const ApprovalSchema = z.object({
   denyAt: z.nullable(z.number()),
   follows: z.optional(z.string()),
   machine: z.optional(z.string()),
+  quiet: z.optional(z.literal(true)),
 }) satisfies z.ZodMiniType<Approval>;
 
 export const ApprovalResolutionSchema = z.object({

@@ -92,8 +92,6 @@ function inputKey(input: unknown): string {
 
 interface OpenApproval {
   approval: Approval;
-  /** Offered without a notification: the person was told of it before, or it follows from their answer. */
-  quiet: boolean;
   context: DecisionContext;
   inputKey: string;
   held: HeldHook | null;
@@ -148,12 +146,11 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
     const holdMs = guard ? Math.min(guard.ms, APPROVAL_HOLD_MAX_MS) : claudeWaitsOn(request.kind) ? this.limits.holdMs : this.limits.blockKeptMs;
     const expiresAt = now + holdMs;
     // The guardrail of this moment is the one it keeps: one set or changed later does not reach it.
-    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt, denyAt: guard ? expiresAt : null };
+    const approval: Approval = { ...shown, id: newId('ap', 10), createdAt, expiresAt, denyAt: guard ? expiresAt : null, ...(options.quiet ? { quiet: true as const } : {}) };
     const timer = setTimeout(() => (guard ? this.deny(approval.id, guard.message) : this.settle(approval.id, 'expired', { kind: 'agent', name: null })), holdMs);
     timer.unref();
     this.open.set(approval.id, {
       approval,
-      quiet: options.quiet ?? false,
       context: { kind: request.kind, toolInput, questions: request.questions, questionKeys, suggestions, options: request.options },
       inputKey: inputKey(toolInput),
       held,
@@ -165,11 +162,6 @@ export class ApprovalStore extends EventEmitter<{ message: [ApprovalServerMessag
 
   get(id: string): Approval | undefined {
     return this.open.get(id)?.approval;
-  }
-
-  /** Whether an open approval was offered without a notification (see `add`). */
-  isQuiet(id: string): boolean {
-    return this.open.get(id)?.quiet ?? false;
   }
 
   /** Open approvals, oldest first. */

@@ -7,10 +7,14 @@ export function dataPaths(dataDir: string) {
     lock: join(dataDir, 'agent.lock'),
     /** The port the running agent listens on, for the CLI and the hook script. */
     port: join(dataDir, 'port'),
+    /** The loopback twin's port (with TLS), kept across restarts for the Claudes started before one. */
+    localPort: join(dataDir, 'local-port'),
     identity: join(dataDir, 'agent.json'),
     devices: join(dataDir, 'devices.json'),
     /** Other agents this one linked, each with the credential and key it holds there. */
     machines: join(dataDir, 'machines.json'),
+    /** What the linked machines' sessions asked that was pushed already: not pushed twice across restarts. */
+    machinePushes: join(dataDir, 'machine-pushes.json'),
     workspaces: join(dataDir, 'workspaces.json'),
     tmuxConf: join(dataDir, 'tmux.conf'),
     hookToken: join(dataDir, 'hook-token'),

@@ -10,7 +10,7 @@ import type { ChannelTable } from '../channels/channel-table.js';
 import { channelUpgradeHandler, type UpgradeDeps } from '../channels/upgrade.js';
 import type { Disposable } from '../util/disposable.js';
 import { type HookIntake, isHookUrl, replyJson } from './hook-routes.js';
-import { closeServer, listen, openConnections } from './listen.js';
+import { closeServer, listen, openConnections, PortInUseError } from './listen.js';
 import { pwaFiles } from './pwa-files.js';
 import type { TlsMaterial } from '../store/tls.js';
 
@@ -68,10 +68,22 @@ export class AgentServers implements Disposable {
     this.localOpen = local ? openConnections(local) : new Set();
   }
 
-  /** The ports bound: the twin's is picked by the system. */
-  async listen(port: number, host: string): Promise<{ port: number; localPort: number | null }> {
+  /**
+   * The ports bound. The twin asks for the port it had before (`localPort`): the Claudes that
+   * went on running through a restart post their hooks there. Taken meanwhile, the system
+   * picks one, and `localMoved` says so.
+   */
+  async listen(port: number, host: string, localPort: number | null = null): Promise<{ port: number; localPort: number | null; localMoved: boolean }> {
     const bound = await listen(this.server, port, host);
-    return { port: bound, localPort: this.local ? await listen(this.local, 0, '127.0.0.1') : null };
+    if (!this.local) return { port: bound, localPort: null, localMoved: false };
+    if (localPort !== null) {
+      try {
+        return { port: bound, localPort: await listen(this.local, localPort, '127.0.0.1'), localMoved: false };
+      } catch (err) {
+        if (!(err instanceof PortInUseError)) throw err;
+      }
+    }
+    return { port: bound, localPort: await listen(this.local, 0, '127.0.0.1'), localMoved: localPort !== null };
   }
 
   async dispose(): Promise<void> {

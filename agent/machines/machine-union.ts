@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { basename } from 'node:path';
 import type { WorkspaceView } from '../../protocol/api.js';
 import type { Approval, ApprovalResolution, ApprovalServerMessage } from '../../protocol/approvals.js';
 import { machineKey, splitMachineKey } from '../../protocol/machine-key.js';
@@ -213,6 +214,24 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
       for (const o of follower.state.outside) if (o.machine === undefined) out.push({ ...o, key: machineKey(id, o.key), machine: id });
     }
     return out;
+  }
+
+  /**
+   * How a notification names where a linked machine's session is: the machine's name before
+   * its workspace's, as a card does; null for a key no machine followed here has.
+   */
+  place(key: string): { workspace: string; tab: string } | null {
+    const split = splitMachineKey(key);
+    const entry = split && this.followers.get(split.machineId);
+    if (!split || !entry) return null;
+    const { state } = entry.follower;
+    for (const w of state.workspaces) {
+      const tab = w.tabs.find((t) => t.id === split.key);
+      if (tab) return { workspace: `${entry.record.name} · ${w.name}`, tab: tab.name ?? tab.title?.command ?? (tab.kind === 'claude' ? 'Claude' : 'shell') };
+    }
+    const outside = state.outside.find((o) => o.key === split.key);
+    if (outside) return { workspace: `${entry.record.name} · Outside pocketmux`, tab: outside.cwd ? basename(outside.cwd) : 'Claude' };
+    return { workspace: entry.record.name, tab: 'Claude' };
   }
 
   machines(): MachineSummary[] {

@@ -1,5 +1,5 @@
 import type { ChangesTotal } from '../../protocol/changes-summary.js';
-import type { ApprovalServerMessage } from '../../protocol/approvals.js';
+import type { Approval, ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { PushPayload, PushSettings } from '../../protocol/push.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
@@ -47,8 +47,7 @@ export class PushNotifier {
   private readonly onApproval = (msg: ApprovalServerMessage) => {
     if (msg.type === 'approval-opened') {
       const { approval } = msg;
-      if (this.deps.approvals.isQuiet(approval.id)) return;
-      this.show('approvals', approval.tabId, () => approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
+      if (!approval.quiet) this.announceApproval(approval);
     } else this.close(msg.resolution.id);
   };
 
@@ -61,16 +60,14 @@ export class PushNotifier {
         void (this.deps.turnTotal?.(tabId) ?? Promise.resolve(null)).then((total) => {
           const status = this.deps.status.get(tabId);
           // A new prompt came meanwhile: this turn's review is no longer what waits.
-          if (status?.state !== 'ready-for-review') return;
-          this.show('review', tabId, () => reviewPush(tabId, this.deps.place(tabId), status.lastMessage, total), TTL_S.tab);
+          if (status?.state === 'ready-for-review') this.announceReview(tabId, status.lastMessage, total);
         });
       });
       return;
     }
     // A PermissionRequest opens its approval right after this effect: look once it had the chance.
     queueMicrotask(() => {
-      if (this.deps.approvals.forTab(tabId).length > 0 || this.deps.status.get(tabId)?.state !== 'needs-input') return;
-      this.show('needsInput', tabId, () => needsInputPush(tabId, this.deps.place(tabId)), TTL_S.tab);
+      if (this.deps.approvals.forTab(tabId).length === 0 && this.deps.status.get(tabId)?.state === 'needs-input') this.announceNeedsInput(tabId);
     });
   };
 
@@ -85,6 +82,24 @@ export class PushNotifier {
     deps.status.on('message', this.onStatus);
   }
 
+  /**
+   * The pushes themselves, each to every device that chose its kind and is not looking at the
+   * session. This agent's own are decided above; a linked machine's by MachinePushes, under
+   * the keys the home agent gives them.
+   */
+  announceApproval(approval: Approval): void {
+    this.show('approvals', approval.tabId, () => approvalPush(approval, this.deps.place(approval.tabId)), TTL_S.approval);
+  }
+
+  announceNeedsInput(tabId: string): void {
+    this.show('needsInput', tabId, () => needsInputPush(tabId, this.deps.place(tabId)), TTL_S.tab);
+  }
+
+  announceReview(tabId: string, lastMessage: string | null, total: ChangesTotal | null): void {
+    this.show('review', tabId, () => reviewPush(tabId, this.deps.place(tabId), lastMessage, total), TTL_S.tab);
+  }
+
+  /** Every device that was shown `tag` is told to close it. */
   close(tag: string): void {
     const told = this.shown.get(tag);
     if (!told) return;

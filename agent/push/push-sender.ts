@@ -32,6 +32,9 @@ interface Job {
   attempt: number;
 }
 
+/** How long a stopping agent gives the pushes it decided to leave. */
+export const FLUSH_MS = 2_000;
+
 /** A push service's answer that says the subscription no longer exists. */
 const GONE = new Set([404, 410]);
 
@@ -47,6 +50,8 @@ export class PushSender extends EventEmitter<{ gone: [string]; delivered: [PushT
   private dropped = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** Called once the queue and the requests in flight are done, while a stop waits for them. */
+  private drained: (() => void) | null = null;
 
   constructor(
     private readonly vapid: VapidKeys,
@@ -70,23 +75,45 @@ export class PushSender extends EventEmitter<{ gone: [string]; delivered: [PushT
     this.pump();
   }
 
-  dispose(): void {
+  /**
+   * No new pushes and no more retries; what was decided before the stop still leaves (each
+   * once), for at most FLUSH_MS: a push the agent counted as sent (a linked machine's, which
+   * is not sent twice across restarts) is not dropped by the stop that came right after it.
+   */
+  dispose(): Promise<void> {
     this.closed = true;
-    this.queue.length = 0;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    if (this.idle()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const deadline = setTimeout(() => {
+        this.queue.length = 0;
+        this.drained = null;
+        resolve();
+      }, FLUSH_MS);
+      this.drained = () => {
+        clearTimeout(deadline);
+        this.drained = null;
+        resolve();
+      };
+    });
+  }
+
+  private idle(): boolean {
+    return this.queue.length === 0 && this.inFlight === 0;
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight < this.limits.concurrency) {
+    while (this.inFlight < this.limits.concurrency) {
       const job = this.queue.shift();
-      if (!job) return;
+      if (!job) break;
       this.inFlight++;
       void this.deliver(job).finally(() => {
         this.inFlight--;
         this.pump();
       });
     }
+    if (this.idle()) this.drained?.();
   }
 
   private async deliver(job: Job): Promise<void> {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -228,5 +228,32 @@ describe('HTTPS', () => {
     const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
     ws.terminate();
+  });
+
+  it('keeps its loopback twin on the same port across restarts, where the Claudes started before post their hooks', async () => {
+    const own = newTestEnvironment();
+    const files = testCertificate(own.root, 60);
+    const start = () => startAgent({ reuse: own, args: ['--tls-cert', files.cert, '--tls-key', files.key] });
+    const twinPort = () => Number(readFileSync(join(own.dataDir, 'port'), 'utf8').trim());
+    let restarted = await start();
+    const first = twinPort();
+    expect(first).not.toBe(restarted.port);
+    await restarted.stop();
+    restarted = await start();
+    expect(twinPort()).toBe(first);
+    expect(readFileSync(join(own.dataDir, 'hooks', 'hook.sh'), 'utf8')).toContain(`http://127.0.0.1:${first}/hooks/`);
+    await restarted.stop('SIGKILL');
+    // Taken meanwhile: another port, and the log says what that means for those Claudes.
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(first, '127.0.0.1', resolve));
+    try {
+      restarted = await start();
+      expect(twinPort()).not.toBe(first);
+      const log = readFileSync(join(own.dataDir, 'logs', 'agent.log'), 'utf8');
+      expect(log).toContain('the port Claude sessions started before this restart post their hooks to was taken');
+      await restarted.stop();
+    } finally {
+      squatter.close();
+    }
   });
 });

@@ -4,13 +4,16 @@
  * loopback; a third serving HTTPS with a certificate of its own, running the real Claude Code
  * CLI against the stand-in API. The phone sees every machine's workspaces and approvals on the
  * home agent's channels, under keys that name their machine, and what it does to them goes to
- * the machine that owns them, once.
+ * the machine that owns them, once. Push goes from the home agent for every machine (one
+ * subscription on the phone, at a push endpoint of the tests' own), once across restarts of
+ * either side.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { TabView } from '../../protocol/api.js';
+import type { PushPayload } from '../../protocol/push.js';
 import type { Approval } from '../../protocol/approvals.js';
 import { splitMachineKey } from '../../protocol/machine-key.js';
 import type { MachineLinkResponse } from '../../protocol/machines.js';
@@ -20,7 +23,10 @@ import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
 import { api, claim, deviceSocket, type Session, TerminalClient } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic } from '../support/fake-anthropic.js';
+import { PushEndpoint } from '../support/push-endpoint.js';
 import { StatusClient } from '../support/status.js';
+
+type Show = Extract<PushPayload, { kind: 'show' }>;
 
 let fake: FakeAnthropic;
 let home: AgentHandle;
@@ -32,8 +38,14 @@ let sync: WebSocket;
 let latest: SyncSnapshot | null = null;
 let project: string;
 let thirdTab: TabView;
+let endpoint: PushEndpoint;
+let phoneSub: string;
 const secondEnv = newTestEnvironment();
 const homeEnv = newTestEnvironment();
+const thirdEnv = newTestEnvironment();
+/** The home agent as every start of it in this file is made: machines retried every half second, pushes to the loopback endpoint. */
+const HOME_ENV = { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500', POCKETMUX_PUSH_INSECURE_LOOPBACK: '1' };
+let startThird: (port?: number) => Promise<AgentHandle>;
 const ids: Record<'second' | 'third', string> = { second: '', third: '' };
 
 async function link(agent: AgentHandle, name: string): Promise<string> {
@@ -50,6 +62,11 @@ async function newTab(agent: AgentHandle, ...args: string[]): Promise<TabView> {
   return JSON.parse(made.stdout) as TabView;
 }
 
+/** What the phone was shown (not closed) at its one subscription, in order. */
+function shows(): Show[] {
+  return endpoint.of(phoneSub).filter((p): p is Show => p.kind === 'show');
+}
+
 function snapshot(): SyncSnapshot {
   if (!latest) throw new Error('no sync snapshot yet');
   return latest;
@@ -57,16 +74,14 @@ function snapshot(): SyncSnapshot {
 
 beforeAll(async () => {
   fake = await FakeAnthropic.start();
-  const thirdEnv = newTestEnvironment();
+  endpoint = await PushEndpoint.start();
   mkdirSync(join(thirdEnv.home, 'project'), { recursive: true });
   project = realpathSync(join(thirdEnv.home, 'project'));
   const claude = prepareClaudeEnv({ baseUrl: fake.url, home: thirdEnv.home, projectDirs: [project] });
   const cert = testCertificate(thirdEnv.root, 30);
-  [home, second, third] = await Promise.all([
-    startAgent({ reuse: homeEnv, env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } }),
-    startAgent({ reuse: secondEnv }),
-    startAgent({ reuse: thirdEnv, args: ['--claude-bin', CLAUDE_BIN, '--tls-cert', cert.cert, '--tls-key', cert.key], env: claude.env }),
-  ]);
+  startThird = (port) =>
+    startAgent({ reuse: thirdEnv, args: ['--claude-bin', CLAUDE_BIN, '--tls-cert', cert.cert, '--tls-key', cert.key, ...(port ? ['--port', String(port)] : [])], env: claude.env });
+  [home, second, third] = await Promise.all([startAgent({ reuse: homeEnv, env: HOME_ENV }), startAgent({ reuse: secondEnv }), startThird()]);
   // The third runs a Claude tab, the second a shell: each made there by its own CLI.
   thirdTab = await newTab(third, '--claude', '--permission-mode', 'default', project);
   await newTab(second, second.home);
@@ -74,6 +89,10 @@ beforeAll(async () => {
   ids.second = await link(second, 'Laptop');
   ids.third = await link(third, 'Build box');
   phone = await claim(home, 'Pixel 8');
+  endpoint.agentKey = (await api<{ publicKey: string }>(phone, 'GET', '/api/push/key')).body.publicKey;
+  const subscription = endpoint.subscribe();
+  phoneSub = subscription.id;
+  expect((await api(phone, 'POST', '/api/push/subscription', subscription.json)).status).toBe(201);
   status = new StatusClient(phone);
   await status.opened;
   sync = deviceSocket(phone, '/api/sync');
@@ -87,6 +106,7 @@ afterAll(async () => {
   sync?.close();
   await cleanupAgents();
   await fake?.close();
+  await endpoint?.close();
 });
 
 describe('one inbox over several machines', () => {
@@ -133,11 +153,22 @@ describe('one inbox over several machines', () => {
     expect(splitMachineKey(approval.id)?.machineId).toBe(ids.third);
     expect(approval.summary.body).toContain('echo remote');
 
+    // Pushed by the home agent, to the phone's one subscription, naming the machine.
+    const [pushed] = await eventually(() => (shows().length > 0 ? shows() : null), 10_000, 'the approval pushed by the home agent');
+    expect(pushed).toMatchObject({ tag: approval.id, approvalId: approval.id, url: `/?approval=${encodeURIComponent(approval.id)}`, title: approval.summary.title });
+    expect(pushed?.body).toMatch(/^Write a file\nBuild box · project · /);
+    expect(pushed?.actions.map((a) => a.action)).toEqual(['approve', 'deny']);
+
     const decided = await api<{ resolution: { outcome: string } }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'allow' });
     expect(decided.status).toBe(200);
     expect(decided.body.resolution.outcome).toBe('approved');
     await eventually(() => existsSync(marker), 30_000, 'the command to run on the third machine');
     expect(readFileSync(marker, 'utf8')).toBe('remote\n');
+    // Answered: the notification leaves the phone; the turn's end is pushed, once.
+    await eventually(() => endpoint.of(phoneSub).some((p) => p.kind === 'close' && p.tag === approval.id), 10_000, 'the close push');
+    const review = await eventually(() => shows().find((p) => p.tag === `tab-${key}`), 60_000, 'the review push');
+    expect(review.url).toBe(`/t/${encodeURIComponent(key)}/timeline`);
+    expect(shows().filter((p) => p.tag === approval.id)).toHaveLength(1);
     await eventually(() => !status.openApprovals().some((a) => a.id === approval.id), 10_000, 'the approval to leave the inbox');
     // Answered once: the third machine's own refusal comes back as it is.
     const again = await api<{ error: string }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'deny' });
@@ -177,29 +208,74 @@ describe('one inbox over several machines', () => {
     term.close();
   }, 60_000);
 
-  it('the home agent restarted while a prompt waits on a linked machine finds it again, still answerable once', async () => {
+  it('the home agent restarted while a prompt waits on a linked machine finds it again, still answerable once, and pushes it once', async () => {
     const key = `${ids.third}~${thirdTab.id}`;
     const marker = join(project, 'after-restart.txt');
     fake.onPrompt('after the restart', bash(`echo again > ${marker}`, 'Write a file'));
     expect((await api(phone, 'POST', `/api/tabs/${encodeURIComponent(key)}/input`, { text: 'after the restart' })).status).toBe(204);
     const waiting = await eventually(() => status.openApprovals().find((a) => a.tabId === key), 60_000, 'the approval');
+    await eventually(() => shows().some((p) => p.tag === waiting.id), 10_000, 'the approval pushed');
     status.ws.close();
+    sync.close();
     await home.stop();
-    home = await startAgent({ reuse: homeEnv, args: ['--port', String(home.port)], env: { POCKETMUX_MACHINE_BACKOFF_MAX_MS: '500' } });
+    home = await startAgent({ reuse: homeEnv, args: ['--port', String(home.port)], env: HOME_ENV });
     status = new StatusClient(phone);
     await status.opened;
+    latest = null;
+    sync = deviceSocket(phone, '/api/sync');
+    sync.on('message', (data) => {
+      latest = JSON.parse(String(data)) as SyncSnapshot;
+    });
+    // Followed again: what it had open was looked at before the phone was told it answers.
+    await eventually(() => latest?.machines.find((m) => m.id === ids.third && m.reach === 'ok'), 30_000, 'the third machine followed again');
     const again = await eventually(() => status.openApprovals().find((a) => a.id === waiting.id), 30_000, 'the same approval after the restart');
     expect(again.machine).toBe(ids.third);
     const decided = await api(phone, 'POST', `/api/approvals/${encodeURIComponent(waiting.id)}`, { decision: 'allow' });
     expect(decided.status).toBe(200);
     await eventually(() => existsSync(marker), 30_000, 'the command to run');
-    sync.close();
-    sync = deviceSocket(phone, '/api/sync');
-    sync.on('message', (data) => {
-      latest = JSON.parse(String(data)) as SyncSnapshot;
-    });
     await eventually(() => snapshot().machines.length === 2, 10_000, 'the machines listed again');
+    // Pushed before the restart, not again after it.
+    expect(shows().filter((p) => p.tag === waiting.id)).toHaveLength(1);
   }, 120_000);
+
+  it('a linked machine killed while a prompt waits on it: unreachable, then back, the approval answerable once and not pushed again', async () => {
+    const key = `${ids.third}~${thirdTab.id}`;
+    const marker = join(project, 'machine-restart.txt');
+    fake.onPrompt('across its restart', bash(`echo kept > ${marker}`, 'Write a file'));
+    expect((await api(phone, 'POST', `/api/tabs/${encodeURIComponent(key)}/input`, { text: 'across its restart' })).status).toBe(204);
+    const waiting = await eventually(() => status.openApprovals().find((a) => a.tabId === key), 60_000, 'the approval');
+    await eventually(() => shows().some((p) => p.tag === waiting.id), 10_000, 'the approval pushed');
+    // What the machine comes back to is what it wrote of the wait (a moment after each change).
+    const written = () => JSON.parse(readFileSync(join(third.dataDir, 'status.json'), 'utf8')) as { tabs: Record<string, { state: string }> };
+    await eventually(() => written().tabs[thirdTab.id]?.state === 'needs-input', 10_000, 'the wait written on the machine');
+
+    await third.stop('SIGKILL');
+    await eventually(() => snapshot().machines.find((m) => m.id === ids.third && m.reach === 'unreachable'), 20_000, 'the third machine unreachable');
+    // Still in the inbox, but not decidable while its machine is down: the phone is told why.
+    expect(status.openApprovals().some((a) => a.id === waiting.id)).toBe(true);
+    const refused = await api<{ error: string }>(phone, 'POST', `/api/approvals/${encodeURIComponent(waiting.id)}`, { decision: 'allow' });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toContain('“Build box” is not reachable');
+
+    // Its Claude shows the dialog in its terminal (the hook it held failed with it); the
+    // machine, back on its port and certificate, reads it off the screen and offers it again.
+    third = await startThird(third.port);
+    await eventually(() => snapshot().machines.find((m) => m.id === ids.third && m.reach === 'ok'), 30_000, 'the third machine back');
+    const back = await eventually(() => status.openApprovals().find((a) => a.tabId === key), 60_000, 'the approval offered again');
+    expect(back).toMatchObject({ machine: ids.third, kind: 'dialog', quiet: true, summary: { title: 'Bash command: Do you want to proceed?' } });
+    expect(back.id).not.toBe(waiting.id);
+    const reviewsBefore = shows().filter((p) => p.tag === `tab-${key}`).length;
+    const decided = await api(phone, 'POST', `/api/approvals/${encodeURIComponent(back.id)}`, { decision: 'answer', option: '1' });
+    expect(decided.status).toBe(200);
+    await eventually(() => existsSync(marker), 30_000, 'the command to run on the restarted machine');
+    expect(readFileSync(marker, 'utf8')).toBe('kept\n');
+    const again = await api(phone, 'POST', `/api/approvals/${encodeURIComponent(back.id)}`, { decision: 'deny' });
+    expect(again.status).toBe(409);
+    // The person was told of it once: offered again after the restart, it is not pushed again.
+    await status.waitState(key, 'ready-for-review', () => true, 60_000);
+    await eventually(() => shows().filter((p) => p.tag === `tab-${key}`).length > reviewsBefore, 60_000, 'the review push');
+    expect(shows().filter((p) => p.tag === back.id || p.tag === waiting.id).map((p) => p.tag)).toEqual([waiting.id]);
+  }, 180_000);
 
   it('unlinking a machine takes its sessions off the home agent’s lists, and cuts its relayed terminals at once', async () => {
     const tab = snapshot().workspaces.find((w) => w.machine === ids.second)?.tabs[0];

@@ -257,6 +257,6 @@ describe('PaneDialogs: the next screen of one it could not read', () => {
     await dialogs.poll();
     const [offer] = store.list();
     expect(offer).toMatchObject({ follows: next?.id, summary: { title: 'Make auto mode your default permission mode?' } });
-    expect(store.isQuiet(offer?.id as string)).toBe(true);
+    expect(store.get(offer?.id as string)?.quiet).toBe(true);
   });
 });

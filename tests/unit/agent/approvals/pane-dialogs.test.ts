@@ -143,7 +143,7 @@ describe('PaneDialogs', () => {
         ],
       });
       expect(card?.summary.description).toContain('Auto mode lets Claude handle permission prompts');
-      expect(store.isQuiet(card?.id as string)).toBe(false);
+      expect(store.get(card?.id as string)?.quiet).toBeUndefined();
       expect(await paneDialogs.dialogShown('tb-1')).toBe(true);
 
       const result = await store.decide(card?.id as string, { decision: 'answer', option: '2' }, { kind: 'device', name: 'phone' });
@@ -177,7 +177,7 @@ describe('PaneDialogs', () => {
       const [card] = store.list();
       expect(card?.summary.body).toContain('Resume session');
       expect(card?.options.map((o) => o.key)).toEqual(['Enter', 'Esc', 'Up', 'Down', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
-      expect(store.isQuiet(card?.id as string)).toBe(false);
+      expect(store.get(card?.id as string)?.quiet).toBeUndefined();
       pane.screen = RESUME;
       const result = await store.decide(card?.id as string, { decision: 'answer', option: 'Down' }, { kind: 'device', name: 'phone' });
       expect(result.ok).toBe(true);
@@ -186,7 +186,7 @@ describe('PaneDialogs', () => {
       await paneDialogs.poll();
       const [next] = store.list();
       expect(next?.summary.body).toContain('    hello there');
-      expect(store.isQuiet(next?.id as string)).toBe(true);
+      expect(store.get(next?.id as string)?.quiet).toBe(true);
     });
 
     it('offers a dialog seen on a tab that already waited without a push: the person was told then', async () => {
@@ -196,7 +196,7 @@ describe('PaneDialogs', () => {
       const paneDialogs: PaneDialogs = new PaneDialogs(pane.panes, store, () => waiting, log, async () => null, FAST);
       await paneDialogs.poll();
       expect(store.list()).toHaveLength(1);
-      expect(store.isQuiet(store.list()[0]?.id as string)).toBe(true);
+      expect(store.get(store.list()[0]?.id as string)?.quiet).toBe(true);
     });
 
     it('looks at an idle tab whose status has not changed for a while only every few polls, and never at one without claude', async () => {

@@ -1,15 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RefusalLog } from '../../../../agent/auth/refusal-log.js';
-import type { Logger } from '../../../../agent/util/log.js';
-
-/** A logger that keeps what it is given, to read the lines back. */
-function recordingLogger(): Logger & { lines: { message: string; fields: Record<string, unknown> }[] } {
-  const lines: { message: string; fields: Record<string, unknown> }[] = [];
-  const keep = (message: string, fields: Record<string, unknown> = {}) => {
-    lines.push({ message, fields });
-  };
-  return { lines, debug: keep, info: keep, warn: keep, error: keep, flush: async () => {} };
-}
+import { recordingLogger } from '../../../support/recording-logger.js';
 
 const open: RefusalLog[] = [];
 afterEach(() => {
