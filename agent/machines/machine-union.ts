@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { basename } from 'node:path';
 import type { WorkspaceView } from '../../protocol/api.js';
-import type { Approval, ApprovalResolution, ApprovalServerMessage } from '../../protocol/approvals.js';
+import type { Approval, ApprovalServerMessage } from '../../protocol/approvals.js';
 import { machineKey, splitMachineKey } from '../../protocol/machine-key.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
@@ -10,6 +10,7 @@ import type { Logger } from '../util/log.js';
 import type { MachineClient } from './machine-client.js';
 import { type FollowerEvents, MachineFollower } from './machine-follower.js';
 import type { MachineRecord } from './machine-store.js';
+import { approvalOf, outsideOf, resolutionOf, workspaceOf } from './machine-views.js';
 import { relaySockets } from './socket-relay.js';
 import type WebSocket from 'ws';
 import { CloseCode } from '../../protocol/close-codes.js';
@@ -33,14 +34,6 @@ export interface UnionEvents {
 /** A key of a linked machine's own, or of one it links in turn: only its own are followed. */
 function own(key: string): boolean {
   return splitMachineKey(key) === null;
-}
-
-function approvalOf(machine: string, a: Approval): Approval {
-  return { ...a, id: machineKey(machine, a.id), tabId: machineKey(machine, a.tabId), ...(a.follows === undefined ? {} : { follows: machineKey(machine, a.follows) }), machine };
-}
-
-function resolutionOf(machine: string, r: ApprovalResolution): ApprovalResolution {
-  return { ...r, id: machineKey(machine, r.id), tabId: machineKey(machine, r.tabId) };
 }
 
 /**
@@ -197,12 +190,7 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
     for (const [id, { follower }] of this.followers) {
       for (const w of follower.state.workspaces) {
         if (w.machine !== undefined) continue;
-        out.push({
-          ...w,
-          id: machineKey(id, w.id),
-          machine: id,
-          tabs: w.tabs.map((t) => ({ ...t, id: machineKey(id, t.id), workspaceId: machineKey(id, t.workspaceId) })),
-        });
+        out.push(workspaceOf(id, w));
       }
     }
     return out;
@@ -211,7 +199,7 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
   outside(): OutsideSessionView[] {
     const out: OutsideSessionView[] = [];
     for (const [id, { follower }] of this.followers) {
-      for (const o of follower.state.outside) if (o.machine === undefined) out.push({ ...o, key: machineKey(id, o.key), machine: id });
+      for (const o of follower.state.outside) if (o.machine === undefined) out.push(outsideOf(id, o));
     }
     return out;
   }

@@ -7,10 +7,12 @@
  */
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
+import type { MachineSummary } from '../../protocol/machine-key.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
+import { visibleText } from '../../protocol/safe-text.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { groupName, OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
+import { awayMachine, groupName, OUTSIDE_GROUP, outsideLabel, tabLabel } from './labels.js';
 import { hasTimeline } from './tab-status.js';
 
 /** Where a tab lives in the list. */
@@ -31,7 +33,12 @@ export type SessionPlace = TabPlace | OutsidePlace;
 export interface SessionLists {
   workspaces: readonly WorkspaceView[];
   outside: readonly OutsideSessionView[];
+  /** The linked machines some of them are on; none for an agent that links none. */
+  machines?: readonly MachineSummary[];
 }
+
+/** A linked machine that does not answer (since when), as its cards say instead of offering answers. */
+export type AwayMachine = Pick<MachineSummary, 'name' | 'since'>;
 
 export function isOutsidePlace(place: SessionPlace | undefined): place is OutsidePlace {
   return place !== undefined && 'outside' in place;
@@ -47,6 +54,8 @@ export interface ApprovalEntry {
   kept?: boolean;
   /** An unread screen answered by a key, in its place while the screen that follows is awaited. */
   following?: boolean;
+  /** Its machine does not answer: the card is read, not answered, until it is back. */
+  away?: AwayMachine | undefined;
 }
 
 export interface TabEntry {
@@ -54,6 +63,8 @@ export interface TabEntry {
   key: string;
   place: SessionPlace;
   status: TabStatus;
+  /** Its machine does not answer: nothing is sent to it until it is back. */
+  away?: AwayMachine | undefined;
 }
 
 export interface Inbox {
@@ -88,6 +99,14 @@ export const EMPTY_INBOX: Inbox = { approvals: [], waiting: [], review: [] };
 
 /** Said on a card of the offline view, where its answers would be. */
 export const OFFLINE_CARD_NOTE = 'Offline: answer it here once pocketmux is back.';
+
+/** Said on a card of a machine that does not answer, where its answers would be: `act` is what waits ("answer it"). */
+export function awayNote(away: AwayMachine, act: string, now = new Date()): string {
+  const at = new Date(away.since);
+  // A clock time today, with the day before.
+  const when = at.toLocaleString(undefined, { ...(at.toDateString() === now.toDateString() ? {} : { month: 'short', day: 'numeric' }), hour: '2-digit', minute: '2-digit' });
+  return `${visibleText(away.name)} has not answered since ${when}: ${act} here once it is back.`;
+}
 
 /** Oldest first; equal times keep their order, so cards never swap under a finger. */
 function byAge<T>(items: T[], at: (item: T) => number): T[] {
@@ -125,8 +144,9 @@ export function buildInbox(
   // A card waiting for the screen that follows stands for its session, as an open one does.
   const asking = new Set([...approvals, ...following].map((a) => a.tabId));
   const notes = new Map(settling.map((s) => [s.approval.id, s.note]));
+  const awayOf = (machine: string | undefined) => awayMachine(machine, lists.machines ?? []);
   const shown: ApprovalEntry[] = [
-    ...approvals.map((approval) => ({ approval, place: places.get(approval.tabId), note: notes.get(approval.id) ?? null })),
+    ...approvals.map((approval) => ({ approval, place: places.get(approval.tabId), note: notes.get(approval.id) ?? null, away: awayOf(approval.machine) })),
     ...settling
       .filter((s) => !open.has(s.approval.id))
       .map((s) => ({ approval: s.approval, place: places.get(s.approval.tabId), note: s.note, ...(s.kept ? { kept: true } : {}) })),
@@ -139,7 +159,7 @@ export function buildInbox(
   for (const [key, place] of places) {
     const status = statuses[key];
     if (status?.state === 'needs-input' && !asking.has(key)) waiting.push({ key, place, status });
-    else if (status?.state === 'ready-for-review') review.push({ key, place, status });
+    else if (status?.state === 'ready-for-review') review.push({ key, place, status, away: awayOf(isOutsidePlace(place) ? place.outside.machine : place.workspace.machine) });
   }
   return {
     approvals: byAge(shown, (e) => e.approval.createdAt),

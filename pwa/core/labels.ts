@@ -30,7 +30,16 @@ export function machineLabel(id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
   const m = machines.find((x) => x.id === id);
   if (!m) return 'A linked machine';
-  return m.reach === 'ok' || m.reach === 'unknown' ? m.name : `${m.name} (unreachable)`;
+  return awayMachine(id) ? `${m.name} (unreachable)` : m.name;
+}
+
+/**
+ * The linked machine `id` when it does not answer, whose sessions are then read, not acted
+ * on; undefined for one that answers (or is still being asked) and for the home agent's own.
+ */
+export function awayMachine(id: string | undefined, list = machines): MachineSummary | undefined {
+  const m = id === undefined ? undefined : list.find((x) => x.id === id);
+  return m && m.reach !== 'ok' && m.reach !== 'unknown' ? m : undefined;
 }
 
 /** A workspace or group as the list and the cards name it: a linked machine's after that machine. */

@@ -15,7 +15,7 @@ import { paragraphs, withoutSharedIndent } from './dialog-text.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
-import { type ApprovalEntry, ageText, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
+import { type ApprovalEntry, ageText, awayNote, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
 import { deadlineText } from '../core/guardrail.js';
 
 let dialogAnswersAsked = false;
@@ -222,6 +222,11 @@ export class ApprovalCard extends LitElement {
     return this.entry.approval;
   }
 
+  /** Read, not answered: the agent is out of reach, or the machine whose Claude asks is. */
+  private get readOnly(): boolean {
+    return this.offline || this.entry.away !== undefined;
+  }
+
   protected override willUpdate(): void {
     // A question's choices belong to that question: a card given another approval starts over.
     if (this.choicesFor !== this.approval.id) {
@@ -277,7 +282,7 @@ export class ApprovalCard extends LitElement {
 
   /** Where to answer what cannot be answered on the card: this session's terminal, here or on the machine. */
   private renderAnswerInTerminal(what: string, primary: boolean) {
-    if (!this.terminal || this.offline) return html`<p class="description">${what} Answer it in its terminal on the machine.</p>`;
+    if (!this.terminal || this.readOnly) return html`<p class="description">${what} Answer it in its terminal on the machine.</p>`;
     return html`<p class="description">${what} Answer it in the terminal.</p>
       <button class="wide ${primary ? 'primary' : ''}" @click=${() => this.open('terminal')}>Open terminal</button>`;
   }
@@ -313,16 +318,22 @@ export class ApprovalCard extends LitElement {
     </div>`;
   }
 
+  private renderReadOnlyNote() {
+    if (this.offline) return html`<p class="offline">${OFFLINE_CARD_NOTE}</p>`;
+    const away = this.entry.away;
+    return away ? html`<p class="offline" role="status">${awayNote(away, 'answer it', new Date(this.clock.now))}</p>` : nothing;
+  }
+
   /** When a guardrail denies this card if nobody answers it first, as the agent said when it opened. */
   private renderDeadline() {
-    const deadline = this.offline ? null : deadlineText(this.approval, this.clock.now);
+    const deadline = this.readOnly ? null : deadlineText(this.approval, this.clock.now);
     return deadline === null ? nothing : html`<p class="deadline">${shieldIcon()}<span>${deadline}</span></p>`;
   }
 
   private renderBody() {
     const a = this.approval;
     return html`
-      ${this.offline ? html`<p class="offline">${OFFLINE_CARD_NOTE}</p>` : nothing}
+      ${this.renderReadOnlyNote()}
       ${this.renderDeadline()}
       ${a.kind === 'dialog' ? this.renderDialogText() : a.summary.description ? html`<p class="description">${visibleLines(a.summary.description)}</p>` : nothing}
       ${a.kind === 'question' ? this.renderQuestions(a.questions) : a.kind === 'dialog' ? this.renderScreen() : this.renderSummary()}
@@ -373,7 +384,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderPermission() {
-    if (this.offline) return nothing;
+    if (this.readOnly) return nothing;
     const busy = this.pending !== null;
     const always = this.approval.alwaysAllow;
     if (this.denying) {
@@ -412,7 +423,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderQuestions(questions: ApprovalQuestion[]) {
-    const busy = this.pending !== null || this.offline;
+    const busy = this.pending !== null || this.readOnly;
     if (questions.length === 0) {
       return html`${this.renderSummary()} ${this.renderAnswerInTerminal('This question could not be read here.', false)}`;
     }
@@ -432,7 +443,7 @@ export class ApprovalCard extends LitElement {
   }
 
   private renderQuestion(q: ApprovalQuestion, index: number, atOnce: boolean) {
-    const busy = this.pending !== null || this.offline;
+    const busy = this.pending !== null || this.readOnly;
     const choice = this.choices[index] ?? { chosen: [], other: '' };
     const text = visibleLines(q.question);
     const pick = (label: string) => {
@@ -492,7 +503,7 @@ export class ApprovalCard extends LitElement {
 
   private renderDialogOptions() {
     const a = this.approval;
-    const busy = this.pending !== null || this.offline || this.entry.following === true;
+    const busy = this.pending !== null || this.readOnly || this.entry.following === true;
     if (a.options.length === 0) {
       return this.renderAnswerInTerminal('Could not read this dialog from the screen.', true);
     }
@@ -511,7 +522,7 @@ export class ApprovalCard extends LitElement {
    * this exact call again, and auto mode checks it again.
    */
   private renderBlock() {
-    if (this.offline) return nothing;
+    if (this.readOnly) return nothing;
     const busy = this.pending !== null;
     const press = (key: string) => this.send(`option-${key}`, { decision: 'answer', option: key });
     return html`<p class="description">Claude went on without it. Retry lets Claude run this exact call again; auto mode checks it again.</p>
@@ -526,10 +537,11 @@ export class ApprovalCard extends LitElement {
     const place = this.entry.place;
     if (!place) return nothing;
     const a = this.approval;
-    const claude = isOutsidePlace(place) || place.tab.kind === 'claude';
+    // A machine that does not answer has no conversation to show either.
+    const claude = (isOutsidePlace(place) || place.tab.kind === 'claude') && this.entry.away === undefined;
     // An unreadable dialog or question already offers the terminal as its large button.
     const unread = a.kind === 'question' ? a.questions.length === 0 : a.kind !== 'permission' && a.options.length === 0;
-    const terminal = this.terminal && !this.here && !unread && !this.offline;
+    const terminal = this.terminal && !this.here && !unread && !this.readOnly;
     if (!terminal && !claude) return nothing;
     return html`<div class="links">
       ${!terminal ? nothing : html`<button @click=${() => this.open('terminal')}>Open terminal</button>`}

@@ -13,7 +13,7 @@ import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
-import { ageText, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
+import { ageText, awayNote, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
 
 /** Said instead of the reply field for a Claude started outside tmux. */
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
@@ -132,6 +132,11 @@ export class ReviewCard extends LitElement {
     if (clamped !== this.clamped) this.clamped = clamped;
   }
 
+  /** Read, with no reply: the agent is out of reach, or the machine the session is on is. */
+  private get readOnly(): boolean {
+    return this.offline || this.entry.away !== undefined;
+  }
+
   private async send(): Promise<void> {
     const text = this.reply.trim();
     if (!text || this.pending) return;
@@ -190,9 +195,9 @@ export class ReviewCard extends LitElement {
       ${this.renderReply()}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
       <div class="links">
-        ${canOpenTerminal(place, key) && !this.offline ? html`<button @click=${() => router.go(tabViewPath(key, 'terminal'))}>Open terminal</button>` : nothing}
-        ${placeHasTimeline(place, status) ? html`<button @click=${() => router.go(tabViewPath(key, 'timeline'))}>Timeline</button>` : nothing}
-        ${this.offline
+        ${canOpenTerminal(place, key) && !this.readOnly ? html`<button @click=${() => router.go(tabViewPath(key, 'terminal'))}>Open terminal</button>` : nothing}
+        ${placeHasTimeline(place, status) && !this.entry.away ? html`<button @click=${() => router.go(tabViewPath(key, 'timeline'))}>Timeline</button>` : nothing}
+        ${this.readOnly
           ? nothing
           : html`<button class="end" ?disabled=${busy} @click=${() => this.done()}>${this.pending === 'done' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}Done</button>`}
       </div>
@@ -205,12 +210,13 @@ export class ReviewCard extends LitElement {
     if (!total || total.files === 0) return nothing;
     const words = changesSummary(total);
     // Looks as "more" does: a quiet line of the card that opens what it names.
-    if (this.offline) return html`<p class="changes muted">${words}</p>`;
+    if (this.readOnly) return html`<p class="changes muted">${words}</p>`;
     return html`<button class="more changes" @click=${() => router.go(tabViewPath(this.entry.key, 'changes'))}>${words}<span class="visually-hidden">: review them</span></button>`;
   }
 
   private renderReply() {
     if (this.offline) return html`<p class="offline">${OFFLINE_CARD_NOTE}</p>`;
+    if (this.entry.away) return html`<p class="offline" role="status">${awayNote(this.entry.away, 'reply', new Date(this.clock.now))}</p>`;
     const target = replyTarget(this.entry.place);
     if (target === 'none') return html`<p class="sent no-terminal">${NO_TERMINAL_REPLY}</p>`;
     // Without Claude the pane is a shell: a reply typed there would run as a command.

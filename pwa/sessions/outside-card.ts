@@ -3,7 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { OUTSIDE_GROUP } from '../core/labels.js';
+import { awayMachine, OUTSIDE_GROUP } from '../core/labels.js';
 import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from '../core/tab-status.js';
 import '../ui/status-dot.js';
 import { groupCard } from './group-card-styles.js';
@@ -62,7 +62,7 @@ export class OutsideCard extends LitElement {
         ${repeat(
           this.sessions,
           (s) => s.key,
-          (s) => html`<li><pm-outside-row data-key=${s.key} .session=${s} .status=${this.statuses[s.key]} ?offline=${this.offline} ?shown=${this.onScreen.has(s.key)}></pm-outside-row></li>`,
+          (s) => html`<li><pm-outside-row data-key=${s.key} .session=${s} .status=${this.statuses[s.key]} ?offline=${this.offline || !!awayMachine(s.machine)} ?shown=${this.onScreen.has(s.key)}></pm-outside-row></li>`,
         )}
       </ul>
     </section>`;

@@ -11,6 +11,7 @@ import { controls, pageBar } from '../ui/styles.js';
 import './workspace-card.js';
 import './outside-card.js';
 import { router, SETTINGS_PATH } from '../core/router.js';
+import { awayMachine } from '../core/labels.js';
 import type { ConnectionKind } from '../core/reconnecting-socket.js';
 
 const CONNECTION_LABEL: Record<ConnectionKind, string> = {
@@ -119,7 +120,7 @@ export class SessionList extends LitElement {
     return repeat(
       this.workspaces,
       (ws) => ws.id,
-      (ws) => html`<pm-workspace-card .workspace=${ws} .statuses=${this.statuses} ?offline=${this.offline} .onScreen=${this.onScreen}></pm-workspace-card>`,
+      (ws) => html`<pm-workspace-card .workspace=${ws} .statuses=${this.statuses} ?offline=${this.offline || !!awayMachine(ws.machine)} .onScreen=${this.onScreen}></pm-workspace-card>`,
     );
   }
 }

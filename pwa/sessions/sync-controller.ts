@@ -1,5 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { WorkspaceView } from '../../protocol/api.js';
+import type { MachineSummary } from '../../protocol/machine-key.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { SyncServerMessageSchema } from '../../protocol/sync-server.js';
 import type { SyncClientMessage, SyncServerMessage } from '../../protocol/sync.js';
@@ -16,6 +17,8 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
   workspaces: WorkspaceView[] = [];
   /** Claude sessions reporting from outside the tabs, first heard of first; none from an older agent. */
   outside: OutsideSessionView[] = [];
+  /** The machines this agent links, and whether each answers. */
+  machines: MachineSummary[] = [];
   /** False until the first snapshot arrives, so the list can tell "empty" from "not loaded". */
   loaded = false;
 
@@ -54,6 +57,7 @@ export class SyncController extends JsonChannelController<SyncServerMessage> {
     this.version = msg.version;
     this.workspaces = msg.workspaces;
     this.outside = msg.outside;
+    this.machines = msg.machines;
     setMachines(msg.machines);
     this.loaded = true;
     this.host.requestUpdate();

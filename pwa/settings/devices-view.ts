@@ -13,6 +13,7 @@ import './local-echo-setting.js';
 import './user-hooks-section.js';
 import './machines-section.js';
 import { controls, pageBar } from '../ui/styles.js';
+import { settingsListStyles } from './settings-styles.js';
 import * as api from '../core/api.js';
 import { errorText } from '../core/api-request.js';
 import { router } from '../core/router.js';
@@ -61,6 +62,7 @@ const BINDING_NOTES: Record<DeviceBinding, string> = {
 export class DevicesView extends LitElement {
   static override styles = [
     controls,
+    settingsListStyles,
     pageBar,
     css`
       .bar-inner {
@@ -68,63 +70,8 @@ export class DevicesView extends LitElement {
         /* The back arrow's drawing, not its tap area, lines up with the content. */
         padding-left: calc(6px + var(--pm-safe-left));
       }
-      .intro {
-        margin: 0;
-        color: var(--pm-muted);
-      }
       .pair {
         align-self: flex-start;
-      }
-      .note {
-        padding: 10px 14px;
-        border-radius: 10px;
-        background: color-mix(in srgb, var(--pm-accent) 14%, var(--pm-surface));
-        border: 1px solid color-mix(in srgb, var(--pm-accent) 40%, transparent);
-      }
-      h2 {
-        margin: 8px 0 0;
-        font-size: 13px;
-        font-weight: 600;
-        text-transform: uppercase;
-        letter-spacing: 0.06em;
-        color: var(--pm-muted);
-      }
-      ul {
-        list-style: none;
-        margin: 0;
-        padding: 0;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-        overflow: hidden;
-      }
-      li {
-        display: flex;
-        flex-direction: column;
-        gap: 10px;
-        padding: 12px 12px 12px 16px;
-      }
-      li + li {
-        border-top: 1px solid var(--pm-border);
-      }
-      .row {
-        display: flex;
-        align-items: center;
-        gap: 12px;
-      }
-      .info {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        gap: 2px;
-      }
-      .name {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        min-width: 0;
-        font-weight: 600;
       }
       .name span:first-child {
         overflow: hidden;
@@ -139,11 +86,6 @@ export class DevicesView extends LitElement {
         border-radius: 999px;
         color: var(--pm-accent);
         border: 1px solid color-mix(in srgb, var(--pm-accent) 45%, transparent);
-      }
-      .meta {
-        font-size: 14px;
-        color: var(--pm-muted);
-        overflow-wrap: anywhere;
       }
       .revoke {
         flex: none;

@@ -8,7 +8,8 @@ import { agentText } from '../core/agent-text.js';
 import { relativeTime } from '../core/time.js';
 import '../ui/confirm-bar.js';
 import { plusIcon } from '../ui/icons.js';
-import { controls } from '../ui/styles.js';
+import { controls, fieldLabel } from '../ui/styles.js';
+import { settingsListStyles } from './settings-styles.js';
 
 /** How each machine's answer reads, beside its name. */
 const REACH_WORDS: Readonly<Record<MachineReach, string>> = {
@@ -35,66 +36,19 @@ const TRUST_WORDS: Readonly<Record<MachineView['trust'], string>> = {
 export class MachinesSection extends LitElement {
   static override styles = [
     controls,
+    fieldLabel,
+    settingsListStyles,
     css`
       :host {
         display: flex;
         flex-direction: column;
         gap: 12px;
       }
-      h2 {
-        margin: 8px 0 0;
-        font-size: 13px;
-        font-weight: 600;
-        text-transform: uppercase;
-        letter-spacing: 0.06em;
-        color: var(--pm-muted);
-      }
-      .intro {
-        margin: 0;
-        color: var(--pm-muted);
-      }
       code {
         font-family: var(--pm-mono);
         font-size: 0.92em;
         user-select: all;
         -webkit-user-select: all;
-      }
-      ul {
-        list-style: none;
-        margin: 0;
-        padding: 0;
-        background: var(--pm-surface);
-        border: 1px solid var(--pm-border);
-        border-radius: var(--pm-radius);
-        overflow: hidden;
-      }
-      li {
-        display: flex;
-        flex-direction: column;
-        gap: 10px;
-        padding: 12px 12px 12px 16px;
-      }
-      li + li {
-        border-top: 1px solid var(--pm-border);
-      }
-      .row {
-        display: flex;
-        align-items: center;
-        gap: 12px;
-      }
-      .info {
-        flex: 1 1 auto;
-        min-width: 0;
-        display: flex;
-        flex-direction: column;
-        gap: 2px;
-      }
-      .name {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        min-width: 0;
-        font-weight: 600;
       }
       .name bdi {
         overflow: hidden;
@@ -118,11 +72,6 @@ export class MachinesSection extends LitElement {
         color: var(--pm-warn);
         border-color: var(--pm-warn-border);
       }
-      .meta {
-        font-size: 14px;
-        color: var(--pm-muted);
-        overflow-wrap: anywhere;
-      }
       .problem {
         font-size: 14px;
         overflow-wrap: anywhere;
@@ -139,13 +88,6 @@ export class MachinesSection extends LitElement {
         background: var(--pm-surface);
         border: 1px solid var(--pm-border);
         border-radius: var(--pm-radius);
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        gap: 6px;
-        font-size: 14px;
-        color: var(--pm-muted);
       }
       textarea,
       input {
@@ -174,12 +116,6 @@ export class MachinesSection extends LitElement {
       }
       .add {
         align-self: flex-start;
-      }
-      .note {
-        padding: 10px 14px;
-        border-radius: 10px;
-        background: color-mix(in srgb, var(--pm-accent) 14%, var(--pm-surface));
-        border: 1px solid color-mix(in srgb, var(--pm-accent) 40%, transparent);
       }
       .placeholder {
         color: var(--pm-muted);

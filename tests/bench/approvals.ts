@@ -9,13 +9,12 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import type WebSocket from 'ws';
 import type { StatusServerMessage } from '../../protocol/status.js';
-import { type AgentHandle, REPO_ROOT } from '../support/agent.js';
+import type { AgentHandle } from '../support/agent.js';
 import { createTab, type Session, deviceSocket, deviceHeaders } from '../support/client.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
-import { paneEnv } from '../support/status.js';
+import { capturedHook, paneEnv } from '../support/status.js';
 import { quantile } from '../support/stats.js';
 
-const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 export const APPROVAL_ROUNDS = 500;
 const WARMUP = 20;
 
@@ -30,14 +29,6 @@ export interface ApprovalBenchResult {
   /** PermissionRequest posted → the encrypted push received (and decrypted) by a push endpoint on loopback. */
   pushP50: number;
   pushP99: number;
-}
-
-function captured(event: string): unknown {
-  const line = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
-    .split('\n')
-    .find((l) => l.includes(`"hook_event_name":"${event}"`));
-  if (!line) throw new Error(`no ${event} captured`);
-  return JSON.parse(line);
 }
 
 /** The next message on the status channel that `test` picks, with the time it arrived. */
@@ -89,8 +80,8 @@ export async function approvalBench(agent: AgentHandle, session: Session, progre
       req.end(JSON.stringify(body));
     });
   const hookHeaders = { 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE, 'x-pocketmux-tmux': env.TMUX };
-  const permission = captured('PermissionRequest');
-  const prompt = captured('UserPromptSubmit');
+  const permission = capturedHook('PermissionRequest');
+  const prompt = capturedHook('UserPromptSubmit');
 
   /** One approval opened by the hook and approved by a device, timed at each step. */
   const round = async () => {

@@ -20,17 +20,16 @@ import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { MachineLinkResponse } from '../../protocol/machines.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
-import { type AgentHandle, agentEnv, cleanupAgents, REPO_ROOT, runCli, startAgent } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, runCli, startAgent } from '../support/agent.js';
 import { procMemory } from '../support/channels.js';
 import { claim, createTab, deviceHeaders, deviceSocket, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { quantile } from '../support/stats.js';
-import { paneEnv } from '../support/status.js';
+import { capturedHook, paneEnv } from '../support/status.js';
 
 export const MACHINES_HEADING = 'Several machines';
 export const MACHINES_BENCH = { ROUNDS: 400, WARMUP: 20, MACHINES: 10, TABS: 20 } as const;
 
-const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
 
 export interface Times {
   p50: number;
@@ -58,14 +57,6 @@ export interface MachinesBenchResult {
 
 const times = (values: number[]): Times => ({ p50: quantile(values, 0.5), p99: quantile(values, 0.99) });
 const rssMiB = (pid: number) => procMemory(pid, 'VmRSS') / (1024 * 1024);
-
-function captured(event: string): unknown {
-  const line = readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8')
-    .split('\n')
-    .find((l) => l.includes(`"hook_event_name":"${event}"`));
-  if (!line) throw new Error(`no ${event} captured`);
-  return JSON.parse(line);
-}
 
 /** The next approval-opened on a status socket that `test` picks, with the time it arrived. */
 class Opened {
@@ -127,7 +118,7 @@ export async function machinesBench(progress: (line: string) => void): Promise<M
         req.end(JSON.stringify(body));
       });
     const hookHeaders = { 'x-pocketmux-token': token, 'x-pocketmux-pane': env.TMUX_PANE, 'x-pocketmux-tmux': env.TMUX };
-    const permission = captured('PermissionRequest');
+    const permission = capturedHook('PermissionRequest');
     const decide = (session: Session, id: string) => {
       const path = `/api/approvals/${encodeURIComponent(id)}`;
       return post(session.agent.url, path, deviceHeaders(session, 'POST', path), { decision: 'allow' });
@@ -208,7 +199,7 @@ export async function machinesBench(progress: (line: string) => void): Promise<M
     const rssFollowing = rssMiB(home.pid);
 
     // Every tab's status changes once: a prompt hook on each, as 200 Claudes starting a turn.
-    const prompt = captured('UserPromptSubmit');
+    const prompt = capturedHook('UserPromptSubmit');
     const updates = new Agent({ keepAlive: true, maxSockets: 16 });
     await Promise.all(
       tabs.map(async ({ agent, tab: t }) => {

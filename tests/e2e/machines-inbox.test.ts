@@ -3,7 +3,10 @@
  * the home agent sees the permission prompt of the real Claude Code CLI running on a linked
  * machine (against the stand-in API), its card naming that machine, and Approve there makes
  * the command run on that machine. The sessions list groups the linked machine's workspace
- * under its name. Screenshots: test-artifacts/e2e-machines-inbox-<size>.png.
+ * under its name. With the linked machine killed while its Claude asks, the card stays, says
+ * since when the machine has not answered and offers no answer; back, the machine offers the
+ * dialog again and the phone answers it. Screenshots:
+ * test-artifacts/e2e-machines-inbox-<size>.png, e2e-machines-inbox-away.png.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +28,8 @@ let phone: BrowserContext;
 let page: Page;
 let project: string;
 let tab: TabView;
+/** Starts the build machine's agent (again, on `port`, after it was killed). */
+let startBuild: (port?: number) => Promise<AgentHandle>;
 
 async function cli(agent: AgentHandle, ...args: string[]): Promise<string> {
   const run = await runCli([...args, '--json', '--data-dir', agent.dataDir], agentEnv(agent), 30_000);
@@ -38,7 +43,8 @@ beforeAll(async () => {
   mkdirSync(join(env.home, 'shop'), { recursive: true });
   project = realpathSync(join(env.home, 'shop'));
   const claude = prepareClaudeEnv({ baseUrl: fake.url, home: env.home, projectDirs: [project] });
-  [home, build] = await Promise.all([startAgent(), startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN], env: claude.env })]);
+  startBuild = (port) => startAgent({ reuse: env, args: ['--claude-bin', CLAUDE_BIN, ...(port ? ['--port', String(port)] : [])], env: claude.env });
+  [home, build] = await Promise.all([startAgent(), startBuild()]);
   tab = JSON.parse(await cli(build, 'tab', 'new', '--claude', '--permission-mode', 'default', project)) as TabView;
   const { code } = JSON.parse(await cli(build, 'machines', 'link-code')) as MachineLinkResponse;
   await cli(home, 'machines', 'add', code, '--name', 'Build box');
@@ -74,6 +80,43 @@ describe('the inbox across machines', () => {
     expect(readFileSync(marker, 'utf8')).toBe('approved\n');
     await card.waitFor({ state: 'detached', timeout: 20_000 });
   }, 180_000);
+
+  it('keeps the card of a machine that stops answering, read but not answered, and answers it once the machine is back', async () => {
+    const marker = join(project, 'after-the-outage.txt');
+    fake.onPrompt('across the outage', bash(`echo kept > ${marker}`, 'Write a file'));
+    await cli(build, 'tab', 'send', tab.id, 'across the outage');
+    const card = page.locator('pm-approval-card').filter({ hasText: 'after-the-outage' });
+    await card.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 60_000 });
+    // What the machine comes back to is what it wrote of the wait (a moment after each change).
+    const written = () => JSON.parse(readFileSync(join(build.dataDir, 'status.json'), 'utf8')) as { tabs: Record<string, { state: string }> };
+    await eventually(() => written().tabs[tab.id]?.state === 'needs-input', 10_000, 'the wait written on the build machine');
+
+    await build.stop('SIGKILL');
+    const note = card.getByRole('status').filter({ hasText: 'Build box has not answered since' });
+    await note.waitFor({ timeout: 30_000 });
+    expect(await note.textContent()).toMatch(/since \d{1,2}:\d{2}.*: answer it here once it is back\./);
+    // Nothing that would go to the machine is offered: no answer, no terminal, no timeline.
+    expect(await card.getByRole('button').count()).toBe(0);
+    // Its workspace is listed as it was last seen, with nothing that would make or change anything there.
+    const away = page.getByRole('region', { name: 'Workspace Build box (unreachable) · shop' });
+    await away.waitFor({ timeout: 10_000 });
+    expect(await away.getByRole('button', { name: /New|Actions/ }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Workspace Home' }).getByRole('button', { name: 'New Claude' }).count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-machines-inbox-away.png') });
+
+    // Its Claude shows the dialog in its terminal (the hook it held failed with the agent);
+    // the machine, back on its port, reads it off the screen and offers it again.
+    build = await startBuild(build.port);
+    await page.getByRole('region', { name: 'Workspace Build box · shop' }).getByRole('button', { name: 'New Claude' }).waitFor({ timeout: 30_000 });
+    await card.waitFor({ state: 'detached', timeout: 60_000 });
+    const again = page.locator('pm-approval-card').filter({ hasText: 'Do you want to proceed?' });
+    const yes = again.getByRole('button', { name: /Yes/ }).first();
+    await yes.waitFor({ timeout: 60_000 });
+    await yes.tap();
+    await eventually(() => existsSync(marker), 30_000, 'the command to run on the machine that came back');
+    expect(readFileSync(marker, 'utf8')).toBe('kept\n');
+    await again.waitFor({ state: 'detached', timeout: 20_000 });
+  }, 240_000);
 
   it('looks right on a desktop too', async () => {
     const desktop = await browser.newContext(DESKTOP);

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import type { TabView } from '../../protocol/api.js';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { PushPayload } from '../../protocol/push.js';
-import type { Approval } from '../../protocol/approvals.js';
+import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { splitMachineKey } from '../../protocol/machine-key.js';
 import type { MachineLinkResponse } from '../../protocol/machines.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
@@ -138,6 +138,14 @@ describe('one inbox over several machines', () => {
     // A body that names no linked machine's workspace still reaches the home agent's own route.
     const refused = await api<{ error: string }>(phone, 'POST', '/api/tabs', { workspaceId: 'ws-nope', kind: 'shell' });
     expect(refused.status).toBe(404);
+    // What the machine answers names the tab and its workspace as the home agent's lists do.
+    const renamed = await api<TabView>(phone, 'PATCH', `/api/tabs/${encodeURIComponent(made.body.id)}`, { name: 'renamed there' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: made.body.id, workspaceId: shop.id, name: 'renamed there' });
+    const workspace = await api<WorkspaceView>(phone, 'PATCH', `/api/workspaces/${encodeURIComponent(shop.id)}`, { name: 'project' });
+    expect(workspace.status).toBe(200);
+    expect(workspace.body).toMatchObject({ id: shop.id, machine: ids.third, name: 'project' });
+    expect(workspace.body.tabs.map((t) => [t.id, t.workspaceId])).toContainEqual([made.body.id, shop.id]);
     expect((await api(phone, 'DELETE', `/api/tabs/${encodeURIComponent(made.body.id)}`)).status).toBe(204);
   });
 
@@ -159,9 +167,9 @@ describe('one inbox over several machines', () => {
     expect(pushed?.body).toMatch(/^Write a file\nBuild box · project · /);
     expect(pushed?.actions.map((a) => a.action)).toEqual(['approve', 'deny']);
 
-    const decided = await api<{ resolution: { outcome: string } }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'allow' });
+    const decided = await api<{ resolution: ApprovalResolution }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'allow' });
     expect(decided.status).toBe(200);
-    expect(decided.body.resolution.outcome).toBe('approved');
+    expect(decided.body.resolution).toMatchObject({ id: approval.id, tabId: key, outcome: 'approved' });
     await eventually(() => existsSync(marker), 30_000, 'the command to run on the third machine');
     expect(readFileSync(marker, 'utf8')).toBe('remote\n');
     // Answered: the notification leaves the phone; the turn's end is pushed, once.

@@ -1,9 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiError } from '../../../protocol/api.js';
 import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../../protocol/limits.js';
-import { machineKey, splitMachineKey } from '../../../protocol/machine-key.js';
+import { splitMachineKey } from '../../../protocol/machine-key.js';
 import { API_ROUTES, type ApiRoute, routePath } from '../../../protocol/routes.js';
+import type { MachineAnswer } from '../../machines/machine-client.js';
 import { MachineLinkError, type Machines } from '../../machines/machines.js';
+import { answerOf } from '../../machines/machine-views.js';
 import { deviceOf } from './handler.js';
 
 /** Routes of this agent alone: its devices and its links are never another machine's. */
@@ -35,12 +37,37 @@ function readBody(req: Request, max: number): Promise<Buffer> {
   });
 }
 
+/** What a linked machine answered, passed on: in the home agent's keys when it names a session, else as it came. */
+function passOn(res: Response, route: ApiRoute, machineId: string, answer: MachineAnswer): void {
+  const rekeyed = answerOf(route, machineId, answer.status, answer.body);
+  if (rekeyed !== null) {
+    res.status(answer.status).json(rekeyed);
+    return;
+  }
+  const answerType = answer.headers['content-type'];
+  if (answerType) res.setHeader('content-type', answerType);
+  res.status(answer.status).end(answer.bytes);
+}
+
+/** One level deep: a linked machine does not reach further through this agent. Whether it was refused. */
+function refusedMachine(res: Response): boolean {
+  if (deviceOf(res).kind !== 'machine') return false;
+  res.status(403).json({ error: 'a linked machine cannot reach the machines this agent links' } satisfies ApiError);
+  return true;
+}
+
+/** A machine that is not linked is a 404; one that did not answer, a 502 saying why. */
+function failed(err: unknown, res: Response, next: NextFunction): void {
+  if (err instanceof MachineLinkError) res.status(err.problem === 'not-found' ? 404 : 502).json({ error: err.message } satisfies ApiError);
+  else next(err);
+}
+
 /**
  * A request for a session, approval or workspace of a linked machine (its id carries the
  * machine's, see machine-key.ts) goes to that machine, once, with the same method, the id it
  * has there, the query and the body as they came; its answer (status, type, body) comes back
- * as it is: a 409 there is a 409 here. Mounted after the credential check and before any body
- * parser, so the body is passed on byte for byte.
+ * as it is, a 409 there a 409 here, the keys in it as the home agent serves them. Mounted
+ * after the credential check and before any body parser, so the body is passed on byte for byte.
  */
 export function machineForward(deps: { machines: Machines }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -56,11 +83,7 @@ export function machineForward(deps: { machines: Machines }) {
     const owner = splitMachineKey(id);
     if (!owner) return next();
     try {
-      // One level deep: a linked machine does not reach further through this agent.
-      if (deviceOf(res).kind === 'machine') {
-        res.status(403).json({ error: 'a linked machine cannot reach the machines this agent links' } satisfies ApiError);
-        return;
-      }
+      if (refusedMachine(res)) return;
       const upload = found.route === API_ROUTES.tabUpload;
       const hasBody = req.method !== 'GET' && req.method !== 'DELETE';
       const bytes = hasBody ? await readBody(req, upload ? UPLOAD_MAX_BYTES : JSON_BODY_MAX) : null;
@@ -70,15 +93,9 @@ export function machineForward(deps: { machines: Machines }) {
       const fileName = req.headers[UPLOAD_FILENAME_HEADER.toLowerCase()];
       const headers: Record<string, string> = upload && typeof fileName === 'string' ? { [UPLOAD_FILENAME_HEADER]: fileName } : {};
       const answer = await deps.machines.forward(owner.machineId, req.method, path, bytes && bytes.length > 0 ? { raw: bytes, type, headers } : undefined);
-      const answerType = answer.headers['content-type'];
-      if (answerType) res.setHeader('content-type', answerType);
-      res.status(answer.status).end(answer.bytes);
+      passOn(res, found.route, owner.machineId, answer);
     } catch (err) {
-      if (err instanceof MachineLinkError) {
-        res.status(err.problem === 'not-found' ? 404 : 502).json({ error: err.message } satisfies ApiError);
-        return;
-      }
-      next(err);
+      failed(err, res, next);
     }
   };
 }
@@ -105,25 +122,11 @@ async function newTabOnMachine(deps: { machines: Machines }, req: Request, res: 
       req.body = body;
       return next();
     }
-    if (deviceOf(res).kind === 'machine') {
-      res.status(403).json({ error: 'a linked machine cannot reach the machines this agent links' } satisfies ApiError);
-      return;
-    }
+    if (refusedMachine(res)) return;
     const forwarded = { ...(body as object), workspaceId: owner.key };
     const answer = await deps.machines.forward(owner.machineId, 'POST', routePath(API_ROUTES.createTab), { raw: Buffer.from(JSON.stringify(forwarded)), type: 'application/json' });
-    const tab = answer.body as { id?: unknown; workspaceId?: unknown } | null;
-    if (answer.status === 201 && typeof tab?.id === 'string' && typeof tab.workspaceId === 'string') {
-      res.status(201).json({ ...tab, id: machineKey(owner.machineId, tab.id), workspaceId: machineKey(owner.machineId, tab.workspaceId) });
-      return;
-    }
-    const answerType = answer.headers['content-type'];
-    if (answerType) res.setHeader('content-type', answerType);
-    res.status(answer.status).end(answer.bytes);
+    passOn(res, API_ROUTES.createTab, owner.machineId, answer);
   } catch (err) {
-    if (err instanceof MachineLinkError) {
-      res.status(err.problem === 'not-found' ? 404 : 502).json({ error: err.message } satisfies ApiError);
-      return;
-    }
-    next(err);
+    failed(err, res, next);
   }
 }

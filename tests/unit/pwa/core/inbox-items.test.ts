@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../../../protocol/api.js';
 import type { Approval } from '../../../../protocol/approvals.js';
+import type { MachineSummary } from '../../../../protocol/machine-key.js';
 import type { OutsideSessionView } from '../../../../protocol/outside.js';
 import type { ClaudeState, TabStatus } from '../../../../protocol/status.js';
 import {
   ageText,
+  awayNote,
   buildInbox,
   canOpenTerminal,
   countFromStatuses,
@@ -145,6 +147,44 @@ describe('buildInbox', () => {
     const followed = buildInbox(lists(list), statuses, [approval('open', 'a', 100), next, approval('later', 'c', 200)], [], [answered]);
     expect(ids(followed.approvals)).toEqual(['open', 'next', 'later']);
     expect(followed.approvals.some((e) => e.following)).toBe(false);
+  });
+
+  it('marks the cards of a linked machine that does not answer, since when, and no other machine’s', () => {
+    const since = new Date(2026, 11, 4, 10, 42).getTime();
+    const machines: MachineSummary[] = [
+      { id: 'mc-down', name: 'Build box', reach: 'unreachable', since, problem: 'connection refused' },
+      { id: 'mc-up', name: 'Laptop', reach: 'ok', since: 1, problem: null },
+      { id: 'mc-new', name: 'Studio', reach: 'unknown', since: 1, problem: null },
+    ];
+    const on = (machine: string, ...tabs: TabView[]) => ({ ...workspace(machine, ...tabs), machine });
+    const all = [on('mc-down', tab('mc-down~a')), on('mc-up', tab('mc-up~b')), on('mc-new', tab('mc-new~c')), workspace('own', tab('d'))];
+    const outsider = { ...outside('x'), key: 'mc-down~outside-x', machine: 'mc-down' };
+    const review = status('ready-for-review');
+    const inbox = buildInbox(
+      { workspaces: all, outside: [outsider], machines },
+      { 'mc-down~a': review, 'mc-up~b': review, 'mc-new~c': review, d: review, 'mc-down~outside-x': review },
+      [approval('mc-down~p', 'mc-down~a', 1, { machine: 'mc-down' }), approval('mc-up~p', 'mc-up~b', 2, { machine: 'mc-up' }), approval('own', 'd', 3)],
+    );
+    const away = machines[0];
+    expect(inbox.approvals.map((e) => [e.approval.id, e.away])).toEqual([
+      ['mc-down~p', away],
+      ['mc-up~p', undefined],
+      ['own', undefined],
+    ]);
+    expect(inbox.review.map((e) => [e.key, e.away])).toEqual([
+      ['mc-down~a', away],
+      ['mc-up~b', undefined],
+      ['mc-new~c', undefined],
+      ['d', undefined],
+      ['mc-down~outside-x', away],
+    ]);
+    // Still counted: it waits on the person all the same.
+    expect(inboxCount(inbox)).toBe(8);
+    expect(awayNote({ name: 'Build box', since }, 'answer it', new Date(since + 60_000))).toMatch(/^Build box has not answered since 10:42 ?(AM)?: answer it here once it is back\.$/);
+  });
+
+  it('spells out control and bidi characters of a machine’s name in its note', () => {
+    expect(awayNote({ name: 'box\u202etxt', since: Date.now() }, 'reply')).toContain('box\\u202etxt has not answered');
   });
 });
 
