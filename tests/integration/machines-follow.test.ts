@@ -216,7 +216,7 @@ describe('one inbox over several machines', () => {
     term.close();
   }, 60_000);
 
-  it('the home agent restarted while a prompt waits on a linked machine finds it again, still answerable once, and pushes it once', async () => {
+  it('the home agent down leaves a linked machine on its own; restarted while a prompt waits there, it finds it again, still answerable once, and pushes it once', async () => {
     const key = `${ids.third}~${thirdTab.id}`;
     const marker = join(project, 'after-restart.txt');
     fake.onPrompt('after the restart', bash(`echo again > ${marker}`, 'Write a file'));
@@ -226,6 +226,14 @@ describe('one inbox over several machines', () => {
     status.ws.close();
     sync.close();
     await home.stop();
+    // The home agent down leaves the machine working on its own: a browser pairs with it
+    // directly and finds the same prompt waiting there, under the machine's own key.
+    // (Over its loopback twin: this test's fetch does not take the machine's own certificate.)
+    const twin = Number(readFileSync(join(third.dataDir, 'local-port'), 'utf8'));
+    const own = await claim({ url: `http://127.0.0.1:${twin}/`, port: twin, token: third.token }, 'Laptop browser');
+    const there = await api<{ approvals: Approval[] }>(own, 'GET', '/api/approvals');
+    expect(there.status).toBe(200);
+    expect(there.body.approvals.map((a) => a.id)).toEqual([splitMachineKey(waiting.id)?.key]);
     home = await startAgent({ reuse: homeEnv, args: ['--port', String(home.port)], env: HOME_ENV });
     status = new StatusClient(phone);
     await status.opened;
