@@ -4,7 +4,8 @@ import { type Approval, type ApprovalServerMessage, claudeWaitsOn } from '../../
 import { splitMachineKey } from '../../protocol/machine-key.js';
 import { MachineId } from '../../protocol/machines.js';
 import type { StatusServerMessage, TabStatus } from '../../protocol/status.js';
-import { readJsonFile, writeJsonAtomic } from '../store/atomic-file.js';
+import { readJsonFile } from '../store/atomic-file.js';
+import { GatheredWriter } from '../store/gathered-writer.js';
 import type { Disposable } from '../util/disposable.js';
 import type { Logger } from '../util/log.js';
 import { FOLLOW_MAX_ITEMS } from './machine-follower.js';
@@ -65,11 +66,16 @@ function sameAnnounced(a: Announced, b: Announced): boolean {
  * waits by the time they began, which a machine's restart keeps), and only a machine that
  * answers now, with both of its snapshots in, is looked at. What began while the home agent was
  * down or the machine unreachable is pushed when it is next seen, if it still waits. A machine
- * seen for the first time (just linked) has what waits there now noted, not pushed.
+ * seen for the first time (just linked) has what waits there now noted, not pushed. The file
+ * is written a moment after a push (GatheredWriter) and at every stop: only a crash in that
+ * moment can push something again.
  */
 export class MachinePushes implements Disposable {
   private readonly announced = new Map<string, Announced>();
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
+  /** Written off the event loop, a burst at once; a stop writes what is left. */
+  private readonly file: GatheredWriter;
   /** Waits with nothing to approve, by key and start, and when they were first seen: pushed once they lasted `settleMs`. */
   private unsettled = new Map<string, number>();
 
@@ -77,12 +83,12 @@ export class MachinePushes implements Disposable {
     if (msg.type === 'approval-resolved') this.announcer.approvalSettled(msg.resolution.id);
     else if (msg.type === 'status:removed') this.announcer.tabMovedOn(msg.tabId);
     else if (msg.type === 'status:update') {
-      if (PUSHED_STATES.has(msg.status.state)) this.look();
+      if (PUSHED_STATES.has(msg.status.state)) this.lookSoon();
       else this.announcer.tabMovedOn(msg.tabId);
-    } else if (msg.type === 'approval-opened') this.look();
+    } else if (msg.type === 'approval-opened') this.lookSoon();
   };
 
-  private readonly onResync = () => this.look();
+  private readonly onResync = () => this.lookSoon();
 
   constructor(
     private readonly union: UnionView,
@@ -91,6 +97,7 @@ export class MachinePushes implements Disposable {
     private readonly log: Logger,
     private readonly settleMs = MACHINE_PUSH_SETTLE_MS,
   ) {
+    this.file = new GatheredWriter(path, () => this.fileContent(), log, 'the linked machines’ pushes file');
     this.load();
     union.on('status', this.onStatus);
     union.on('resync', this.onResync);
@@ -98,10 +105,9 @@ export class MachinePushes implements Disposable {
 
   /**
    * Every machine that answers now: what waits there and was not pushed yet is pushed, once.
-   * Made at once for every change that may bring something to push (an approval, a session
-   * moving into a wait or a review, a machine's whole status), so what the phone is shown has
-   * been looked at first; a wait with nothing to approve is pushed once it has lasted
-   * `settleMs` here, when it is looked at again.
+   * Made right after every change that may bring something to push (an approval, a session
+   * moving into a wait or a review, a machine's whole status); a wait with nothing to approve
+   * is pushed once it has lasted `settleMs` here, when it is looked at again.
    */
   look(): void {
     const at = Date.now();
@@ -155,6 +161,20 @@ export class MachinePushes implements Disposable {
     if (waiting.size > 0) this.lookOnceSettled();
   }
 
+  /**
+   * Looks right after the change that asked has reached the phones: what the status channel
+   * sends is not held behind this look and its write to disk, and the changes of one burst are
+   * looked at together. Nothing is lost to a stop in between: what was not noted as pushed is
+   * pushed when the home agent is back.
+   */
+  private lookSoon(): void {
+    if (this.soon) return;
+    this.soon = setImmediate(() => {
+      this.soon = null;
+      this.look();
+    });
+  }
+
   private lookOnceSettled(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {
@@ -172,19 +192,25 @@ export class MachinePushes implements Disposable {
   }
 
   private save(): void {
-    const machines = Object.fromEntries([...this.announced].map(([id, a]) => [id, { approvals: [...a.approvals], tabs: [...a.tabs] }]));
-    try {
-      writeJsonAtomic(this.path, { version: 1, machines });
-    } catch (err) {
-      // Pushing goes on; after a restart what is not in the file may be pushed again.
-      this.log.warn('could not write the linked machines’ pushes file', { error: (err as Error).message });
-    }
+    this.file.schedule();
   }
 
-  dispose(): void {
+  private fileContent(): unknown {
+    return { version: 1, machines: Object.fromEntries([...this.announced].map(([id, a]) => [id, { approvals: [...a.approvals], tabs: [...a.tabs] }])) };
+  }
+
+  async dispose(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.soon) clearImmediate(this.soon);
+    this.soon = null;
     this.union.off('status', this.onStatus);
     this.union.off('resync', this.onResync);
+    try {
+      await this.file.flush();
+    } catch (err) {
+      // After a restart, what is not in the file may be pushed again.
+      this.log.warn('could not write the linked machines’ pushes file', { error: (err as Error).message });
+    }
   }
 }

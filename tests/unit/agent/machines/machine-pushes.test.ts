@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('MachinePushes', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('notes what waits on a machine seen for the first time without pushing it, then pushes what is new, once', () => {
+  it('notes what waits on a machine seen for the first time without pushing it, then pushes what is new, once', async () => {
     const pushes = open();
     union.open = [approval('ap-old')];
     union.states = { [TAB]: tab('needs-input', 10) };
@@ -86,27 +86,42 @@ describe('MachinePushes', () => {
     pushes.look();
     pushes.look();
     expect(said).toEqual([`approval ${M}~ap-new`]);
-    pushes.dispose();
+    await pushes.dispose();
   });
 
-  it('pushes nothing twice across its own restart, and what began while it was down once', () => {
+  it('pushes nothing twice across its own restart, and what began while it was down once', async () => {
     union.open = [approval('ap-1')];
-    open().look();
+    const linked = open();
+    linked.look();
+    await linked.dispose();
     union.open = [approval('ap-1'), approval('ap-2')];
     const first = open();
     first.look();
-    first.dispose();
+    await first.dispose();
     expect(said).toEqual([`approval ${M}~ap-2`]);
     union.states = { [TAB]: tab('ready-for-review', 20) };
     const again = open();
     again.look();
     expect(said).toEqual([`approval ${M}~ap-2`, `review ${TAB}`]);
-    again.dispose();
-    open().look();
+    await again.dispose();
+    const last = open();
+    last.look();
     expect(said).toHaveLength(2);
+    await last.dispose();
   });
 
-  it('leaves out an approval the machine offered quietly, and a wait an approval tells of', () => {
+  it('writes what it pushed a moment later, off the event loop, without a stop', async () => {
+    const path = join(dir, 'machine-pushes.json');
+    const pushes = open();
+    pushes.look();
+    union.open = [approval('ap-1')];
+    pushes.look();
+    expect(said).toEqual([`approval ${M}~ap-1`]);
+    await eventually(() => existsSync(path) && JSON.parse(readFileSync(path, 'utf8')).machines[M]?.approvals.includes(`${M}~ap-1`), 5_000, 'the push written');
+    await pushes.dispose();
+  });
+
+  it('leaves out an approval the machine offered quietly, and a wait an approval tells of', async () => {
     const pushes = open();
     pushes.look();
     union.open = [approval('ap-quiet', { quiet: true })];
@@ -121,9 +136,10 @@ describe('MachinePushes', () => {
     union.states = { [TAB]: tab('needs-input', 40) };
     pushes.look();
     expect(said).toEqual([`needs-input ${TAB}`]);
+    await pushes.dispose();
   });
 
-  it('looks only at a machine that answers, and forgets one unlinked', () => {
+  it('looks only at a machine that answers, and forgets one unlinked', async () => {
     const path = join(dir, 'machine-pushes.json');
     const pushes = open();
     pushes.look();
@@ -136,20 +152,23 @@ describe('MachinePushes', () => {
     expect(said).toEqual([`approval ${M}~ap-late`]);
     union.linked = false;
     pushes.look();
+    await pushes.dispose();
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 1, machines: {} });
   });
 
-  it('looks at once when an approval opens, and closes what was settled or moved on as the union says so', () => {
+  it('looks right after an approval opens, not in the turn that tells the phones, and closes what was settled or moved on as the union says so', async () => {
     const pushes = open();
     pushes.look();
     union.open = [approval('ap-9')];
     union.emit('status', { type: 'approval-opened', approval: approval('ap-9') });
+    expect(said).toEqual([]);
+    await new Promise((r) => setImmediate(r));
     expect(said).toEqual([`approval ${M}~ap-9`]);
     union.emit('status', { type: 'approval-resolved', resolution: { id: `${M}~ap-9`, tabId: TAB, outcome: 'approved', by: { kind: 'device', name: 'Pixel' }, at: 3, message: null } });
     union.emit('status', { type: 'status:update', tabId: TAB, status: tab('busy', 50) });
     union.emit('status', { type: 'status:removed', tabId: TAB });
     expect(said.slice(1)).toEqual([`settled ${M}~ap-9`, `moved-on ${TAB}`, `moved-on ${TAB}`]);
-    pushes.dispose();
+    await pushes.dispose();
   });
 
   it('pushes a wait with nothing to approve once it lasted, and never one its approval came to tell of', async () => {
@@ -166,14 +185,16 @@ describe('MachinePushes', () => {
     union.emit('status', { type: 'status:update', tabId: other, status: union.states[other] as TabStatus });
     await eventually(() => said.includes(`needs-input ${other}`), 5_000, 'the wait pushed once it lasted');
     expect(said).toEqual([`approval ${M}~ap-10`, `needs-input ${other}`]);
-    pushes.dispose();
+    await pushes.dispose();
   });
 
-  it('reads a file that is not its own as nothing pushed, notes what waits, and writes a good one', () => {
+  it('reads a file that is not its own as nothing pushed, notes what waits, and writes a good one', async () => {
     const path = join(dir, 'machine-pushes.json');
     writeFileSync(path, '{"version":1,"machines":{"mc-build":{"approvals":"not a list"}}}');
     union.open = [approval('ap-1')];
-    open().look();
+    const pushes = open();
+    pushes.look();
+    await pushes.dispose();
     expect(said).toEqual([]);
     expect(JSON.parse(readFileSync(path, 'utf8')).machines[M].approvals).toEqual([`${M}~ap-1`]);
   });
