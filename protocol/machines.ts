@@ -15,6 +15,13 @@ import type { MACHINE_REACHES } from './machine-key.js';
 export const LINK_CODE_PREFIX = 'pmlink1.';
 /** A link code is a few hundred characters; anything much longer is not one. */
 export const LINK_CODE_MAX = 4096;
+/**
+ * On a request the home agent forwards for one of its devices: that device's name,
+ * URI-encoded. The linked machine records a decision made with it as that device's, through
+ * the home agent ("Pixel 8 via Home box"), where it would otherwise name the home agent alone.
+ */
+export const ON_BEHALF_HEADER = 'X-Pocketmux-On-Behalf-Of';
+
 /** Machines one agent links at most: each is a few sockets held open and a file entry. */
 export const MAX_MACHINES = 32;
 

@@ -35,7 +35,7 @@ export function resolutionOf(machine: string, r: ApprovalResolution): ApprovalRe
 }
 
 /**
- * The routes whose success names a session, workspace or approval: the schema it is read with
+ * The routes whose answer names a session, workspace or approval: the schema it is read with
  * and how it is rekeyed. Every other answer (204s, the changes, a mode, commands, history)
  * holds no key and passes as it came.
  */
@@ -44,22 +44,22 @@ const ANSWERS_WITH_KEYS = new Map<ApiRoute, (machine: string, body: unknown) => 
   [API_ROUTES.renameTab, rekeyed(TabViewSchema, tabOf)],
   [API_ROUTES.adoptOutside, rekeyed(TabViewSchema, tabOf)],
   [API_ROUTES.renameWorkspace, rekeyed(WorkspaceViewSchema, workspaceOf)],
-  [API_ROUTES.decideApproval, rekeyed(z.object({ resolution: ApprovalResolutionSchema }), (machine, body) => ({ resolution: resolutionOf(machine, body.resolution) }))],
+  // A decision's, and a refusal's that says how it was settled already (409), with its words kept.
+  [API_ROUTES.decideApproval, rekeyed(z.object({ resolution: ApprovalResolutionSchema }), (machine, body, raw) => ({ ...(raw as object), resolution: resolutionOf(machine, body.resolution) }))],
 ]);
 
 /** Reads a body with `schema` and rekeys it; null for one that does not fit (never guessed at). */
-function rekeyed<T>(schema: z.ZodMiniType<T>, rekey: (machine: string, body: T) => unknown) {
+function rekeyed<T>(schema: z.ZodMiniType<T>, rekey: (machine: string, body: T, raw: unknown) => unknown) {
   return (machine: string, body: unknown): unknown => {
     const parsed = safeParse(schema, body);
-    return parsed.success ? rekey(machine, parsed.data) : null;
+    return parsed.success ? rekey(machine, parsed.data, body) : null;
   };
 }
 
 /**
- * A linked machine's 2xx JSON answer to `route`, in the home agent's keys; null when it is to
- * pass as it came (no key in it, or not the shape the route answers with).
+ * A linked machine's JSON answer to `route`, in the home agent's keys; null when it is to pass
+ * as it came (no key in it: a refusal's words, or a body not of the shape the route answers with).
  */
-export function answerOf(route: ApiRoute, machine: string, status: number, body: unknown): unknown {
-  const rekey = ANSWERS_WITH_KEYS.get(route);
-  return rekey && status >= 200 && status < 300 ? rekey(machine, body) : null;
+export function answerOf(route: ApiRoute, machine: string, body: unknown): unknown {
+  return ANSWERS_WITH_KEYS.get(route)?.(machine, body) ?? null;
 }

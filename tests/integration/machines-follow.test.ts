@@ -179,9 +179,11 @@ describe('one inbox over several machines', () => {
     expect(shows().filter((p) => p.tag === approval.id)).toHaveLength(1);
     await eventually(() => !status.openApprovals().some((a) => a.id === approval.id), 10_000, 'the approval to leave the inbox');
     // Answered once: the third machine's own refusal comes back as it is.
-    const again = await api<{ error: string }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'deny' });
+    const again = await api<{ error: string; resolution: ApprovalResolution }>(phone, 'POST', `/api/approvals/${encodeURIComponent(approval.id)}`, { decision: 'deny' });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/already/);
+    // How it was settled, naming the approval as the inbox does, and who: the phone, through the home agent.
+    expect(again.body.resolution).toMatchObject({ id: approval.id, tabId: key, outcome: 'approved', by: { kind: 'device', name: expect.stringMatching(/^Pixel 8 via .+/) } });
     await status.waitState(key, 'ready-for-review', () => true, 60_000);
   }, 120_000);
 

@@ -2,7 +2,9 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ApiError } from '../../../protocol/api.js';
 import { UPLOAD_FILENAME_HEADER, UPLOAD_MAX_BYTES } from '../../../protocol/limits.js';
 import { splitMachineKey } from '../../../protocol/machine-key.js';
+import { ON_BEHALF_HEADER } from '../../../protocol/machines.js';
 import { API_ROUTES, type ApiRoute, routePath } from '../../../protocol/routes.js';
+import { CLI_DEVICE } from '../../auth/access.js';
 import type { MachineAnswer } from '../../machines/machine-client.js';
 import { MachineLinkError, type Machines } from '../../machines/machines.js';
 import { answerOf } from '../../machines/machine-views.js';
@@ -39,7 +41,7 @@ function readBody(req: Request, max: number): Promise<Buffer> {
 
 /** What a linked machine answered, passed on: in the home agent's keys when it names a session, else as it came. */
 function passOn(res: Response, route: ApiRoute, machineId: string, answer: MachineAnswer): void {
-  const rekeyed = answerOf(route, machineId, answer.status, answer.body);
+  const rekeyed = answerOf(route, machineId, answer.body);
   if (rekeyed !== null) {
     res.status(answer.status).json(rekeyed);
     return;
@@ -54,6 +56,12 @@ function refusedMachine(res: Response): boolean {
   if (deviceOf(res).kind !== 'machine') return false;
   res.status(403).json({ error: 'a linked machine cannot reach the machines this agent links' } satisfies ApiError);
   return true;
+}
+
+/** The device a request is made for, told to the machine (a decision is recorded as its); none for the CLI. */
+function onBehalfOf(res: Response): Record<string, string> {
+  const device = deviceOf(res);
+  return device.id === CLI_DEVICE.id ? {} : { [ON_BEHALF_HEADER]: encodeURIComponent(device.name) };
 }
 
 /** A machine that is not linked is a 404; one that did not answer, a 502 saying why. */
@@ -91,7 +99,7 @@ export function machineForward(deps: { machines: Machines }) {
       const path = `${routePath(found.route, owner.key)}${search}`;
       const type = req.headers['content-type'] ?? 'application/octet-stream';
       const fileName = req.headers[UPLOAD_FILENAME_HEADER.toLowerCase()];
-      const headers: Record<string, string> = upload && typeof fileName === 'string' ? { [UPLOAD_FILENAME_HEADER]: fileName } : {};
+      const headers: Record<string, string> = { ...onBehalfOf(res), ...(upload && typeof fileName === 'string' ? { [UPLOAD_FILENAME_HEADER]: fileName } : {}) };
       const answer = await deps.machines.forward(owner.machineId, req.method, path, bytes && bytes.length > 0 ? { raw: bytes, type, headers } : undefined);
       passOn(res, found.route, owner.machineId, answer);
     } catch (err) {
@@ -124,7 +132,7 @@ async function newTabOnMachine(deps: { machines: Machines }, req: Request, res: 
     }
     if (refusedMachine(res)) return;
     const forwarded = { ...(body as object), workspaceId: owner.key };
-    const answer = await deps.machines.forward(owner.machineId, 'POST', routePath(API_ROUTES.createTab), { raw: Buffer.from(JSON.stringify(forwarded)), type: 'application/json' });
+    const answer = await deps.machines.forward(owner.machineId, 'POST', routePath(API_ROUTES.createTab), { raw: Buffer.from(JSON.stringify(forwarded)), type: 'application/json', headers: onBehalfOf(res) });
     passOn(res, API_ROUTES.createTab, owner.machineId, answer);
   } catch (err) {
     failed(err, res, next);
