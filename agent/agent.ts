@@ -141,6 +141,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       machines, certificatePin, machineName,
       revoked: revokeDevice({ proofs, subscriptions, sockets }),
       push: { publicKey: vapid.publicKey, subscriptions, notifier, endpointRules: { extraHosts: config.pushHosts, insecureLoopback: config.pushInsecureLoopback } },
+      linked: machines.union,
       statusSnapshot: () => status.snapshot(), terminalStats: () => terminals.stats(), loopDelay: () => loopDelay?.seconds() ?? null,
       phonePrompt: (key, text) => phonePrompts.note(key, text),
       dialogShown: async (key) => status.get(key)?.claudeRunning === true && (await dialogs.dialogShown(key)),

@@ -17,9 +17,17 @@ import { type JsonClient, type JsonClientOptions, JsonClients, jsonClientOptions
  * and approval opened or settled, as it happens. A reconnecting client resyncs, so it never shows a stale badge.
  */
 export class StatusChannel implements Channel {
+  /** Browsers: this agent's sessions and its linked machines'. */
   private readonly clients: JsonClients;
-  private readonly onMessage = (msg: StatusServerMessage | ApprovalServerMessage) => this.clients.broadcast(JSON.stringify(msg));
-  private readonly onResync = () => this.clients.broadcast(JSON.stringify(this.sync()));
+  /** Agents that linked this one: its own sessions only (one level deep). */
+  private readonly agents: JsonClients;
+  private readonly onMessage = (msg: StatusServerMessage | ApprovalServerMessage) => {
+    const text = JSON.stringify(msg);
+    this.clients.broadcast(text);
+    this.agents.broadcast(text);
+  };
+  private readonly onLinked = (msg: StatusServerMessage | ApprovalServerMessage) => this.clients.broadcast(JSON.stringify(msg));
+  private readonly onResync = () => this.clients.broadcast(JSON.stringify(this.sync(true)));
 
   constructor(
     private readonly status: StatusManager,
@@ -30,9 +38,10 @@ export class StatusChannel implements Channel {
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
+    this.agents = new JsonClients(clientOptions);
     status.on('message', this.onMessage);
     approvals.on('message', this.onMessage);
-    machines.on('status', this.onMessage);
+    machines.on('status', this.onLinked);
     machines.on('resync', this.onResync);
   }
 
@@ -40,7 +49,8 @@ export class StatusChannel implements Channel {
     const deviceId = ctx.device.id;
     ws.on('close', () => this.presence.leave(deviceId, ws));
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
-    const client = this.clients.join(ws, () => [JSON.stringify(this.sync())], undefined, ctx.socket);
+    const linked = ctx.device.kind !== 'machine';
+    const client = (linked ? this.clients : this.agents).join(ws, () => [JSON.stringify(this.sync(linked))], undefined, ctx.socket);
     // From here the client has its snapshot: the log shows a waiting client (`approvals --wait`) got this far.
     this.log.debug('status client joined', { device: deviceId, approvals: this.approvals.list().length });
     ws.on('message', (data, isBinary) => {
@@ -63,8 +73,9 @@ export class StatusChannel implements Channel {
     });
   }
 
-  private sync(): StatusServerMessage {
-    // The linked machines' after this agent's own: their keys carry their machine's id.
+  /** With the linked machines' after this agent's own (their keys carry their machine's id), or this agent's alone. */
+  private sync(linked: boolean): StatusServerMessage {
+    if (!linked) return { type: 'status:sync', tabs: this.status.snapshot(), approvals: this.approvals.list() };
     return { type: 'status:sync', tabs: { ...this.status.snapshot(), ...this.machines.tabs() }, approvals: [...this.approvals.list(), ...this.machines.approvals()] };
   }
 
@@ -75,9 +86,10 @@ export class StatusChannel implements Channel {
   dispose(): void {
     this.status.off('message', this.onMessage);
     this.approvals.off('message', this.onMessage);
-    this.machines.off('status', this.onMessage);
+    this.machines.off('status', this.onLinked);
     this.machines.off('resync', this.onResync);
     this.clients.closeAll();
+    this.agents.closeAll();
   }
 }
 

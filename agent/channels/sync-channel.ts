@@ -15,7 +15,10 @@ import { type JsonClientOptions, JsonClients, jsonClientOptions } from './json-c
  * While anyone watches, pane titles are polled so tab labels follow the shell live.
  */
 export class SyncChannel implements Channel {
+  /** Browsers: this agent's lists and its linked machines'. */
   private readonly clients: JsonClients;
+  /** Agents that linked this one: its own lists only (one level deep). */
+  private readonly agents: JsonClients;
   private version = 0;
   private poll: NodeJS.Timeout | null = null;
   private pending: NodeJS.Timeout | null = null;
@@ -30,13 +33,15 @@ export class SyncChannel implements Channel {
     clientOptions: JsonClientOptions,
   ) {
     this.clients = new JsonClients(clientOptions);
+    this.agents = new JsonClients(clientOptions);
     tabs.on('change', this.onChange);
     outside.on('change', this.onChange);
     machines.on('sync', this.onChange);
   }
 
   accept(ws: WebSocket, ctx: ChannelContext): void {
-    const client = this.clients.join(ws, () => [JSON.stringify(this.snapshot())], () => this.stopPollingIfUnwatched(), ctx.socket);
+    const linked = ctx.device.kind !== 'machine';
+    const client = (linked ? this.clients : this.agents).join(ws, () => [JSON.stringify(this.snapshot(linked))], () => this.stopPollingIfUnwatched(), ctx.socket);
     ws.on('message', (data, isBinary) => {
       if (!parseClientMessage(SyncClientMessage, data, isBinary)) {
         client.send(JSON.stringify({ type: 'sync:error', message: 'expected {"type":"sync:request"}' }));
@@ -49,7 +54,7 @@ export class SyncChannel implements Channel {
   }
 
   private stopPollingIfUnwatched(): void {
-    if (this.clients.size === 0 && this.poll) {
+    if (this.clients.size + this.agents.size === 0 && this.poll) {
       clearInterval(this.poll);
       this.poll = null;
     }
@@ -62,23 +67,25 @@ export class SyncChannel implements Channel {
     }, this.pollMs);
   }
 
-  private snapshot(): SyncServerMessage {
+  /** With the linked machines' after this agent's own, or this agent's alone. */
+  private snapshot(linked: boolean): SyncServerMessage {
     return {
       type: 'sync:snapshot',
       version: this.version,
-      workspaces: [...this.tabs.views(), ...this.machines.workspaces()],
-      outside: [...this.outside.views(), ...this.machines.outside()],
-      machines: this.machines.machines(),
+      workspaces: [...this.tabs.views(), ...(linked ? this.machines.workspaces() : [])],
+      outside: [...this.outside.views(), ...(linked ? this.machines.outside() : [])],
+      machines: linked ? this.machines.machines() : [],
     };
   }
 
   /** Changes often come in bursts (a workspace closing its tabs); send one snapshot. */
   private scheduleBroadcast(): void {
     this.version++;
-    if (this.pending || this.clients.size === 0) return;
+    if (this.pending || this.clients.size + this.agents.size === 0) return;
     this.pending = setTimeout(() => {
       this.pending = null;
-      this.clients.broadcast(JSON.stringify(this.snapshot()));
+      if (this.clients.size > 0) this.clients.broadcast(JSON.stringify(this.snapshot(true)));
+      if (this.agents.size > 0) this.agents.broadcast(JSON.stringify(this.snapshot(false)));
     }, 10);
   }
 
@@ -89,6 +96,7 @@ export class SyncChannel implements Channel {
     if (this.poll) clearInterval(this.poll);
     if (this.pending) clearTimeout(this.pending);
     this.clients.closeAll();
+    this.agents.closeAll();
   }
 }
 

@@ -31,6 +31,9 @@ export interface UnionEvents {
   sync: [];
 }
 
+/** What the home agent lists of its linked machines beside its own, over REST as on its channels. */
+export type LinkedLists = Pick<MachineUnion, 'tabs' | 'approvals' | 'workspaces' | 'outside'>;
+
 /** A key of a linked machine's own, or of one it links in turn: only its own are followed. */
 function own(key: string): boolean {
   return splitMachineKey(key) === null;

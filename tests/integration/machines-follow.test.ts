@@ -12,6 +12,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
+import { MachineClient } from '../../agent/machines/machine-client.js';
+import type { MachineRecord } from '../../agent/machines/machine-store.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { PushPayload } from '../../protocol/push.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
@@ -216,6 +218,40 @@ describe('one inbox over several machines', () => {
     await eventually(() => existsSync(join(second.home, 'relayed.txt')), 10_000, 'the file on the second machine');
     expect(readFileSync(join(second.home, 'relayed.txt'), 'utf8')).toBe('relayed-42\n');
     term.close();
+  }, 60_000);
+
+  it('an agent that links the home agent in turn sees only the home agent’s own sessions, over REST and on its sockets', async () => {
+    const studio = await startAgent();
+    try {
+      const made = await runCli(['machines', 'link-code', '--json', '--data-dir', home.dataDir], agentEnv(home), 30_000);
+      const added = await runCli(['machines', 'add', (JSON.parse(made.stdout) as MachineLinkResponse).code, '--json', '--data-dir', studio.dataDir], agentEnv(studio), 30_000);
+      expect(added.code).toBe(0);
+      const [record] = (JSON.parse(readFileSync(join(studio.dataDir, 'machines.json'), 'utf8')) as { machines: MachineRecord[] }).machines;
+      if (!record) throw new Error('no machine linked');
+      // The studio's own credential at the home agent, used as the studio uses it.
+      const client = new MachineClient({ url: record.url, pin: record.pin }, record);
+      const linkedKeys = (value: unknown) => JSON.stringify(value).match(/mc-[a-z0-9]+~/g) ?? [];
+      const get = async (path: string) => (await client.request('GET', path)).body;
+      for (const path of ['/api/workspaces', '/api/tabs', '/api/status', '/api/approvals', '/api/outside']) expect(linkedKeys(await get(path)), path).toEqual([]);
+      const first = (path: string) =>
+        new Promise<unknown>((resolve, reject) => {
+          const ws = client.socket(path, 16 * 1024 * 1024);
+          ws.once('message', (data) => {
+            resolve(JSON.parse(String(data)));
+            ws.close();
+          });
+          ws.once('error', reject);
+        });
+      const synced = (await first('/api/sync')) as SyncSnapshot;
+      expect(synced.machines).toEqual([]);
+      expect(synced.workspaces.map((w) => w.name)).toEqual(['Home']);
+      expect(linkedKeys(await first('/api/status'))).toEqual([]);
+      // The phone, paired with the home agent, is served every machine's.
+      expect(linkedKeys((await api(phone, 'GET', '/api/workspaces')).body).length).toBeGreaterThan(0);
+      expect(Object.keys((await api<{ tabs: Record<string, unknown> }>(phone, 'GET', '/api/status')).body.tabs)).toContain(`${ids.third}~${thirdTab.id}`);
+    } finally {
+      await studio.stop();
+    }
   }, 60_000);
 
   it('the home agent down leaves a linked machine on its own; restarted while a prompt waits there, it finds it again, still answerable once, and pushes it once', async () => {

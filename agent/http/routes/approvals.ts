@@ -6,11 +6,14 @@ import { API_ROUTES } from '../../../protocol/routes.js';
 import type { ApprovalStore } from '../../approvals/approval-store.js';
 import { CLI_DEVICE } from '../../auth/access.js';
 import type { DeviceRecord } from '../../auth/device-store.js';
-import { deviceOf, HttpError, handler, parse } from './handler.js';
+import type { LinkedLists } from '../../machines/machine-union.js';
+import { deviceOf, HttpError, handler, parse, seesLinked } from './handler.js';
 import { on } from './on-route.js';
 
 export interface ApprovalRouteDeps {
   approvals: ApprovalStore;
+  /** The linked machines' open approvals, listed after this agent's own. */
+  linked: Pick<LinkedLists, 'approvals'>;
 }
 
 /**
@@ -39,7 +42,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Router {
     router,
     API_ROUTES.approvals,
     handler((_req, res) => {
-      res.json({ approvals: deps.approvals.list() });
+      res.json({ approvals: [...deps.approvals.list(), ...(seesLinked(res) ? deps.linked.approvals() : [])] });
     }),
   );
   on(

@@ -34,3 +34,11 @@ export const handler = (fn: Handler) => (req: Request, res: Response, next: Next
 export function deviceOf(res: Response): DeviceRecord {
   return res.locals.device as DeviceRecord;
 }
+
+/**
+ * Whether a list answered to this caller holds the linked machines' beside this agent's own:
+ * not for a linked agent (one level deep, it sees only what is this agent's own).
+ */
+export function seesLinked(res: Response): boolean {
+  return deviceOf(res).kind !== 'machine';
+}

@@ -11,8 +11,9 @@ import { API_ROUTES } from '../../../protocol/routes.js';
 import { type OutsidePane, type OutsideTmux, PaneUnreachableError } from '../../outside/outside-tmux.js';
 import { type OutsideSession, OutsidePaneError, type OutsideSessions } from '../../outside/outside-sessions.js';
 import { TmuxError } from '../../tmux/client.js';
+import type { LinkedLists } from '../../machines/machine-union.js';
 import type { Logger } from '../../util/log.js';
-import { handler, HttpError, parse } from './handler.js';
+import { handler, HttpError, parse, seesLinked } from './handler.js';
 import { sendHistory } from './pane-history.js';
 import { modeRoute } from './mode-route.js';
 import { on } from './on-route.js';
@@ -22,6 +23,8 @@ export interface OutsideRouteDeps {
   outsideTmux: OutsideTmux;
   /** Makes an outside session a Claude tab of its own (agent/wiring/adopt.ts). */
   adoptOutside: (key: string, workspaceId: string | undefined) => Promise<TabView>;
+  /** The linked machines' outside sessions, listed after this agent's own. */
+  linked: Pick<LinkedLists, 'outside'>;
   /** Whether Claude's user settings hold pocketmux's hooks, read when asked. */
   userHooks: () => UserHooksView;
   /** Where Claude keeps the user's own slash commands (`<dir>/commands/`). */
@@ -79,7 +82,7 @@ export function outsideRoutes(deps: OutsideRouteDeps): Router {
     router,
     API_ROUTES.outsideSessions,
     handler((_req, res) => {
-      res.json({ sessions: deps.outside.views() } satisfies OutsideSessionsResponse);
+      res.json({ sessions: [...deps.outside.views(), ...(seesLinked(res) ? deps.linked.outside() : [])] } satisfies OutsideSessionsResponse);
     }),
   );
 

@@ -9,8 +9,9 @@ import type { TabRecord, WorkspaceStore } from '../../store/workspace-store.js';
 import type { TabService } from '../../tabs/tab-service.js';
 import { TmuxError } from '../../tmux/client.js';
 import type { Tmux } from '../../tmux/tmux.js';
+import type { LinkedLists } from '../../machines/machine-union.js';
 import type { Logger } from '../../util/log.js';
-import { handler, HttpError, parse } from './handler.js';
+import { handler, HttpError, parse, seesLinked } from './handler.js';
 import { sendHistory } from './pane-history.js';
 import { modeRoute } from './mode-route.js';
 import { on } from './on-route.js';
@@ -28,6 +29,8 @@ export interface TabRouteDeps {
   phonePrompt: (key: string, text: string) => void;
   /** Switches the permission mode of a session's Claude (agent/wiring/mode-switch.ts). */
   switchMode: (key: string, body: ModeBody) => Promise<ClaudeMode>;
+  /** The linked machines' workspaces, whose tabs are listed after this agent's own. */
+  linked: Pick<LinkedLists, 'workspaces'>;
   log: Logger;
 }
 
@@ -52,7 +55,8 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     API_ROUTES.tabs,
     handler(async (_req, res) => {
       await deps.tabs.refreshPanes();
-      res.json({ tabs: deps.store.tabs().map((t) => deps.tabs.tabView(t)) });
+      const linked = seesLinked(res) ? deps.linked.workspaces().flatMap((w) => w.tabs) : [];
+      res.json({ tabs: [...deps.store.tabs().map((t) => deps.tabs.tabView(t)), ...linked] });
     }),
   );
 

@@ -11,9 +11,10 @@ import {
 } from '../../../protocol/api.js';
 import { API_ROUTES } from '../../../protocol/routes.js';
 import { expandHome } from '../../config/config.js';
+import type { LinkedLists } from '../../machines/machine-union.js';
 import type { WorkspaceStore } from '../../store/workspace-store.js';
 import type { TabService } from '../../tabs/tab-service.js';
-import { handler, HttpError, parse } from './handler.js';
+import { handler, HttpError, parse, seesLinked } from './handler.js';
 import { on } from './on-route.js';
 
 export interface WorkspaceRouteDeps {
@@ -21,6 +22,8 @@ export interface WorkspaceRouteDeps {
   tabs: TabService;
   /** Past Claude sessions started in a directory, newest first. */
   claudeSessions: (dir: string) => Promise<ClaudeSessionsResponse['sessions']>;
+  /** The linked machines' workspaces, listed after this agent's own. */
+  linked: Pick<LinkedLists, 'workspaces'>;
 }
 
 function resolveDirectory(raw: string): string {
@@ -46,7 +49,7 @@ export function workspaceRoutes(deps: WorkspaceRouteDeps): Router {
     API_ROUTES.workspaces,
     handler(async (_req, res) => {
       await deps.tabs.refreshPanes();
-      res.json({ workspaces: deps.tabs.views() } satisfies WorkspacesResponse);
+      res.json({ workspaces: [...deps.tabs.views(), ...(seesLinked(res) ? deps.linked.workspaces() : [])] } satisfies WorkspacesResponse);
     }),
   );
 
