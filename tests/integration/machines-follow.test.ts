@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { MachineClient } from '../../agent/machines/machine-client.js';
 import type { MachineRecord } from '../../agent/machines/machine-store.js';
-import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import type { TabView, UploadResponse, WorkspaceView } from '../../protocol/api.js';
+import type { ChangesView } from '../../protocol/changes.js';
+import { UPLOAD_FILENAME_HEADER } from '../../protocol/limits.js';
 import type { PushPayload } from '../../protocol/push.js';
 import type { Approval, ApprovalResolution } from '../../protocol/approvals.js';
 import { splitMachineKey } from '../../protocol/machine-key.js';
@@ -22,7 +24,7 @@ import type { MachineLinkResponse } from '../../protocol/machines.js';
 import type { SyncSnapshot } from '../../protocol/sync.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, runCli, startAgent, testCertificate } from '../support/agent.js';
 import { CLAUDE_BIN, prepareClaudeEnv } from '../support/claude-env.js';
-import { api, claim, deviceSocket, type Session, TerminalClient } from '../support/client.js';
+import { api, claim, deviceHeaders, deviceSocket, type Session, TerminalClient } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { bash, FakeAnthropic } from '../support/fake-anthropic.js';
 import { PushEndpoint } from '../support/push-endpoint.js';
@@ -219,6 +221,26 @@ describe('one inbox over several machines', () => {
     expect(readFileSync(join(second.home, 'relayed.txt'), 'utf8')).toBe('relayed-42\n');
     term.close();
   }, 60_000);
+
+  it('an upload and the changes of a linked machine’s session are made there, through the home agent', async () => {
+    const tab = snapshot().workspaces.find((w) => w.machine === ids.second)?.tabs[0];
+    if (!tab) throw new Error('no tab on the second machine');
+    const path = `/api/tabs/${encodeURIComponent(tab.id)}/uploads`;
+    const bytes = Buffer.from('a file from the phone\n');
+    const headers = { ...deviceHeaders(phone, 'POST', path), 'content-type': 'text/plain', [UPLOAD_FILENAME_HEADER]: encodeURIComponent('notes from phone.txt') };
+    const res = await fetch(new URL(path, home.url), { method: 'POST', headers, body: bytes });
+    expect(res.status).toBe(201);
+    const saved = (await res.json()) as UploadResponse;
+    // Saved on the second machine, in its session's directory, as it says.
+    expect(saved.path.startsWith(realpathSync(second.home))).toBe(true);
+    expect(readFileSync(saved.path, 'utf8')).toBe('a file from the phone\n');
+
+    const key = `${ids.third}~${thirdTab.id}`;
+    const changes = await api<ChangesView>(phone, 'GET', `/api/changes/${encodeURIComponent(key)}?scope=session`);
+    expect(changes.status).toBe(200);
+    // The third machine's project is no repository: its changes are read from Claude's edits there.
+    expect(changes.body).toMatchObject({ scope: 'session', source: 'transcript' });
+  });
 
   it('an agent that links the home agent in turn sees only the home agent’s own sessions, over REST and on its sockets', async () => {
     const studio = await startAgent();
