@@ -142,13 +142,18 @@ export class ReviewCard extends LitElement {
     if (!text || this.pending) return;
     this.pending = 'reply';
     this.error = '';
+    // Put away before it is sent: the turn it starts can end, and its new card be drawn from
+    // the drafts, before this request has its answer.
+    const key = this.entry.key;
+    const draft = replyDrafts.get(key);
+    replyDrafts.delete(key);
     try {
-      await inboxActions.request(this, 'pm-tab-reply', { tabId: this.entry.key, text });
+      await inboxActions.request(this, 'pm-tab-reply', { tabId: key, text });
       // The tab turns busy on the status channel and the card leaves by itself.
       this.reply = '';
-      replyDrafts.delete(this.entry.key);
       this.sent = true;
     } catch (err) {
+      if (draft !== undefined && !replyDrafts.has(key)) replyDrafts.set(key, draft);
       // The reply stays in its field; what to answer first is the dialog's card.
       this.error = isDialogShown(err) ? `Not sent: ${DIALOG_SHOWN_ERROR}. Your reply stays here.` : errorText(err);
       if (isDialogShown(err)) showDialogCard(this, this.entry.key);
