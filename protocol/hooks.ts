@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { safeParse } from './safe-parse.js';
 
-const Common = z.looseObject({
+/** What every agent CLI's hook payload holds (Claude's, Codex's): its session, where, and which event. */
+export const HookCommon = z.looseObject({
   session_id: z.string().min(1).max(256),
   /** Kept in the status and sent to every client: bounded like any path. */
   transcript_path: z.string().max(4096).optional(),
@@ -14,8 +15,11 @@ const Common = z.looseObject({
   hook_event_name: z.string().min(1),
   permission_mode: z.string().optional(),
 });
+const Common = HookCommon;
 
-const ToolInput = z.record(z.string(), z.unknown());
+/** A tool call's arguments, as the CLI gives them. */
+export const HookToolInput = z.record(z.string(), z.unknown());
+const ToolInput = HookToolInput;
 
 export const HOOK_SCHEMAS = {
   SessionStart: Common.extend({ source: z.string().optional(), model: z.string().optional() }),
@@ -67,8 +71,18 @@ export function isHookEventName(name: string): name is HookEventName {
  * a mismatch means a misconfigured hook, refused rather than guessed at.
  */
 export function parseHookPayload(event: string, body: unknown): HookParseResult {
-  if (!isHookEventName(event)) return { ok: false, error: `unknown hook event "${event}"` };
-  const parsed = safeParse(HOOK_SCHEMAS[event], body);
+  return parseEventPayload<HookPayload>(HOOK_SCHEMAS, event, body);
+}
+
+/** The same for any agent CLI's table of hook schemas (hooks.ts for Claude, codex-hooks.ts for Codex). */
+export function parseEventPayload<P>(
+  schemas: Readonly<Record<string, z.ZodType<{ hook_event_name: string }>>>,
+  event: string,
+  body: unknown,
+): { ok: true; payload: P } | { ok: false; error: string } {
+  const schema = Object.hasOwn(schemas, event) ? schemas[event] : undefined;
+  if (!schema) return { ok: false, error: `unknown hook event "${event}"` };
+  const parsed = safeParse(schema, body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
     return { ok: false, error: `invalid ${event} payload: ${issues}` };
@@ -76,7 +90,7 @@ export function parseHookPayload(event: string, body: unknown): HookParseResult 
   if (parsed.data.hook_event_name !== event) {
     return { ok: false, error: `payload says hook_event_name "${parsed.data.hook_event_name}" but was posted to ${event}` };
   }
-  return { ok: true, payload: parsed.data as HookPayload };
+  return { ok: true, payload: parsed.data as P };
 }
 
 /** Notification types that mean Claude waits for a permission answer. */

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseClientMessage } from '../../agent/channels/client-message.js';
+import { CODEX_HOOK_EVENT_NAMES, parseCodexHookPayload } from '../../protocol/codex-hooks.js';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
 import { anyJson, hostileString, type Mutation, mutate, mutatedFrom, RUNS } from './hostile.js';
 import {
@@ -87,20 +88,26 @@ describe('protocol schemas the agent receives, by property', () => {
     );
   });
 
-  it('hook payloads: any event name, own keys of Object included, is parsed or refused with a reason', () => {
-    const event = fc.oneof(fc.constantFrom(...HOOK_EVENT_NAMES, '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'statusline', ''), hostileString);
-    const body = fc.oneof(anyJson, fc.constantFrom(...HOOK_EVENT_NAMES).chain((e) => mutatedFrom(EXAMPLES[`HOOK_SCHEMAS.${e}`])));
-    fc.assert(
-      fc.property(event, body, (name, value) => {
-        const result = parseHookPayload(name, value);
-        if (!result.ok) {
-          expect(typeof result.error).toBe('string');
-          return;
-        }
-        expect(HOOK_EVENT_NAMES).toContain(name);
-        expectHookCommon(result.payload, name);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  const HOOK_CLIS = [
+    { cli: 'Claude', events: HOOK_EVENT_NAMES as readonly string[], table: 'HOOK_SCHEMAS', parse: parseHookPayload },
+    { cli: 'Codex', events: CODEX_HOOK_EVENT_NAMES as readonly string[], table: 'CODEX_HOOK_SCHEMAS', parse: parseCodexHookPayload },
+  ];
+  for (const { cli, events, table, parse } of HOOK_CLIS) {
+    it(`${cli} hook payloads: any event name, own keys of Object included, is parsed or refused with a reason`, () => {
+      const event = fc.oneof(fc.constantFrom(...events, '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'statusline', ''), hostileString);
+      const body = fc.oneof(anyJson, fc.constantFrom(...events).chain((e) => mutatedFrom(EXAMPLES[`${table}.${e}`])));
+      fc.assert(
+        fc.property(event, body, (name, value) => {
+          const result = parse(name, value);
+          if (!result.ok) {
+            expect(typeof result.error).toBe('string');
+            return;
+          }
+          expect(events).toContain(name);
+          expectHookCommon(result.payload, name);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
 });

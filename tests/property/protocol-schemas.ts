@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import { parseClientMessage } from '../../agent/channels/client-message.js';
 import { HttpError, parse } from '../../agent/http/routes/handler.js';
 import { DECISION_LIMITS } from '../../protocol/limits.js';
+import { CODEX_HOOK_EVENT_NAMES, parseCodexHookPayload } from '../../protocol/codex-hooks.js';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '../../protocol/hooks.js';
 import { unsafeTextProblem } from '../../protocol/safe-text.js';
 import { CLAUDE_STATES } from '../../protocol/status.js';
@@ -127,6 +128,8 @@ const fileChange = { path: 'src/app.ts', kind: 'modified', before: 'file', after
 const pushAction = { action: 'allow', title: 'Approve', decision: { decision: 'allow' } };
 const common = { session_id: '3f1c2a9e-0000-4000-8000-000000000001', transcript_path: '/home/ada/.claude/projects/x/s.jsonl', cwd: '/home/ada', permission_mode: 'default' };
 const hook = (event: string, fields: Record<string, unknown> = {}) => ({ ...common, hook_event_name: event, ...fields });
+const codexHook = (event: string, fields: Record<string, unknown> = {}) =>
+  hook(event, { transcript_path: '/home/ada/.codex/sessions/2026/12/04/rollout-2026-12-04T10-44-40-s.jsonl', model: 'gpt-5.1-codex', ...fields });
 
 export const EXAMPLES: Record<string, unknown> = {
   // api.ts: REST bodies and path parameters
@@ -196,6 +199,21 @@ export const EXAMPLES: Record<string, unknown> = {
   'HOOK_SCHEMAS.PreCompact': hook('PreCompact', { trigger: 'auto' }),
   'HOOK_SCHEMAS.PostCompact': hook('PostCompact', { trigger: 'auto', compact_summary: 'summary' }),
   'HOOK_SCHEMAS.SubagentStop': hook('SubagentStop'),
+  HookCommon: hook('Stop'),
+  HookToolInput: { command: 'ls', description: 'List the files' },
+  // codex-hooks.ts: as Codex 0.169.0 sends them (tests/fixtures/codex-0.169.0)
+  'CODEX_HOOK_SCHEMAS.SessionStart': codexHook('SessionStart', { source: 'startup' }),
+  'CODEX_HOOK_SCHEMAS.UserPromptSubmit': codexHook('UserPromptSubmit', { turn_id: 'turn-1', prompt: 'run the tests' }),
+  'CODEX_HOOK_SCHEMAS.PreToolUse': codexHook('PreToolUse', { turn_id: 'turn-1', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'call_4' }),
+  'CODEX_HOOK_SCHEMAS.PermissionRequest': codexHook('PermissionRequest', { turn_id: 'turn-1', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run the tests' } }),
+  'CODEX_HOOK_SCHEMAS.PostToolUse': codexHook('PostToolUse', { turn_id: 'turn-1', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: '', tool_use_id: 'call_4' }),
+  'CODEX_HOOK_SCHEMAS.Stop': codexHook('Stop', { turn_id: 'turn-1', stop_hook_active: false, last_assistant_message: 'Done.' }),
+  'CODEX_HOOK_SCHEMAS.Interrupt': codexHook('Interrupt', { turn_id: 'turn-1' }),
+  'CODEX_HOOK_SCHEMAS.SessionEnd': codexHook('SessionEnd', { reason: 'other' }),
+  'CODEX_HOOK_SCHEMAS.PreCompact': codexHook('PreCompact', { trigger: 'auto' }),
+  'CODEX_HOOK_SCHEMAS.PostCompact': codexHook('PostCompact', { trigger: 'auto' }),
+  'CODEX_HOOK_SCHEMAS.SubagentStart': codexHook('SubagentStart', { turn_id: 'turn-1' }),
+  'CODEX_HOOK_SCHEMAS.SubagentStop': codexHook('SubagentStop', { turn_id: 'turn-1' }),
   StatusLineReport: {
     session_id: 's-1',
     cwd: '/home/ada',
@@ -300,8 +318,9 @@ export function parseAtBoundary(name: string, schema: Schema, value: unknown): O
     const data = parseServerMessage(schema as never, JSON.stringify(value), `property-${name}`);
     return data === null ? { accepted: false } : { accepted: true, data };
   }
-  if (name.startsWith('HOOK_SCHEMAS.')) {
-    const result = parseHookPayload(name.slice('HOOK_SCHEMAS.'.length), value);
+  if (name.startsWith('HOOK_SCHEMAS.') || name.startsWith('CODEX_HOOK_SCHEMAS.')) {
+    const event = name.slice(name.indexOf('.') + 1);
+    const result = name.startsWith('CODEX_') ? parseCodexHookPayload(event, value) : parseHookPayload(event, value);
     if (!result.ok) expect(typeof result.error).toBe('string');
     return result.ok ? { accepted: true, data: result.payload } : { accepted: false };
   }
@@ -590,6 +609,8 @@ export const LIMITS: Record<string, (data: unknown) => void> = {
   },
 };
 for (const event of HOOK_EVENT_NAMES) LIMITS[`HOOK_SCHEMAS.${event}`] = (d) => expectHookCommon(d, event);
+for (const event of CODEX_HOOK_EVENT_NAMES) LIMITS[`CODEX_HOOK_SCHEMAS.${event}`] = (d) => expectHookCommon(d, event);
+LIMITS.HookCommon = (d) => expectHookCommon(d, (d as { hook_event_name: string }).hook_event_name);
 
 /**
  * What every accepted value must also be: parsed again it is accepted unchanged (nothing
@@ -612,7 +633,8 @@ export function isRequestSchema(name: string): boolean {
     REST.has(name) ||
     CLIENT_MESSAGES.has(name) ||
     name.startsWith('HOOK_SCHEMAS.') ||
-    ['DisplayName', 'ClaudeSessionId', 'PermissionMode', 'StatusLineReport'].includes(name)
+    name.startsWith('CODEX_HOOK_SCHEMAS.') ||
+    ['HookCommon', 'HookToolInput', 'DisplayName', 'ClaudeSessionId', 'PermissionMode', 'StatusLineReport'].includes(name)
   );
 }
 
