@@ -74,6 +74,8 @@ export interface ClaudePaneOptions {
   args: string[];
   cols?: number;
   rows?: number;
+  /** When the CLI is ready for a prompt; Claude's idle prompt when absent (another agent CLI says its own). */
+  ready?: { what: string; test: (screen: string) => boolean };
 }
 
 /** A claude in a tmux pane: any server (`-L socket`), any target (a session, a pane id). */
@@ -112,7 +114,8 @@ export class ClaudePane {
     );
     pane.socketPath = (await pane.tmux('display-message', '-p', '-t', pane.target, '#{socket_path}')).trim();
     pane.pids = [Number((await pane.tmux('display-message', '-p', '-t', pane.target, '#{pane_pid}')).trim())];
-    await pane.waitScreen('the idle prompt', (s) => s.includes('Claude Code v') && EMPTY_INPUT.test(s), 30_000);
+    const ready = options.ready ?? { what: 'the idle prompt', test: (s: string) => s.includes('Claude Code v') && EMPTY_INPUT.test(s) };
+    await pane.waitScreen(ready.what, ready.test, 30_000);
     return pane;
   }
 
