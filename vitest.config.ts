@@ -14,6 +14,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // What a browser or an agent shows after a change, a loaded CI machine can take seconds to
+    // show: a poll that names no timeout waits 15 s, not vitest's 1 s.
+    expect: { poll: { timeout: 15_000 } },
     // Integration tests each run an agent, tmux and shells; two at a time suits two cores.
     maxWorkers: 2,
     pool: 'forks',
