@@ -301,6 +301,19 @@ describe.each(ENGINES)('in %s', (name) => {
     );
     await tmux(agent.tmuxSocket, 'send-keys', '-t', `=${await session()}:`, 'Enter');
     await eventually(async () => (await pane()).includes('paste-ready'), 15_000, 'the program ready for a paste');
+    // tmux tells the page's terminal of the mode on its way to the browser, a moment after the
+    // pane has it: a paste before the browser's terminal knows would rightly not be bracketed.
+    await eventually(
+      () =>
+        phone.evaluate(() => {
+          const find = (root: Document | ShadowRoot): Element | null =>
+            root.querySelector('pm-terminal-view') ?? [...root.querySelectorAll('*')].map((el) => (el.shadowRoot ? find(el.shadowRoot) : null)).find(Boolean) ?? null;
+          const view = find(document) as { session?: { term?: { modes?: { bracketedPasteMode?: boolean } } } } | null;
+          return view?.session?.term?.modes?.bracketedPasteMode === true;
+        }),
+      15_000,
+      "bracketed paste on in the browser's terminal",
+    );
     // The browser's paste event (Ctrl+V, Cmd+V, the menu), into xterm's textarea.
     await phone.evaluate(() => {
       const find = (root: Document | ShadowRoot): Element | null =>
