@@ -39,6 +39,7 @@ import { InstanceLock } from './store/lock.js';
 import { keepPort, keptPort, publishPort } from './store/port-file.js';
 import { loadTls } from './store/tls.js';
 import { openTabs } from './tabs/open-tabs.js';
+import { openAgentClis } from './wiring/agent-clis.js';
 import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
 import { tmuxAtLeast } from './tmux/commands.js';
@@ -97,7 +98,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const login = await loginEnvironment(process.env, log);
     for (const helper of ensureSpawnHelperExecutable()) log.info('made node-pty\'s spawn-helper executable (npm unpacks it without that bit on macOS)', { helper });
     const { tmux, version: tmuxVersion } = await openTmux({ bin: config.tmuxBin, socket: config.tmuxSocket, configFile: paths.tmuxConf, dataDir: config.dataDir }, login, log);
-    const { store, tabs } = openTabs(config, paths, tmux, login, log);
+    const clis = openAgentClis(config, paths.dataDir, login, log);
+    const { store, tabs } = openTabs(config, paths, clis, tmux, login, log);
     const hookToken = loadHookToken(paths.hookToken);
     const { devices, proofs, access, sockets, pairing, attempts } = openAccess({ paths, hookToken, pairingTtlMs: config.pairingTtlMs, behindProxy: config.tailscaleBin !== null || config.publicUrl !== null, log });
     const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, backoffMaxMs: config.machineBackoffMaxMs, log });
@@ -155,7 +157,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, clis, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.
@@ -174,7 +176,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();
     if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);
-    const monitor = agent.register(new StatusMonitor({ status, tabs, log, claudeConfigDir: config.claudeConfigDir, transcripts, transcriptPollMs: config.transcriptPollMs, safetyPollMs: config.safetyPollMs, outsideRunning: (key) => outside.claudeAlive(key) }));
+    const monitor = agent.register(new StatusMonitor({ status, tabs, log, clis, transcripts, transcriptPollMs: config.transcriptPollMs, safetyPollMs: config.safetyPollMs, outsideRunning: (key) => outside.claudeAlive(key) }));
     await monitor.start();
     agent.register(dialogs).start();
     if (tailscale) agent.register(await tailscale.start(port));

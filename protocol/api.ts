@@ -3,6 +3,7 @@
  * Every body the agent receives is parsed with one of these schemas at the boundary.
  */
 import { z } from 'zod';
+import { TAB_KINDS, type TabKind } from './agents.js';
 import { BLOCK_OPTIONS, DECISIONS, DIALOG_OPTION_KEYS } from './approvals.js';
 import { CLAUDE_MODES } from './claude-mode.js';
 import { OUTSIDE_KEY_MAX, OUTSIDE_PREFIX } from './hook-contract.js';
@@ -98,7 +99,7 @@ export const ClaudeSessionId = z.string().regex(CLAUDE_SESSION_ID, 'not a Claude
 export const CreateTabBody = z.strictObject({
   workspaceId: WorkspaceId,
   name: DisplayName.optional(),
-  kind: z.enum(['shell', 'claude']).default('shell'),
+  kind: z.enum(TAB_KINDS).default('shell'),
   /** For a Claude tab: a past session to resume, and the permission mode to start in. */
   claude: z
     .strictObject({
@@ -106,7 +107,7 @@ export const CreateTabBody = z.strictObject({
       permissionMode: PermissionMode.optional(),
     })
     .optional(),
-});
+}).refine((body) => body.claude === undefined || body.kind === 'claude', { message: 'resume and permissionMode (claude) are for a Claude tab', path: ['claude'] });
 export type CreateTabBody = z.infer<typeof CreateTabBody>;
 
 /** `:key` in `/api/outside/:key/...`: an outside session's key (hook-contract.ts). */
@@ -218,7 +219,7 @@ export interface TabView {
   workspaceId: string;
   /** Name the person gave the tab, or null to show the live title. */
   name: string | null;
-  kind: 'shell' | 'claude';
+  kind: TabKind;
   /** For a Claude tab: the Claude session it runs or last ran, once known. */
   claudeSessionId: string | null;
   createdAt: string;

@@ -5,7 +5,7 @@
  * fields in new versions, so every schema accepts unknown ones.
  */
 import { z } from 'zod';
-import { HookCommon, HookToolInput, parseEventPayload } from './hooks.js';
+import { HookCommon, type HookReading, HookToolInput, parseEventPayload, parseHookPayload } from './hooks.js';
 
 const Common = HookCommon.extend({
   model: z.string().max(256).optional(),
@@ -51,4 +51,21 @@ export function isCodexHookEventName(name: string): name is CodexHookEventName {
 /** Parses a Codex hook payload for the event it was sent for; the body must name the same event. */
 export function parseCodexHookPayload(event: string, body: unknown): { ok: true; payload: CodexHookPayload } | { ok: false; error: string } {
   return parseEventPayload<CodexHookPayload>(CODEX_HOOK_SCHEMAS, event, body);
+}
+
+/**
+ * A Codex hook as the agent acts on it. Codex's events are Claude's by name and shape, and are
+ * read by Claude's schemas too once Codex's own checks passed: a `null` last message is none.
+ * Interrupt (Esc, or Esc on a dialog: no Stop follows) stops the turn; SubagentStart moves
+ * nothing.
+ */
+export function readCodexHook(event: string, body: unknown): HookReading {
+  const parsed = parseCodexHookPayload(event, body);
+  if (!parsed.ok) return parsed;
+  const payload = parsed.payload;
+  if (payload.hook_event_name === 'Interrupt') return { ok: true, kind: 'interrupt', payload };
+  if (payload.hook_event_name === 'SubagentStart') return { ok: true, kind: 'noted', payload };
+  const shared = payload.hook_event_name === 'Stop' && payload.last_assistant_message === null ? { ...payload, last_assistant_message: undefined } : payload;
+  const read = parseHookPayload(event, shared);
+  return read.ok ? { ok: true, kind: 'event', payload: read.payload } : read;
 }

@@ -3,6 +3,7 @@
  * agent writes, the intake that receives them, the CLI (which authenticates the same way) and
  * the app (which tells outside sessions from tabs) all read it from here.
  */
+import type { AgentKind } from './agents.js';
 import { ID_MAX } from './limits.js';
 
 /** Where hooks are posted: `POST /hooks/<event>`, and the statusLine report beside them. */
@@ -11,6 +12,15 @@ export const STATUSLINE_HOOK = 'statusline';
 
 export function hookPath(event: string): string {
   return `${HOOK_PATH_PREFIX}/${event}`;
+}
+
+/**
+ * Where an agent CLI's hook for `event` is posted. Claude's keep the path they always had
+ * (`/hooks/<event>`: hooks installed by earlier versions still arrive); any other CLI's go
+ * under its own name (`/hooks/codex/<event>`), so the intake knows whose payload it reads.
+ */
+export function agentHookPath(agent: AgentKind, event: string): string {
+  return hookPath(agent === 'claude' ? event : `${agent}/${event}`);
 }
 
 /**

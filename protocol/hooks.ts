@@ -62,6 +62,22 @@ export type HookPayload = {
 
 export type HookParseResult = { ok: true; payload: HookPayload } | { ok: false; error: string };
 
+/**
+ * A hook of any agent CLI, as the agent acts on it: an event in Claude's terms (Codex's
+ * payloads are Claude-shaped), the turn stopped by the person (Codex's Interrupt; Claude fires
+ * no hook for it), or a sign of life that moves nothing (Codex's SubagentStart).
+ */
+export type HookReading =
+  | { ok: true; kind: 'event'; payload: HookPayload }
+  | { ok: true; kind: 'interrupt' | 'noted'; payload: z.infer<typeof HookCommon> }
+  | { ok: false; error: string };
+
+/** Claude's hooks as readings: every event is one of HOOK_SCHEMAS. */
+export function readClaudeHook(event: string, body: unknown): HookReading {
+  const parsed = parseHookPayload(event, body);
+  return parsed.ok ? { ok: true, kind: 'event', payload: parsed.payload } : parsed;
+}
+
 export function isHookEventName(name: string): name is HookEventName {
   return Object.hasOwn(HOOK_SCHEMAS, name);
 }

@@ -5,6 +5,7 @@
  * first screen parses every snapshot, and the full library would double its size.
  */
 import { z } from 'zod/mini';
+import { TAB_KINDS } from './agents.js';
 import type { PaneTitle, TabView, WorkspaceView } from './api.js';
 import { SyncedOutsideSessions } from './outside.js';
 import { MACHINE_REACHES, type MachineSummary } from './machine-key.js';
@@ -16,7 +17,7 @@ export const TabViewSchema = z.object({
   id: z.string(),
   workspaceId: z.string(),
   name: z.nullable(z.string()),
-  kind: z.enum(['shell', 'claude']),
+  kind: z.enum(TAB_KINDS),
   claudeSessionId: z.nullable(z.string()),
   createdAt: z.string(),
   cwd: z.string(),

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import type { HookSettingsFiles } from './hook-files.js';
-import { findExecutable } from './launcher.js';
+import { findExecutable } from '../util/shell.js';
 import type { Logger } from '../util/log.js';
 
 /** A claude release as `claude --version` reports it: major, minor, patch. */

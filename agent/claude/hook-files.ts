@@ -4,6 +4,7 @@ import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limit
 import { dataPaths } from '../config/paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic-file.js';
 import { newSecret } from '../util/ids.js';
+import { shellQuote } from '../util/shell.js';
 import type { Logger } from '../util/log.js';
 import { FileRefusedError, readRegularFileSync } from '../util/regular-file.js';
 import { HOOK_HEADERS, hookPath, STATUSLINE_HOOK } from '../../protocol/hook-contract.js';
@@ -22,12 +23,9 @@ export function isPocketmuxStatusLine(command: string): boolean {
   return /hooks\/hook\.sh'? --global statusline\s*$/.test(command);
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-
 /**
- * The script Claude runs for every hook event. It is on the hot path of every event, so it
+ * The script Claude runs for every hook event it runs no HTTP hook for, and Codex for all of its
+ * events. It is on the hot path of every event, so it
  * starts nothing but sh and one curl, and it must never slow Claude down: with the agent
  * gone, the connection is refused at once (loopback), curl gives up, and the script exits
  * 0 printing nothing. The payload goes through untouched; the pane comes from $TMUX_PANE.
@@ -39,8 +37,9 @@ export function hookScript(opts: { port: number; tokenHeaderFile: string; userSt
     ? `printf '%s' "$payload" | /bin/sh -c ${shellQuote(opts.userStatusLine)}`
     : '';
   return `#!/bin/sh
-# Written by pocketmux at every start; edits are overwritten. Forwards one Claude Code hook
-# event to the agent and prints the agent's answer (a permission decision, or nothing).
+# Written by pocketmux at every start; edits are overwritten. Forwards one hook event to the
+# agent and prints the agent's answer (a permission decision, or nothing). $1 names the event:
+# Claude Code's as it is (Stop), another agent CLI's under its name (codex/Stop).
 # --global: run from Claude's user settings (pocketmux hooks install). A claude started in a
 # pocketmux Claude tab has these hooks through --settings already: step aside there.
 if [ "$1" = --global ]; then
@@ -64,7 +63,7 @@ if [ "$1" = statusline ]; then
   exit 0
 fi
 case "$1" in
-  PermissionRequest) max=${PERMISSION_HOOK_TIMEOUT_S - 5} ;;
+  PermissionRequest|*/PermissionRequest) max=${PERMISSION_HOOK_TIMEOUT_S - 5} ;;
   *) max=${EVENT_HOOK_TIMEOUT_S - 5} ;;
 esac
 curl -s -f --noproxy '*' --connect-timeout 0.5 --max-time "$max" \\
@@ -214,7 +213,7 @@ export function installHooks(dataDir: string, port: number, token: string, userS
   const dir = join(dataDir, 'hooks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const script = join(dir, 'hook.sh');
+  const script = dataPaths(dataDir).hookScript;
   const settings = hookSettingsPaths(dataDir);
   const tokenHeaderFile = dataPaths(dataDir).hookTokenHeader;
   // Before the script that names it: a hook run in between finds the header it reads.

@@ -1,6 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { isClaudeSessionId } from '../../protocol/api.js';
+import { shellQuote as quote } from '../util/shell.js';
 import { TAB_HOOKS_ENV } from './hook-files.js';
 
 export interface ClaudeLaunchConfig {
@@ -16,10 +15,6 @@ export interface ClaudeLaunchConfig {
 export interface ClaudeLaunch {
   resume?: string | null;
   permissionMode?: string | null;
-}
-
-function quote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /**
@@ -40,18 +35,4 @@ export function claudeShellCommand(config: ClaudeLaunchConfig, launch: ClaudeLau
   if (launch.permissionMode) args.push('--permission-mode', launch.permissionMode);
   args.push(...config.extraArgs);
   return `env ${TAB_HOOKS_ENV}=1 ${args.map(quote).join(' ')}; exec ${quote(config.shell)} -l`;
-}
-
-/** Finds an executable the way a shell would: as given when it has a slash, else on PATH. */
-export function findExecutable(bin: string, path: string): string | null {
-  const candidates = bin.includes('/') ? [bin] : path.split(':').filter(isAbsolute).map((dir) => join(dir, bin));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return null;
 }

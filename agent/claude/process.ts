@@ -3,7 +3,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { safeParse } from '../../protocol/safe-parse.js';
+import { descendants } from '../util/process-tree.js';
 import { readRegularFileSync } from '../util/regular-file.js';
+
+export { descendants };
 
 /** `~/.claude/sessions/<pid>.json`: undocumented, so read loosely and used as a hint only. */
 const SessionFile = z.looseObject({
@@ -252,24 +255,6 @@ export function processLister(): ProcessLister & ProcessInspector {
   return chosen;
 }
 
-/** Every descendant of `root`, nearest first. */
-export function descendants(table: Map<number, { ppid: number }>, root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const [pid, { ppid }] of table) {
-    const list = children.get(ppid) ?? [];
-    list.push(pid);
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
 /** A session file is a few hundred bytes; one far larger is not Claude's. */
 const SESSION_FILE_MAX_BYTES = 64 * 1024;
 
@@ -292,7 +277,7 @@ export function readSessionFile(configDir: string, pid: number): ClaudeSessionFi
  * file for a descendant's pid. A process named claude without a session file still counts.
  * `table` comes from a ProcessLister; one table serves every pane of one look.
  */
-export function findClaude(panePid: number, configDir: string, table: ProcessTable): ClaudeProcess | null {
+export function findClaude(panePid: number, configDir: string, table: ReadonlyMap<number, ProcessEntry>): ClaudeProcess | null {
   const candidates = [panePid, ...descendants(table, panePid)];
   for (const pid of candidates) {
     const session = readSessionFile(configDir, pid);

@@ -4,12 +4,13 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { dataPaths } from '../config/paths.js';
 import { FileRefusedError } from '../util/regular-file.js';
 import { readClaudeSettingsText } from './hook-files.js';
 import { parseUserSettings, UserHooksError, userHooksState } from './user-hooks.js';
 
 export function hookScriptPath(dataDir: string): string {
-  return join(dataDir, 'hooks', 'hook.sh');
+  return dataPaths(dataDir).hookScript;
 }
 
 export function userSettingsPath(claudeConfigDir: string): string {

@@ -12,6 +12,7 @@
  */
 import { HOOK_EVENT_NAMES } from '../../protocol/hooks.js';
 import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limits.js';
+import { shellQuote } from '../util/shell.js';
 import { isPocketmuxStatusLine, TAB_HOOKS_ENV } from './hook-files.js';
 
 export { TAB_HOOKS_ENV };
@@ -21,11 +22,6 @@ export const GLOBAL_FLAG = '--global';
 export class UserHooksError extends Error {}
 
 type Json = Record<string, unknown>;
-
-/** One argument for sh: single-quoted, a `'` inside written as `'\''`. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
 
 export function globalHookCommand(scriptPath: string, event: string): string {
   return `${shellQuote(scriptPath)} ${GLOBAL_FLAG} ${event}`;

@@ -3,7 +3,7 @@ import { API_ROUTES, routePath } from '../../protocol/routes.js';
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { findExecutable } from '../claude/launcher.js';
+import { findExecutable } from '../util/shell.js';
 import { userHooksInstall } from '../claude/user-hooks-file.js';
 import { advisedCommand } from '../config/command-name.js';
 import type { AgentConfig } from '../config/config.js';

@@ -22,10 +22,10 @@ Usage:
                                 link the machine that printed CODE (over TLS it verifies)
   pocketmux machines rename ID NAME;  pocketmux machines remove ID
   pocketmux tabs [--json]       every tab and its state, from the running agent
-  pocketmux tab new [--claude] [--name N] [--permission-mode M] [--resume ID] DIR
+  pocketmux tab new [--claude | --codex] [--name N] [--permission-mode M] [--resume ID] DIR
   pocketmux tab send ID TEXT [--no-enter]
   pocketmux tab status ID [--wait-for STATE] [--timeout SECONDS]
-                                a Claude tab's state; a shell tab's command, name and directory
+                                a Claude or Codex tab's state; a shell tab's command, name and directory
                                 (--wait-for on a shell tab no claude reports from: exit 2)
   pocketmux tab close ID
   pocketmux approvals [--wait] [--timeout SECONDS]
@@ -61,6 +61,7 @@ Options (each also settable by an environment variable):
   --data-dir <dir>     where pocketmux keeps its state (POCKETMUX_DIR, default ~/.pocketmux)
   --tmux-socket <name> name of pocketmux's own tmux server (POCKETMUX_TMUX_SOCKET, default pocketmux)
   --claude-bin <path>  the claude command for Claude tabs (POCKETMUX_CLAUDE, default claude)
+  --codex-bin <path>   the codex command for Codex tabs (POCKETMUX_CODEX, default codex)
   --tls-cert <pem> --tls-key <pem>
                        serve HTTPS (POCKETMUX_TLS_CERT, POCKETMUX_TLS_KEY); phones need it
   --public-url <url>   the URL phones use, carried by the QR code (POCKETMUX_PUBLIC_URL)
@@ -97,6 +98,7 @@ function configFlags(values: ReturnType<typeof parseArgs>['values']): ConfigInpu
     dataDir: values['data-dir'] as string | undefined,
     tmuxSocket: values['tmux-socket'] as string | undefined,
     claudeBin: values['claude-bin'] as string | undefined,
+    codexBin: values['codex-bin'] as string | undefined,
     tlsCert: values['tls-cert'] as string | undefined,
     tlsKey: values['tls-key'] as string | undefined,
     publicUrl: values['public-url'] as string | undefined,
@@ -116,12 +118,14 @@ export async function main(argv: string[]): Promise<number> {
         'data-dir': { type: 'string' },
         'tmux-socket': { type: 'string' },
         'claude-bin': { type: 'string' },
+        'codex-bin': { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
         tailscale: { type: 'boolean' },
         json: { type: 'boolean' },
         claude: { type: 'boolean' },
+        codex: { type: 'boolean' },
         name: { type: 'string' },
         'permission-mode': { type: 'string' },
         resume: { type: 'string' },
@@ -195,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
         dataDir,
         json: values.json === true,
         claude: values.claude === true,
+        codex: values.codex === true,
         name: values.name as string | undefined,
         permissionMode: values['permission-mode'] as string | undefined,
         resume: values.resume as string | undefined,

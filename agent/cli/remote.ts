@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
+import { isAgentKind } from '../../protocol/agents.js';
 import type { DevicesResponse, PairingResponse, TabView, WorkspacesResponse, WorkspaceView } from '../../protocol/api.js';
 import { API_ROUTES, type ApiRoute, routePath } from '../../protocol/routes.js';
 import { advisedCommand } from '../config/command-name.js';
@@ -138,7 +139,7 @@ async function rows(conn: Connection): Promise<TabRow[]> {
 function table(list: TabRow[]): string {
   if (list.length === 0) return 'no tabs\n';
   const lines = list.map((r) =>
-    [r.id, r.kind, r.kind === 'claude' ? (r.claudeRunning === false ? 'not-running' : (r.state ?? '-')) : '-', r.workspace, r.name ?? r.title ?? '', r.cwd].map(visibleText),
+    [r.id, r.kind, isAgentKind(r.kind) ? (r.claudeRunning === false ? 'not-running' : (r.state ?? '-')) : '-', r.workspace, r.name ?? r.title ?? '', r.cwd].map(visibleText),
   );
   const header = ['ID', 'KIND', 'STATE', 'WORKSPACE', 'NAME', 'DIRECTORY'];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
@@ -150,6 +151,8 @@ export interface RemoteOptions {
   dataDir: string;
   json: boolean;
   claude: boolean;
+  /** `tab new --codex`: a Codex tab. */
+  codex: boolean;
   name?: string | undefined;
   permissionMode?: string | undefined;
   resume?: string | undefined;
@@ -198,14 +201,15 @@ export async function runRemote(args: string[], opts: RemoteOptions): Promise<nu
   if (command !== 'tab') throw new CliError(`unknown command "${args.join(' ')}"`, EXIT.usage);
   switch (sub) {
     case 'new': {
-      if (rest.length !== 1) throw new CliError(`usage: ${advisedCommand('tab new [--claude] [--name N] DIR', opts.dataDir)}`, EXIT.usage);
+      if (rest.length !== 1 || (opts.claude && opts.codex)) throw new CliError(`usage: ${advisedCommand('tab new [--claude | --codex] [--name N] DIR', opts.dataDir)}`, EXIT.usage);
+      if (opts.codex && (opts.permissionMode || opts.resume)) throw new CliError('--permission-mode and --resume are for a Claude tab (--claude)', EXIT.usage);
       const dir = resolve(rest[0] as string);
       const { workspaces } = await call<WorkspacesResponse>(conn, API_ROUTES.workspaces);
       const ws = workspaces.find((w) => w.dir === dir) ?? (await call<WorkspaceView>(conn, API_ROUTES.createWorkspace, undefined, { dir }));
       const claude = opts.permissionMode || opts.resume ? { permissionMode: opts.permissionMode, resume: opts.resume } : undefined;
       const tab = await call<TabView>(conn, API_ROUTES.createTab, undefined, {
         workspaceId: ws.id,
-        kind: opts.claude ? 'claude' : 'shell',
+        kind: opts.claude ? 'claude' : opts.codex ? 'codex' : 'shell',
         ...(opts.name ? { name: opts.name } : {}),
         ...(opts.claude && claude ? { claude } : {}),
       });

@@ -74,7 +74,7 @@ export function serviceManager(deps: ServiceDeps): ServiceManager | null {
 }
 
 /** The `start` options install takes (and passes on); the others are refused. */
-const START_OPTIONS = ['port', 'host', 'data-dir', 'tmux-socket', 'claude-bin', 'tls-cert', 'tls-key', 'public-url', 'tailscale'];
+const START_OPTIONS = ['port', 'host', 'data-dir', 'tmux-socket', 'claude-bin', 'codex-bin', 'tls-cert', 'tls-key', 'public-url', 'tailscale'];
 /** `--data-dir` everywhere, as every command takes it: the one service must be that data dir's. */
 const OPTIONS: Record<string, string[]> = { install: START_OPTIONS, uninstall: ['data-dir'], status: ['json', 'data-dir'] };
 
@@ -88,6 +88,7 @@ function flagsFrom(values: Values): ConfigInput {
     dataDir: s('data-dir'),
     tmuxSocket: s('tmux-socket'),
     claudeBin: s('claude-bin'),
+    codexBin: s('codex-bin'),
     tlsCert: s('tls-cert'),
     tlsKey: s('tls-key'),
     publicUrl: s('public-url'),

@@ -47,6 +47,8 @@ export interface AgentConfig {
   titlePollMs: number;
   /** The claude command; resolved on the login PATH when it has no slash. */
   claudeBin: string;
+  /** The codex command for Codex tabs; resolved on the login PATH when it has no slash. */
+  codexBin: string;
   /** Extra arguments for every claude the agent starts. */
   claudeArgs: string[];
   /** Restart a Claude tab with `--resume <its session>` after a reboot. */
@@ -116,6 +118,7 @@ function logLevel(raw: string | undefined): LogLevel {
 
 export interface ConfigInput {
   claudeBin?: string | undefined;
+  codexBin?: string | undefined;
   tlsCert?: string | undefined;
   tailscale?: boolean | undefined;
   tlsKey?: string | undefined;
@@ -212,6 +215,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     outsidePollMs: ms('POCKETMUX_OUTSIDE_POLL_MS', DEFAULTS.outsidePollMs),
     titlePollMs: ms('POCKETMUX_TITLE_POLL_MS', DEFAULTS.titlePollMs),
     claudeBin: flags.claudeBin ?? env.POCKETMUX_CLAUDE ?? 'claude',
+    codexBin: flags.codexBin ?? env.POCKETMUX_CODEX ?? 'codex',
     claudeArgs: (env.POCKETMUX_CLAUDE_ARGS ?? '').split(/\s+/).filter(Boolean),
     resumeClaudeAfterReboot: !/^(0|false|no|off)$/i.test(env.POCKETMUX_CLAUDE_RESUME ?? ''),
     claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),

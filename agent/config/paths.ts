@@ -20,6 +20,8 @@ export function dataPaths(dataDir: string) {
     hookToken: join(dataDir, 'hook-token'),
     /** The token as the header line curl sends it with (`-H @file`): on no command line. */
     hookTokenHeader: join(dataDir, 'hooks', 'token-header'),
+    /** The script every command hook runs (Claude's where HTTP is not allowed, Codex's all). */
+    hookScript: join(dataDir, 'hooks', 'hook.sh'),
     /** Claude's HTTP hooks (`--settings`), whose headers carry the token. */
     hookSettings: join(dataDir, 'hooks', 'settings.json'),
     status: join(dataDir, 'status.json'),

@@ -2,7 +2,9 @@ import { HOOK_HEADERS, HOOK_PATH_PREFIX, receivedHeader, STATUSLINE_HOOK, outsid
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApprovalResolution } from '../../protocol/approvals.js';
 import { basename } from 'node:path';
-import { parseHookPayload, StatusLineReport } from '../../protocol/hooks.js';
+import { StatusLineReport } from '../../protocol/hooks.js';
+import { type AgentKind, isAgentKind } from '../../protocol/agents.js';
+import type { AgentClis } from '../agents/agent-cli.js';
 import type { HeldHook } from '../approvals/approval-store.js';
 import type { HookDecision } from '../approvals/decision.js';
 import type { PermissionRequestPayload } from '../approvals/from-hooks.js';
@@ -35,6 +37,11 @@ export function hookSender(userAgent: string | undefined): HookSender {
   if (userAgent?.startsWith('axios/')) return 'claude-http';
   if (userAgent?.startsWith('curl/')) return 'hook-script';
   return 'other';
+}
+
+/** Which CLI's hook a log line tells of: named for any but Claude's, whose lines read as they always did. */
+function whose(agent: AgentKind): { agent?: AgentKind } {
+  return agent === 'claude' ? {} : { agent };
 }
 
 /** Hook payloads carry tool inputs (a whole file for Write); anything past this (2 MiB) is not a hook. */
@@ -129,6 +136,8 @@ export interface HookRouteDeps {
   token: string;
   tmuxSocket: string;
   tabs: TabService;
+  /** The agent CLIs whose hooks arrive here, each read by its own schemas. */
+  clis: AgentClis;
   status: StatusManager;
   /** Sessions whose pane is not one of the tabs (or that run in no tmux at all). */
   outside: OutsideSessions;
@@ -221,20 +230,27 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     res.writeHead(204).end();
   };
 
-  const hookEvent = async (req: IncomingMessage, res: ServerResponse, event: string, body: unknown): Promise<void> => {
-    const parsed = parseHookPayload(event, body);
-    if (!parsed.ok) return refuse(res, 400, parsed.error);
-    const payload = parsed.payload;
+  const hookEvent = async (req: IncomingMessage, res: ServerResponse, agent: AgentKind, event: string, body: unknown): Promise<void> => {
+    const reading = deps.clis[agent].readHook(event, body);
+    if (!reading.ok) return refuse(res, 400, reading.error);
     const { tab, lookupFailed } = await tabOf(req);
-    if (tab) deps.tabs.noteClaudeSession(tab, payload.session_id);
-    const key = tab ?? outsideSessionKey(payload.session_id);
-    if (!tab && !lookupFailed && !reportOutside(req, key, payload.session_id, payload.cwd, payload.hook_event_name === 'SessionStart')) {
+    const common = reading.payload;
+    if (tab) deps.tabs.noteSession(tab, common.session_id);
+    const key = tab ?? outsideSessionKey(common.session_id);
+    const start = reading.kind === 'event' && reading.payload.hook_event_name === 'SessionStart';
+    if (!tab && !lookupFailed && !reportOutside(req, key, common.session_id, common.cwd, start)) {
       deps.log.debug('hook of an ended session ignored', { event, key });
       // No decision, for a PermissionRequest too: the person answers in the terminal.
       return void res.writeHead(204).end();
     }
+    if (reading.kind !== 'event') {
+      if (reading.kind === 'interrupt') deps.status.apply(key, { kind: 'interrupt', at: Date.now() });
+      deps.log.debug('hook received', { ...whose(agent), event, key });
+      return void res.writeHead(204).end();
+    }
+    const payload = reading.payload;
     deps.status.applyHook(key, payload);
-    deps.log.debug('hook received', { event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
+    deps.log.debug('hook received', { ...whose(agent), event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
     if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
     deps.approvals.afterEvent(key, tab !== undefined, payload);
     if (payload.cwd !== undefined && payload.hook_event_name === 'SessionStart' && payload.source !== 'compact') void deps.starts.sessionStarted(key, payload.cwd);
@@ -242,7 +258,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     // comes before any edit of the turn.
     if (payload.cwd !== undefined && payload.hook_event_name === 'UserPromptSubmit') await within(deps.starts.turnStarted(key, payload.cwd), TURN_RECORD_WAIT_MS);
     if (payload.hook_event_name === 'Stop' || payload.hook_event_name === 'StopFailure') deps.starts.turnEnded(key);
-    const context = payload.hook_event_name === 'UserPromptSubmit' ? deps.promptContext(key, payload.prompt) : null;
+    const context = payload.hook_event_name === 'UserPromptSubmit' && deps.clis[agent].takesPromptContext ? deps.promptContext(key, payload.prompt) : null;
     if (context !== null) return replyJson(res, 200, { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } });
     // No body: the script prints nothing, and Claude reads an HTTP hook's empty 2xx body as
     // an empty JSON object, so neither makes a decision.
@@ -275,7 +291,13 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     if (!tokenMatches(typeof token === 'string' ? token : undefined, deps.token)) return refuse(res, 401, 'missing or wrong hook token');
     deps.connections.proven(req);
     const path = (req.url ?? '').slice(HOOK_PATH_PREFIX.length + 1).split('?', 1)[0] as string;
-    if (path === '' || path.includes('/')) return refuse(res, 404, `no hook intake here: hooks are posted to ${HOOK_PATH_PREFIX}/<event>`);
+    // `<event>` is Claude's; `<agent>/<event>` another agent CLI's (agentHookPath).
+    const [first = '', second, ...more] = path.split('/');
+    const agent = second === undefined ? 'claude' : first;
+    const event = second ?? first;
+    if (event === '' || more.length > 0 || !isAgentKind(agent) || (second !== undefined && agent === 'claude')) {
+      return refuse(res, 404, `no hook intake here: hooks are posted to ${HOOK_PATH_PREFIX}/<event> (Claude) or ${HOOK_PATH_PREFIX}/<agent>/<event>`);
+    }
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       return refuse(res, 405, 'hooks are posted (POST)');
@@ -283,8 +305,8 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     // Any content type: the script and Claude's HTTP hook both send application/json, but a
     // payload is read as JSON whatever it is labelled.
     const body = await readJsonBody(req);
-    if (path === STATUSLINE_HOOK) return statusLine(req, res, body);
-    return hookEvent(req, res, path, body);
+    if (agent === 'claude' && event === STATUSLINE_HOOK) return statusLine(req, res, body);
+    return hookEvent(req, res, agent, event, body);
   };
 
   return (req, res) => {

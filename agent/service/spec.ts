@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type ConfigInput, expandHome, resolveConfig } from '../config/config.js';
 import { dataPaths } from '../config/paths.js';
 import { loadTls } from '../store/tls.js';
-import { findExecutable } from '../claude/launcher.js';
+import { findExecutable } from '../util/shell.js';
 import { visibleText } from '../../protocol/safe-text.js';
 
 /** A service setting a person can fix (a value no service file can carry): exit 2, nothing written. */
@@ -91,11 +91,11 @@ function isNpmAddition(dir: string): boolean {
 /**
  * The PATH for the service: the installing shell's, without what npm added for this one
  * command (`npx pocketmux service install` runs with npm's temporary folders first). The
- * folders node, tmux and claude were found in stay, unless npx's cache holds them.
+ * folders node, tmux, claude and codex were found in stay, unless npx's cache holds them.
  */
-export function servicePath(path: string | undefined, tools: { node: string; tmux: string; claude: string }): string {
+export function servicePath(path: string | undefined, tools: { node: string; tmux: string; claude: string; codex?: string }): string {
   const dirs = (path ?? '').split(delimiter).filter(isAbsolute);
-  const found = [dirname(tools.node), ...[tools.tmux, tools.claude].map((bin) => findExecutable(bin, dirs.join(delimiter)))]
+  const found = [dirname(tools.node), ...[tools.tmux, tools.claude, ...(tools.codex === undefined ? [] : [tools.codex])].map((bin) => findExecutable(bin, dirs.join(delimiter)))]
     .filter((p): p is string => p !== null)
     .map((p) => dirname(p));
   const kept = dirs.filter((dir, i) => dirs.indexOf(dir) === i && !isNpxCache(dir) && (!isNpmAddition(dir) || found.includes(dir)));
@@ -151,13 +151,14 @@ export function serviceSpec(input: SpecInput): ServiceSpec {
     const bin = config.claudeBin.includes('/') ? resolve(expandHome(config.claudeBin)) : config.claudeBin;
     args.push('--claude-bin', bin);
   }
+  if (given('codexBin', 'POCKETMUX_CODEX')) args.push('--codex-bin', config.codexBin.includes('/') ? resolve(expandHome(config.codexBin)) : config.codexBin);
   if (config.tls) args.push('--tls-cert', config.tls.certFile, '--tls-key', config.tls.keyFile);
   if (config.publicUrl) args.push('--public-url', config.publicUrl);
   if (config.tailscaleBin) args.push('--tailscale');
 
   const vars: [string, string][] = [
     ['HOME', input.home],
-    ['PATH', servicePath(env.PATH, { node: input.node, tmux: config.tmuxBin, claude: config.claudeBin })],
+    ['PATH', servicePath(env.PATH, { node: input.node, tmux: config.tmuxBin, claude: config.claudeBin, codex: config.codexBin })],
   ];
   for (const name of PASSED) {
     const value = env[name];

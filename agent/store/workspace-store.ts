@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
+import { isAgentKind, TAB_KINDS } from '../../protocol/agents.js';
 import type { Guardrail } from '../../protocol/api.js';
 import { GUARDRAIL_MINUTES } from '../../protocol/limits.js';
 import { DEFAULTS } from '../config/config.js';
@@ -20,8 +21,8 @@ const TabRecord = z.object({
   id: z.string().regex(/^tb-[a-z0-9]+$/),
   workspaceId: z.string(),
   name: z.string().nullable(),
-  kind: z.enum(['shell', 'claude']),
-  /** Claude tabs: the session to resume after a reboot, learnt from its hooks. */
+  kind: z.enum(TAB_KINDS),
+  /** A Claude or Codex tab: the session to resume after a reboot, learnt from its hooks. */
   claudeSessionId: z.string().nullable().default(null),
   permissionMode: z.string().nullable().default(null),
   createdAt: z.string(),
@@ -180,10 +181,10 @@ export class WorkspaceStore extends EventEmitter<{ change: [] }> {
     return tab;
   }
 
-  /** Remembers which Claude session a tab runs, so a reboot can resume it. */
+  /** Remembers which session a tab's agent CLI runs (Claude's, Codex's), so a reboot can resume it. */
   setClaudeSession(id: string, sessionId: string): void {
     const tab = this.tab(id);
-    if (tab?.kind !== 'claude' || tab.claudeSessionId === sessionId) return;
+    if (tab === undefined || !isAgentKind(tab.kind) || tab.claudeSessionId === sessionId) return;
     this.change(() => {
       tab.claudeSessionId = sessionId;
     });

@@ -1,18 +1,17 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
-import { displayNameFrom, isClaudeSessionId, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
+import { AGENT_NAMES, isAgentKind, type AgentKind, type TabKind } from '../../protocol/agents.js';
+import { displayNameFrom, type PaneTitle, type TabView, type WorkspaceView } from '../../protocol/api.js';
 import type { TabRecord, WorkspaceStore } from '../store/workspace-store.js';
-import { type ClaudeVersions, settingsFileFor } from '../claude/claude-version.js';
-import type { HookSettingsFiles } from '../claude/hook-files.js';
-import { type ClaudeLaunchConfig, claudeShellCommand, findExecutable } from '../claude/launcher.js';
+import type { AgentClis } from '../agents/agent-cli.js';
 import { sessionNameFor } from '../tmux/commands.js';
 import type { Tmux } from '../tmux/tmux.js';
 import { newId } from '../util/ids.js';
 import type { Logger } from '../util/log.js';
 
 export class NotFoundError extends Error {}
-/** The request is fine but cannot be served on this machine (claude missing). */
+/** The request is fine but cannot be served on this machine (its agent CLI missing). */
 export class UnavailableError extends Error {}
 
 function isDirectory(path: string): boolean {
@@ -50,11 +49,10 @@ export class TabService extends EventEmitter<{ change: [] }> {
     /** Environment given to every new shell (the login PATH, among others). */
     private readonly sessionEnv: Record<string, string>,
     private readonly log: Logger,
-    private readonly claude: {
-      launch: Omit<ClaudeLaunchConfig, 'settingsPath'>;
-      /** Which file a claude gets depends on the version of the binary that will run. */
-      settings: HookSettingsFiles;
-      versions: ClaudeVersions;
+    private readonly agents: {
+      /** The agent CLIs a tab can start (agent/agents/agent-cli.ts). */
+      clis: AgentClis;
+      /** Restart an agent tab on its own session after a reboot. */
       resumeAfterReboot: boolean;
     },
   ) {
@@ -129,8 +127,9 @@ export class TabService extends EventEmitter<{ change: [] }> {
         continue;
       }
       const cwd = this.startDirectory(tab);
-      // A session id kept by an older agent was taken from a hook unchecked: only a UUID is resumed.
-      const resume = this.claude.resumeAfterReboot && tab.claudeSessionId !== null && isClaudeSessionId(tab.claudeSessionId) ? tab.claudeSessionId : null;
+      // A session id kept by an older agent was taken from a hook unchecked: only one its CLI names so is resumed.
+      const cli = isAgentKind(tab.kind) ? this.agents.clis[tab.kind] : null;
+      const resume = this.agents.resumeAfterReboot && cli !== null && tab.claudeSessionId !== null && cli.resumable(tab.claudeSessionId) ? tab.claudeSessionId : null;
       try {
         await this.tmux.newSession({ name: tab.tmuxSession, cwd, env: this.envFor(tab.id), command: await this.commandFor(tab, resume) });
         this.alive.add(tab.id);
@@ -155,35 +154,28 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return { ...this.sessionEnv, POCKETMUX_TAB: tabId };
   }
 
-  /**
-   * A Claude tab starts claude (then a shell); a shell tab starts the login shell. claude
-   * gets the hook settings its version runs: HTTP hooks, or the script for every event.
-   */
+  /** An agent tab starts its CLI with our hooks (then a shell); a shell tab starts the login shell. */
   private async commandFor(tab: Pick<TabRecord, 'kind' | 'permissionMode'>, resume: string | null | undefined): Promise<string | undefined> {
-    if (tab.kind !== 'claude') return undefined;
-    const settingsPath = settingsFileFor(await this.claude.versions.versionOf(this.claude.launch.bin), this.claude.settings);
-    return claudeShellCommand({ ...this.claude.launch, settingsPath }, { resume, permissionMode: tab.permissionMode });
+    if (!isAgentKind(tab.kind)) return undefined;
+    return this.agents.clis[tab.kind].tabCommand({ resume, permissionMode: tab.permissionMode });
   }
 
-  /** Throws UnavailableError when no claude can be started here. */
-  assertClaudeAvailable(): void {
-    if (!findExecutable(this.claude.launch.bin, this.sessionEnv.PATH ?? '')) {
-      throw new UnavailableError(
-        `claude ("${this.claude.launch.bin}") was not found on the login PATH; install Claude Code or start the agent with --claude-bin`,
-      );
-    }
+  /** Throws UnavailableError when no tab of this agent CLI can be started here. */
+  assertAvailable(kind: AgentKind): void {
+    const missing = this.agents.clis[kind].missing(this.sessionEnv.PATH ?? '');
+    if (missing !== null) throw new UnavailableError(missing);
   }
 
   async createTab(
     workspaceId: string,
     name: string | null,
-    opts: { kind: 'shell' | 'claude'; resume?: string; permissionMode?: string } = { kind: 'shell' },
+    opts: { kind: TabKind; resume?: string; permissionMode?: string } = { kind: 'shell' },
   ): Promise<TabRecord> {
     const ws = this.store.workspace(workspaceId);
     if (!ws) throw new NotFoundError(`no workspace ${workspaceId}`);
     if (!existsSync(ws.dir)) throw new NotFoundError(`the workspace directory ${ws.dir} no longer exists`);
     this.store.assertRoomForTab();
-    if (opts.kind === 'claude') this.assertClaudeAvailable();
+    if (isAgentKind(opts.kind)) this.assertAvailable(opts.kind);
     const id = newId('tb');
     const tmuxSession = sessionNameFor(ws.id, id);
     const record = { kind: opts.kind, permissionMode: opts.permissionMode ?? null };
@@ -203,7 +195,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
         workspaceId,
         name,
         ...record,
-        claudeSessionId: opts.kind === 'claude' ? (opts.resume ?? null) : null,
+        claudeSessionId: isAgentKind(opts.kind) ? (opts.resume ?? null) : null,
         cwd: ws.dir,
         tmuxSession,
       });
@@ -325,12 +317,13 @@ export class TabService extends EventEmitter<{ change: [] }> {
   }
 
   /**
-   * A hook named the Claude session a tab runs; remembered for `--resume` after a reboot, when
-   * it is a session id claude can resume (a UUID). Any other text a hook sends is no id of
-   * Claude's, and is never put on claude's command line; the hook still counts for the status.
+   * A hook named the session a tab's agent CLI runs; remembered to resume it after a reboot,
+   * when it is a session id that CLI resumes (a UUID). Any other text a hook sends is never put
+   * on a command line; the hook still counts for the status.
    */
-  noteClaudeSession(tabId: string, sessionId: string): void {
-    if (isClaudeSessionId(sessionId)) this.store.setClaudeSession(tabId, sessionId);
+  noteSession(tabId: string, sessionId: string): void {
+    const kind = this.store.tab(tabId)?.kind;
+    if (kind !== undefined && isAgentKind(kind) && this.agents.clis[kind].resumable(sessionId)) this.store.setClaudeSession(tabId, sessionId);
   }
 
   /**
@@ -364,7 +357,7 @@ export class TabService extends EventEmitter<{ change: [] }> {
     const tab = this.store.tab(id);
     if (!tab) return null;
     const workspace = this.store.workspace(tab.workspaceId)?.name ?? '';
-    return { tab: tab.name ?? this.titles.get(id)?.command ?? (tab.kind === 'claude' ? 'Claude' : 'shell'), workspace };
+    return { tab: tab.name ?? this.titles.get(id)?.command ?? (isAgentKind(tab.kind) ? AGENT_NAMES[tab.kind] : 'shell'), workspace };
   }
 
   tabView(tab: TabRecord): TabView {

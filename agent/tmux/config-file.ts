@@ -1,3 +1,4 @@
+import { shellQuote as quote } from '../util/shell.js';
 import { OWNER_OPTION } from './commands.js';
 
 /**
@@ -49,6 +50,3 @@ export function printable(variable: string): string {
   return `#{s/[\x01-\x1f\x7f]/?/:#{s/(${c1})/?/:${variable}}}`;
 }
 
-function quote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}

@@ -102,7 +102,7 @@ async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promis
   }
   // Everything that can refuse is asked before its claude is ended.
   deps.store.assertRoomForTab();
-  deps.tabs.assertClaudeAvailable();
+  deps.tabs.assertAvailable('claude');
   // Asked again just before the signal: the pid must still be this session's claude, proven
   // by its start time and what it runs, not only named by a file.
   if (!deps.outside.isItsClaude(session, pid)) throw new AdoptError(409, 'its claude is no longer running');

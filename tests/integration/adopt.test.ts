@@ -13,8 +13,6 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../agent/approvals/approval-store.js';
 import { ApprovalStore } from '../../agent/approvals/approval-store.js';
-import { ClaudeVersions } from '../../agent/claude/claude-version.js';
-import { hookSettingsPaths } from '../../agent/claude/hook-files.js';
 import { procStartTime } from '../../agent/claude/process.js';
 import { processAlive } from '../../agent/util/process-alive.js';
 import { type AdoptDeps, AdoptError, adoptOutside } from '../../agent/wiring/adopt.js';
@@ -26,6 +24,7 @@ import { Tmux } from '../../agent/tmux/tmux.js';
 import { createLogger } from '../../agent/util/log.js';
 import { outsideSessionKey } from '../../protocol/hook-contract.js';
 import { parseHookPayload } from '../../protocol/hooks.js';
+import { testAgentClis } from '../support/agent-clis.js';
 import { eventually } from '../support/eventually.js';
 import { capturedHook } from '../support/status.js';
 import { testSocketName } from '../support/temp.js';
@@ -96,9 +95,7 @@ function world(limits = { workspaces: 5, tabs: 5 }): World {
   const approvals = new ApprovalStore(log);
   const store = new WorkspaceStore(join(files, 'workspaces.json'), log, limits);
   const tabs = new TabService(store, tmux, { PATH: process.env.PATH ?? '' }, log, {
-    launch: { bin: fakeClaude(), extraArgs: [], shell: '/bin/sh' },
-    settings: hookSettingsPaths(join(dir, 'data')),
-    versions: new ClaudeVersions({ PATH: process.env.PATH ?? '' }, log),
+    clis: testAgentClis({ dataDir: join(dir, 'data'), claudeConfigDir: configDir, claudeBin: fakeClaude(), log }),
     resumeAfterReboot: false,
   });
   closers.push(

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeShellCommand, findExecutable } from '../../agent/claude/launcher.js';
+import { claudeShellCommand } from '../../agent/claude/launcher.js';
+import { findExecutable } from '../../agent/util/shell.js';
 import {
   commandName,
   descendants,

@@ -139,3 +139,25 @@ export class FakeOpenAI {
 export function codexProviderFlags(url: string): string[] {
   return ['-c', 'model_provider="standin"', '-c', `model_providers.standin={name="standin",base_url=${JSON.stringify(url)},wire_api="responses",env_key="PM_STAND_IN_KEY"}`];
 }
+
+/**
+ * A `config.toml` for a test's `CODEX_HOME`: the stand-in as the model provider, the model, an
+ * approval policy that asks before an escalated command, and the given projects trusted (no
+ * folder-trust dialog at start). What a person's own config would say; the agent adds nothing.
+ */
+export function codexConfigToml(url: string, projects: readonly string[]): string {
+  return [
+    'model_provider = "standin"',
+    'model = "gpt-5.1-codex"',
+    'approval_policy = "on-request"',
+    'sandbox_mode = "workspace-write"',
+    '',
+    '[model_providers.standin]',
+    'name = "standin"',
+    `base_url = ${JSON.stringify(url)}`,
+    'wire_api = "responses"',
+    'env_key = "PM_STAND_IN_KEY"',
+    ...projects.flatMap((dir) => ['', `[projects.${JSON.stringify(dir)}]`, 'trust_level = "trusted"']),
+    '',
+  ].join('\n');
+}

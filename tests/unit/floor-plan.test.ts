@@ -20,7 +20,7 @@ function describeEdges(list: readonly ImportEdge[]): string[] {
 const AGENT_FLOORS: readonly (readonly string[])[] = [
   ['config', 'util'],
   ['tmux', 'auth', 'store'],
-  ['approvals', 'push', 'outside', 'status', 'tabs', 'terminal', 'claude', 'codex', 'composer', 'changes', 'machines', 'tailscale.ts', 'service'],
+  ['approvals', 'push', 'outside', 'status', 'tabs', 'terminal', 'agents', 'claude', 'codex', 'composer', 'changes', 'machines', 'tailscale.ts', 'service'],
   ['wiring'],
   ['http', 'channels'],
   ['cli', 'agent.ts'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCodexHookEventName, parseCodexHookPayload } from '../../../protocol/codex-hooks.js';
+import { isCodexHookEventName, parseCodexHookPayload, readCodexHook } from '../../../protocol/codex-hooks.js';
 
 const CAPTURED = join(import.meta.dirname, '..', '..', 'fixtures', 'codex-0.169.0');
 
@@ -45,5 +45,20 @@ describe('Codex hook payloads', () => {
     expect(noCommand.ok).toBe(false);
     expect(!noCommand.ok && noCommand.error).toMatch(/^invalid PermissionRequest payload: tool_input: /);
     expect(parseCodexHookPayload('Stop', { hook_event_name: 'Stop' }).ok).toBe(false);
+  });
+
+  it('reads each event as the agent acts on it: Claude\'s events by Claude\'s schemas, Interrupt as the turn stopped', () => {
+    const readings = ['hooks.jsonl', 'escape-hooks.jsonl', 'short-turn-hooks.jsonl'].flatMap(captured).map((p) => {
+      const read = readCodexHook(String(p.hook_event_name), p);
+      if (!read.ok) throw new Error(read.error);
+      return [read.kind, read.kind === 'event' ? read.payload.hook_event_name : String(read.payload.hook_event_name)];
+    });
+    expect(readings.filter(([kind]) => kind !== 'event')).toEqual([['interrupt', 'Interrupt']]);
+    expect(new Set(readings.map(([, event]) => event))).toEqual(new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd', 'Interrupt']));
+    expect(readCodexHook('SubagentStart', { session_id: 's', hook_event_name: 'SubagentStart' })).toMatchObject({ ok: true, kind: 'noted' });
+    // Codex says `null` for a turn that ended with no message: none, to Claude's schema too.
+    const quiet = readCodexHook('Stop', { session_id: 's', hook_event_name: 'Stop', last_assistant_message: null });
+    expect(quiet.ok && quiet.kind === 'event' && quiet.payload).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: undefined });
+    expect(readCodexHook('Stop', { session_id: 's', hook_event_name: 'Stop', last_assistant_message: 7 }).ok).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { StatusMonitor } from '../../../../agent/status/status-monitor.js';
 import type { TabService } from '../../../../agent/tabs/tab-service.js';
 import type { Logger } from '../../../../agent/util/log.js';
 import type { TabStatus } from '../../../../protocol/status.js';
+import { testAgentClis } from '../../../support/agent-clis.js';
 
 /** The monitor with one tab (pane pid 100) and stubs that record what it decides. */
 function setup(status: Partial<TabStatus>, list: () => Promise<ProcessTable>, configDir: string) {
@@ -30,7 +31,7 @@ function setup(status: Partial<TabStatus>, list: () => Promise<ProcessTable>, co
       panePid: (id: string) => (id === 't1' ? 100 : undefined),
     } as unknown as TabService,
     log,
-    claudeConfigDir: configDir,
+    clis: testAgentClis({ dataDir: configDir, claudeConfigDir: configDir, log }),
     transcripts: { acquire() {}, release() {} } as unknown as TranscriptFollowers,
     transcriptPollMs: 1_000,
     safetyPollMs: null,

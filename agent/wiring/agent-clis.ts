@@ -1,0 +1,25 @@
+import type { AgentClis } from '../agents/agent-cli.js';
+import { ClaudeCli } from '../claude/claude-cli.js';
+import { ClaudeVersions } from '../claude/claude-version.js';
+import { hookSettingsPaths, TAB_HOOKS_ENV } from '../claude/hook-files.js';
+import { CodexCli } from '../codex/codex-cli.js';
+import type { AgentConfig } from '../config/config.js';
+import type { LoginEnvironment } from '../config/login-env.js';
+import { dataPaths } from '../config/paths.js';
+import type { Logger } from '../util/log.js';
+
+/**
+ * The one table of agent CLIs: each kind of tab (protocol/agents.ts) and the CLI that runs in
+ * it. A new CLI is its own folder beside `claude/` and `codex/`, and one line here.
+ */
+export function openAgentClis(config: AgentConfig, dataDir: string, login: LoginEnvironment, log: Logger): AgentClis {
+  return {
+    claude: new ClaudeCli({
+      launch: { bin: config.claudeBin, extraArgs: config.claudeArgs, shell: login.shell },
+      settings: hookSettingsPaths(dataDir),
+      versions: new ClaudeVersions({ PATH: login.path }, log),
+      configDir: config.claudeConfigDir,
+    }),
+    codex: new CodexCli({ bin: config.codexBin, scriptPath: dataPaths(dataDir).hookScript, shell: login.shell, tabHooksEnv: TAB_HOOKS_ENV }),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * A Codex tab end to end: the real Codex CLI (0.169.0) started by a real agent in its tmux,
+ * against the stand-in Responses API, its hooks posted by the hook script to the agent's
+ * intake, every state seen by a real `/api/status` client and every answer given over REST.
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabView, WorkspaceView } from '../../protocol/api.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
+import { api, claim, type Session } from '../support/client.js';
+import { eventually } from '../support/eventually.js';
+import { codexConfigToml, command, FakeOpenAI, message } from '../support/fake-openai.js';
+import { StatusClient } from '../support/status.js';
+
+const CODEX_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'codex');
+const READY = 'Ask Codex to do anything';
+
+describe('a Codex tab with the real Codex CLI', () => {
+  let fake: FakeOpenAI;
+  let agent: AgentHandle;
+  let session: Session;
+  let project: string;
+  let tab: TabView;
+  let client: StatusClient;
+  const env = newTestEnvironment();
+  const codexHome = join(env.home, '.codex');
+
+  const target = () => `=pm_${tab.workspaceId}_${tab.id}:`;
+  const screen = async () => (await tmux(agent.tmuxSocket, 'capture-pane', '-p', '-t', target())).replaceAll('\u00a0', ' ');
+  const waitScreen = (what: string, test: (s: string) => boolean, timeoutMs = 30_000) =>
+    eventually(async () => ((s) => (test(s) ? s : null))(await screen()), timeoutMs, what);
+  /** The hooks the agent received, as its debug log tells them. */
+  const hooksReceived = () => [...agent.stderr().matchAll(/ debug hook received (\{.*\})$/gm)].map((m) => JSON.parse(m[1] as string) as { agent: string; event: string; key: string });
+
+  async function submit(prompt: string): Promise<void> {
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', target(), '-l', prompt);
+    await waitScreen(`"${prompt}" typed`, (s) => s.includes(prompt));
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', target(), 'Enter');
+  }
+
+  beforeAll(async () => {
+    fake = await FakeOpenAI.start();
+    mkdirSync(join(env.home, 'project'), { recursive: true });
+    project = realpathSync(join(env.home, 'project'));
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, 'config.toml'), codexConfigToml(fake.url, [project]));
+    agent = await startAgent({
+      reuse: env,
+      args: ['--codex-bin', CODEX_BIN],
+      env: { CODEX_HOME: codexHome, PM_STAND_IN_KEY: 'sk-stand-in', POCKETMUX_LOG_LEVEL: 'debug' },
+    });
+    session = await claim(agent);
+    client = new StatusClient(session);
+    await client.opened;
+  });
+
+  afterAll(async () => {
+    client?.ws.close();
+    await cleanupAgents();
+    await fake?.close();
+  });
+
+  it('starts codex with its hooks as session flags, and follows a turn: busy, needs-input, approved from the phone, ready-for-review', async () => {
+    const ws = await api<WorkspaceView>(session, 'POST', '/api/workspaces', { dir: project });
+    const created = await api<TabView>(session, 'POST', '/api/tabs', { workspaceId: ws.body.id, kind: 'codex' });
+    expect(created.status).toBe(201);
+    tab = created.body;
+    expect(tab.kind).toBe('codex');
+    await waitScreen('the Codex prompt', (s) => s.includes(READY), 60_000);
+    // Its hooks and their trust are flags of this one codex: nothing went into the person's config.
+    const started = await tmux(agent.tmuxSocket, 'display', '-p', '-t', target(), '#{pane_start_command}');
+    expect(started).toContain('codex/PermissionRequest');
+    expect(started).toContain('trusted_hash');
+    expect(readFileSync(join(codexHome, 'config.toml'), 'utf8')).not.toContain('hooks');
+
+    const marker = join(project, 'marker.txt');
+    fake.onPrompt('please write the marker', command(`echo marker > ${marker}`, 'Write the marker file'));
+    fake.afterToolOutput(message('The marker is written.'));
+    await submit('please write the marker');
+    const approval = await client.waitApproval(tab.id, 60_000);
+    expect(client.latest(tab.id)?.state).toBe('needs-input');
+    expect(approval.tool).toBe('Bash');
+    expect(JSON.stringify(approval)).toContain(`echo marker > ${marker}`);
+    // Held: Codex waits on the hook and shows no dialog of its own meanwhile.
+    await waitScreen('Codex running the hook', (s) => s.includes('Running hook'));
+    const decided = await api(session, 'POST', `/api/approvals/${approval.id}`, { decision: 'allow' });
+    expect(decided.status).toBe(200);
+    await client.waitState(tab.id, 'ready-for-review', undefined, 60_000);
+    expect(readFileSync(marker, 'utf8')).toBe('marker\n');
+    expect(client.states(tab.id)).toEqual(['idle', 'busy', 'needs-input', 'busy', 'ready-for-review']);
+    expect(client.latest(tab.id)).toMatchObject({ claudeRunning: true, lastMessage: 'The marker is written.' });
+    // Every hook came to Codex's intake, as Codex's, for this tab.
+    const received = hooksReceived();
+    expect(received.every((h) => h.agent === 'codex' && h.key === tab.id)).toBe(true);
+    expect(received.map((h) => h.event)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop']);
+    // The session to resume after a reboot, learnt from the hooks.
+    const tabs = await api<{ tabs: TabView[] }>(session, 'GET', '/api/tabs');
+    expect(tabs.body.tabs.find((t) => t.id === tab.id)?.claudeSessionId).toMatch(/^[0-9a-f-]{36}$/);
+  }, 180_000);
+
+  it('a deny from the phone reaches the model with its message, and nothing runs', async () => {
+    const marker = join(project, 'denied.txt');
+    fake.onPrompt('please write another', command(`echo no > ${marker}`, 'Write another file'));
+    fake.afterToolOutput(message('Understood, I will not.'));
+    await submit('please write another');
+    const approval = await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && JSON.stringify(a).includes('denied.txt')), 60_000, 'the second approval');
+    const decided = await api(session, 'POST', `/api/approvals/${approval.id}`, { decision: 'deny', message: 'Not now: the phone said no.' });
+    expect(decided.status).toBe(200);
+    const told = await fake.waitForRequest((r) => r.afterToolOutput && JSON.stringify(r.body.input?.at(-1)).includes('Not now: the phone said no.'));
+    expect(told).toBeTruthy();
+    await waitScreen('the answer after the refusal', (s) => s.includes('Understood, I will not.'), 60_000);
+    await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Understood, I will not.', 60_000);
+    expect(existsSync(marker)).toBe(false);
+  }, 180_000);
+});
