@@ -65,7 +65,9 @@ export function readCodexHook(event: string, body: unknown): HookReading {
   const payload = parsed.payload;
   if (payload.hook_event_name === 'Interrupt') return { ok: true, kind: 'interrupt', payload };
   if (payload.hook_event_name === 'SubagentStart') return { ok: true, kind: 'noted', payload };
-  const shared = payload.hook_event_name === 'Stop' && payload.last_assistant_message === null ? { ...payload, last_assistant_message: undefined } : payload;
+  // `permission_mode` names Codex's own modes, not Claude's: never read as one of Claude's.
+  const { permission_mode: _codexMode, ...rest } = payload;
+  const shared = rest.hook_event_name === 'Stop' && rest.last_assistant_message === null ? { ...rest, last_assistant_message: undefined } : rest;
   const read = parseHookPayload(event, shared);
   return read.ok ? { ok: true, kind: 'event', payload: read.payload } : read;
 }

@@ -1,3 +1,4 @@
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import { EventEmitter } from 'node:events';
 import { basename } from 'node:path';
 import type { WorkspaceView } from '../../protocol/api.js';
@@ -218,7 +219,7 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
     const { state } = entry.follower;
     for (const w of state.workspaces) {
       const tab = w.tabs.find((t) => t.id === split.key);
-      if (tab) return { workspace: `${entry.record.name} · ${w.name}`, tab: tab.name ?? tab.title?.command ?? (tab.kind === 'claude' ? 'Claude' : 'shell') };
+      if (tab) return { workspace: `${entry.record.name} · ${w.name}`, tab: tab.name ?? (tab.kind === 'shell' ? (tab.title?.command ?? 'shell') : AGENT_NAMES[tab.kind]) };
     }
     const outside = state.outside.find((o) => o.key === split.key);
     if (outside) return { workspace: `${entry.record.name} · Outside pocketmux`, tab: outside.cwd ? basename(outside.cwd) : 'Claude' };

@@ -352,12 +352,15 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return this.store.tab(id);
   }
 
-  /** How a person names where a tab is: its name (else what runs in it) and its workspace's name. */
+  /**
+   * How a person names where a tab is: its name, else its agent ("Claude", "Codex", as its row
+   * says) or what runs in a shell tab; and its workspace's name.
+   */
   place(id: string): { tab: string; workspace: string } | null {
     const tab = this.store.tab(id);
     if (!tab) return null;
     const workspace = this.store.workspace(tab.workspaceId)?.name ?? '';
-    return { tab: tab.name ?? this.titles.get(id)?.command ?? (isAgentKind(tab.kind) ? AGENT_NAMES[tab.kind] : 'shell'), workspace };
+    return { tab: tab.name ?? (isAgentKind(tab.kind) ? AGENT_NAMES[tab.kind] : (this.titles.get(id)?.command ?? 'shell')), workspace };
   }
 
   tabView(tab: TabRecord): TabView {

@@ -5,6 +5,7 @@
  * that reports through the user hooks. Pure, so the order and the count are tested apart
  * from the screen.
  */
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { Approval } from '../../protocol/approvals.js';
 import type { MachineSummary } from '../../protocol/machine-key.js';
@@ -215,12 +216,17 @@ export interface PlaceNames {
   tab: string;
 }
 
+/** Which agent asks or answers in a place: a Codex tab's is Codex; every other one is a Claude. */
+export function agentName(place: SessionPlace | undefined): string {
+  return place && !isOutsidePlace(place) && place.tab.kind !== 'shell' ? AGENT_NAMES[place.tab.kind] : 'Claude';
+}
+
 export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {
   if (!place) return parseSessionKey(key).kind === 'outside' ? { workspace: OUTSIDE_GROUP, tab: 'Claude' } : { workspace: 'pocketmux', tab: 'A tab' };
   if (isOutsidePlace(place)) return { workspace: groupName(OUTSIDE_GROUP, place.outside.machine), tab: outsideLabel(place.outside.cwd).primary };
   const { workspace, tab } = place;
-  // As the tab's row names it: a Claude tab the person did not name is "Claude".
-  const name = tab.kind === 'claude' && !tab.name ? 'Claude' : tabLabel(tab).primary;
+  // As the tab's row names it: a Claude tab the person did not name is "Claude", a Codex tab "Codex".
+  const name = tab.kind !== 'shell' && !tab.name ? AGENT_NAMES[tab.kind] : tabLabel(tab).primary;
   return { workspace: groupName(workspace.name, workspace.machine), tab: name };
 }
 

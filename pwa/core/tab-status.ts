@@ -1,3 +1,4 @@
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type ClaudeState, highestPriority, type TabStatus } from '../../protocol/status.js';
 
@@ -25,19 +26,21 @@ export interface StatusDescription {
 }
 
 /**
- * How a tab's Claude status reads, or null for a tab that has nothing to say: a shell tab
+ * How a tab's agent status reads, or null for a tab that has nothing to say: a shell tab
  * where Claude never ran, or ran and is gone (it is a shell again).
  */
 export function describeStatus(tab: Pick<TabView, 'kind'>, status: TabStatus | undefined): StatusDescription | null {
+  const shell = tab.kind === 'shell';
   if (!status) {
-    if (tab.kind !== 'claude') return null;
-    // A Claude tab reports once its first hook fires; until then nothing is known.
+    if (shell) return null;
+    // A Claude or Codex tab reports once its first hook fires (Codex's with the first prompt); until then nothing is known.
     return { state: 'unknown', text: 'No status yet', attention: false, compacting: false };
   }
-  if (tab.kind !== 'claude' && !status.claudeRunning && status.state === 'idle') return null;
+  if (shell && !status.claudeRunning && status.state === 'idle') return null;
   let text = STATE_LABEL[status.state];
-  if (!status.claudeRunning && tab.kind === 'claude') {
-    text = status.state === 'idle' ? 'Claude not running' : `${text}, Claude not running`;
+  if (!status.claudeRunning && tab.kind !== 'shell') {
+    const gone = `${AGENT_NAMES[tab.kind]} not running`;
+    text = status.state === 'idle' ? gone : `${text}, ${gone}`;
   }
   if (status.compacting) text = `${text}, compacting`;
   return { state: status.state, text, attention: needsPerson(status.state), compacting: status.compacting };
@@ -81,9 +84,12 @@ export function outsideAttentionCount(keys: readonly string[], statuses: Readonl
   }).length;
 }
 
-/** Whether a tab has a conversation to show beside its terminal. */
+/**
+ * Whether a tab has a conversation to show beside its terminal: a Claude tab, or a claude
+ * reporting from a shell tab. A Codex tab's conversation is not shown (yet): its terminal is.
+ */
 export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabStatus | undefined): boolean {
-  return tab?.kind === 'claude' || !!status?.transcriptPath;
+  return tab?.kind === 'claude' || (tab?.kind !== 'codex' && !!status?.transcriptPath);
 }
 
 /**

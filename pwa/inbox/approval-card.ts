@@ -15,7 +15,7 @@ import { paragraphs, withoutSharedIndent } from './dialog-text.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
-import { type ApprovalEntry, ageText, awayNote, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
+import { agentName, type ApprovalEntry, ageText, awayNote, canOpenTerminal, diffLineKind, isOutsidePlace, OFFLINE_CARD_NOTE, placeNames } from '../core/inbox-items.js';
 import { deadlineText } from '../core/guardrail.js';
 
 let dialogAnswersAsked = false;
@@ -388,6 +388,7 @@ export class ApprovalCard extends LitElement {
     const busy = this.pending !== null;
     const always = this.approval.alwaysAllow;
     if (this.denying) {
+      const agent = agentName(this.entry.place);
       return html`<form
         class="reason"
         @submit=${(e: Event) => {
@@ -396,8 +397,8 @@ export class ApprovalCard extends LitElement {
         }}
       >
         ${messageField({
-          label: 'Reason for Claude (optional)',
-          placeholder: 'Tell Claude why (optional)',
+          label: `Reason for ${agent} (optional)`,
+          placeholder: `Tell ${agent} why (optional)`,
           maxLength: DECISION_LIMITS.message,
           value: this.reason,
           disabled: busy,

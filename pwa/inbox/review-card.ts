@@ -13,7 +13,7 @@ import { cardStyles } from './card-styles.js';
 import { ClockController } from './clock-controller.js';
 import { inboxActions } from './inbox-actions.js';
 import { messageField } from './message-field.js';
-import { ageText, awayNote, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
+import { ageText, agentName, awayNote, canOpenTerminal, OFFLINE_CARD_NOTE, placeHasTimeline, placeNames, replyTarget, type TabEntry } from '../core/inbox-items.js';
 
 /** Said instead of the reply field for a Claude started outside tmux. */
 export const NO_TERMINAL_REPLY = 'No terminal to type into: this Claude was started outside tmux. Answer it in its terminal on the machine.';
@@ -178,6 +178,7 @@ export class ReviewCard extends LitElement {
   override render() {
     const { key, place, status } = this.entry;
     const names = placeNames(place, key);
+    const agent = agentName(place);
     const busy = this.pending !== null;
     const message = status.lastMessage;
     return html`<article class="card review" aria-label=${`Ready for review: ${names.tab} in ${names.workspace}`}>
@@ -189,13 +190,13 @@ export class ReviewCard extends LitElement {
         </span>
       </div>
       ${message
-        ? html`<p class="message ${this.expanded ? 'open' : ''}" id="answer"><span class="visually-hidden">Claude: </span>${visibleLines(message)}</p>
+        ? html`<p class="message ${this.expanded ? 'open' : ''}" id="answer"><span class="visually-hidden">${agent}: </span>${visibleLines(message)}</p>
             ${this.clamped || this.expanded
               ? html`<button class="more" aria-expanded=${this.expanded} aria-controls="answer" @click=${() => (this.expanded = !this.expanded)}>
                   ${this.expanded ? 'less' : 'more'}
                 </button>`
               : nothing}`
-        : html`<p class="message none">Claude finished its turn.</p>`}
+        : html`<p class="message none">${agent} finished its turn.</p>`}
       ${this.renderChanges()}
       ${this.renderReply()}
       ${this.error ? html`<div class="error" role="alert">${agentText(this.error)}</div>` : nothing}
@@ -225,8 +226,9 @@ export class ReviewCard extends LitElement {
     const target = replyTarget(this.entry.place);
     if (target === 'none') return html`<p class="sent no-terminal">${NO_TERMINAL_REPLY}</p>`;
     // Without Claude the pane is a shell: a reply typed there would run as a command.
-    if (!this.entry.status.claudeRunning) return html`<p class="sent">Claude is no longer running ${target === 'tab' ? 'in this tab' : 'in its pane'}.</p>`;
-    if (this.sent) return html`<p class="sent" role="status">Sent. Claude is on it.</p>`;
+    const agent = agentName(this.entry.place);
+    if (!this.entry.status.claudeRunning) return html`<p class="sent">${agent} is no longer running ${target === 'tab' ? 'in this tab' : 'in its pane'}.</p>`;
+    if (this.sent) return html`<p class="sent" role="status">Sent. ${agent} is on it.</p>`;
     const busy = this.pending !== null;
     return html`<form
       @submit=${(e: Event) => {
@@ -235,8 +237,8 @@ export class ReviewCard extends LitElement {
       }}
     >
       ${messageField({
-        label: 'Reply to Claude',
-        placeholder: 'Reply to Claude…',
+        label: `Reply to ${agent}`,
+        placeholder: `Reply to ${agent}…`,
         maxLength: 8000,
         value: this.reply,
         disabled: busy,

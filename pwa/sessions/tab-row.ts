@@ -1,5 +1,6 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { TabView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { tabLabel } from '../core/labels.js';
@@ -59,9 +60,10 @@ export class TabRow extends LitElement {
   }
 
   override render() {
-    const claude = this.tab.kind === 'claude';
+    const kind = this.tab.kind;
+    const claude = kind !== 'shell';
     const label = tabLabel(this.tab);
-    const primary = claude && !this.tab.name ? 'Claude' : label.primary;
+    const primary = claude && !this.tab.name ? AGENT_NAMES[kind] : label.primary;
     const status = this.tab.alive ? describeStatus(this.tab, this.status) : null;
     const command = this.tab.alive ? (claude ? null : label.command) : 'not running';
     const mode = this.tab.alive ? rowModeMark(this.status) : null;
@@ -105,7 +107,8 @@ export class TabRow extends LitElement {
   }
 
   private renderPanel(name: string) {
-    const ends = this.tab.kind === 'claude' ? 'Claude and everything running in it' : 'Its shell and everything running in it';
+    const kind = this.tab.kind;
+    const ends = kind === 'shell' ? 'Its shell and everything running in it' : `${AGENT_NAMES[kind]} and everything running in it`;
     return this.actions.renderPanel({
       nameLabel: 'Tab name',
       name: this.tab.name ?? '',

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import type { TabKind } from '../../protocol/agents.js';
 import type { Guardrail, WorkspaceView } from '../../protocol/api.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { guardrailMark } from '../core/guardrail.js';
@@ -98,7 +99,8 @@ export class WorkspaceCard extends LitElement {
         border-left: none;
         padding: 0;
       }
-      .split .new-claude svg {
+      .split .new-claude svg,
+      .new-codex svg {
         color: var(--pm-accent);
       }
     `,
@@ -123,7 +125,7 @@ export class WorkspaceCard extends LitElement {
     return this.actions.settle(() => sessionActions.request(this, 'pm-workspace-guardrail', { workspaceId: this.workspace.id, guardrail }));
   }
 
-  private async newTab(kind: 'shell' | 'claude'): Promise<void> {
+  private async newTab(kind: TabKind): Promise<void> {
     const created = await this.creation.run(() => sessionActions.request(this, 'pm-tab-create', { workspaceId: this.workspace.id, kind }));
     if (created) router.go(terminalPath(created.value.id));
   }
@@ -201,6 +203,7 @@ export class WorkspaceCard extends LitElement {
               ${caretIcon()}
             </button>
           </span>
+          <button class="new-codex" ?disabled=${this.creation.busy} @click=${() => this.newTab('codex')}>${sparkIcon()} New Codex</button>
         </div>
         ${this.creation.error ? html`<div class="error" role="alert">${this.creation.error}</div>` : nothing}
         ${this.claudeSheet

@@ -1,3 +1,4 @@
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { PaneTitle, TabView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { outsideLabel, shortPath, tabLabel } from '../core/labels.js';
@@ -33,8 +34,8 @@ export function screenLabel(f: LabelFacts): ScreenLabel {
   }
   if (f.knownTab?.id === f.key) {
     const l = tabLabel(f.knownTab, f.liveTitle);
-    // Whatever runs in a Claude tab (claude, or the shell after it exits), it is "Claude".
-    if (f.knownTab.kind === 'claude' && !f.knownTab.name) return { primary: 'Claude', secondary: l.path };
+    // Whatever runs in a Claude tab (claude, or the shell after it exits), it is "Claude"; a Codex tab's, "Codex".
+    if (f.knownTab.kind !== 'shell' && !f.knownTab.name) return { primary: AGENT_NAMES[f.knownTab.kind], secondary: l.path };
     return { primary: l.primary, secondary: l.command ? `${l.command} · ${l.path}` : l.path };
   }
   if (f.liveTitle) return { primary: f.liveTitle.command, secondary: shortPath(f.liveTitle.path) };

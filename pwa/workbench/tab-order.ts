@@ -1,3 +1,4 @@
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { outsideLabel, tabLabel } from '../core/labels.js';
@@ -31,8 +32,8 @@ export function stepTab(order: readonly string[], current: string | null, step: 
 
 function describeTab(t: TabView): PaneCandidate {
   const label = tabLabel(t);
-  // Whatever runs in a Claude tab, it is "Claude" unless the person named it.
-  if (t.kind === 'claude') return { tabId: t.id, name: t.name ? label.primary : 'Claude', detail: label.path };
+  // Whatever runs in a Claude or Codex tab, it is "Claude" or "Codex" unless the person named it.
+  if (t.kind !== 'shell') return { tabId: t.id, name: t.name ? label.primary : AGENT_NAMES[t.kind], detail: label.path };
   return { tabId: t.id, name: label.primary, detail: label.command ? `${label.command} · ${label.path}` : label.path };
 }
 

@@ -113,4 +113,47 @@ describe('a Codex tab with the real Codex CLI', () => {
     await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Understood, I will not.', 60_000);
     expect(existsSync(marker)).toBe(false);
   }, 180_000);
+
+  it('recovers from an agent restart while Codex waits on a permission: still needs input, and the terminal answers it', async () => {
+    const marker = join(project, 'third.txt');
+    fake.onPrompt('please write the third', command(`echo third > ${marker}`, 'Write the third file'));
+    fake.afterToolOutput(message('The third is written.'));
+    await submit('please write the third');
+    await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && JSON.stringify(a).includes('third.txt')), 60_000, 'the third approval');
+    await eventually(() => JSON.parse(readFileSync(join(env.dataDir, 'status.json'), 'utf8')).tabs?.[tab.id]?.state === 'needs-input', 10_000, 'needs-input on disk');
+    client.ws.close();
+    await agent.stop('SIGKILL');
+    // The hook's request is cut: Codex shows its own dialog, as without pocketmux.
+    await waitScreen('Codex asking in its terminal', (s) => s.includes('Would you like to run the following command?'));
+
+    agent = await startAgent({ reuse: env, args: ['--codex-bin', CODEX_BIN], env: { CODEX_HOME: codexHome, PM_STAND_IN_KEY: 'sk-stand-in', POCKETMUX_LOG_LEVEL: 'debug' } });
+    session = await claim(agent);
+    client = new StatusClient(session);
+    await client.opened;
+    await client.waitState(tab.id, 'needs-input', (s) => s.claudeRunning);
+    // Answered at the keyboard: the command runs, and the turn's end reaches the restarted agent.
+    await tmux(agent.tmuxSocket, 'send-keys', '-t', target(), '-l', '1');
+    await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'The third is written.', 60_000);
+    expect(readFileSync(marker, 'utf8')).toBe('third\n');
+  }, 180_000);
+
+  it('after a reboot, starts the Codex tab again on its session (codex resume)', async () => {
+    const sessionId = (await api<{ tabs: TabView[] }>(session, 'GET', '/api/tabs')).body.tabs.find((t) => t.id === tab.id)?.claudeSessionId;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    client.ws.close();
+    await agent.stop('SIGKILL');
+    await tmux(agent.tmuxSocket, 'kill-server');
+
+    agent = await startAgent({ reuse: env, args: ['--codex-bin', CODEX_BIN], env: { CODEX_HOME: codexHome, PM_STAND_IN_KEY: 'sk-stand-in', POCKETMUX_LOG_LEVEL: 'debug' } });
+    session = await claim(agent);
+    client = new StatusClient(session);
+    await client.opened;
+    // tmux shows the command with its own quoting.
+    expect(await tmux(agent.tmuxSocket, 'display', '-p', '-t', target(), '#{pane_start_command}')).toMatch(new RegExp(`resume\\W+${sessionId}`));
+    await waitScreen('the resumed Codex prompt', (s) => s.includes(READY) && s.includes('please write the third'), 60_000);
+    fake.onPrompt('say hi again', message('Hi again.'));
+    await submit('say hi again');
+    const resumed = await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Hi again.', 60_000);
+    expect(resumed.sessionId).toBe(sessionId);
+  }, 180_000);
 });

@@ -21,8 +21,11 @@ const PWA = join(REPO_ROOT, 'dist', 'pwa');
  * every snapshot now carries the linked machines, read by a schema, and every card and
  * workspace names its machine (41,945 bytes before, 42,175 after); the cards and lists of a
  * machine that does not answer say since when and offer nothing that would go to it (42,478).
+ * Codex as a second agent took it to 41.75 KB: New Codex beside New Claude, and every row
+ * and card naming its tab's agent, the reply and the reason for a deny too (42,463 bytes
+ * before, 42,642 after).
  */
-const BUDGET_BYTES = 41.5 * 1024;
+const BUDGET_BYTES = 41.75 * 1024;
 
 let agent: AgentHandle;
 beforeAll(async () => {

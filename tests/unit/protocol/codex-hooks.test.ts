@@ -60,5 +60,8 @@ describe('Codex hook payloads', () => {
     const quiet = readCodexHook('Stop', { session_id: 's', hook_event_name: 'Stop', last_assistant_message: null });
     expect(quiet.ok && quiet.kind === 'event' && quiet.payload).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: undefined });
     expect(readCodexHook('Stop', { session_id: 's', hook_event_name: 'Stop', last_assistant_message: 7 }).ok).toBe(false);
+    // Codex's permission_mode names its own modes: never taken for one of Claude's.
+    const start = readCodexHook('SessionStart', { session_id: 's', hook_event_name: 'SessionStart', permission_mode: 'bypassPermissions' });
+    expect(start.ok && start.payload.permission_mode).toBeUndefined();
   });
 });
