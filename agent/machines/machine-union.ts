@@ -212,14 +212,14 @@ export class MachineUnion extends EventEmitter<UnionEvents> {
    * How a notification names where a linked machine's session is: the machine's name before
    * its workspace's, as a card does; null for a key no machine followed here has.
    */
-  place(key: string): { workspace: string; tab: string } | null {
+  place(key: string): { workspace: string; tab: string; agent?: string } | null {
     const split = splitMachineKey(key);
     const entry = split && this.followers.get(split.machineId);
     if (!split || !entry) return null;
     const { state } = entry.follower;
     for (const w of state.workspaces) {
       const tab = w.tabs.find((t) => t.id === split.key);
-      if (tab) return { workspace: `${entry.record.name} · ${w.name}`, tab: tab.name ?? (tab.kind === 'shell' ? (tab.title?.command ?? 'shell') : AGENT_NAMES[tab.kind]) };
+      if (tab) return { workspace: `${entry.record.name} · ${w.name}`, tab: tab.name ?? (tab.kind === 'shell' ? (tab.title?.command ?? 'shell') : AGENT_NAMES[tab.kind]), ...(tab.kind === 'shell' ? {} : { agent: AGENT_NAMES[tab.kind] }) };
     }
     const outside = state.outside.find((o) => o.key === split.key);
     if (outside) return { workspace: `${entry.record.name} · Outside pocketmux`, tab: outside.cwd ? basename(outside.cwd) : 'Claude' };

@@ -14,6 +14,8 @@ import { cardText } from '../util/card-text.js';
 export interface TabPlace {
   tab: string;
   workspace: string;
+  /** The agent of a Claude or Codex tab ("Codex"); none for a shell tab, whose agent is a Claude typed there. */
+  agent?: string;
 }
 
 const TITLE_MAX = 120;
@@ -122,7 +124,7 @@ export function needsInputPush(tabId: string, place: TabPlace | null): PushPaylo
     v: 1,
     kind: 'show',
     tag: tabTag(tabId),
-    title: 'Claude is waiting for you',
+    title: `${place?.agent ?? 'Claude'} is waiting for you`,
     body: clip(`${placeLine(place)}: answer in the terminal`, BODY_MAX),
     url: `/t/${encodeURIComponent(tabId)}`,
     approvalId: null,

@@ -356,11 +356,12 @@ export class TabService extends EventEmitter<{ change: [] }> {
    * How a person names where a tab is: its name, else its agent ("Claude", "Codex", as its row
    * says) or what runs in a shell tab; and its workspace's name.
    */
-  place(id: string): { tab: string; workspace: string } | null {
+  place(id: string): { tab: string; workspace: string; agent?: string } | null {
     const tab = this.store.tab(id);
     if (!tab) return null;
     const workspace = this.store.workspace(tab.workspaceId)?.name ?? '';
-    return { tab: tab.name ?? (isAgentKind(tab.kind) ? AGENT_NAMES[tab.kind] : (this.titles.get(id)?.command ?? 'shell')), workspace };
+    if (isAgentKind(tab.kind)) return { tab: tab.name ?? AGENT_NAMES[tab.kind], workspace, agent: AGENT_NAMES[tab.kind] };
+    return { tab: tab.name ?? this.titles.get(id)?.command ?? 'shell', workspace };
   }
 
   tabView(tab: TabRecord): TabView {

@@ -94,6 +94,7 @@ describe('push payloads', () => {
 
   it('a tab waiting in the terminal, a finished turn with Claude’s last sentence, and a close', () => {
     expect(needsInputPush('tb-1', place)).toMatchObject({ tag: 'tab-tb-1', title: 'Claude is waiting for you', body: 'shop · api server: answer in the terminal', url: '/t/tb-1', actions: [] });
+    expect(needsInputPush('tb-2', { ...place, tab: 'Codex', agent: 'Codex' })).toMatchObject({ title: 'Codex is waiting for you', body: 'shop · Codex: answer in the terminal' });
     expect(reviewPush('tb-1', place, 'I changed the button.\n\nAll tests pass now!')).toMatchObject({ tag: 'tab-tb-1', title: 'api server is ready for review', body: 'All tests pass now!', url: '/t/tb-1/timeline' });
     expect(reviewPush('tb-1', null, null)).toMatchObject({ title: 'Claude is ready for review', body: 'a Claude session' });
     // What the turn changed follows the answer, and a long answer is cut before it, never it.
