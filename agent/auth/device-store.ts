@@ -29,6 +29,15 @@ const DeviceRecord = DeviceRecordV1.extend({
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
+/**
+ * Whether what this agent answers a device holds its linked machines' sessions beside its own
+ * (lists, channels, relayed terminals and timelines): not for a linked agent, which sees only
+ * this agent's own, one level deep.
+ */
+export function seesLinkedMachines(device: Pick<DeviceRecord, 'kind'>): boolean {
+  return device.kind !== 'machine';
+}
+
 /** A removed device's credential hash, kept so its holder is told it was removed, not "unknown". */
 const RevokedCredential = z.object({ credentialHash: z.string().regex(/^[0-9a-f]{64}$/), revokedAt: z.string() });
 type RevokedCredential = z.infer<typeof RevokedCredential>;

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { seesLinkedMachines } from '../auth/device-store.js';
 import { StatusClientMessage } from '../../protocol/status-client.js';
 import type { ApprovalServerMessage } from '../../protocol/approvals.js';
 import type { StatusServerMessage } from '../../protocol/status.js';
@@ -49,7 +50,7 @@ export class StatusChannel implements Channel {
     const deviceId = ctx.device.id;
     ws.on('close', () => this.presence.leave(deviceId, ws));
     // A snapshot, not the updates missed, is what a client behind gets: no update is lost.
-    const linked = ctx.device.kind !== 'machine';
+    const linked = seesLinkedMachines(ctx.device);
     const client = (linked ? this.clients : this.agents).join(ws, () => [JSON.stringify(this.sync(linked))], undefined, ctx.socket);
     // From here the client has its snapshot: the log shows a waiting client (`approvals --wait`) got this far.
     this.log.debug('status client joined', { device: deviceId, approvals: this.approvals.list().length });

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { seesLinkedMachines } from '../auth/device-store.js';
 import { SyncClientMessage, type SyncServerMessage } from '../../protocol/sync.js';
 import { CHANNEL_PATHS } from '../../protocol/routes.js';
 import type { OutsideSessions } from '../outside/outside-sessions.js';
@@ -40,7 +41,7 @@ export class SyncChannel implements Channel {
   }
 
   accept(ws: WebSocket, ctx: ChannelContext): void {
-    const linked = ctx.device.kind !== 'machine';
+    const linked = seesLinkedMachines(ctx.device);
     const client = (linked ? this.clients : this.agents).join(ws, () => [JSON.stringify(this.snapshot(linked))], () => this.stopPollingIfUnwatched(), ctx.socket);
     ws.on('message', (data, isBinary) => {
       if (!parseClientMessage(SyncClientMessage, data, isBinary)) {

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { seesLinkedMachines } from '../auth/device-store.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { fitTerminalSize, MAX_TERMINAL_DIMENSION } from '../../protocol/terminal-frame.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
@@ -36,7 +37,7 @@ export class TerminalChannel implements Channel {
     const owner = splitMachineKey(id);
     if (owner) {
       // A linked machine's session: its own terminal, relayed (one level: not for a machine).
-      if (device.kind === 'machine') ws.close(CloseCode.TabNotFound, 'no such tab');
+      if (!seesLinkedMachines(device)) ws.close(CloseCode.TabNotFound, 'no such tab');
       else this.union.relay(ws, owner.machineId, CHANNEL_PATHS.terminal, url.searchParams, owner.key);
       return;
     }

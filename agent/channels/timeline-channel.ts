@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { seesLinkedMachines } from '../auth/device-store.js';
 import { CloseCode } from '../../protocol/close-codes.js';
 import { TIMELINE_FIRST_PAGE, type TimelineServerMessage } from '../../protocol/timeline.js';
 import { CHANNEL_PATHS } from '../../protocol/routes.js';
@@ -60,7 +61,7 @@ export class TimelineChannel implements Channel {
     const owner = splitMachineKey(tabId);
     if (owner) {
       // A linked machine's session: its own timeline, relayed (one level: not for a machine).
-      if (device.kind === 'machine') ws.close(CloseCode.TabNotFound, 'no such tab');
+      if (!seesLinkedMachines(device)) ws.close(CloseCode.TabNotFound, 'no such tab');
       else this.union.relay(ws, owner.machineId, CHANNEL_PATHS.timeline, url.searchParams, owner.key);
       return;
     }

@@ -68,6 +68,12 @@ export async function doctor(config: AgentConfig): Promise<Check[]> {
       ? check('claude', 'ok', `${claude} (on the login PATH)`)
       : check('claude', 'fix', `"${config.claudeBin}" is not on your login shell's PATH: install Claude Code, or pass --claude-bin`),
   );
+  const codex = findExecutable(config.codexBin, login.path);
+  checks.push(
+    codex
+      ? check('codex', 'ok', `${codex} (on the login PATH): New Codex starts it`)
+      : check('codex', 'optional', `"${config.codexBin}" is not on your login shell's PATH: only for Codex tabs (npm install -g @openai/codex, or pass --codex-bin)`),
+  );
 
   let port: string | null = null;
   try {

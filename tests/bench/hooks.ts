@@ -15,6 +15,7 @@ import { paneEnv } from '../support/status.js';
 import { quantile } from '../support/stats.js';
 
 const FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'claude-code-2.1.332');
+const CODEX_FIXTURES = join(REPO_ROOT, 'tests', 'fixtures', 'codex-0.169.0');
 
 export interface HookBenchResult {
   scriptP50: number;
@@ -24,6 +25,8 @@ export interface HookBenchResult {
   floorP99: number;
   agentP50: number;
   agentP99: number;
+  /** hook.sh with Codex's captured payloads (`codex/<event>`), alternating with Claude's: p50 / p99 of each. */
+  codex: { rounds: number; claudeP50: number; claudeP99: number; codexP50: number; codexP99: number };
   loadSent: number;
   loadTabs: number;
   loadSeconds: number;
@@ -36,9 +39,9 @@ export interface HookBenchResult {
 }
 
 
-function payloads(): Record<string, unknown> {
+function payloads(dir = FIXTURES): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const line of readFileSync(join(FIXTURES, 'hooks.jsonl'), 'utf8').split('\n')) {
+  for (const line of readFileSync(join(dir, 'hooks.jsonl'), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const p = JSON.parse(line) as { hook_event_name: string };
     out[p.hook_event_name] ??= p;
@@ -135,6 +138,33 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
   }
   floorServer.close();
 
+  // Codex beside Claude: the same script, Codex's payloads posted to its own intake path
+  // (`codex/<event>`, read by Codex's schemas into Claude's events) in a second tab,
+  // alternating round by round with Claude's.
+  const codexEvents = payloads(CODEX_FIXTURES);
+  const codexTab = await createTab(session);
+  const codexEnv = await paneEnv(agent, codexTab);
+  let codexSeq = 0;
+  const claudeTimes: number[] = [];
+  const codexTimes: number[] = [];
+  const codexRounds = 525;
+  for (let i = 0; i < codexRounds; i++) {
+    const event = order[i % 2] as string;
+    const heardClaude = watcher.waitFor(tab.id, ++seq);
+    const t0 = performance.now();
+    await runScript(script, event, `${JSON.stringify(events[event])}\n`, env);
+    await heardClaude;
+    const t1 = performance.now();
+    const heardCodex = watcher.waitFor(codexTab.id, ++codexSeq);
+    await runScript(script, `codex/${event}`, `${JSON.stringify(codexEvents[event])}\n`, codexEnv);
+    await heardCodex;
+    if (i >= 25) {
+      claudeTimes.push(t1 - t0);
+      codexTimes.push(performance.now() - t1);
+    }
+    if ((i + 1) % 175 === 0) progress(`  Codex beside Claude: ${i + 1}/${codexRounds} rounds`);
+  }
+
   // The agent's share: an HTTP POST straight to the intake, until the client hears of it.
   const agentTimes: number[] = [];
   // node:http with keep-alive rather than fetch: undici's own overhead showed in the p99.
@@ -209,6 +239,13 @@ export async function hookBench(agent: AgentHandle, session: Session, progress: 
     floorP99: quantile(floorTimes, 0.99),
     agentP50: quantile(agentTimes, 0.5),
     agentP99: quantile(agentTimes, 0.99),
+    codex: {
+      rounds: codexTimes.length,
+      claudeP50: quantile(claudeTimes, 0.5),
+      claudeP99: quantile(claudeTimes, 0.99),
+      codexP50: quantile(codexTimes, 0.5),
+      codexP99: quantile(codexTimes, 0.99),
+    },
     loadSent: sent,
     loadTabs: tabs.length,
     loadSeconds,

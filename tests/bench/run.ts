@@ -320,6 +320,7 @@ async function main(): Promise<void> {
       `| hook.sh run → \`status:update\` on a WebSocket client, p50 / p99 of 1,000 | **${f2(hooks.scriptP50)} / ${f2(hooks.scriptP99)} ms** | ≤ 10 / ≤ 15 ms |`,
       `| floor: sh + one curl posting to a bare HTTP server, p50 / p99, alternating with the row above | ${f2(hooks.floorP50)} / ${f2(hooks.floorP99)} ms | |`,
       `| agent only: HTTP POST → WebSocket message, p50 / p99 of 1,000 | ${f2(hooks.agentP50)} / **${f2(hooks.agentP99)} ms** | p99 < 5 ms |`,
+      `| Codex: hook.sh run with Codex's payloads (\`codex/<event>\`) → \`status:update\`, p50 / p99 of ${hooks.codex.rounds.toLocaleString('en')}, beside Claude's, alternating | Codex **${f2(hooks.codex.codexP50)} / ${f2(hooks.codex.codexP99)} ms**, Claude ${f2(hooks.codex.claudeP50)} / ${f2(hooks.codex.claudeP99)} ms | Codex within 1 ms of Claude at p50 |`,
       `| ${hooks.loadSent.toLocaleString('en')} events over ${hooks.loadTabs} tabs in ${f1(hooks.loadSeconds)} s | **${hooks.lost} lost, ${hooks.reordered} reordered** | none |`,
       `| agent RSS after that load, ${hooks.loadTabs} shell tabs: half a second after / 20 s later (as it started) | ${(hooks.rssKiB / 1024).toFixed(0)} / **${(hooks.rssSettledKiB / 1024).toFixed(0)} MiB** (${(hooks.rssBeforeKiB / 1024).toFixed(0)} MiB) | ≤ 110 MiB |`,
       `| agent RSS with ${claudeTabs.tabs} Claude tabs running the real CLI (before creating them) | **${(claudeTabs.agentRssKiB / 1024).toFixed(0)} MiB** (${(claudeTabs.agentRssBeforeKiB / 1024).toFixed(0)} MiB) | |`,
@@ -366,7 +367,10 @@ payload on stdin, with \`TMUX\`/\`TMUX_PANE\` of a real tab, as Claude starts it
 until the matching \`status:hook-event\` reaches a client on \`/api/status\` (UserPromptSubmit
 and Stop alternate, so each one changes the state). 50 warm-up events are not counted. The
 agent-only row replaces the script with an HTTP POST (node:http, keep-alive) from the bench
-process. The load row
+process. The Codex row runs the same script as Codex runs it (\`hook.sh codex/<event>\`) with
+Codex 0.169.0's captured payloads, into a tab of its own, each round after one of Claude's
+(25 warm-up rounds not counted): Codex's payloads go through Codex's schemas and then
+Claude's. The load row
 posts at a steady 1,000 a second for 10 s, round-robin over 20 tabs, and checks every tab's
 sequence numbers on the client: none missing, none out of order. The agent's RSS is read as
 the load starts, half a second after it and again after 20 s idle; the agent is the one the

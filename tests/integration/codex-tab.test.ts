@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
+import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, REPO_ROOT, runCli, startAgent, tmux } from '../support/agent.js';
 import { api, claim, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { codexConfigToml, command, FakeOpenAI, message } from '../support/fake-openai.js';
@@ -156,4 +156,26 @@ describe('a Codex tab with the real Codex CLI', () => {
     const resumed = await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Hi again.', 60_000);
     expect(resumed.sessionId).toBe(sessionId);
   }, 180_000);
+
+  it('starts a Codex tab from the command line, lists it as codex, and keeps Claude\'s options for Claude', async () => {
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', env.dataDir], agentEnv(env));
+    const created = await cli('tab', 'new', '--codex', '--name', 'from the CLI', project, '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const made = JSON.parse(created.stdout) as TabView;
+    expect(made).toMatchObject({ kind: 'codex', name: 'from the CLI' });
+    const listed = JSON.parse((await cli('tabs', '--json')).stdout) as { id: string; kind: string }[];
+    expect(listed.find((r) => r.id === made.id)?.kind).toBe('codex');
+    const both = await cli('tab', 'new', '--codex', '--claude', project);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/tab new \[--claude \| --codex\]/);
+    const resume = await cli('tab', 'new', '--codex', '--resume', '01a240a7-f926-7fa3-91c4-511d9e3bf57a', project);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/--permission-mode and --resume are for a Claude tab/);
+    // The API says the same of a Codex tab asked for with Claude's options.
+    const ws = (await api<{ workspaces: WorkspaceView[] }>(session, 'GET', '/api/workspaces')).body.workspaces.find((w) => w.dir === project) as WorkspaceView;
+    const refused = await api<{ error: string }>(session, 'POST', '/api/tabs', { workspaceId: ws.id, kind: 'codex', claude: { permissionMode: 'plan' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/are for a Claude tab/);
+    expect((await cli('tab', 'close', made.id)).code).toBe(0);
+  }, 60_000);
 });

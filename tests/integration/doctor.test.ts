@@ -36,6 +36,14 @@ describe('pocketmux doctor', () => {
     expect(code).toBe(0);
   });
 
+  it('reports Codex as optional when it is not there, and ok when it is', async () => {
+    const without = await doctor('--codex-bin', 'pmx-no-such-codex');
+    expect(without.checks.codex).toMatchObject({ status: 'optional', ok: true, detail: expect.stringMatching(/only for Codex tabs \(npm install -g @openai\/codex, or pass --codex-bin\)/) });
+    expect(without.code).toBe(0);
+    const found = await doctor('--codex-bin', '/bin/true');
+    expect(found.checks.codex).toMatchObject({ status: 'ok', detail: '/bin/true (on the login PATH): New Codex starts it' });
+  });
+
   it('asks for HTTPS when phones reach the agent over plain HTTP, and exits 1', async () => {
     const { code, stdout, checks } = await doctor('--host', '0.0.0.0');
     expect(checks.tls).toMatchObject({ status: 'fix', ok: false, detail: expect.stringMatching(/no HTTPS, yet phones reach the agent/) });

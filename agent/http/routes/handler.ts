@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { seesLinkedMachines } from '../../auth/device-store.js';
 import type { z } from 'zod';
 import type { ApiError } from '../../../protocol/api.js';
 import type { DeviceRecord } from '../../auth/device-store.js';
@@ -40,5 +41,5 @@ export function deviceOf(res: Response): DeviceRecord {
  * not for a linked agent (one level deep, it sees only what is this agent's own).
  */
 export function seesLinked(res: Response): boolean {
-  return deviceOf(res).kind !== 'machine';
+  return seesLinkedMachines(deviceOf(res));
 }
