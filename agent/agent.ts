@@ -39,7 +39,7 @@ import { InstanceLock } from './store/lock.js';
 import { keepPort, keptPort, publishPort } from './store/port-file.js';
 import { loadTls } from './store/tls.js';
 import { openTabs } from './tabs/open-tabs.js';
-import { openAgentClis } from './wiring/agent-clis.js';
+import { conversationFolders, openAgentClis } from './wiring/agent-clis.js';
 import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
 import { tmuxAtLeast } from './tmux/commands.js';
@@ -115,7 +115,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const typing = new TypingClock();
     agent.register(startMemoryTrim(log, () => typing.typing()));
     const loopDelay = config.measureLoopDelay ? agent.register(new LoopDelayRecorder()) : null;
-    const transcripts = agent.register(openTranscripts(config.claudeConfigDir, TIMELINE_ENTRIES_KEPT, log));
+    const transcripts = agent.register(openTranscripts(conversationFolders(config), TIMELINE_ENTRIES_KEPT, log));
     const terminals = new TerminalBridge({ log, env: login.env, heartbeatIntervalMs: config.heartbeatIntervalMs, heartbeatTimeoutMs: config.heartbeatTimeoutMs, maxConnections: config.maxTerminalConnections, maxConnectionsPerDevice: config.maxTerminalsPerDevice, typing });
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
     const phonePrompts = new PhonePrompts();

@@ -38,10 +38,10 @@ export interface AgentCli {
    */
   readonly takesPromptContext: boolean;
   /**
-   * Whether the `transcript_path` its hooks name is a Claude Code transcript, which the status
-   * monitor reads to settle a restart and to see an interrupt no hook tells of.
+   * Whether the status monitor reads the conversation log its hooks name (`transcript_path`)
+   * to settle a restart (did the turn end?) and to see an interrupt no hook tells of.
    */
-  readonly writesClaudeTranscript: boolean;
+  readonly readsTranscript: boolean;
   /** Whether this CLI runs in the pane whose first process is `panePid`. */
   runsIn(panePid: number, table: ProcessRows): boolean;
 }

@@ -12,7 +12,7 @@ export class ClaudeCli implements AgentCli {
   readonly kind = 'claude';
   readonly product = 'Claude Code';
   readonly takesPromptContext = true;
-  readonly writesClaudeTranscript = true;
+  readonly readsTranscript = true;
 
   constructor(
     private readonly opts: {

@@ -89,7 +89,11 @@ const MAX_LOGGED_PATH = 1024;
  * refused path is logged once, not at every poll.
  */
 export function transcriptOpener(claudeConfigDir: string, log: Logger): TranscriptOpener {
-  const root = projectsDir(claudeConfigDir);
+  return openerWithin(projectsDir(claudeConfigDir), log);
+}
+
+/** The same for any agent CLI's folder of conversation logs (Codex's `sessions`). */
+export function openerWithin(root: string, log: Logger): TranscriptOpener {
   const refused = new Set<string>();
   return async (path) => {
     const result = await openTranscript(path, root);

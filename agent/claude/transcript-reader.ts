@@ -27,6 +27,11 @@ export interface TranscriptReaderOptions {
    * Without it the reader still opens only a regular file, never blocking on it.
    */
   open?: TranscriptOpener;
+  /**
+   * How a line becomes records: a Claude transcript's by default; another agent CLI's log in
+   * the same records (Codex's rollout: agent/codex/rollout-parser.ts).
+   */
+  parseLine?: (line: string) => ParsedLine;
 }
 
 export interface TranscriptSummary {
@@ -104,6 +109,7 @@ export class TranscriptReader {
   private restarts = 0;
 
   private inflight: Promise<TranscriptPoll> | undefined;
+  private readonly parseLine: (line: string) => ParsedLine;
 
   constructor(path: string, options: TranscriptReaderOptions = {}) {
     this.path = path;
@@ -111,6 +117,7 @@ export class TranscriptReader {
     this.chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULTS.chunkBytes);
     this.maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULTS.maxLineBytes);
     this.openFile = options.open ?? ((p) => openTranscript(p, dirname(p)));
+    this.parseLine = options.parseLine ?? parseTranscriptLine;
   }
 
   /** Reads what was appended since the last poll. Rejects only on I/O errors other than a missing file. */
@@ -215,7 +222,7 @@ export class TranscriptReader {
         this.recordError(lineStart, `line of ${length} bytes is longer than the ${this.maxLineBytes} allowed`);
       } else {
         const bytes = this.partial.length === 0 ? piece : Buffer.concat([...this.partial, piece], length);
-        this.applyLine(parseTranscriptLine(bytes.toString('utf8')), lineStart);
+        this.applyLine(this.parseLine(bytes.toString('utf8')), lineStart);
       }
       this.lineCount++;
       this.offset = lineStart + length + 1;

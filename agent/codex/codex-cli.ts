@@ -54,8 +54,8 @@ export class CodexCli implements AgentCli {
   readonly product = 'Codex';
   /** Not yet known to read a UserPromptSubmit hook's added context: nothing is sent. */
   readonly takesPromptContext = false;
-  /** Its rollout is a format of its own, and an interrupt is a hook of its own (Interrupt). */
-  readonly writesClaudeTranscript = false;
+  /** Its rollout says when a turn ended (agent/codex/rollout-parser.ts); an interrupt is a hook of its own. */
+  readonly readsTranscript = true;
 
   constructor(private readonly launch: CodexLaunchConfig) {}
 

@@ -53,6 +53,8 @@ export interface AgentConfig {
   claudeArgs: string[];
   /** Restart a Claude tab with `--resume <its session>` after a reboot. */
   resumeClaudeAfterReboot: boolean;
+  /** Codex's home (`CODEX_HOME`, else ~/.codex): its rollouts live in `sessions/` there. */
+  codexHome: string;
   /** Claude Code's config dir (`CLAUDE_CONFIG_DIR`, else ~/.claude): sessions and transcripts live there. */
   claudeConfigDir: string;
   /** How long a PermissionRequest hook is held for an answer before the approval expires. */
@@ -219,6 +221,7 @@ export function resolveConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): Agent
     claudeArgs: (env.POCKETMUX_CLAUDE_ARGS ?? '').split(/\s+/).filter(Boolean),
     resumeClaudeAfterReboot: !/^(0|false|no|off)$/i.test(env.POCKETMUX_CLAUDE_RESUME ?? ''),
     claudeConfigDir: resolve(expandHome(env.CLAUDE_CONFIG_DIR ?? '~/.claude')),
+    codexHome: resolve(expandHome(env.CODEX_HOME ?? '~/.codex')),
     transcriptPollMs: ms('POCKETMUX_TRANSCRIPT_POLL_MS', 1_000),
     // Never longer than Claude waits: an answer after its hook timed out would be lost.
     approvalHoldMs: Math.min(ms('POCKETMUX_APPROVAL_HOLD_MS', DEFAULT_APPROVAL_HOLD_MS), APPROVAL_HOLD_MAX_MS),

@@ -86,7 +86,7 @@ export class StatusMonitor implements Disposable {
   }
 
   private async summaryOf(tabId: string, status: TabStatus): Promise<TranscriptSummary | null> {
-    if (!status.transcriptPath || !this.cliOf(tabId).writesClaudeTranscript) return null;
+    if (!status.transcriptPath || !this.cliOf(tabId).readsTranscript) return null;
     let reader = this.readers.get(tabId);
     if (!reader || reader.path !== status.transcriptPath) {
       this.releaseReader(tabId);

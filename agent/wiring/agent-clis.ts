@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import type { AgentClis } from '../agents/agent-cli.js';
+import { type ConversationFolder, claudeConversations } from '../claude/open-transcripts.js';
 import { ClaudeCli } from '../claude/claude-cli.js';
 import { ClaudeVersions } from '../claude/claude-version.js';
 import { hookSettingsPaths, TAB_HOOKS_ENV } from '../claude/hook-files.js';
 import { CodexCli } from '../codex/codex-cli.js';
+import { parseRolloutLine } from '../codex/rollout-parser.js';
 import type { AgentConfig } from '../config/config.js';
 import type { LoginEnvironment } from '../config/login-env.js';
 import { dataPaths } from '../config/paths.js';
@@ -22,4 +25,9 @@ export function openAgentClis(config: AgentConfig, dataDir: string, login: Login
     }),
     codex: new CodexCli({ bin: config.codexBin, scriptPath: dataPaths(dataDir).hookScript, shell: login.shell, tabHooksEnv: TAB_HOOKS_ENV }),
   };
+}
+
+/** Where each agent CLI keeps its conversation logs, Claude's first: the timeline and the status monitor read them. */
+export function conversationFolders(config: Pick<AgentConfig, 'claudeConfigDir' | 'codexHome'>): [ConversationFolder, ...ConversationFolder[]] {
+  return [claudeConversations(config.claudeConfigDir), { root: join(config.codexHome, 'sessions'), parseLine: parseRolloutLine }];
 }

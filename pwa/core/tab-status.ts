@@ -84,12 +84,9 @@ export function outsideAttentionCount(keys: readonly string[], statuses: Readonl
   }).length;
 }
 
-/**
- * Whether a tab has a conversation to show beside its terminal: a Claude tab, or a claude
- * reporting from a shell tab. A Codex tab's conversation is not shown (yet): its terminal is.
- */
+/** Whether a tab has a conversation to show beside its terminal: a Claude or Codex tab, or a claude reporting from a shell tab. */
 export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabStatus | undefined): boolean {
-  return tab?.kind === 'claude' || (tab?.kind !== 'codex' && !!status?.transcriptPath);
+  return (tab !== undefined && tab.kind !== 'shell') || !!status?.transcriptPath;
 }
 
 /**

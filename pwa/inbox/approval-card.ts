@@ -539,7 +539,7 @@ export class ApprovalCard extends LitElement {
     if (!place) return nothing;
     const a = this.approval;
     // A machine that does not answer has no conversation to show either.
-    const claude = (isOutsidePlace(place) || place.tab.kind === 'claude') && this.entry.away === undefined;
+    const claude = (isOutsidePlace(place) || place.tab.kind !== 'shell') && this.entry.away === undefined;
     // An unreadable dialog or question already offers the terminal as its large button.
     const unread = a.kind === 'question' ? a.questions.length === 0 : a.kind !== 'permission' && a.options.length === 0;
     const terminal = this.terminal && !this.here && !unread && !this.readOnly;

@@ -136,12 +136,6 @@ export class TabScreen extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // A Codex tab shows its terminal: its conversation and changes are not read (yet), so a link
-    // to either (a review push opens the timeline) lands on the terminal.
-    if (this.view !== 'terminal' && (this.tab ?? this.knownTab)?.kind === 'codex') {
-      this.view = 'terminal';
-      router.replace(tabViewPath(this.tabId, 'terminal'));
-    }
     // A session that stopped reporting drops out of the list; keep naming it.
     if (changed.has('outside') && this.outside) this.knownOutside = this.outside;
     // A confirmation belongs to the session it was asked for.

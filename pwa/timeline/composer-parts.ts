@@ -3,15 +3,15 @@ import { type DoingNow, doingNowText } from './doing-now.js';
 import { closeSmallIcon, stopIcon } from './timeline-icons.js';
 
 /** Over the field while Claude works: what it does now, for how long, and Stop (when it can be typed to). */
-export function doingLine(d: DoingNow | null, stop: { shown: boolean; pending: boolean; press(): void }) {
+export function doingLine(d: DoingNow | null, stop: { shown: boolean; pending: boolean; press(): void }, agent = 'Claude') {
   if (!d) return nothing;
-  return html`<div class="doing" role="group" aria-label=${`Claude is working: ${doingNowText(d)}`}>
+  return html`<div class="doing" role="group" aria-label=${`${agent} is working: ${doingNowText(d)}`}>
     <span class="spin" aria-hidden="true"></span>
     <span class="what" aria-hidden="true">
       <span class=${d.tool ? 'now tool' : 'now'}>${d.what}</span>
       <span class="meta">${[d.elapsed, d.tokens && `↓ ${d.tokens}`, ...d.usage].filter(Boolean).map((part) => html`<span>${part}</span>`)}</span>
     </span>
-    ${stop.shown ? html`<button class="stop" aria-label="Stop Claude" ?disabled=${stop.pending} @click=${() => stop.press()}>${stopIcon()}Stop</button>` : nothing}
+    ${stop.shown ? html`<button class="stop" aria-label=${`Stop ${agent}`} ?disabled=${stop.pending} @click=${() => stop.press()}>${stopIcon()}Stop</button>` : nothing}
   </div>`;
 }
 

@@ -1,8 +1,14 @@
 /** Whether a session's composer can type into it, and if not, the reason it says instead. */
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { TabView } from '../../protocol/api.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import { parseSessionKey } from '../../protocol/session-key.js';
 import type { TabStatus } from '../../protocol/status.js';
+
+/** The agent a session's conversation is with: a Codex tab's is Codex, every other one a Claude. */
+export function agentOf(tab: Pick<TabView, 'kind'> | undefined): string {
+  return tab && tab.kind !== 'shell' ? AGENT_NAMES[tab.kind] : 'Claude';
+}
 
 /** Said for a Claude started outside tmux: there is no pane to type into. */
 export const NO_TERMINAL_INPUT = 'No terminal to type into: started outside tmux';
@@ -31,6 +37,6 @@ export function inputBlock(t: ComposerTarget): string | null {
   }
   // Without Claude the pane is a shell: a prompt typed there would run as a command.
   if (t.tab?.kind === 'shell' && !t.status?.claudeRunning) return 'Claude is not running in this tab: it is a shell, and a prompt would run as a command.';
-  if (t.status && !t.status.claudeRunning) return 'Claude is not running in this tab: start it again in the terminal.';
+  if (t.status && !t.status.claudeRunning) return `${agentOf(t.tab)} is not running in this tab: start it again in the terminal.`;
   return null;
 }

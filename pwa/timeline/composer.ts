@@ -39,6 +39,8 @@ export class Composer extends LitElement {
 
   /** A tab's id, or an outside session's key. */
   @property() sessionKey = '';
+  /** Who the prompts go to: "Claude", or "Codex" in a Codex tab. */
+  @property() agent = 'Claude';
   @property({ attribute: false }) status: TabStatus | undefined;
   /** Why nothing can be typed into the session (said in the field's place), or null. */
   @property({ attribute: false }) blocked: string | null = null;
@@ -191,7 +193,7 @@ export class Composer extends LitElement {
       this.queued = text;
       this.note = null;
       this.setValue('');
-      this.say('Queued: it is sent when Claude finishes this turn.');
+      this.say(`Queued: it is sent when ${this.agent} finishes this turn.`);
       return;
     }
     void this.send(text, 'field');
@@ -259,13 +261,13 @@ export class Composer extends LitElement {
         this.restore(held);
         this.note = { kind: 'info', text: 'Stopped. The queued prompt is back in the field, not sent.' };
       }
-      this.say('Stop sent to Claude.');
+      this.say(`Stop sent to ${this.agent}.`);
     } catch (err) {
       if (held !== null) {
         this.queue.offer(held);
         this.queued = held;
       }
-      this.note = { kind: 'error', text: `Could not stop Claude: ${errorText(err)}` };
+      this.note = { kind: 'error', text: `Could not stop ${this.agent}: ${errorText(err)}` };
     } finally {
       this.pending = null;
     }
@@ -401,7 +403,7 @@ export class Composer extends LitElement {
             shown: blocked === null,
             pending: this.pending === 'stop',
             press: () => void this.stop(),
-          })
+          }, this.agent)
         : nothing}
       ${this.menu === 'slash' && !blocked ? this.slash.render(this.slashOptions(), this.active, (command) => this.pick(command)) : nothing}
       ${this.menu === 'history' && !blocked
@@ -431,8 +433,8 @@ export class Composer extends LitElement {
                 <input type="file" multiple hidden @change=${this.onPicked} />
                 <textarea
                   rows="1"
-                  aria-label="Prompt for Claude"
-                  placeholder=${turn ? 'Queue a prompt…' : 'Message Claude…'}
+                  aria-label=${`Prompt for ${this.agent}`}
+                  placeholder=${turn ? 'Queue a prompt…' : `Message ${this.agent}…`}
                   enterkeyhint=${this.touch.matches ? 'enter' : 'send'}
                   autocomplete="off"
                   spellcheck="true"
@@ -461,7 +463,7 @@ export class Composer extends LitElement {
                 <button
                   class="icon primary send"
                   aria-label=${turn ? 'Queue' : 'Send'}
-                  title=${turn ? 'Queue: sent when Claude finishes this turn' : 'Send'}
+                  title=${turn ? `Queue: sent when ${this.agent} finishes this turn` : 'Send'}
                   ?disabled=${this.pending === 'send' || promptText(this.value) === ''}
                   @click=${() => this.submit()}
                 >

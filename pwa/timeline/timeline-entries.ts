@@ -63,12 +63,12 @@ function reviewLink(href: string) {
 }
 
 /** One entry of the conversation, drawn by its kind; `fileLink` is where a file a tool wrote is reviewed. */
-export function timelineEntry(e: TimelineEntry, fileLink?: (path: string) => string) {
+export function timelineEntry(e: TimelineEntry, fileLink?: (path: string) => string, agent = 'Claude') {
   switch (e.kind) {
     case 'prompt':
       return renderPrompt(e);
     case 'assistant-text':
-      return renderAssistant(e);
+      return renderAssistant(e, agent);
     case 'tool-call':
       return renderTool(e, fileLink);
     case 'thinking':
@@ -87,9 +87,9 @@ function renderPrompt(e: PromptEntry) {
   </div>`;
 }
 
-function renderAssistant(e: AssistantTextEntry) {
+function renderAssistant(e: AssistantTextEntry, agent: string) {
   return html`<div class="assistant">
-    <span class="visually-hidden">Claude: </span>
+    <span class="visually-hidden">${agent}: </span>
     <div class="md">${markdownOf(e)}</div>
     ${e.truncated ? html`<div class="cut">… (shortened; the terminal has it all)</div>` : nothing}
     ${e.aborted ? html`<div class="cut">Stopped while writing.</div>` : nothing}

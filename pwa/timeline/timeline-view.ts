@@ -17,7 +17,7 @@ import { timelineStyles } from './timeline-styles.js';
 import type { ConnectionState } from '../core/reconnecting-socket.js';
 import { TAB_MISSING_EVENT } from '../core/tab-missing.js';
 import './composer.js';
-import { inputBlock } from './composer-target.js';
+import { agentOf, inputBlock } from './composer-target.js';
 import { currentTool, turnOutputTokens } from './doing-now.js';
 import { TimelineConnection } from './timeline-connection.js';
 import { applyTimelineMessage, EMPTY_TIMELINE, type TimelineState } from './timeline-store.js';
@@ -170,7 +170,7 @@ export class TimelineView extends LitElement {
                 ${repeat(
                   t.entries,
                   (e) => e.id,
-                  (e) => html`<li>${timelineEntry(e, this.fileLink)}</li>`,
+                  (e) => html`<li>${timelineEntry(e, this.fileLink, agentOf(this.tab))}</li>`,
                 )}
               </ol>`
             : this.renderEmpty()}
@@ -181,6 +181,7 @@ export class TimelineView extends LitElement {
         ? nothing
         : html`<pm-composer
             .sessionKey=${this.tabId}
+            .agent=${agentOf(this.tab)}
             .status=${this.status}
             .blocked=${blocked}
             .tool=${currentTool(t.entries)}
@@ -211,7 +212,7 @@ export class TimelineView extends LitElement {
     }
     return html`<div class="placeholder">
       ${this.timeline.sessionId === null
-        ? 'No Claude conversation in this tab yet. It shows here once Claude starts and you send a prompt.'
+        ? `No ${agentOf(this.tab)} conversation in this tab yet. It shows here once ${agentOf(this.tab)} starts and you send a prompt.`
         : 'Nothing said yet. Send a prompt below and the conversation shows here.'}
     </div>`;
   }

@@ -2,7 +2,8 @@
  * A Codex tab in real Chromium, against a real agent running the real Codex CLI (0.169.0)
  * against the stand-in Responses API: New Codex on a workspace starts Codex in a tab; its
  * permission request is a card on the phone that names Codex, and Approve runs the command;
- * the finished turn is a review card that replies to Codex.
+ * the finished turn is a review card that replies to Codex, and the timeline shows the turn read
+ * from Codex's rollout, with a composer whose prompt reaches Codex.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,7 +102,7 @@ describe('a Codex tab with the real Codex CLI', () => {
     expect(await status.waitResolution(approval.id)).toMatchObject({ outcome: 'approved', by: { kind: 'device', name: 'Pixel 8' } });
   }, 180_000);
 
-  it('shows the finished turn as a review card that replies to Codex, and its link opens the terminal', async () => {
+  it('shows the finished turn as a review card that replies to Codex, and its timeline with a composer that writes to Codex', async () => {
     const review = page.locator('pm-inbox pm-review-card').filter({ hasText: 'The marker is written.' });
     await review.waitFor({ timeout: 20_000 });
     await review.getByRole('textbox', { name: 'Reply to Codex' }).waitFor();
@@ -117,10 +118,21 @@ describe('a Codex tab with the real Codex CLI', () => {
     } finally {
       await desktop.close();
     }
-    // The review push links the timeline: a Codex tab has none to show yet, so its terminal opens.
+    // The review push links the timeline: Codex's conversation, read from its rollout.
     await page.goto(new URL(`/t/${tab.id}/timeline`, agent.url).href);
-    await page.waitForURL(new RegExp(`/t/${tab.id}$`));
-    await page.locator('pm-terminal-view .xterm-screen').waitFor();
-    expect(await page.locator('pm-terminal-view').getByRole('button', { name: 'Timeline' }).count()).toBe(0);
+    const timeline = page.locator('pm-timeline-view');
+    await timeline.getByText('please write the marker').waitFor({ timeout: 20_000 });
+    await timeline.getByText(`echo marker > ${join(project, 'marker.txt')}`).first().waitFor();
+    await timeline.getByText('The marker is written.').waitFor();
+    const field = timeline.getByRole('textbox', { name: 'Prompt for Codex' });
+    expect(await field.getAttribute('placeholder')).toBe('Message Codex…');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-codex-timeline-phone.png') });
+    // A prompt from the phone's composer reaches Codex, and its answer shows in the timeline.
+    fake.onPrompt('hello from the phone', message('Hello back from Codex.'));
+    await field.fill('hello from the phone');
+    await timeline.getByRole('button', { name: 'Send' }).tap();
+    await timeline.getByText('Hello back from Codex.').waitFor({ timeout: 60_000 });
+    await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Hello back from Codex.', 60_000);
   }, 120_000);
 });

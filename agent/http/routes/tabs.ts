@@ -147,7 +147,8 @@ export function tabRoutes(deps: TabRouteDeps): Router {
     API_ROUTES.tabCommands,
     handler(async (req, res) => {
       const tab = tabOf(deps, req.params.id);
-      const commands = await slashCommands({ sessionDir: await tabDir(deps.store, tab), claudeConfigDir: deps.claudeConfigDir });
+      // Claude's commands (built in, the project's, the user's); Codex's are not listed (yet).
+      const commands = tab.kind === 'codex' ? [] : await slashCommands({ sessionDir: await tabDir(deps.store, tab), claudeConfigDir: deps.claudeConfigDir });
       res.json({ commands } satisfies SlashCommandsResponse);
     }),
   );
