@@ -39,7 +39,7 @@ import { InstanceLock } from './store/lock.js';
 import { keepPort, keptPort, publishPort } from './store/port-file.js';
 import { loadTls } from './store/tls.js';
 import { openTabs } from './tabs/open-tabs.js';
-import { conversationFolders, openAgentClis } from './wiring/agent-clis.js';
+import { conversationFolders, openAgentClis, sessionCli } from './wiring/agent-clis.js';
 import { ensureSpawnHelperExecutable } from './terminal/spawn-helper.js';
 import { TerminalBridge } from './terminal/terminal-bridge.js';
 import { tmuxAtLeast } from './tmux/commands.js';
@@ -100,6 +100,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { tmux, version: tmuxVersion } = await openTmux({ bin: config.tmuxBin, socket: config.tmuxSocket, configFile: paths.tmuxConf, dataDir: config.dataDir }, login, log);
     const clis = openAgentClis(config, paths.dataDir, login, log);
     const { store, tabs } = openTabs(config, paths, clis, tmux, login, log);
+    const cliOf = sessionCli(clis, (key) => tabs.tab(key)?.kind);
     const hookToken = loadHookToken(paths.hookToken);
     const { devices, proofs, access, sockets, pairing, attempts } = openAccess({ paths, hookToken, pairingTtlMs: config.pairingTtlMs, behindProxy: config.tailscaleBin !== null || config.publicUrl !== null, log });
     const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, backoffMaxMs: config.machineBackoffMaxMs, log });
@@ -120,7 +121,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const panes = claudePanes(tabs, tmux, outside, outsideTmux);
     const phonePrompts = new PhonePrompts();
     const modeSeen = (key: string, mode: ClaudeMode) => void status.apply(key, { kind: 'mode-seen', mode, at: Date.now() });
-    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes, paneActivity(tabs, outside, outsideTmux)), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
+    const dialogs: PaneDialogs = new PaneDialogs(dialogPanes(panes, paneActivity(tabs, outside, outsideTmux), (key) => cliOf(key).readScreen), approvals, () => status.snapshot(), log, (key) => planInTranscript(transcripts, status.get(key)?.transcriptPath ?? null), PANE_DIALOG_TIMINGS, Date.now, modeSeen);
     agent.register(settleApprovalsWithStatus({ status, approvals }));
     agent.register(forgetDialogsWithStatus(status, dialogs));
     const { vapid, subscriptions, sender } = openPush(paths, devices.list().map((d) => d.id), log);
@@ -176,7 +177,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     // After the hooks: a Claude tab restarted here reports to this agent from its first event.
     const restored = await tabs.restore();
     if (restored.adopted + restored.restarted > 0) log.info('tabs restored', restored);
-    const monitor = agent.register(new StatusMonitor({ status, tabs, log, clis, transcripts, transcriptPollMs: config.transcriptPollMs, safetyPollMs: config.safetyPollMs, outsideRunning: (key) => outside.claudeAlive(key) }));
+    const monitor = agent.register(new StatusMonitor({ status, tabs, log, cliOf, transcripts, transcriptPollMs: config.transcriptPollMs, safetyPollMs: config.safetyPollMs, outsideRunning: (key) => outside.claudeAlive(key) }));
     await monitor.start();
     agent.register(dialogs).start();
     if (tailscale) agent.register(await tailscale.start(port));

@@ -1,5 +1,6 @@
 import type { AgentKind } from '../../protocol/agents.js';
 import type { HookReading } from '../../protocol/hooks.js';
+import type { ScreenReading } from '../approvals/screen-reader.js';
 
 /** What the process table says of one process: its parent and its command name. */
 export type ProcessRows = ReadonlyMap<number, { ppid: number; comm: string }>;
@@ -44,6 +45,8 @@ export interface AgentCli {
   readonly readsTranscript: boolean;
   /** Whether this CLI runs in the pane whose first process is `panePid`. */
   runsIn(panePid: number, table: ProcessRows): boolean;
+  /** What its screen shows at the bottom: its prompt, a dialog it waits on (answered by keys), or neither. */
+  readScreen(screen: string): ScreenReading;
 }
 
 /** Every agent CLI this agent runs, by kind. */

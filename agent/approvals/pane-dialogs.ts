@@ -25,6 +25,8 @@ export interface DialogPanes {
    * is unknown. Without this, every look reads the screen.
    */
   activity?(tabIds: readonly string[]): Promise<Map<string, number>>;
+  /** How the screen of `tabId` is read: its agent CLI's reader (Codex's, Claude's). Claude's without this. */
+  readerOf?(tabId: string): (screen: string) => ScreenReading;
 }
 
 export interface PaneDialogTimings {
@@ -180,7 +182,8 @@ export class PaneDialogs implements Disposable {
   /** What a tab's screen shows now, or null when there is no pane to read. */
   async read(tabId: string): Promise<ScreenReading | null> {
     try {
-      return readScreen(await this.panes.screen(tabId));
+      const read = this.panes.readerOf?.(tabId) ?? readScreen;
+      return read(await this.panes.screen(tabId));
     } catch {
       return null;
     }

@@ -1,6 +1,7 @@
 import { isClaudeSessionId } from '../../protocol/api.js';
 import { readClaudeHook } from '../../protocol/hooks.js';
 import type { AgentCli, AgentLaunch, ProcessRows } from '../agents/agent-cli.js';
+import { readScreen, type ScreenReading } from '../approvals/screen-reader.js';
 import { type ClaudeVersions, settingsFileFor } from './claude-version.js';
 import type { HookSettingsFiles } from './hook-files.js';
 import { findExecutable } from '../util/shell.js';
@@ -46,5 +47,9 @@ export class ClaudeCli implements AgentCli {
 
   runsIn(panePid: number, table: ProcessRows): boolean {
     return findClaude(panePid, this.opts.configDir, table) !== null;
+  }
+
+  readScreen(screen: string): ScreenReading {
+    return readScreen(screen);
   }
 }

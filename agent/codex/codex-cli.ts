@@ -1,10 +1,12 @@
 import { isClaudeSessionId } from '../../protocol/api.js';
 import { CODEX_HOOK_EVENT_NAMES, type CodexHookEventName, readCodexHook } from '../../protocol/codex-hooks.js';
 import type { AgentCli, AgentLaunch, ProcessRows } from '../agents/agent-cli.js';
+import type { ScreenReading } from '../approvals/screen-reader.js';
 import { EVENT_HOOK_TIMEOUT_S, PERMISSION_HOOK_TIMEOUT_S } from '../config/limits.js';
 import { findExecutable, shellQuote as quote } from '../util/shell.js';
 import { descendants } from '../util/process-tree.js';
 import { type CodexCommandHook, codexHooksSetting } from './hook-trust.js';
+import { readCodexScreen } from './screen-reader.js';
 
 /**
  * The command hooks a Codex tab gets, one for every event Codex knows: the hook script with the
@@ -79,5 +81,9 @@ export class CodexCli implements AgentCli {
 
   runsIn(panePid: number, table: ProcessRows): boolean {
     return [panePid, ...descendants(table, panePid)].some((pid) => table.get(pid)?.comm === 'codex');
+  }
+
+  readScreen(screen: string): ScreenReading {
+    return readCodexScreen(screen);
   }
 }

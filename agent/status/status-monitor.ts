@@ -1,5 +1,4 @@
-import { isAgentKind } from '../../protocol/agents.js';
-import type { AgentCli, AgentClis } from '../agents/agent-cli.js';
+import type { AgentCli } from '../agents/agent-cli.js';
 import { type ProcessLister, type ProcessTable, processLister } from '../claude/process.js';
 import type { TranscriptFollowers } from '../claude/transcript-followers.js';
 import type { TranscriptReader, TranscriptSummary } from '../claude/transcript-reader.js';
@@ -13,8 +12,8 @@ export interface MonitorOptions {
   status: StatusManager;
   tabs: TabService;
   log: Logger;
-  /** The agent CLIs: which one runs in a tab, and whether its transcript is Claude's. */
-  clis: AgentClis;
+  /** The agent CLI of a session (wiring/agent-clis.ts): what runs in its pane, whether its log is read. */
+  cliOf: (key: string) => AgentCli;
   /** The agent's readers, one per transcript file, shared with the timelines. */
   transcripts: TranscriptFollowers;
   transcriptPollMs: number;
@@ -63,15 +62,9 @@ export class StatusMonitor implements Disposable {
     for (const key of [...this.readers.keys()]) this.releaseReader(key);
   }
 
-  /** The CLI a tab's status is of: its own kind's, else Claude (typed in a shell tab, or outside). */
-  private cliOf(key: string): AgentCli {
-    const kind = this.opts.tabs.tab(key)?.kind;
-    return kind !== undefined && isAgentKind(kind) ? this.opts.clis[kind] : this.opts.clis.claude;
-  }
-
   private claudeIn(tabId: string, table: ProcessTable): boolean {
     const pid = this.opts.tabs.panePid(tabId);
-    return pid !== undefined && this.cliOf(tabId).runsIn(pid, table);
+    return pid !== undefined && this.opts.cliOf(tabId).runsIn(pid, table);
   }
 
   /** One look at the processes for every tab; null (and a warning) when it failed. */
@@ -86,7 +79,7 @@ export class StatusMonitor implements Disposable {
   }
 
   private async summaryOf(tabId: string, status: TabStatus): Promise<TranscriptSummary | null> {
-    if (!status.transcriptPath || !this.cliOf(tabId).readsTranscript) return null;
+    if (!status.transcriptPath || !this.opts.cliOf(tabId).readsTranscript) return null;
     let reader = this.readers.get(tabId);
     if (!reader || reader.path !== status.transcriptPath) {
       this.releaseReader(tabId);

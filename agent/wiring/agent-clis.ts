@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { AgentClis } from '../agents/agent-cli.js';
+import { isAgentKind, type TabKind } from '../../protocol/agents.js';
+import type { AgentCli, AgentClis } from '../agents/agent-cli.js';
 import { type ConversationFolder, claudeConversations } from '../claude/open-transcripts.js';
 import { ClaudeCli } from '../claude/claude-cli.js';
 import { ClaudeVersions } from '../claude/claude-version.js';
@@ -30,4 +31,15 @@ export function openAgentClis(config: AgentConfig, dataDir: string, login: Login
 /** Where each agent CLI keeps its conversation logs, Claude's first: the timeline and the status monitor read them. */
 export function conversationFolders(config: Pick<AgentConfig, 'claudeConfigDir' | 'codexHome'>): [ConversationFolder, ...ConversationFolder[]] {
   return [claudeConversations(config.claudeConfigDir), { root: join(config.codexHome, 'sessions'), parseLine: parseRolloutLine }];
+}
+
+/**
+ * The agent CLI of a session, by its key: a Claude or Codex tab's own; any other (a claude
+ * typed in a shell tab, a session outside the tabs) is a Claude.
+ */
+export function sessionCli(clis: AgentClis, kindOf: (key: string) => TabKind | undefined): (key: string) => AgentCli {
+  return (key) => {
+    const kind = kindOf(key);
+    return kind !== undefined && isAgentKind(kind) ? clis[kind] : clis.claude;
+  };
 }

@@ -64,7 +64,7 @@ export function paneActivity(tabs: Pick<TabService, 'activity'>, outside: Pick<O
 }
 
 /** The panes as the dialogs read and answer them; a key with no session throws, as a pane that is gone does. */
-export function dialogPanes(panes: ClaudePanes, activity?: PaneActivity): DialogPanes {
+export function dialogPanes(panes: ClaudePanes, activity?: PaneActivity, readerOf?: DialogPanes['readerOf']): DialogPanes {
   const paneOf = (key: string): ClaudePane => {
     const pane = panes.of(key);
     if (!pane) throw new PaneUnreachableError(`no such session: ${key}`);
@@ -75,5 +75,6 @@ export function dialogPanes(panes: ClaudePanes, activity?: PaneActivity): Dialog
     sendInput: async (key, text, enter) => paneOf(key).type(text, enter),
     pressKey: async (key, name) => paneOf(key).sendKey(name),
     ...(activity ? { activity } : {}),
+    ...(readerOf ? { readerOf } : {}),
   };
 }

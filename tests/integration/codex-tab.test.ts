@@ -114,7 +114,7 @@ describe('a Codex tab with the real Codex CLI', () => {
     expect(existsSync(marker)).toBe(false);
   }, 180_000);
 
-  it('recovers from an agent restart while Codex waits on a permission: still needs input, and the terminal answers it', async () => {
+  it('recovers from an agent restart while Codex waits on a permission: still needs input, and its dialog is a card the phone answers by keys', async () => {
     const marker = join(project, 'third.txt');
     fake.onPrompt('please write the third', command(`echo third > ${marker}`, 'Write the third file'));
     fake.afterToolOutput(message('The third is written.'));
@@ -131,8 +131,17 @@ describe('a Codex tab with the real Codex CLI', () => {
     client = new StatusClient(session);
     await client.opened;
     await client.waitState(tab.id, 'needs-input', (s) => s.claudeRunning);
-    // Answered at the keyboard: the command runs, and the turn's end reaches the restarted agent.
-    await tmux(agent.tmuxSocket, 'send-keys', '-t', target(), '-l', '1');
+    // No hook stands for Codex's own dialog now: it is read off the screen and offered.
+    const dialog = await client.waitApproval(tab.id, 30_000);
+    expect(dialog).toMatchObject({
+      kind: 'dialog',
+      // The pane is 80 columns wide: the command wraps as Codex drew it.
+      summary: { title: 'Would you like to run the following command?', description: expect.stringMatching(/Reason: Write the third file\n\$ echo third >\s*\S*third\.txt/) },
+      options: [{ key: '1', label: 'Yes, proceed (y)' }, { key: '2' }, { key: '3', label: 'No, and tell Codex what to do differently (esc)' }],
+    });
+    const answered = await api(session, 'POST', `/api/approvals/${dialog.id}`, { decision: 'answer', option: '1' });
+    expect(answered.status).toBe(200);
+    // The key reached Codex: the command runs, and the turn's end reaches the restarted agent.
     await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'The third is written.', 60_000);
     expect(readFileSync(marker, 'utf8')).toBe('third\n');
   }, 180_000);

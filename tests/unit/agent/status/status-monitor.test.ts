@@ -31,7 +31,7 @@ function setup(status: Partial<TabStatus>, list: () => Promise<ProcessTable>, co
       panePid: (id: string) => (id === 't1' ? 100 : undefined),
     } as unknown as TabService,
     log,
-    clis: testAgentClis({ dataDir: configDir, claudeConfigDir: configDir, log }),
+    cliOf: () => testAgentClis({ dataDir: configDir, claudeConfigDir: configDir, log }).claude,
     transcripts: { acquire() {}, release() {} } as unknown as TranscriptFollowers,
     transcriptPollMs: 1_000,
     safetyPollMs: null,
