@@ -43,6 +43,11 @@ export interface AgentCli {
    * to settle a restart (did the turn end?) and to see an interrupt no hook tells of.
    */
   readonly readsTranscript: boolean;
+  /**
+   * Whether the CLI draws its permission dialog only once its PermissionRequest hook has
+   * answered (Codex: "Running hook" meanwhile), where Claude draws it beside the waiting hook.
+   */
+  readonly dialogWaitsForHook: boolean;
   /** Whether this CLI runs in the pane whose first process is `panePid`. */
   runsIn(panePid: number, table: ProcessRows): boolean;
   /** What its screen shows at the bottom: its prompt, a dialog it waits on (answered by keys), or neither. */

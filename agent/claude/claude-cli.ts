@@ -14,6 +14,7 @@ export class ClaudeCli implements AgentCli {
   readonly product = 'Claude Code';
   readonly takesPromptContext = true;
   readonly readsTranscript = true;
+  readonly dialogWaitsForHook = false;
 
   constructor(
     private readonly opts: {

@@ -58,6 +58,8 @@ export class CodexCli implements AgentCli {
   readonly takesPromptContext = false;
   /** Its rollout says when a turn ended (agent/codex/rollout-parser.ts); an interrupt is a hook of its own. */
   readonly readsTranscript = true;
+  /** Codex shows "Running hook" while its PermissionRequest hook is held, and its dialog only after. */
+  readonly dialogWaitsForHook = true;
 
   constructor(private readonly launch: CodexLaunchConfig) {}
 

@@ -251,7 +251,15 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     const payload = reading.payload;
     deps.status.applyHook(key, payload);
     deps.log.debug('hook received', { ...whose(agent), event, key, pane: req.headers[receivedHeader(HOOK_HEADERS.pane)] ?? null, sender: hookSender(req.headers['user-agent']) });
-    if (payload.hook_event_name === 'PermissionRequest') return holdForApproval(res, key, payload);
+    if (payload.hook_event_name === 'PermissionRequest') {
+      // Terminal first: with its terminal open, a CLI that draws no dialog while its hook waits
+      // (Codex) is let go at once, so the person there sees its dialog; the card answers it by keys.
+      if (tab && deps.clis[agent].dialogWaitsForHook && (await deps.tabs.terminalOpen(tab).catch(() => false))) {
+        res.writeHead(204).end();
+        return deps.approvals.showOnScreen(key, payload);
+      }
+      return holdForApproval(res, key, payload);
+    }
     deps.approvals.afterEvent(key, tab !== undefined, payload);
     if (payload.cwd !== undefined && payload.hook_event_name === 'SessionStart' && payload.source !== 'compact') void deps.starts.sessionStarted(key, payload.cwd);
     // Claude waits on this hook before it sends the prompt: recorded now, the turn's start

@@ -316,6 +316,12 @@ export class TabService extends EventEmitter<{ change: [] }> {
     return this.panePids.get(tabId);
   }
 
+  /** Whether someone has the tab's terminal open: a client attached to its session (a browser's terminal, a `tmux attach`). */
+  async terminalOpen(tabId: string): Promise<boolean> {
+    const tab = this.store.tab(tabId);
+    return tab !== undefined && (await this.tmux.clientCount(tab.tmuxSession)) > 0;
+  }
+
   /**
    * A hook named the session a tab's agent CLI runs; remembered to resume it after a reboot,
    * when it is a session id that CLI resumes (a UUID). Any other text a hook sends is never put

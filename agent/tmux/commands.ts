@@ -258,6 +258,11 @@ export class TmuxCommands {
     return [...this.base(), 'has-session', '-t', exactSession(name)];
   }
 
+  /** The clients attached to a session, one line each (their pid: a number, nothing of the person's). */
+  listClients(name: string): string[] {
+    return [...this.base(), 'list-clients', '-t', exactSession(name), '-F', '#{client_pid}'];
+  }
+
   killSession(name: string): string[] {
     return [...this.base(), 'kill-session', '-t', exactSession(name)];
   }

@@ -142,6 +142,16 @@ export class Tmux {
     return this.runner.succeeds(this.commands.hasSession(name));
   }
 
+  /** How many clients are attached to a session (a browser's terminal, a `tmux attach`); 0 when it is gone. */
+  async clientCount(name: string): Promise<number> {
+    try {
+      return (await this.runner.run(this.commands.listClients(name))).split('\n').filter((l) => /^\d+$/.test(l)).length;
+    } catch (err) {
+      if (err instanceof TmuxError && err.isMissing) return 0;
+      throw err;
+    }
+  }
+
   async killSession(name: string): Promise<void> {
     try {
       await this.runner.run(this.commands.killSession(name));

@@ -48,6 +48,12 @@ export interface HookApprovals {
    * answered by keys), and a tool input nested too deep is left to the terminal.
    */
   hold(key: string, payload: PermissionRequestPayload, held: HeldHook): Approval | null;
+  /**
+   * The request is left to the CLI's own dialog, its hook already answered with no decision
+   * (someone has the terminal open, and the CLI draws no dialog while its hook waits): once the
+   * dialog is drawn it is offered as a card answered by its keys.
+   */
+  showOnScreen(key: string, payload: PermissionRequestPayload): void;
   /** Claude closed the held hook's request: it stopped waiting, so the person answered in the terminal. */
   hookClosed(approvalId: string): void;
 }
@@ -81,6 +87,14 @@ export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf
       const approval = approvals.add(request, held, { denyAfter });
       if (!approval) held.reply(null);
       return approval;
+    },
+    showOnScreen(key, payload) {
+      const request = approvalRequest(key, payload);
+      if (request === null) {
+        log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
+        return;
+      }
+      void dialogs.offer({ ...request, kind: 'dialog' });
     },
     hookClosed(approvalId) {
       approvals.settle(approvalId, 'answered-in-terminal', { kind: 'terminal', name: null });

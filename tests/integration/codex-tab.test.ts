@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, agentEnv, cleanupAgents, newTestEnvironment, REPO_ROOT, runCli, startAgent, tmux } from '../support/agent.js';
-import { api, claim, type Session } from '../support/client.js';
+import { api, claim, type Session, TerminalClient } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { codexConfigToml, command, FakeOpenAI, message } from '../support/fake-openai.js';
 import { StatusClient } from '../support/status.js';
@@ -112,6 +112,29 @@ describe('a Codex tab with the real Codex CLI', () => {
     await waitScreen('the answer after the refusal', (s) => s.includes('Understood, I will not.'), 60_000);
     await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Understood, I will not.', 60_000);
     expect(existsSync(marker)).toBe(false);
+  }, 180_000);
+
+  it('with its terminal open, Codex shows its own dialog at once: the hook is let go, and the card answers the dialog by keys', async () => {
+    const terminal = new TerminalClient(session, tab.id, { cols: 100, rows: 32 });
+    try {
+      await terminal.opened;
+      await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() !== '', 15_000, "the terminal's tmux client");
+      const marker = join(project, 'watched.txt');
+      fake.onPrompt('please write while watched', command(`echo watched > ${marker}`, 'Write while watched'));
+      fake.afterToolOutput(message('Written while you watched.'));
+      await submit('please write while watched');
+      // No "Running hook": the person at the terminal sees Codex's dialog, as without pocketmux.
+      await waitScreen("Codex's own dialog", (s) => s.includes('Would you like to run the following command?'), 60_000);
+      const card = await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && JSON.stringify(a).includes('watched.txt')), 30_000, 'the card of the dialog');
+      expect(card).toMatchObject({ kind: 'dialog', summary: { title: expect.stringMatching(/^Bash: echo watched > /), body: `echo watched > ${marker}`, description: 'Write while watched' }, options: [{ key: '1', label: 'Yes, proceed (y)' }, { key: '2' }, { key: '3' }] });
+      expect(client.latest(tab.id)?.state).toBe('needs-input');
+      expect((await api(session, 'POST', `/api/approvals/${card.id}`, { decision: 'answer', option: '1' })).status).toBe(200);
+      await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Written while you watched.', 60_000);
+      expect(readFileSync(marker, 'utf8')).toBe('watched\n');
+    } finally {
+      terminal.close();
+    }
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() === '', 15_000, 'the terminal closed');
   }, 180_000);
 
   it('recovers from an agent restart while Codex waits on a permission: still needs input, and its dialog is a card the phone answers by keys', async () => {
