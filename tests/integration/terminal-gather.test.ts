@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -327,7 +328,9 @@ describe('terminal output gathering', () => {
     // A redraw that draws a screen of 8 KB on the client's tty (more than a burst), as tmux's
     // redraw of a large colourful screen does; the flood would last ten minutes.
     const screen = Buffer.from('#'.repeat(8 * 1024));
-    const { url, redrawn } = await bridgeServer(file, undefined, { floodQuietMs: 600_000, onRedraw: (tty) => writeFileSync(tty, screen) });
+    // Written off the event loop: the pty's reader is this process, and a write that fills the
+    // tty's buffer would block a synchronous writer (and with it the reader) for good.
+    const { url, redrawn } = await bridgeServer(file, undefined, { floodQuietMs: 600_000, onRedraw: (tty) => void writeFile(tty, screen) });
     const c = await client(url);
     c.ws.send(encodeFrame({ type: FrameType.Stdin, data: new Uint8Array([0x67]) }));
     await eventually(() => redrawn.length > 0 && c.received() >= burst.length + screen.length * redrawn.length, 60_000, 'the burst and a redraw of it');
