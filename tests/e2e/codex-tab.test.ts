@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
-import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent } from '../support/agent.js';
+import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
 import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, localDevice, type Session } from '../support/client.js';
@@ -72,6 +72,10 @@ describe('a Codex tab with the real Codex CLI', () => {
     await pane.waitScreen('the Codex prompt', (s) => s.includes('Ask Codex to do anything'), 60_000);
     // The tab's own screen names it Codex until it is given a name.
     await page.locator('pm-terminal-view').getByText('Codex', { exact: true }).first().waitFor();
+    // The phone leaves the terminal: with none open, Codex's request is held for the card (with
+    // one open, Codex's own dialog would show and the card answer it by keys).
+    await page.goto(agent.url);
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() === '', 15_000, "the page's terminal closed");
 
     const marker = join(project, 'marker.txt');
     fake.onPrompt('please write the marker', command(`echo marker > ${marker}`, 'Write the marker file'));
@@ -80,8 +84,7 @@ describe('a Codex tab with the real Codex CLI', () => {
     await pane.waitScreen('the prompt typed', (s) => s.includes('please write the marker'));
     await pane.keys('Enter');
     const approval = await status.waitApproval(tab.id, 60_000);
-
-    await page.goto(agent.url);
+    expect(approval.kind).toBe('permission');
     const card = page.locator(`pm-inbox pm-approval-card[data-approval-id="${approval.id}"]`);
     await card.waitFor();
     await card.locator('pre').getByText(`echo marker > ${marker}`).waitFor();
