@@ -211,14 +211,20 @@ function parseBlock<S extends z.ZodType>(
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reason: describeIssues(parsed.error, where) };
 }
 
-export function parseTranscriptLine(line: string): ParsedLine {
+/** A log line as JSON, or why it is none: the first step of reading any agent CLI's conversation log. */
+export function jsonOfLine(line: string): { ok: true; json: unknown } | Failure {
   if (line.trim() === '') return fail('empty line');
-  let json: unknown;
   try {
-    json = JSON.parse(line);
+    return { ok: true, json: JSON.parse(line) };
   } catch (err) {
     return fail(`not valid JSON: ${(err as Error).message}`);
   }
+}
+
+export function parseTranscriptLine(line: string): ParsedLine {
+  const read = jsonOfLine(line);
+  if (!('ok' in read)) return read;
+  const json = read.json;
   const head = safeParse(LineHead, json);
   if (!head.success) return fail('not a transcript line: expected an object with a string "type"');
   switch (head.data.type) {

@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { safeParse } from '../../protocol/safe-parse.js';
 import { clipText, clipToolInput, summarizeToolInput, TIMELINE_LIMITS } from '../../protocol/timeline.js';
-import type { ParsedLine, TranscriptRecord } from '../claude/transcript-parser.js';
+import { jsonOfLine, type ParsedLine, type TranscriptRecord } from '../claude/transcript-parser.js';
 
 const Line = z.looseObject({ timestamp: z.string().min(1), type: z.string(), payload: z.unknown() });
 const Typed = z.looseObject({ type: z.string() });
@@ -90,14 +90,9 @@ function outputOf(output: unknown): { text: string; truncated: boolean; isError:
 }
 
 export function parseRolloutLine(line: string): ParsedLine {
-  if (line.trim() === '') return fail('empty line');
-  let json: unknown;
-  try {
-    json = JSON.parse(line);
-  } catch (err) {
-    return fail(`not valid JSON: ${(err as Error).message}`);
-  }
-  const head = safeParse(Line, json);
+  const read = jsonOfLine(line);
+  if (!('ok' in read)) return read;
+  const head = safeParse(Line, read.json);
   if (!head.success) return fail('not a rollout line: expected an object with a string "timestamp" and "type"');
   const { timestamp, type, payload } = head.data;
   const kind = safeParse(Typed, payload);
