@@ -199,13 +199,20 @@ async function approveFromNotification(agent: AgentHandle, session: Session, at:
 
   // The same payload, handed to the built worker as a push: it starts again for it, with
   // nothing of the app in memory.
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(agent.url).origin, registrationId: registration.registrationId, data: JSON.stringify(pushed) });
+  const deliver = () => cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(agent.url).origin, registrationId: registration.registrationId, data: JSON.stringify(pushed) });
+  await deliver();
   await eventually(() => running.get(registration.registrationId) === 'running', 10_000, 'the worker woken by the push');
-  const worker = await eventually(() => runningWorker(context, agent), 10_000, 'the worker');
-  const [notification] = await eventually(async () => {
+  const showing = async () => {
+    const worker = await eventually(() => runningWorker(context, agent), 10_000, 'the worker');
     const list = await shownByWorker(worker);
-    return list.length > 0 ? list : null;
-  }, 10_000, 'the notification');
+    return list.length > 0 ? { worker, list } : null;
+  };
+  const explain = () => `worker: ${running.get(registration.registrationId)}; workers: ${context.serviceWorkers().map((w) => w.url()).join(', ') || 'none'}`;
+  // A push service delivers again what a device did not take; on a loaded machine a woken
+  // worker has been seen to start without showing the first one, so it is handed over once more.
+  const first = await eventually(showing, 10_000, 'the notification').catch(() => null);
+  if (!first) await deliver();
+  const { worker, list: [notification] } = first ?? (await eventually(showing, 10_000, 'the notification, delivered again', explain));
   expect(await windowsOf(worker)).toBe(0);
   expect(notification).toEqual({
     title: approval.summary.title,

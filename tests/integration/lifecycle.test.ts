@@ -205,8 +205,8 @@ describe('agent lifecycle', () => {
     expect(tab).toMatchObject({ workspaceId: ws.body.id, alive: true, cwd: dir });
     const term = new TerminalClient(s, tab.id);
     await term.opened;
-    // A session made a moment ago: keys typed while its shell still starts can be lost.
-    await eventually(async () => (await term.screen()).some((row) => row.trim() !== ''), 10_000, 'the shell’s prompt');
+    // Its shell's prompt, not just any row: tmux's status line shows before the shell starts.
+    await term.waitForLine(/[$#]$/, 20_000);
     term.type('echo adopted-$((6*7))\r');
     await term.waitForLine(/^adopted-42$/);
     term.close();

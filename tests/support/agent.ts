@@ -68,12 +68,17 @@ export function testCertificate(dir: string, days = 30): { cert: string; key: st
 /** Every test environment's root, removed by cleanupAgents whether or not an agent ran in it. */
 const environmentRoots = new Set<string>();
 
+/** Each test tmux server's HOME: a server the test's own `tmux` starts runs its shells there too. */
+const homeOfSocket = new Map<string, string>();
+
 export function newTestEnvironment(): Pick<AgentHandle, 'dataDir' | 'home' | 'root' | 'tmuxSocket'> {
   const root = mkdtempSync(join(tmpdir(), 'pocketmux-test-'));
   environmentRoots.add(root);
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
-  return { root, home, dataDir: join(root, 'data'), tmuxSocket: testSocketName('test') };
+  const tmuxSocket = testSocketName('test');
+  homeOfSocket.set(tmuxSocket, home);
+  return { root, home, dataDir: join(root, 'data'), tmuxSocket };
 }
 
 export function agentEnv(env: Pick<AgentHandle, 'home'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -91,6 +96,7 @@ export function agentEnv(env: Pick<AgentHandle, 'home'>, extra: Record<string, s
 export async function startAgent(options: StartOptions = {}): Promise<AgentHandle> {
   const given = options.reuse ?? newTestEnvironment();
   const env = options.dataDirSocket ? { ...given, tmuxSocket: defaultTmuxSocket(given.dataDir, given.home) } : given;
+  homeOfSocket.set(env.tmuxSocket, env.home);
   const socketArgs = options.dataDirSocket ? [] : ['--tmux-socket', env.tmuxSocket];
   const proc = spawn(
     process.execPath,
@@ -157,10 +163,16 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, cutAfterMs?
   return { code, stdout: output.stdout, stderr: output.stderr };
 }
 
-/** Runs tmux against a test agent's server. */
+/**
+ * Runs tmux against a test agent's server, in that test's environment: when this command is
+ * what starts the server (a session made by hand before the agent made any), its shells get
+ * the test's HOME, not the person's, whose shell startup files may take a minute.
+ */
 export function tmux(socket: string, ...args: string[]): Promise<string> {
+  const home = homeOfSocket.get(socket);
+  const env = home === undefined ? process.env : agentEnv({ home });
   return new Promise((resolvePromise, reject) => {
-    execFile('tmux', ['-L', socket, ...args], { timeout: 5_000 }, (error, stdout, stderr) => {
+    execFile('tmux', ['-L', socket, ...args], { timeout: 5_000, env }, (error, stdout, stderr) => {
       if (error) reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`));
       else resolvePromise(stdout);
     });

@@ -223,9 +223,14 @@ export class TerminalClient {
     return rows;
   }
 
-  /** Waits until some row of the screen matches. */
+  /** Waits until some row of the screen matches; on timeout the error shows the screen. */
   async waitForLine(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    return eventually(async () => (await this.screen()).find((row) => pattern.test(row)), timeoutMs, `a screen row matching ${pattern}`);
+    return eventually(
+      async () => (await this.screen()).find((row) => pattern.test(row)),
+      timeoutMs,
+      `a screen row matching ${pattern}`,
+      async () => `--- screen ---\n${(await this.screen()).join('\n')}`,
+    );
   }
 
   send(frame: TerminalFrame): void {
