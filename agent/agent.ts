@@ -136,7 +136,8 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const place = (key: string) => ownPlace(key) ?? machines.union.place(key);
     const notifier = agent.register(new PushNotifier({ subscriptions, sender, approvals, status, presence, place, turnTotal: (key) => turns.totalOf(key), log }));
     agent.register(new MachinePushes(machines.union, machineAnnouncer(notifier), paths.machinePushes, log));
-    const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, transcripts, union: machines.union, log });
+    const fromHooks = hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log });
+    const channels = new ChannelTable({ config, tabs, outside, panes, status, approvals, presence, terminals, terminalOpened: (key) => fromHooks.terminalOpened(key), transcripts, union: machines.union, log });
     const { address, hostGuard, tailscale } = await openAddress(config, tls !== null, log);
     const version = agentVersion();
     const api = apiRouter({
@@ -158,7 +159,7 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, clis, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: hookApprovals({ approvals, status, outside, dialogs, guardrailOf: (key) => guardrailOfTab(store, key), minuteMs: config.guardrailMinuteMs, log }), connections, log });
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, clis, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: fromHooks, connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

@@ -34,6 +34,7 @@ export const APPROVAL_OUTCOMES = [
   'denied',
   'answered',
   'answered-in-terminal',
+  'moved-to-terminal',
   'expired',
   'claude-exited',
   'agent-stopped',

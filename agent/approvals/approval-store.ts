@@ -343,6 +343,7 @@ const OUTCOME_WORDS: Record<ApprovalOutcome, string> = {
   denied: 'denied',
   answered: 'answered',
   'answered-in-terminal': 'answered in the terminal',
+  'moved-to-terminal': 'moved to the terminal, where its dialog is shown',
   expired: 'expired',
   'claude-exited': 'closed: Claude is no longer waiting',
   'agent-stopped': 'closed: the agent stopped',

@@ -6,7 +6,7 @@ import type { NamedKey } from '../tmux/commands.js';
 import { cardText } from '../util/card-text.js';
 import type { Disposable } from '../util/disposable.js';
 import type { Logger } from '../util/log.js';
-import type { ApprovalRequest, ApprovalStore } from './approval-store.js';
+import type { AddOptions, ApprovalRequest, ApprovalStore } from './approval-store.js';
 import { retryBlocked } from './blocked-list.js';
 import { type DialogKey, readingFingerprint, readScreen, type ScreenReading, UNKNOWN_SCREEN_KEYS } from './screen-reader.js';
 import { SUMMARY_LIMITS } from './summary.js';
@@ -199,19 +199,20 @@ export class PaneDialogs implements Disposable {
   }
 
   /**
-   * Offers a plan's dialog once it is drawn, with the options read from the screen. When it
-   * cannot be read the card still comes, with no options, and says to use the terminal.
+   * Offers a dialog a hook told of (a plan's; Codex's, once its hook was let go) once it is
+   * drawn, with the options read from the screen. When it cannot be read the card still comes,
+   * with no options, and says to use the terminal. `quiet`: offered, not pushed.
    */
-  async offer(request: ApprovalRequest): Promise<Approval | null> {
+  async offer(request: ApprovalRequest, options: Pick<AddOptions, 'quiet'> = {}): Promise<Approval | null> {
     this.offering.add(request.tabId);
     try {
-      return await this.offerDrawn(request);
+      return await this.offerDrawn(request, options);
     } finally {
       this.offering.delete(request.tabId);
     }
   }
 
-  private async offerDrawn(request: ApprovalRequest): Promise<Approval | null> {
+  private async offerDrawn(request: ApprovalRequest, options: Pick<AddOptions, 'quiet'>): Promise<Approval | null> {
     const deadline = this.now() + this.timings.drawTimeoutMs;
     let reading = await this.read(request.tabId);
     while (reading?.kind !== 'dialog' && this.now() < deadline) {
@@ -222,7 +223,7 @@ export class PaneDialogs implements Disposable {
     const plan = request.kind === 'plan' && request.summary.body === null ? await this.planOf(request.tabId).catch(() => null) : null;
     const summary = plan ? { ...request.summary, body: cardText(plan, SUMMARY_LIMITS.plan) } : request.summary;
     const dialog = reading?.kind === 'dialog' ? reading : null;
-    const approval = this.approvals.add({ ...request, summary, options: dialog?.dialog.options ?? [] }, null);
+    const approval = this.approvals.add({ ...request, summary, options: dialog?.dialog.options ?? [] }, null, options);
     if (approval && dialog) this.shown.set(approval.id, { fingerprint: readingFingerprint(dialog), reading: dialog });
     return approval;
   }

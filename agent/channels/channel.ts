@@ -51,6 +51,8 @@ export interface ChannelServices {
   /** Which tab each device looks at, as its app reports on /api/status. */
   presence: Presence;
   terminals: TerminalBridge;
+  /** A terminal was opened on a session (its key): what waits for one is told (see HookApprovals.terminalOpened). */
+  terminalOpened(key: string): void;
   /** The agent's one reader per transcript file, shared with the status monitor. */
   transcripts: TranscriptFollowers;
   /** The linked machines' sessions and approvals, served beside this agent's own. */

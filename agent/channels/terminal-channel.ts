@@ -30,6 +30,7 @@ export class TerminalChannel implements Channel {
     private readonly terminals: TerminalBridge,
     private readonly panes: ClaudePanes,
     private readonly union: MachineUnion,
+    private readonly opened: (key: string) => void,
   ) {}
 
   accept(ws: WebSocket, { device, url }: ChannelContext): void {
@@ -55,6 +56,7 @@ export class TerminalChannel implements Channel {
         if (ws.readyState !== ws.OPEN) return;
         this.terminals.attach(ws, target, device.id, size);
         ws.resume();
+        this.opened(id);
       },
       (err: unknown) => {
         // Read again, with no one listening to frames, so the client's reply to the close is read.
@@ -74,5 +76,5 @@ export class TerminalChannel implements Channel {
 export const terminalChannel: ChannelDefinition = {
   path: CHANNEL_PATHS.terminal,
   caps: 'own',
-  open: (s) => new TerminalChannel(s.terminals, s.panes, s.union),
+  open: (s) => new TerminalChannel(s.terminals, s.panes, s.union, (key) => s.terminalOpened(key)),
 };

@@ -258,7 +258,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
         res.writeHead(204).end();
         return deps.approvals.showOnScreen(key, payload);
       }
-      return holdForApproval(res, key, payload);
+      return holdForApproval(res, key, payload, tab !== undefined && deps.clis[agent].dialogWaitsForHook);
     }
     deps.approvals.afterEvent(key, tab !== undefined, payload);
     if (payload.cwd !== undefined && payload.hook_event_name === 'SessionStart' && payload.source !== 'compact') void deps.starts.sessionStarted(key, payload.cwd);
@@ -278,8 +278,8 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
    * first wins. The response is held until the approval is settled (or let go at once: see
    * HookApprovals.hold).
    */
-  const holdForApproval = (res: ServerResponse, key: string, payload: PermissionRequestPayload): void => {
-    const approval = deps.approvals.hold(key, payload, heldResponse(res, deps.log));
+  const holdForApproval = (res: ServerResponse, key: string, payload: PermissionRequestPayload, drawnOnRelease: boolean): void => {
+    const approval = deps.approvals.hold(key, payload, heldResponse(res, deps.log), drawnOnRelease);
     if (!approval) return;
     // Claude stopped waiting. Seen with the real CLI: "No" or Esc in the dialog closes the
     // hook's request (a "Yes" leaves it open); an exit says SessionEnd before its connections

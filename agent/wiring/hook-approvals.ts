@@ -11,7 +11,7 @@ import type { WorkspaceStore } from '../store/workspace-store.js';
 import type { Logger } from '../util/log.js';
 
 export interface HookApprovalsDeps {
-  approvals: Pick<ApprovalStore, 'add' | 'forTab' | 'settle' | 'settleTab' | 'settleTool'>;
+  approvals: Pick<ApprovalStore, 'add' | 'get' | 'forTab' | 'settle' | 'settleTab' | 'settleTool'>;
   status: Pick<StatusManager, 'apply'>;
   outside: Pick<OutsideSessions, 'forget'>;
   dialogs: Pick<PaneDialogs, 'offer'>;
@@ -45,20 +45,45 @@ export interface HookApprovals {
   /**
    * A PermissionRequest: the approval it opens, holding `held` until it is settled, or null
    * when `held` was let go at once: a plan's dialog does not obey the hook (it is offered to be
-   * answered by keys), and a tool input nested too deep is left to the terminal.
+   * answered by keys), and a tool input nested too deep is left to the terminal. With
+   * `drawnOnRelease`, the CLI draws its dialog only once its hook is let go (Codex): the
+   * request is handed to the terminal when one opens on the session (`terminalOpened`).
    */
-  hold(key: string, payload: PermissionRequestPayload, held: HeldHook): Approval | null;
+  hold(key: string, payload: PermissionRequestPayload, held: HeldHook, drawnOnRelease?: boolean): Approval | null;
   /**
    * The request is left to the CLI's own dialog, its hook already answered with no decision
    * (someone has the terminal open, and the CLI draws no dialog while its hook waits): once the
    * dialog is drawn it is offered as a card answered by its keys.
    */
   showOnScreen(key: string, payload: PermissionRequestPayload): void;
+  /**
+   * Someone opened the session's terminal. A request held from a CLI that draws its dialog
+   * only once its hook is let go would leave that terminal showing nothing to answer: each is
+   * let go (`moved-to-terminal`), and its dialog, now drawn, becomes the card answered by keys,
+   * not pushed again (someone is at the terminal; the first push is closed by the settling).
+   */
+  terminalOpened(key: string): void;
   /** Claude closed the held hook's request: it stopped waiting, so the person answered in the terminal. */
   hookClosed(approvalId: string): void;
 }
 
 export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf, minuteMs, log }: HookApprovalsDeps): HookApprovals {
+  /**
+   * The held requests a terminal's opening hands over, by approval id. Entries of approvals
+   * settled since are dropped at each hold, so this never outgrows the store's open approvals.
+   */
+  const drawnOnRelease = new Map<string, { key: string; payload: PermissionRequestPayload }>();
+  const prune = () => {
+    for (const id of drawnOnRelease.keys()) if (!approvals.get(id)) drawnOnRelease.delete(id);
+  };
+  const offerDialog = (key: string, payload: PermissionRequestPayload, quiet: boolean) => {
+    const request = approvalRequest(key, payload);
+    if (request === null) {
+      log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
+      return;
+    }
+    void dialogs.offer({ ...request, kind: 'dialog' }, { quiet });
+  };
   return {
     afterEvent(key, fromTab, payload) {
       settleFromHook(approvals, key, payload);
@@ -70,7 +95,7 @@ export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf
       if (!fromTab && payload.hook_event_name === 'SessionEnd') outside.forget(key, 'session-ended');
       else if (approvals.forTab(key).length > 0) status.apply(key, { kind: 'approval-open', at: Date.now() });
     },
-    hold(key, payload, held) {
+    hold(key, payload, held, drawn = false) {
       const request = approvalRequest(key, payload);
       if (request === null) {
         log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
@@ -86,15 +111,23 @@ export function hookApprovals({ approvals, status, outside, dialogs, guardrailOf
       const denyAfter = guardrail ? { ms: guardrail.afterMinutes * minuteMs, message: guardrailMessage(guardrail) } : null;
       const approval = approvals.add(request, held, { denyAfter });
       if (!approval) held.reply(null);
+      else if (drawn) {
+        prune();
+        drawnOnRelease.set(approval.id, { key, payload });
+      }
       return approval;
     },
     showOnScreen(key, payload) {
-      const request = approvalRequest(key, payload);
-      if (request === null) {
-        log.warn('a permission request nested too deep to offer; it is left to the terminal', { key, tool: payload.tool_name.slice(0, 200) });
-        return;
+      offerDialog(key, payload, false);
+    },
+    terminalOpened(key) {
+      for (const [id, held] of [...drawnOnRelease]) {
+        if (held.key !== key) continue;
+        drawnOnRelease.delete(id);
+        if (!approvals.get(id)) continue;
+        approvals.settle(id, 'moved-to-terminal', { kind: 'terminal', name: null });
+        offerDialog(key, held.payload, true);
       }
-      void dialogs.offer({ ...request, kind: 'dialog' });
     },
     hookClosed(approvalId) {
       approvals.settle(approvalId, 'answered-in-terminal', { kind: 'terminal', name: null });

@@ -55,6 +55,7 @@ const OUTCOME_TITLES: Record<ApprovalOutcome, string> = {
   denied: 'Denied',
   answered: 'Answered',
   'answered-in-terminal': 'Answered in the terminal',
+  'moved-to-terminal': 'Shown in the terminal',
   expired: 'Expired',
   'claude-exited': 'Claude is no longer waiting',
   'agent-stopped': 'pocketmux stopped',

@@ -137,6 +137,36 @@ describe('a Codex tab with the real Codex CLI', () => {
     await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() === '', 15_000, 'the terminal closed');
   }, 180_000);
 
+  it('a terminal opened while a request is held takes it over: the hook is let go, Codex draws its dialog there, and the card becomes the dialog\'s', async () => {
+    const marker = join(project, 'late.txt');
+    fake.onPrompt('please write before I look', command(`echo late > ${marker}`, 'Write before the look'));
+    fake.afterToolOutput(message('Written after you looked.'));
+    await submit('please write before I look');
+    const held = await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && JSON.stringify(a).includes('late.txt')), 60_000, 'the held request');
+    expect(held.kind).toBe('permission');
+    await waitScreen('Codex running the hook', (s) => s.includes('Running hook'));
+    const terminal = new TerminalClient(session, tab.id, { cols: 100, rows: 32 });
+    try {
+      await terminal.opened;
+      // The held card is settled as moved, never as answered, and its hook let go: Codex's dialog is on the terminal.
+      await eventually(() => !client.openApprovals().some((a) => a.id === held.id), 15_000, 'the held card settled');
+      const moved = await api<{ resolution: { outcome: string; by: { kind: string } } }>(session, 'POST', `/api/approvals/${held.id}`, { decision: 'allow' });
+      expect(moved.status).toBe(409);
+      expect(moved.body.resolution).toMatchObject({ outcome: 'moved-to-terminal', by: { kind: 'terminal' } });
+      await terminal.waitForLine(/Would you like to run the following command\?/, 30_000);
+      const card = await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && a.kind === 'dialog' && JSON.stringify(a).includes('late.txt')), 30_000, 'the card of the dialog');
+      expect(card).toMatchObject({ quiet: true, summary: { body: `echo late > ${marker}` }, options: [{ key: '1', label: 'Yes, proceed (y)' }, { key: '2' }, { key: '3' }] });
+      expect(client.latest(tab.id)?.state).toBe('needs-input');
+      expect(existsSync(marker)).toBe(false);
+      expect((await api(session, 'POST', `/api/approvals/${card.id}`, { decision: 'answer', option: '1' })).status).toBe(200);
+      await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Written after you looked.', 60_000);
+      expect(readFileSync(marker, 'utf8')).toBe('late\n');
+    } finally {
+      terminal.close();
+    }
+    await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() === '', 15_000, 'the terminal closed');
+  }, 180_000);
+
   it('recovers from an agent restart while Codex waits on a permission: still needs input, and its dialog is a card the phone answers by keys', async () => {
     const marker = join(project, 'third.txt');
     fake.onPrompt('please write the third', command(`echo third > ${marker}`, 'Write the third file'));

@@ -46,6 +46,7 @@ function world(opts: { open?: string[]; full?: boolean; guardrails?: Record<stri
       return opts.full ? null : ({ id: 'ap-1', tabId: request.tabId } as Approval);
     },
     forTab: (key: string) => (open.has(key) ? [{} as Approval] : []),
+    get: () => undefined,
     settle: (id: string, outcome: string) => {
       calls.push(`settle ${id} ${outcome}`);
       return null as never;
@@ -141,6 +142,41 @@ describe('approvals from hooks', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('hands a request the CLI draws only once let go to the terminal opened on its session: settled, its hook let go, its dialog offered unpushed', () => {
+    const store = new ApprovalStore(createLogger({ stderr: false }));
+    const offered: { request: ApprovalRequest; options: unknown }[] = [];
+    const dialogs = {
+      offer: async (request: ApprovalRequest, options?: unknown) => {
+        offered.push({ request, options });
+        return null;
+      },
+    };
+    const rule = hookApprovals({ approvals: store, status: { apply: () => ({}) as never }, outside: { forget: () => undefined }, dialogs, guardrailOf: () => null, minuteMs: 60_000, log: { warn: () => undefined } });
+    const codex = heldHook();
+    const claude = heldHook();
+    const elsewhere = heldHook();
+    const handed = rule.hold('tb-codex', permission(), codex, true);
+    const kept = rule.hold('tb-claude', permission(), claude, false);
+    const other = rule.hold('tb-other', permission(), elsewhere, true);
+    rule.terminalOpened('tb-claude');
+    expect(claude.replies).toEqual([]);
+    expect(store.get(kept?.id ?? '')).toBeDefined();
+    rule.terminalOpened('tb-codex');
+    expect(codex.replies).toEqual([null]);
+    expect(store.resolution(handed?.id ?? '')).toMatchObject({ outcome: 'moved-to-terminal', by: { kind: 'terminal', name: null } });
+    expect(offered).toEqual([{ request: expect.objectContaining({ tabId: 'tb-codex', kind: 'dialog', tool: 'Bash' }), options: { quiet: true } }]);
+    // Once handed over it is gone; a terminal opened again offers nothing more, and others wait on.
+    rule.terminalOpened('tb-codex');
+    expect(offered).toHaveLength(1);
+    expect(elsewhere.replies).toEqual([]);
+    expect(store.get(other?.id ?? '')).toBeDefined();
+    // One settled before any terminal opened (answered on the phone) is not handed over.
+    store.settle(other?.id ?? '', 'answered', { kind: 'device', name: 'Pixel 8' });
+    rule.terminalOpened('tb-other');
+    expect(offered).toHaveLength(1);
+    store.dispose();
   });
 
   it('lets the hook go at once when the store takes no more approvals', () => {
