@@ -33,7 +33,7 @@ function loadDialogAnswers(): void {
 /** Which button started the decision in flight: it carries the spinner. */
 type Pending = 'allow' | 'always' | 'deny' | 'answer' | `option-${string}` | null;
 
-function kindWords(a: Approval): { icon: unknown; text: string } {
+function kindWords(a: Approval, agent: string): { icon: unknown; text: string } {
   switch (a.kind) {
     case 'permission':
       return { icon: shieldIcon(), text: visibleText(a.tool ?? 'Permission') };
@@ -42,8 +42,8 @@ function kindWords(a: Approval): { icon: unknown; text: string } {
     case 'plan':
       return { icon: sparkIcon(), text: 'Plan' };
     case 'dialog':
-      // Read off Claude's screen, wherever that screen is: a tab, or a terminal on the machine.
-      return { icon: terminalIcon(), text: "On Claude's screen" };
+      // Read off the agent's screen, wherever that screen is: a tab, or a terminal on the machine.
+      return { icon: terminalIcon(), text: `On ${agent}'s screen` };
     case 'block':
       return { icon: blockedIcon(), text: 'Blocked by auto mode' };
   }
@@ -293,7 +293,7 @@ export class ApprovalCard extends LitElement {
 
   override render() {
     const a = this.approval;
-    const kind = kindWords(a);
+    const kind = kindWords(a, agentName(this.entry.place));
     const names = placeNames(this.entry.place, a.tabId);
     return html`<article class="card ${this.entry.note === null ? '' : 'settled'}" aria-label=${`${kind.text}: ${visibleText(a.summary.title)}`}>
       <div class="top">
@@ -360,10 +360,10 @@ export class ApprovalCard extends LitElement {
         : nothing}`;
   }
 
-  /** A screen the agent could not read, as Claude drew it. */
+  /** A screen the agent could not read, as the CLI drew it. */
   private renderScreen() {
     const body = this.approval.summary.body;
-    return body ? html`<pre class="screen" tabindex="0" aria-label="Claude's screen">${visibleLines(withoutSharedIndent(body))}</pre>` : nothing;
+    return body ? html`<pre class="screen" tabindex="0" aria-label=${`${agentName(this.entry.place)}'s screen`}>${visibleLines(withoutSharedIndent(body))}</pre>` : nothing;
   }
 
   private renderSummary() {
@@ -511,11 +511,12 @@ export class ApprovalCard extends LitElement {
     loadDialogAnswers();
     return html`<pm-dialog-answers
       .options=${a.options}
+      .agent=${agentName(this.entry.place)}
       ?busy=${busy}
       .pending=${this.pending?.startsWith('option-') ? this.pending.slice('option-'.length) : null}
       @pm-dialog-press=${(e: CustomEvent<string>) => this.send(`option-${e.detail}`, { decision: 'answer', option: e.detail })}
     ></pm-dialog-answers>
-    ${this.entry.following ? html`<p class="note" role="status">Sent. Waiting for Claude's next screen…</p>` : nothing}`;
+    ${this.entry.following ? html`<p class="note" role="status">Sent. Waiting for ${agentName(this.entry.place)}'s next screen…</p>` : nothing}`;
   }
 
   /**

@@ -64,6 +64,8 @@ export class DialogAnswers extends LitElement {
   ];
 
   @property({ attribute: false }) options: DialogOption[] = [];
+  /** Whose screen the keys go to, by name ("Claude", "Codex"). */
+  @property({ attribute: false }) agent = 'Claude';
   /** An answer on its way, or the card read only: no key is pressed meanwhile. */
   @property({ type: Boolean }) busy = false;
   /** The key of the answer on its way: its button carries the spinner. */
@@ -93,7 +95,7 @@ export class DialogAnswers extends LitElement {
         </div>`
       : nothing}
     ${pad.length > 0
-      ? html`<div class="pad" role="group" aria-label="Keys to press in Claude's screen">
+      ? html`<div class="pad" role="group" aria-label=${`Keys to press in ${this.agent}'s screen`}>
           ${pad.map(
             (k) => html`<button class=${k.cap !== null && k.label.length > 1 ? 'named' : ''} aria-label=${k.spoken} ?disabled=${this.busy} @click=${() => this.press(k.key)}>
               ${this.pending === k.key ? html`<span class="spinner" aria-hidden="true"></span>` : visibleText(k.label)}

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type AgentHandle, cleanupAgents, newTestEnvironment, REPO_ROOT, startAgent, tmux } from '../support/agent.js';
-import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage } from '../support/browser.js';
+import { ARTIFACTS, DESKTOP, launchBrowser, PHONE, pairBrowser, pairPage, waitForLine } from '../support/browser.js';
 import { ClaudeTabPane } from '../support/claude-pane.js';
 import { api, localDevice, type Session } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
@@ -138,4 +138,38 @@ describe('a Codex tab with the real Codex CLI', () => {
     await timeline.getByText('Hello back from Codex.').waitFor({ timeout: 60_000 });
     await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Hello back from Codex.', 60_000);
   }, 120_000);
+
+  it("with the terminal open on a desktop, Codex's own dialog is the phone's card, answered by its keys", async () => {
+    const desktop = await browser.newContext(DESKTOP);
+    try {
+      await pairBrowser(desktop, agent, 'Desktop');
+      const wide = await desktop.newPage();
+      await wide.goto(new URL(`/t/${tab.id}`, agent.url).href);
+      await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() !== '', 15_000, "the desktop's terminal");
+      const marker = join(project, 'watched.txt');
+      fake.onPrompt('please write while watched', command(`echo watched > ${marker}`, 'Write while watched'));
+      fake.afterToolOutput(message('Written while you watched.'));
+      await pane.keys('-l', 'please write while watched');
+      await pane.waitScreen('the prompt typed', (s) => s.includes('please write while watched'));
+      await pane.keys('Enter');
+      await pane.waitScreen("Codex's own dialog", (s) => s.includes('Would you like to run the following command?'), 60_000);
+      const approval = await status.waitApproval(tab.id, 60_000);
+      expect(approval.kind).toBe('dialog');
+      await page.goto(agent.url);
+      const card = page.locator(`pm-inbox pm-approval-card[data-approval-id="${approval.id}"]`);
+      await card.waitFor();
+      await card.getByText("On Codex's screen").waitFor();
+      await card.getByRole('button', { name: /Yes, proceed/ }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'e2e-codex-dialog-phone.png') });
+      await waitForLine(wide, /Would you like to run the following command\?/);
+      await wide.screenshot({ path: join(ARTIFACTS, 'e2e-codex-dialog-desktop.png') });
+      await card.getByRole('button', { name: /Yes, proceed/ }).tap();
+      await eventually(() => existsSync(marker) && readFileSync(marker, 'utf8') === 'watched\n', 30_000, 'the command to run');
+      await status.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Written while you watched.', 60_000);
+      expect(await status.waitResolution(approval.id)).toMatchObject({ outcome: 'answered', by: { kind: 'device', name: 'Pixel 8' } });
+    } finally {
+      await desktop.close();
+    }
+  }, 180_000);
 });
