@@ -100,7 +100,6 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const { tmux, version: tmuxVersion } = await openTmux({ bin: config.tmuxBin, socket: config.tmuxSocket, configFile: paths.tmuxConf, dataDir: config.dataDir }, login, log);
     const clis = openAgentClis(config, paths.dataDir, login, log);
     const { store, tabs } = openTabs(config, paths, clis, tmux, login, log);
-    const cliOf = sessionCli(clis, (key) => tabs.tab(key)?.kind);
     const hookToken = loadHookToken(paths.hookToken);
     const { devices, proofs, access, sockets, pairing, attempts } = openAccess({ paths, hookToken, pairingTtlMs: config.pairingTtlMs, behindProxy: config.tailscaleBin !== null || config.publicUrl !== null, log });
     const { machines, certificatePin, machineName } = openMachines({ path: paths.machines, tls, backoffMaxMs: config.machineBackoffMaxMs, log });
@@ -108,8 +107,9 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
     const status = agent.register(new StatusManager(paths.status, log, config.maxOutsideSessions));
     status.load();
     agent.register(forgetClosedTabs(status, tabs));
-    const { outside, outsideTmux } = openOutside({ path: paths.outside, tmuxBin: config.tmuxBin, env: login.env, noStartServer: tmuxAtLeast(tmuxVersion, 3, 2), claudeConfigDir: config.claudeConfigDir, max: config.maxOutsideSessions, log });
+    const { outside, outsideTmux } = openOutside({ path: paths.outside, tmuxBin: config.tmuxBin, env: login.env, noStartServer: tmuxAtLeast(tmuxVersion, 3, 2), claudeConfigDir: config.claudeConfigDir, clis, max: config.maxOutsideSessions, log });
     agent.register(outside);
+    const cliOf = sessionCli(clis, (key) => tabs.tab(key)?.kind ?? outside.get(key)?.agent);
     // The store answers dialogs by keys through the panes, and the panes offer dialogs to the store.
     const approvals: ApprovalStore = new ApprovalStore(log, { ...APPROVAL_LIMITS, holdMs: config.approvalHoldMs }, (approval, option, toolInput) => dialogs.answer(approval, option, toolInput));
     agent.register(outsideLifecycle({ outside, status, approvals, log, sweepMs: config.outsidePollMs }));
@@ -159,7 +159,11 @@ export async function startAgent(config: AgentConfig, opts: { log?: Logger } = {
       claudeSessions: (dir) => listClaudeSessions(config.claudeConfigDir, dir), userHooks: () => userHooksView(config.claudeConfigDir, config.dataDir),
       adoptOutside: async (key, workspaceId) => tabs.tabView(await adoptOutside({ outside, status, approvals, store, tabs, log }, key, workspaceId)),
     });
-    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, clis, status, outside, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: fromHooks, connections, log });
+    const outsideTerminalOpen = async (key: string) => {
+      const pane = outside.get(key)?.tmux;
+      return pane ? outsideTmux.attached(pane) : false;
+    };
+    const hooks = hookIntake({ token: hookToken, tmuxSocket: config.tmuxSocket, tabs, clis, status, outside, outsideTerminalOpen, promptContext: (key, prompt) => (phonePrompts.take(key, prompt) ? PHONE_CONTEXT : null), starts: turns, approvals: fromHooks, connections, log });
     const servers = agent.register(createAgentServer({ tls, localTwin: address.needsLocalTwin, hostGuard, pwaDir: PWA_DIR, api, hooks, channels, access, refusals, sockets, connections }));
     // Before the servers close: every held hook gets its answer (no decision) while its
     // connection is still there, so no claude sees a failed hook, and its dialog stays.

@@ -5,6 +5,7 @@
  * of it; its status, approvals and timeline go by that key like a tab's by its id.
  */
 import { z } from 'zod/mini';
+import { AGENT_KINDS, type AgentKind } from './agents.js';
 import { safeParse } from './safe-parse.js';
 
 /**
@@ -18,7 +19,9 @@ export type OutsideTerminal = (typeof OUTSIDE_TERMINALS)[number];
 export interface OutsideSessionView {
   /** The key its status, approvals, timeline and terminal go by. */
   key: string;
-  /** Claude's session id. */
+  /** The CLI it runs; absent from agents before Codex, for a Claude. */
+  agent?: AgentKind;
+  /** The CLI's session id. */
   sessionId: string;
   /** Claude's working directory, as its hooks report it; the app names the session by it. */
   cwd: string | null;
@@ -39,6 +42,7 @@ export interface OutsideSessionsResponse {
 
 export const OutsideSessionViewSchema = z.object({
   key: z.string(),
+  agent: z.optional(z.enum(AGENT_KINDS)),
   sessionId: z.string(),
   cwd: z.nullable(z.string()),
   terminal: z.enum(OUTSIDE_TERMINALS),

@@ -27,6 +27,31 @@ export function globalHookCommand(scriptPath: string, event: string): string {
   return `${shellQuote(scriptPath)} ${GLOBAL_FLAG} ${event}`;
 }
 
+/**
+ * What one CLI's user hooks file gets: Claude's settings.json, Codex's hooks.json (the same
+ * JSON shape). The merge below is the same for both.
+ */
+export interface UserHookSet {
+  /** Every event an entry is added for. */
+  events: readonly string[];
+  /** What hook.sh is told after `--global`: `Stop` for Claude, `codex/Stop` for Codex. */
+  argument(event: string): string;
+  /** Seconds; written into the entry. */
+  timeout(event: string): number;
+  /** Each entry's matcher; none for Codex, whose trust hash counts a matcher. */
+  matcher: string | undefined;
+  /** Whether pocketmux's statusLine goes in too (Claude only). */
+  statusLine: boolean;
+}
+
+export const CLAUDE_USER_HOOKS: UserHookSet = {
+  events: HOOK_EVENT_NAMES,
+  argument: (event) => event,
+  timeout: (event) => (event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S),
+  matcher: '',
+  statusLine: true,
+};
+
 export function globalStatusLineCommand(scriptPath: string): string {
   return globalHookCommand(scriptPath, 'statusline');
 }
@@ -41,10 +66,6 @@ function isOurHook(hook: unknown, scriptPath: string): boolean {
 
 function isOurStatusLine(value: unknown, scriptPath: string): boolean {
   return isObject(value) && value.type === 'command' && value.command === globalStatusLineCommand(scriptPath);
-}
-
-function timeoutFor(event: string): number {
-  return event === 'PermissionRequest' ? PERMISSION_HOOK_TIMEOUT_S : EVENT_HOOK_TIMEOUT_S;
 }
 
 /** How the file was written, kept when it is written back. */
@@ -105,40 +126,47 @@ function statusLineState(settings: Json, scriptPath: string): StatusLineState {
   return isObject(line) && line.type === 'command' && typeof line.command === 'string' && isPocketmuxStatusLine(line.command) ? 'other-pocketmux' : 'theirs';
 }
 
-function hasOurEntry(entries: unknown, scriptPath: string, event: string): boolean {
-  if (!Array.isArray(entries)) return false;
-  const command = globalHookCommand(scriptPath, event);
-  return entries.some((e) => isObject(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.type === 'command' && h.command === command));
+/** Where our entry for `event` stands in its list (-1: none). */
+export function ourEntryIndex(entries: unknown, scriptPath: string, event: string, set: UserHookSet = CLAUDE_USER_HOOKS): number {
+  if (!Array.isArray(entries)) return -1;
+  const command = globalHookCommand(scriptPath, set.argument(event));
+  return entries.findIndex((e) => isObject(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.type === 'command' && h.command === command));
 }
 
-export function userHooksState(settings: Json, scriptPath: string): UserHooksState {
+function hasOurEntry(entries: unknown, scriptPath: string, event: string, set: UserHookSet): boolean {
+  return ourEntryIndex(entries, scriptPath, event, set) >= 0;
+}
+
+export function userHooksState(settings: Json, scriptPath: string, set: UserHookSet = CLAUDE_USER_HOOKS): UserHooksState {
   const hooks = isObject(settings.hooks) ? settings.hooks : {};
-  const installed = HOOK_EVENT_NAMES.filter((e) => hasOurEntry(hooks[e], scriptPath, e));
-  return { installed, missing: HOOK_EVENT_NAMES.filter((e) => !installed.includes(e)), statusLine: statusLineState(settings, scriptPath) };
+  const installed = set.events.filter((e) => hasOurEntry(hooks[e], scriptPath, e, set));
+  return { installed, missing: set.events.filter((e) => !installed.includes(e)), statusLine: set.statusLine ? statusLineState(settings, scriptPath) : 'none' };
 }
 
 export interface MergeResult {
   settings: Json;
   /** Events that got our entry now. */
   added: string[];
-  /** What became of the statusLine: set now, ours already, or another's (a person's, a data dir's) left alone. */
-  statusLine: 'added' | 'ours' | 'theirs' | 'other-pocketmux';
+  /** What became of the statusLine: set now, ours already, another's (a person's, a data dir's) left alone, or none in this set. */
+  statusLine: 'added' | 'ours' | 'theirs' | 'other-pocketmux' | 'none';
   changed: boolean;
 }
 
 /** The settings with our entry appended to every event that lacks it. The input is not changed. */
-export function mergeUserHooks(settings: Json, scriptPath: string): MergeResult {
+export function mergeUserHooks(settings: Json, scriptPath: string, set: UserHookSet = CLAUDE_USER_HOOKS): MergeResult {
   const out: Json = structuredClone(settings);
   const hooks: Json = isObject(out.hooks) ? out.hooks : {};
   const added: string[] = [];
-  for (const event of HOOK_EVENT_NAMES) {
-    if (hasOurEntry(hooks[event], scriptPath, event)) continue;
+  for (const event of set.events) {
+    if (hasOurEntry(hooks[event], scriptPath, event, set)) continue;
     const entries = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    entries.push({ matcher: '', hooks: [{ type: 'command', command: globalHookCommand(scriptPath, event), timeout: timeoutFor(event) }] });
+    const hook = { type: 'command', command: globalHookCommand(scriptPath, set.argument(event)), timeout: set.timeout(event) };
+    entries.push(set.matcher === undefined ? { hooks: [hook] } : { matcher: set.matcher, hooks: [hook] });
     hooks[event] = entries;
     added.push(event);
   }
   if (added.length > 0) out.hooks = hooks;
+  if (!set.statusLine) return { settings: out, added, statusLine: 'none', changed: added.length > 0 };
   const before = statusLineState(settings, scriptPath);
   if (before === 'none') out.statusLine = { type: 'command', command: globalStatusLineCommand(scriptPath) };
   const statusLine = before === 'none' ? 'added' : before;

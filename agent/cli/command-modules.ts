@@ -12,6 +12,7 @@ export const commandModules = {
   machines: () => import('./machines-cli.js'),
   service: () => import('./service.js'),
   hooks: () => import('./hooks-cli.js'),
+  codexHooks: () => import('./codex-hooks-cli.js'),
   doctor: () => import('./doctor.js'),
   pairingText: () => import('./pairing-text.js'),
 };

@@ -34,20 +34,20 @@ export interface HooksCliOptions {
  * Where `hooks install` notes the settings file it made (there was none): uninstall removes
  * that file again when nothing but our hooks was ever added to it.
  */
-function createdRecordPath(dataDir: string): string {
-  return join(dataDir, 'hooks', 'user-settings-created');
+export function createdRecordPath(dataDir: string, name = 'user-settings-created'): string {
+  return join(dataDir, 'hooks', name);
 }
 
-function installCreated(dataDir: string, target: string): boolean {
+export function installCreated(record: string, target: string): boolean {
   try {
-    return readFileSync(createdRecordPath(dataDir), 'utf8') === target;
+    return readFileSync(record, 'utf8') === target;
   } catch {
     return false;
   }
 }
 
 /** Backs the old file up (0600, beside it), then writes the new one atomically in the old one's mode. */
-function writeSettings(file: SettingsFile, text: string, now: Date): string | null {
+export function writeSettings(file: SettingsFile, text: string, now: Date): string | null {
   let backup: string | null = null;
   if (file.text !== null) {
     backup = `${file.target}.pocketmux-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
@@ -155,7 +155,7 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
     return EXIT.ok;
   }
   // A file install made, holding nothing else: removed, as if install had never run.
-  const removeFile = installCreated(opts.dataDir, file.target) && Object.keys(unmerged.settings).length === 0;
+  const removeFile = installCreated(createdRecordPath(opts.dataDir), file.target) && Object.keys(unmerged.settings).length === 0;
   let backup: string | null = null;
   if (removeFile) unlinkSync(file.target);
   else backup = writeSettings(file, formatUserSettings(unmerged.settings, parsed.layout), (opts.now ?? (() => new Date()))());

@@ -52,6 +52,7 @@ Usage:
   pocketmux hooks install       add pocketmux's hooks to Claude's user settings (~/.claude/settings.json,
                                 backed up first), so every claude on this machine reports, not only tabs
   pocketmux hooks uninstall     remove exactly those;  pocketmux hooks status [--json]
+      (with --codex: the same in Codex's ~/.codex/hooks.json, trusted through codex itself)
   pocketmux help [COMMAND]      this help, or the part about one command (also: COMMAND --help)
   pocketmux --version
 
@@ -217,9 +218,13 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'service') return (await load.service()).runService(positionals.slice(1), values);
   if (command === 'hooks') {
     const { ConfigError, resolveConfig } = await load.config();
-    const { runHooks } = await load.hooks();
     try {
-      const config = resolveConfig({ dataDir: values['data-dir'] as string | undefined }, process.env);
+      const config = resolveConfig({ dataDir: values['data-dir'] as string | undefined, codexBin: values['codex-bin'] as string | undefined }, process.env);
+      if (values.codex === true) {
+        const { runCodexHooks } = await load.codexHooks();
+        return await runCodexHooks(positionals.slice(1), { dataDir: config.dataDir, codexHome: config.codexHome, codexBin: config.codexBin, env: process.env, json: values.json === true });
+      }
+      const { runHooks } = await load.hooks();
       return await runHooks(positionals.slice(1), { dataDir: config.dataDir, claudeConfigDir: config.claudeConfigDir, json: values.json === true });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;

@@ -141,6 +141,8 @@ export interface HookRouteDeps {
   status: StatusManager;
   /** Sessions whose pane is not one of the tabs (or that run in no tmux at all). */
   outside: OutsideSessions;
+  /** Whether someone has an outside session's tmux session on screen (a client attached to it); false outside tmux. */
+  outsideTerminalOpen?: (key: string) => Promise<boolean>;
   /** What the hooks do to the approvals (agent/wiring/hook-approvals.ts). */
   approvals: HookApprovals;
   /** Told of a request with the token: its connection is no longer one that proved nothing. */
@@ -197,8 +199,8 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
    * taken (it ended: a report sent before its SessionEnd arrived after it), and then nothing
    * else is done with the request.
    */
-  const reportOutside = (req: IncomingMessage, key: string, sessionId: string, cwd: string | undefined, start: boolean): boolean =>
-    deps.outside.report(key, { sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane), start });
+  const reportOutside = (req: IncomingMessage, key: string, sessionId: string, cwd: string | undefined, start: boolean, agent: AgentKind = 'claude'): boolean =>
+    deps.outside.report(key, { agent, sessionId, cwd, tmuxEnv: header(req, HOOK_HEADERS.tmux), pane: header(req, HOOK_HEADERS.pane), start });
 
   /**
    * The tab the reporting pane belongs to, when it is one of ours; `lookupFailed` when the pane
@@ -230,6 +232,10 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     res.writeHead(204).end();
   };
 
+  /** Whether someone has the session's terminal on screen: a tab's, or an outside session's in the person's tmux. */
+  const terminalOpen = (tab: string | undefined, key: string): Promise<boolean> =>
+    (tab !== undefined ? deps.tabs.terminalOpen(tab) : (deps.outsideTerminalOpen?.(key) ?? Promise.resolve(false))).catch(() => false);
+
   const hookEvent = async (req: IncomingMessage, res: ServerResponse, agent: AgentKind, event: string, body: unknown): Promise<void> => {
     const reading = deps.clis[agent].readHook(event, body);
     if (!reading.ok) return refuse(res, 400, reading.error);
@@ -238,7 +244,7 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     if (tab) deps.tabs.noteSession(tab, common.session_id);
     const key = tab ?? outsideSessionKey(common.session_id);
     const start = reading.kind === 'event' && reading.payload.hook_event_name === 'SessionStart';
-    if (!tab && !lookupFailed && !reportOutside(req, key, common.session_id, common.cwd, start)) {
+    if (!tab && !lookupFailed && !reportOutside(req, key, common.session_id, common.cwd, start, agent)) {
       deps.log.debug('hook of an ended session ignored', { event, key });
       // No decision, for a PermissionRequest too: the person answers in the terminal.
       return void res.writeHead(204).end();
@@ -254,11 +260,12 @@ export function hookIntake(deps: HookRouteDeps): HookIntake {
     if (payload.hook_event_name === 'PermissionRequest') {
       // Terminal first: with its terminal open, a CLI that draws no dialog while its hook waits
       // (Codex) is let go at once, so the person there sees its dialog; the card answers it by keys.
-      if (tab && deps.clis[agent].dialogWaitsForHook && (await deps.tabs.terminalOpen(tab).catch(() => false))) {
+      const drawnOnRelease = deps.clis[agent].dialogWaitsForHook && (tab !== undefined || deps.outside.get(key)?.tmux != null);
+      if (drawnOnRelease && (await terminalOpen(tab, key))) {
         res.writeHead(204).end();
         return deps.approvals.showOnScreen(key, payload);
       }
-      return holdForApproval(res, key, payload, tab !== undefined && deps.clis[agent].dialogWaitsForHook);
+      return holdForApproval(res, key, payload, drawnOnRelease);
     }
     deps.approvals.afterEvent(key, tab !== undefined, payload);
     if (payload.cwd !== undefined && payload.hook_event_name === 'SessionStart' && payload.source !== 'compact') void deps.starts.sessionStarted(key, payload.cwd);

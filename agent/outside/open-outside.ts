@@ -1,4 +1,5 @@
-import { findClaude, processLister } from '../claude/process.js';
+import type { AgentClis } from '../agents/agent-cli.js';
+import { processLister } from '../claude/process.js';
 import type { Logger } from '../util/log.js';
 import { OutsideSessions } from './outside-sessions.js';
 import { OutsideTmux } from './outside-tmux.js';
@@ -11,6 +12,8 @@ export interface OpenOutsideOptions {
   /** tmux 3.2 and later take `-N` (never start a server). */
   noStartServer: boolean;
   claudeConfigDir: string;
+  /** Each CLI's own test of whether it runs in a pane. */
+  clis: AgentClis;
   max: number;
   log: Logger;
 }
@@ -27,9 +30,9 @@ export function openOutside(opts: OpenOutsideOptions): { outside: OutsideSession
     claudeConfigDir: opts.claudeConfigDir,
     max: opts.max,
     paneExists: (pane) => outsideTmux.paneExists(pane),
-    claudeInPane: async (pane) => {
+    agentInPane: async (pane, agent) => {
       const pid = await outsideTmux.panePid(pane);
-      return pid !== null && findClaude(pid, opts.claudeConfigDir, await processLister().list()) !== null;
+      return pid !== null && opts.clis[agent].runsIn(pid, await processLister().list());
     },
   });
   outside.load();

@@ -19,9 +19,12 @@ import type { Logger } from '../util/log.js';
 import { type OutsidePane, isPaneId, parseTmuxEnv } from './outside-tmux.js';
 import { processAlive } from '../util/process-alive.js';
 import type { Disposable } from '../util/disposable.js';
+import { AGENT_KINDS, AGENT_NAMES, type AgentKind } from '../../protocol/agents.js';
 
 export interface OutsideSession {
   key: string;
+  /** The CLI it runs: Claude's user hooks report `claude`, Codex's `codex`. */
+  agent: AgentKind;
   sessionId: string;
   cwd: string | null;
   /** Its pane and tmux server, when it runs in tmux. */
@@ -33,6 +36,8 @@ export interface OutsideSession {
 
 /** What one hook (or statusLine report) tells of the session that sent it. */
 export interface OutsideReport {
+  /** Which CLI's hooks sent it; Claude's when not said (the statusLine is Claude's only). */
+  agent?: AgentKind;
   sessionId: string;
   cwd: string | undefined;
   /** The `X-Pocketmux-Tmux` and `X-Pocketmux-Pane` headers: `$TMUX` and `$TMUX_PANE`. */
@@ -68,6 +73,8 @@ const Persisted = z.object({
     .array(
       z.object({
         key: z.string().max(80),
+        // Absent in the files of agents from before Codex: every session was a Claude's.
+        agent: z.enum(AGENT_KINDS).default('claude'),
         sessionId: z.string().max(MAX_SESSION_ID),
         cwd: z.string().max(MAX_CWD).nullable(),
         tmux: z
@@ -108,8 +115,8 @@ export interface OutsideSessionsOptions {
   paneExists: (pane: OutsidePane) => Promise<boolean>;
   /** Whether a process runs; by default signal 0. */
   processAlive?: (pid: number) => boolean;
-  /** Whether a claude runs in a pane (its process tree): asked before typing into a session whose claude is not known. */
-  claudeInPane?: (pane: OutsidePane) => Promise<boolean>;
+  /** Whether the CLI runs in a pane (its process tree): asked before typing into a session whose process is not known. */
+  agentInPane?: (pane: OutsidePane, agent: AgentKind) => Promise<boolean>;
   /** What a process is, before it is signalled; by default this system's own (/proc, else `ps`). */
   processes?: ProcessInspector;
 }
@@ -195,7 +202,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
       this.emit('change');
       return true;
     }
-    this.sessions.set(key, { key, sessionId: report.sessionId, cwd, tmux, pid: null, firstSeenAt: at, lastSeenAt: at });
+    this.sessions.set(key, { key, agent: report.agent ?? 'claude', sessionId: report.sessionId, cwd, tmux, pid: null, firstSeenAt: at, lastSeenAt: at });
     this.forgetLeastRecent(key);
     this.persist();
     this.emit('change');
@@ -231,7 +238,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      const unknown = this.list().filter((s) => s.pid === null);
+      const unknown = this.list().filter((s) => s.pid === null && s.agent === 'claude');
       const now = Date.now();
       // Claude writes its session file a moment after its first hook: new sessions are looked for at every sweep.
       if (unknown.some((s) => now - s.firstSeenAt < SEARCH_YOUNG_MS) || (unknown.length > 0 && now - this.searchedAt >= SEARCH_EVERY_MS)) await this.findProcesses();
@@ -258,7 +265,7 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
   async stillRunning(session: OutsideSession): Promise<boolean> {
     if (session.pid !== null) return this.isItsClaude(session, session.pid);
     if (!session.tmux) return true;
-    return this.opts.claudeInPane ? this.opts.claudeInPane(session.tmux) : this.opts.paneExists(session.tmux);
+    return this.opts.agentInPane ? this.opts.agentInPane(session.tmux, session.agent) : this.opts.paneExists(session.tmux);
   }
 
   /**
@@ -308,7 +315,8 @@ export class OutsideSessions extends EventEmitter<{ change: []; forgotten: [sess
     } catch {
       return;
     }
-    const wanted = new Map(this.list().filter((s) => s.pid === null).map((s) => [s.sessionId, s]));
+    // Codex keeps no such files: its sessions are followed by their pane and its SessionEnd.
+    const wanted = new Map(this.list().filter((s) => s.pid === null && s.agent === 'claude').map((s) => [s.sessionId, s]));
     if (wanted.size === 0) return;
     let changed = false;
     for (const name of names.slice(0, MAX_SESSION_FILES)) {
@@ -372,15 +380,16 @@ function samePane(a: OutsidePane | null, b: OutsidePane | null): boolean {
  * How a notification names an outside session: its group and its project directory's name,
  * control and bidi characters written out.
  */
-export function outsidePlace(session: OutsideSession | undefined): { workspace: string; tab: string } | null {
+export function outsidePlace(session: OutsideSession | undefined): { workspace: string; tab: string; agent: string } | null {
   if (!session) return null;
   const name = session.cwd ? basename(session.cwd) : '';
-  return { workspace: 'Outside pocketmux', tab: name ? visibleText(name) : 'Claude' };
+  return { workspace: 'Outside pocketmux', tab: name ? visibleText(name) : AGENT_NAMES[session.agent], agent: AGENT_NAMES[session.agent] };
 }
 
 export function outsideView(s: OutsideSession): OutsideSessionView {
   return {
     key: s.key,
+    agent: s.agent,
     sessionId: s.sessionId,
     cwd: s.cwd,
     terminal: s.tmux ? 'tmux' : 'none',

@@ -86,6 +86,11 @@ export const outsideCommands = {
     return [...(noStartServer ? ['-N'] : []), ...this.base(target), 'select-pane', '-t', target.pane, ';', 'attach-session', '-t', target.pane];
   },
 
+  /** How many clients are attached to the pane's session. */
+  attached(target: OutsidePane): string[] {
+    return [...this.base(target), 'display-message', '-p', '-t', target.pane, '#{session_attached}'];
+  },
+
   /** Prints the pane's id and its server's pid if the pane exists. */
   exists(target: OutsidePane): string[] {
     return [...this.base(target), 'display-message', '-p', '-t', target.pane, '#{pane_id} #{pid} #{pane_pid}'];
@@ -181,6 +186,17 @@ export class OutsideTmux {
   }
 
   /** Whether the pane still exists on its server; false when the server is gone too. */
+  /** Whether a client is attached to the pane's session (the person has it on screen); false when it cannot be told. */
+  async attached(target: OutsidePane): Promise<boolean> {
+    try {
+      checkSocket(target.socketPath);
+      return Number((await this.runner.run(outsideCommands.attached(target))).trim()) > 0;
+    } catch (err) {
+      if (err instanceof PaneUnreachableError || err instanceof TmuxError) return false;
+      throw err;
+    }
+  }
+
   async paneExists(target: OutsidePane): Promise<boolean> {
     return (await this.panePid(target)) !== null;
   }

@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import { displayNameFrom, isClaudeSessionId } from '../../protocol/api.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -77,6 +78,9 @@ export async function adoptOutside(deps: AdoptDeps, key: string, workspaceId?: s
 async function adopt(deps: AdoptDeps, key: string, workspaceId?: string): Promise<TabRecord> {
   const session = deps.outside.get(key);
   if (!session) throw new AdoptError(404, `no Claude session ${key} outside the tabs`);
+  // Adopting ends the process and resumes its session in a tab: Claude's session files say
+  // which process that is; Codex keeps none, so a codex found only by its pane is not ended.
+  if (session.agent !== 'claude') throw new AdoptError(409, `only a Claude session can be adopted; this ${AGENT_NAMES[session.agent]} session stays where it runs (its status, approvals and timeline are here all the same)`);
   const state = deps.status.get(key)?.state;
   if (state === 'busy' || state === 'needs-input' || deps.approvals.forTab(key).length > 0) {
     throw new AdoptError(409, 'Claude is working or waiting on an answer: adopt it when its turn has ended');

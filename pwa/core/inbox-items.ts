@@ -218,7 +218,8 @@ export interface PlaceNames {
 
 /** Which agent asks or answers in a place: a Codex tab's is Codex; every other one is a Claude. */
 export function agentName(place: SessionPlace | undefined): string {
-  return place && !isOutsidePlace(place) && place.tab.kind !== 'shell' ? AGENT_NAMES[place.tab.kind] : 'Claude';
+  if (place && isOutsidePlace(place)) return AGENT_NAMES[place.outside.agent ?? 'claude'];
+  return place && place.tab.kind !== 'shell' ? AGENT_NAMES[place.tab.kind] : 'Claude';
 }
 
 export function placeNames(place: SessionPlace | undefined, key: string): PlaceNames {

@@ -1,6 +1,7 @@
 import type { PaneTitle, TabView, } from '../../protocol/api.js';
 import type { MachineSummary } from '../../protocol/machine-key.js';
-import type { OutsideTerminal } from '../../protocol/outside.js';
+import { AGENT_KINDS, AGENT_NAMES } from '../../protocol/agents.js';
+import type { OutsideSessionView, OutsideTerminal } from '../../protocol/outside.js';
 import { visibleText } from '../../protocol/safe-text.js';
 
 // Until the agent has said where its home is, guess from where homes live on the systems
@@ -113,4 +114,10 @@ export function outsideLabel(cwd: string | null): { primary: string; path: strin
 export function adoptQuestion(terminal: OutsideTerminal): string {
   const where = terminal === 'tmux' ? 'your tmux' : 'its terminal';
   return `Move this conversation into a pocketmux tab? Its claude in ${where} is ended, and a Claude tab here resumes the same conversation. Anything typed but not sent there is lost.`;
+}
+
+/** "Claude started elsewhere on this machine", naming each CLI the sessions run ("Claude and Codex …"). */
+export function startedElsewhere(sessions: readonly Pick<OutsideSessionView, 'agent'>[]): string {
+  const names = AGENT_KINDS.filter((kind) => sessions.some((s) => (s.agent ?? 'claude') === kind)).map((kind) => AGENT_NAMES[kind]);
+  return `${names.length > 0 ? names.join(' and ') : AGENT_NAMES.claude} started elsewhere on this machine`;
 }

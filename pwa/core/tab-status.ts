@@ -1,4 +1,4 @@
-import { AGENT_NAMES } from '../../protocol/agents.js';
+import { AGENT_NAMES, type AgentKind } from '../../protocol/agents.js';
 import type { TabView, WorkspaceView } from '../../protocol/api.js';
 import { type ClaudeState, highestPriority, type TabStatus } from '../../protocol/status.js';
 
@@ -94,6 +94,8 @@ export function hasTimeline(tab: Pick<TabView, 'kind'> | undefined, status: TabS
  * between turns (idle, ready for review) or while nothing is known of it, never while it works
  * or waits on an answer. The agent has the last word; it refuses, saying why, what it cannot do.
  */
-export function canAdopt(status: TabStatus | undefined): boolean {
+export function canAdopt(status: TabStatus | undefined, agent: AgentKind = 'claude'): boolean {
+  // Only a Claude's session moves into a tab (the agent refuses the others, and says why).
+  if (agent !== 'claude') return false;
   return status === undefined || status.state === 'idle' || status.state === 'ready-for-review' || status.state === 'unknown';
 }

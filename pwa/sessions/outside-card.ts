@@ -3,7 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
-import { awayMachine, OUTSIDE_GROUP } from '../core/labels.js';
+import { awayMachine, OUTSIDE_GROUP, startedElsewhere } from '../core/labels.js';
 import { outsideAttentionCount, outsideGroupState, STATE_LABEL } from '../core/tab-status.js';
 import '../ui/status-dot.js';
 import { groupCard } from './group-card-styles.js';
@@ -56,7 +56,7 @@ export class OutsideCard extends LitElement {
           <h2>${OUTSIDE_GROUP}</h2>
           ${waiting > 0 ? html`<span class="waiting ${state ?? ''}">${waiting} waiting</span>` : nothing}
         </div>
-        <div class="about">Claude started elsewhere on this machine</div>
+        <div class="about">${startedElsewhere(this.sessions)}</div>
       </header>
       <ul>
         ${repeat(

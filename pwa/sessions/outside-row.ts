@@ -1,5 +1,6 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { AGENT_NAMES } from '../../protocol/agents.js';
 import type { OutsideSessionView } from '../../protocol/outside.js';
 import type { TabStatus } from '../../protocol/status.js';
 import { adoptIcon, chevronIcon, sparkIcon, terminalIcon } from '../ui/icons.js';
@@ -76,14 +77,15 @@ export class OutsideRow extends LitElement {
   override render() {
     const s = this.session;
     const label = outsideLabel(s.cwd);
-    // An outside session is always a Claude: no status yet reads "No status yet".
-    const status = describeStatus({ kind: 'claude' }, this.status);
+    // An outside session is a Claude's or a Codex's: no status yet reads "No status yet".
+    const agent = s.agent ?? 'claude';
+    const status = describeStatus({ kind: agent }, this.status);
     const tmux = s.terminal === 'tmux';
     const mode = rowModeMark(this.status);
     // The words the row shows, in their order, after what a tap does (WCAG's label in name).
-    const name = `Open the timeline of ${label.primary}${status ? `, ${status.text}` : ''}${mode ? `, ${mode.text} mode` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
+    const name = `Open the timeline of ${label.primary}${agent === 'claude' ? '' : ` (${AGENT_NAMES[agent]})`}${status ? `, ${status.text}` : ''}${mode ? `, ${mode.text} mode` : ''}${label.path ? `, ${label.path}` : ''}${tmux ? '' : `. ${NO_TERMINAL_LINE}`}`;
     // Offered between turns only; a confirmation already open stays, and the agent says why it refuses.
-    const adoptable = !this.offline && (canAdopt(this.status) || this.adoption.confirming);
+    const adoptable = !this.offline && (canAdopt(this.status, agent) || this.adoption.confirming);
     return html`
       <div class="row ${status?.attention ? status.state : ''}">
         <button class="open" aria-label=${name} aria-current=${this.shown ? 'true' : 'false'} @click=${() => router.go(tabViewPath(s.key, 'timeline'))}>
@@ -93,6 +95,7 @@ export class OutsideRow extends LitElement {
           <span class="text">
             <span class="primary-line">
               <span class="primary-text"><bdi>${label.primary}</bdi></span>
+              ${agent === 'claude' ? nothing : html`<span class="chip" aria-hidden="true">${AGENT_NAMES[agent]}</span>`}
               ${mode ? html`<span class="chip ${mode.tone}" aria-hidden="true">${mode.text}</span>` : nothing}
             </span>
             <span class="secondary-text">

@@ -362,15 +362,15 @@ export class TabScreen extends LitElement {
 
   override render() {
     const label = this.label;
-    // A Claude outside pocketmux is always a Claude, with a conversation to show.
-    const claude = this.isOutside ? { kind: 'claude' as const } : this.knownTab;
+    // A session outside pocketmux is a Claude's or a Codex's, with a conversation to show.
+    const claude = this.isOutside ? { kind: this.currentOutside?.agent ?? ('claude' as const) } : this.knownTab;
     const status = claude ? describeStatus(claude, this.status) : null;
     const timeline = this.view !== 'terminal' || hasTimeline(claude, this.status);
     const noTerminal = this.noTerminal;
     const outside = this.currentOutside;
     if (this.missing) return this.renderMissing(label);
     // Offered while the list holds the session and it is between turns; an open confirmation stays.
-    const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status)) || this.adoption.confirming);
+    const adoptable = this.isOutside && ((this.outside?.key === this.tabId && canAdopt(this.status, this.outside.agent)) || this.adoption.confirming);
     // The mode is switched by keys to a running claude's footer: offered while one runs and says
     // its mode, and only shown where no keys reach it (an outside session started outside tmux).
     const mode = this.status?.claudeRunning ? this.modeSwitch.modeOf(this.status.permissionMode) : null;

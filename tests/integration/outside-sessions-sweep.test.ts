@@ -103,8 +103,8 @@ describe('OutsideSessions: what hooks report', () => {
     await settle(looked, key);
     expect(changes()).toBe(1);
     expect(store.has(key)).toBe(true);
-    expect(store.get(key)).toEqual({ key, sessionId: 's-1', cwd: '/home/me/project', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%3' }, pid: null, firstSeenAt: 1_000, lastSeenAt: 1_000 });
-    expect(store.views()).toEqual([{ key, sessionId: 's-1', cwd: '/home/me/project', terminal: 'tmux', pane: '%3', pid: null, firstSeenAt: 1_000 }]);
+    expect(store.get(key)).toEqual({ key, agent: 'claude', sessionId: 's-1', cwd: '/home/me/project', tmux: { socketPath: SOCKET, serverPid: 4242, pane: '%3' }, pid: null, firstSeenAt: 1_000, lastSeenAt: 1_000 });
+    expect(store.views()).toEqual([{ key, agent: 'claude', sessionId: 's-1', cwd: '/home/me/project', terminal: 'tmux', pane: '%3', pid: null, firstSeenAt: 1_000 }]);
   });
 
   it('keeps a session outside tmux as one with no terminal', async () => {
@@ -372,7 +372,7 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
     writeSessionFile(pid, 'known');
     const claudeChecks: OutsidePane[] = [];
     const { store, paneChecks, forgotten } = open({
-      claudeInPane: async (pane) => {
+      agentInPane: async (pane) => {
         claudeChecks.push(pane);
         return false;
       },
@@ -398,7 +398,7 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
     const inPane = new Map([['%1', true], ['%2', false]]);
     const claudeChecks: OutsidePane[] = [];
     const { store, paneChecks, looked } = open({
-      claudeInPane: async (pane) => {
+      agentInPane: async (pane) => {
         claudeChecks.push(pane);
         return inPane.get(pane.pane) ?? false;
       },
@@ -431,7 +431,7 @@ describe('OutsideSessions: whether its claude still runs (asked before typing)',
   });
 
   it('outside tmux with no process known: nothing tells otherwise, so yes', async () => {
-    const { store, paneChecks, looked } = open({ claudeInPane: async () => false }, () => false);
+    const { store, paneChecks, looked } = open({ agentInPane: async () => false }, () => false);
     store.report(outsideSessionKey('plain'), { sessionId: 'plain', cwd: '/a', tmuxEnv: undefined, pane: undefined });
     await settle(looked, outsideSessionKey('plain'));
     expect(await store.stillRunning(store.get(outsideSessionKey('plain')) as OutsideSession)).toBe(true);
@@ -613,7 +613,8 @@ describe('OutsideSessions: the file', () => {
     const { store } = open({ max: 3 });
     store.load();
     expect(store.list().map((s) => s.sessionId).sort()).toEqual(['l3', 'l4', 'l5']);
-    expect(store.get(outsideSessionKey('l5'))).toEqual(sessions[0]);
+    // Written before Codex: every session in it is a Claude's.
+    expect(store.get(outsideSessionKey('l5'))).toEqual({ ...sessions[0], agent: 'claude' });
     // The least recent of those loaded is the first to go past the cap.
     const forgotten: string[] = [];
     store.on('forgotten', (s) => forgotten.push(s.sessionId));
@@ -626,7 +627,7 @@ describe('OutsideSessions: the file', () => {
     writeFileSync(path, JSON.stringify({ version: 1, sessions: [old] }));
     const { store } = open();
     store.load();
-    expect(store.get(outsideSessionKey('older'))).toEqual({ ...old, tmux: { socketPath: SOCKET, serverPid: null, pane: '%4' } });
+    expect(store.get(outsideSessionKey('older'))).toEqual({ ...old, agent: 'claude', tmux: { socketPath: SOCKET, serverPid: null, pane: '%4' } });
   });
 
   it('keeps every session through a restart, whatever session id a hook named', async () => {

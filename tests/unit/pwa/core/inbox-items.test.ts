@@ -5,6 +5,7 @@ import type { MachineSummary } from '../../../../protocol/machine-key.js';
 import type { OutsideSessionView } from '../../../../protocol/outside.js';
 import type { ClaudeState, TabStatus } from '../../../../protocol/status.js';
 import {
+  agentName,
   ageText,
   awayNote,
   buildInbox,
@@ -292,5 +293,15 @@ describe('ageText', () => {
 describe('diffLineKind', () => {
   it('reads the prefix the agent gave each line', () => {
     expect(['+a', '-b', ' c', '…', '… 12 more lines', ''].map(diffLineKind)).toEqual(['added', 'removed', 'context', 'gap', 'gap', 'context']);
+  });
+});
+
+describe('which agent a place names', () => {
+  const outside = (agent?: OutsideSessionView['agent']): OutsideSessionView => ({ key: 'outside-s', ...(agent ? { agent } : {}), sessionId: 's', cwd: null, terminal: 'none', pane: null, pid: null, firstSeenAt: 0 });
+  it('names an outside session by the CLI it runs, a Claude when an older agent did not say', () => {
+    expect(agentName({ outside: outside('codex') })).toBe('Codex');
+    expect(agentName({ outside: outside('claude') })).toBe('Claude');
+    expect(agentName({ outside: outside() })).toBe('Claude');
+    expect(agentName(undefined)).toBe('Claude');
   });
 });

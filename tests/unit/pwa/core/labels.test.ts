@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabView } from '../../../../protocol/api.js';
-import { adoptQuestion, outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, tabLabel } from '../../../../pwa/core/labels.js';
+import { adoptQuestion, outsideLabel, parsePaneTitle, setHomeDirectory, shortPath, startedElsewhere, tabLabel } from '../../../../pwa/core/labels.js';
 
 const tab = (fields: Partial<Pick<TabView, 'name' | 'title' | 'cwd'>> = {}): Pick<TabView, 'name' | 'title' | 'cwd'> => ({
   name: null,
@@ -107,5 +107,14 @@ describe('adoptQuestion', () => {
       'Move this conversation into a pocketmux tab? Its claude in your tmux is ended, and a Claude tab here resumes the same conversation. Anything typed but not sent there is lost.',
     );
     expect(adoptQuestion('none')).toContain('Its claude in its terminal is ended');
+  });
+});
+
+describe('the outside group’s line', () => {
+  it('names each CLI its sessions run, Claude for sessions from agents before Codex and for none', () => {
+    expect(startedElsewhere([])).toBe('Claude started elsewhere on this machine');
+    expect(startedElsewhere([{}, { agent: 'claude' }])).toBe('Claude started elsewhere on this machine');
+    expect(startedElsewhere([{ agent: 'codex' }])).toBe('Codex started elsewhere on this machine');
+    expect(startedElsewhere([{ agent: 'codex' }, {}])).toBe('Claude and Codex started elsewhere on this machine');
   });
 });

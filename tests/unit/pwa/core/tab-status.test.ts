@@ -137,6 +137,12 @@ describe('canAdopt', () => {
     // Any state added later is offered unless it is said here not to be.
     expect(CLAUDE_STATES.filter((s) => !canAdopt(status(s))).sort()).toEqual(['busy', 'needs-input']);
   });
+
+  it('never offers it for a Codex session, which the agent does not adopt', () => {
+    expect(CLAUDE_STATES.some((s) => canAdopt(status(s), 'codex'))).toBe(false);
+    expect(canAdopt(undefined, 'codex')).toBe(false);
+    expect(canAdopt(undefined, 'claude')).toBe(true);
+  });
 });
 
 describe('hasTimeline', () => {
