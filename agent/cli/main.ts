@@ -52,7 +52,7 @@ Usage:
   pocketmux hooks install       add pocketmux's hooks to Claude's user settings (~/.claude/settings.json,
                                 backed up first), so every claude on this machine reports, not only tabs
   pocketmux hooks uninstall     remove exactly those;  pocketmux hooks status [--json]
-      (with --codex: the same in Codex's ~/.codex/hooks.json, trusted through codex itself)
+                                with --codex: the same in Codex's ~/.codex/hooks.json, trusted by codex itself
   pocketmux help [COMMAND]      this help, or the part about one command (also: COMMAND --help)
   pocketmux --version
 
