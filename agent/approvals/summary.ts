@@ -13,6 +13,7 @@ import type { ApprovalKind, ApprovalQuestion, ApprovalSummary, QuestionOption } 
 import type { HookPayload } from '../../protocol/hooks.js';
 import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { clipText, firstLine } from '../../protocol/timeline.js';
+import { type PatchFile, patchCounts, readCodexPatch } from '../codex/patch.js';
 import { cardText } from '../util/card-text.js';
 
 export type PermissionRequestPayload = HookPayload & { hook_event_name: 'PermissionRequest' };
@@ -152,6 +153,12 @@ class DiffLines {
       }
       this.lines.push(prefix + cardText(lines[i] ?? '', SUMMARY_LIMITS.diffLine));
     }
+  }
+
+  /** A line that names what follows (a patch's next file): a gap line, `… name`. */
+  gap(name: string): void {
+    if (this.lines.length >= SUMMARY_LIMITS.diffLines) this.more++;
+    else this.lines.push(`… ${cardText(name, SUMMARY_LIMITS.diffLine)}`);
   }
 
   /** Between the hunks of a MultiEdit: like the final line, it starts with `…`. */
@@ -315,6 +322,45 @@ function notebookSummary({ input, cwd }: Request): ApprovalSummary | null {
   else if (mode === 'insert') what = cell === undefined ? 'Insert a cell at the start' : `Insert a cell after ${cell}`;
   else what = cell === undefined ? 'Replace a cell' : `Replace cell ${cell}`;
   return fileSummary('Edit', path, cwd, diff, what);
+}
+
+const PATCH_OP_WORDS: Record<PatchFile['op'], string> = { add: 'Add', update: 'Edit', delete: 'Delete' };
+
+/** A file of a patch as its card names it: `a.txt`, `b.txt (new)`, `a.txt → c.txt`, `d.txt (deleted)`. */
+function patchFileName(file: PatchFile, cwd: string | undefined): string {
+  const path = shortPath(file.path, cwd);
+  if (file.moveTo !== null) return `${path} → ${shortPath(file.moveTo, cwd)}`;
+  return file.op === 'add' ? `${path} (new)` : file.op === 'delete' ? `${path} (deleted)` : path;
+}
+
+/** Codex's `apply_patch`: the files it adds, edits and deletes, with their lines, as an Edit's card shows one. */
+function patchSummary({ input, cwd }: Request): ApprovalSummary | null {
+  const patch = text(input, 'command');
+  const files = patch === undefined ? null : readCodexPatch(patch);
+  if (!files) return null;
+  const { added, removed } = patchCounts(files);
+  const diff = new DiffLines();
+  for (const file of files) {
+    // One file is named by the title; each of several by a gap line before its lines.
+    if (files.length > 1) diff.gap(patchFileName(file, cwd));
+    let lines = 0;
+    for (const line of file.lines) {
+      // A file's first hunk follows its name; the ones after it are set apart.
+      if (line.startsWith('@@')) {
+        if (lines > 0) diff.separate();
+        continue;
+      }
+      lines++; diff.add((line[0] === '+' || line[0] === '-' ? line[0] : ' ') as '+' | '-' | ' ', [line.slice(1)]);
+    }
+  }
+  const [first] = files;
+  const named = files.length === 1 && first ? `${PATCH_OP_WORDS[first.op]} ${first.moveTo === null ? shortPath(first.path, cwd) : patchFileName(first, cwd)}` : `Edit ${files.length} files: ${files.map((f) => shortPath(f.path, cwd)).join(', ')}`;
+  return summary({
+    title: title(`Patch: ${named}`),
+    description: `+${added} −${removed}`,
+    diff: diff.done(),
+    path: files.length === 1 && first ? cardText(first.path, SUMMARY_LIMITS.path, true) : null,
+  });
 }
 
 function webFetchSummary({ input }: Request): ApprovalSummary | null {
@@ -539,6 +585,8 @@ const DESCRIBERS: Record<string, (request: Request) => ApprovalSummary | null> =
   Write: writeSummary,
   NotebookEdit: notebookSummary,
   WebFetch: webFetchSummary,
+  // Codex's patch tool (no Claude tool has this name).
+  apply_patch: patchSummary,
   WebSearch: webSearchSummary,
 };
 

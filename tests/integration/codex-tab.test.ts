@@ -167,6 +167,21 @@ describe('a Codex tab with the real Codex CLI', () => {
     await eventually(async () => (await tmux(agent.tmuxSocket, 'list-clients', '-t', `=pm_${tab.workspaceId}_${tab.id}`)).trim() === '', 15_000, 'the terminal closed');
   }, 180_000);
 
+  it('a patch Codex asks to apply is a card with its files and lines; Approve applies it', async () => {
+    writeFileSync(join(project, 'notes.txt'), 'one\ntwo\n');
+    const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-two\n+three\n*** Add File: added.txt\n+new\n*** End Patch\nEOF";
+    fake.onPrompt('please patch the notes', command(patch, 'Edit the notes'));
+    fake.afterToolOutput(message('Patched the notes.'));
+    await submit('please patch the notes');
+    const card = await eventually(() => client.openApprovals().find((a) => a.tabId === tab.id && a.tool === 'apply_patch'), 60_000, 'the patch card');
+    expect(card).toMatchObject({ kind: 'permission', summary: { title: 'Patch: Edit 2 files: notes.txt, added.txt', description: '+2 −1', diff: ['… notes.txt', ' one', '-two', '+three', '… added.txt (new)', '+new'] } });
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect((await api(session, 'POST', `/api/approvals/${card.id}`, { decision: 'allow' })).status).toBe(200);
+    await client.waitState(tab.id, 'ready-for-review', (s) => s.lastMessage === 'Patched the notes.', 60_000);
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('one\nthree\n');
+    expect(readFileSync(join(project, 'added.txt'), 'utf8')).toBe('new\n');
+  }, 180_000);
+
   it('recovers from an agent restart while Codex waits on a permission: still needs input, and its dialog is a card the phone answers by keys', async () => {
     const marker = join(project, 'third.txt');
     fake.onPrompt('please write the third', command(`echo third > ${marker}`, 'Write the third file'));

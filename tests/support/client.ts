@@ -81,7 +81,10 @@ export async function pairDevice(agent: Pick<AgentHandle, 'url' | 'port'>, body:
   const key = newDeviceKey();
   const res = await fetch(new URL('/api/pair', agent.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // Not kept for the session's requests: the agent cuts a connection that carried no
+    // credential 10 s after its answer, and a request sent on it just then fails ("other side
+    // closed"), as fetch does not send it again.
+    headers: { 'content-type': 'application/json', connection: 'close' },
     body: JSON.stringify({ ...body, deviceName, publicKey: key.publicKey }),
   });
   if (res.status !== 201) throw new Error(`pairing failed: ${res.status} ${await res.text()}`);

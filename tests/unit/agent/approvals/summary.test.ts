@@ -456,3 +456,41 @@ describe('safety on any input', () => {
     });
   });
 });
+
+describe("Codex's apply_patch", () => {
+  const captured = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'codex-0.169.0', 'permission-request-patch.json'), 'utf8')) as { tool_name: string; tool_input: unknown };
+
+  it('shows the patch Codex asked to apply, as captured: each file named, with its lines and the counts', () => {
+    const { summary } = describeRequest(request(captured.tool_name, captured.tool_input));
+    expect(summary).toEqual({
+      title: 'Patch: Edit 2 files: a.txt, b.txt',
+      description: '+2 −1',
+      body: null,
+      diff: ['… a.txt', ' one', '-two', '+three', '… b.txt (new)', '+new'],
+      path: null,
+    });
+  });
+
+  it('names one file by its change, a move by both paths, and sets a second hunk apart', () => {
+    const patch = '*** Begin Patch\n*** Update File: /home/user/proj/src/a.ts\n*** Move to: /home/user/proj/src/b.ts\n@@ one\n-x\n+y\n@@ two\n-p\n+q\n*** End of File\n*** End Patch';
+    expect(describeRequest(request('apply_patch', { command: patch })).summary).toEqual({
+      title: 'Patch: Edit src/a.ts → src/b.ts',
+      description: '+2 −2',
+      body: null,
+      diff: ['-x', '+y', '…', '-p', '+q'],
+      path: '/home/user/proj/src/a.ts',
+    });
+    expect(describeRequest(request('apply_patch', { command: '*** Begin Patch\n*** Delete File: old.txt\n*** End Patch' })).summary.title).toBe('Patch: Delete old.txt');
+  });
+
+  it('falls back to the input as it is for text that is not a patch, escaped as any card text', () => {
+    for (const command of ['rm -rf /', '*** Begin Patch\n*** Update File: a\nnot a patch line\n*** End Patch', '*** Begin Patch\n*** Add File: a\n+x', '*** Begin Patch\n*** End Patch']) {
+      const { summary } = describeRequest(request('apply_patch', { command }));
+      expect(summary.diff).toBeNull();
+      expect(summary.body).toBe(compactJson({ command }));
+    }
+    const hostile = describeRequest(request('apply_patch', { command: '*** Begin Patch\n*** Add File: a\u202e.txt\n+\u001b[31mred\n*** End Patch' })).summary;
+    expect(hostile.title).not.toMatch(/[\u202e\u001b]/);
+    expect(strings(hostile.diff).join('')).not.toMatch(/[\u202e\u001b]/);
+  });
+});
