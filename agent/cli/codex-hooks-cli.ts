@@ -7,14 +7,14 @@
  */
 import { accessSync, constants, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { visibleJson, visibleLines, visibleText } from '../../protocol/safe-text.js';
-import { formatUserSettings, mergeUserHooks, type ParsedSettings, parseUserSettings, UserHooksError, unmergeUserHooks, userHooksState } from '../claude/user-hooks.js';
-import { hookScriptPath, readSettingsFile, type SettingsFile } from '../claude/user-hooks-file.js';
+import { visibleJson, visibleText } from '../../protocol/safe-text.js';
+import { formatUserSettings, mergeUserHooks, unmergeUserHooks, userHooksState } from '../claude/user-hooks.js';
+import { hookScriptPath, } from '../claude/user-hooks-file.js';
 import { type CodexAppServer, CodexAppServerError, codexHookTrust, openCodexAppServer, trustCodexHooks, untrustCodexHooks } from '../codex/app-server.js';
 import { CODEX_USER_HOOKS, type CodexTrust, codexTrustOf } from '../codex/user-hooks.js';
 import { advisedCommand } from '../config/command-name.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { createdRecordPath, installCreated, writeSettings } from './hooks-cli.js';
+import { createdRecordPath, installCreated, startHooksCommand, writeSettings } from './hooks-cli.js';
 import { EXIT } from './remote.js';
 
 export interface CodexHooksCliOptions {
@@ -62,33 +62,14 @@ function trustAndCheck(opts: CodexHooksCliOptions, trust: CodexTrust[]): Promise
 }
 
 export async function runCodexHooks(args: string[], opts: CodexHooksCliOptions): Promise<number> {
-  const out = opts.out ?? ((t: string) => process.stdout.write(t));
-  const err = opts.err ?? ((t: string) => process.stderr.write(t));
   const advise = (rest: string) => advisedCommand(rest, opts.dataDir);
-  const sub = args[0];
-  if (args.length !== 1 || (sub !== 'install' && sub !== 'uninstall' && sub !== 'status')) {
-    err(`usage: ${advise('hooks install --codex')} | ${advise('hooks uninstall --codex')} | ${advise('hooks status --codex [--json]')}\n`);
-    return EXIT.usage;
-  }
-  const script = hookScriptPath(opts.dataDir);
   const path = codexHooksPath(opts.codexHome);
+  const started = startHooksCommand(args, opts, `${advise('hooks install --codex')} | ${advise('hooks uninstall --codex')} | ${advise('hooks status --codex [--json]')}`, path);
+  if (typeof started === 'number') return started;
+  const { sub, out, fail, file, parsed } = started;
+  const script = hookScriptPath(opts.dataDir);
   const record = createdRecordPath(opts.dataDir, CREATED_RECORD);
-  const fail = (message: string, code: number) => {
-    if (opts.json) out(`${visibleJson({ error: message })}\n`);
-    err(`pocketmux: ${visibleLines(message)}\n`);
-    return code;
-  };
   const cannotAsk = (e: unknown) => e instanceof CodexAppServerError;
-
-  let file: SettingsFile;
-  let parsed: ParsedSettings;
-  try {
-    file = readSettingsFile(path);
-    parsed = parseUserSettings(file.text, path);
-  } catch (e) {
-    if (e instanceof UserHooksError) return fail(e.message, sub === 'status' ? EXIT.failed : EXIT.usage);
-    throw e;
-  }
 
   if (sub === 'status') {
     const state = userHooksState(parsed.settings, script, CODEX_USER_HOOKS);

@@ -63,32 +63,55 @@ export function writeSettings(file: SettingsFile, text: string, now: Date): stri
   return backup;
 }
 
-export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
+/** A `hooks` command under way: what it was asked, where it writes, and the hooks file as read. */
+export interface HooksCommand {
+  sub: 'install' | 'uninstall' | 'status';
+  out: (text: string) => void;
+  /** Says why it stops (as JSON too, with --json) and gives the exit code. */
+  fail: (message: string, code: number) => number;
+  file: SettingsFile;
+  parsed: ParsedSettings;
+}
+
+/**
+ * The start every `hooks` command shares, Claude's and Codex's: the subcommand checked (else
+ * `usage` is printed), and the hooks file at `path` read and parsed; a number is the exit code
+ * when it cannot go on, having said why.
+ */
+export function startHooksCommand(
+  args: string[],
+  opts: { json: boolean; out?: (text: string) => void; err?: (text: string) => void },
+  usage: string,
+  path: string,
+): HooksCommand | number {
   const out = opts.out ?? ((t: string) => process.stdout.write(t));
   const err = opts.err ?? ((t: string) => process.stderr.write(t));
-  const advise = (rest: string) => advisedCommand(rest, opts.dataDir);
   const sub = args[0];
   if (args.length !== 1 || (sub !== 'install' && sub !== 'uninstall' && sub !== 'status')) {
-    err(`usage: ${advise('hooks install')} | ${advise('hooks uninstall')} | ${advise('hooks status [--json]')}\n`);
+    err(`usage: ${usage}\n`);
     return EXIT.usage;
   }
-  const script = hookScriptPath(opts.dataDir);
-  const path = userSettingsPath(opts.claudeConfigDir);
   const fail = (message: string, code: number) => {
     if (opts.json) out(`${visibleJson({ error: message })}\n`);
     err(`pocketmux: ${visibleLines(message)}\n`);
     return code;
   };
-
-  let file: SettingsFile;
-  let parsed: ParsedSettings;
   try {
-    file = readSettingsFile(path);
-    parsed = parseUserSettings(file.text, path);
+    const file = readSettingsFile(path);
+    return { sub, out, fail, file, parsed: parseUserSettings(file.text, path) };
   } catch (e) {
     if (e instanceof UserHooksError) return fail(e.message, sub === 'status' ? EXIT.failed : EXIT.usage);
     throw e;
   }
+}
+
+export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
+  const advise = (rest: string) => advisedCommand(rest, opts.dataDir);
+  const path = userSettingsPath(opts.claudeConfigDir);
+  const started = startHooksCommand(args, opts, `${advise('hooks install')} | ${advise('hooks uninstall')} | ${advise('hooks status [--json]')}`, path);
+  if (typeof started === 'number') return started;
+  const { sub, out, fail, file, parsed } = started;
+  const script = hookScriptPath(opts.dataDir);
 
   if (sub === 'status') {
     const state = userHooksState(parsed.settings, script);
