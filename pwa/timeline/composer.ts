@@ -78,7 +78,7 @@ export class Composer extends LitElement {
     },
     say: (text) => this.say(text),
   });
-  private readonly slash = new SlashMenuController(this, () => this.sessionKey);
+  private readonly slash = new SlashMenuController(this, () => this.sessionKey, () => this.agent);
   /** The field's caret where the slash menu was computed. */
   private caret = 0;
 

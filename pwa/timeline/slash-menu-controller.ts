@@ -21,6 +21,8 @@ export class SlashMenuController implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly sessionKey: () => string,
+    /** Whose commands they are, by name ("Claude", "Codex"). */
+    private readonly agent: () => string = () => 'Claude',
   ) {
     host.addController(this);
   }
@@ -64,15 +66,20 @@ export class SlashMenuController implements ReactiveController {
 
   render(options: readonly SlashCommandView[], chosen: number, pick: (command: SlashCommandView) => void) {
     const c = this.commands;
+    const agent = this.agent();
     const active = Math.min(chosen, options.length - 1);
     // The prompt field keeps the keyboard and points at the chosen command (aria-activedescendant),
     // scrolled into view as ↑ and ↓ move. The list can take the focus too (Shift+Tab from the
     // field), to be scrolled and read with the keys like any scrolling region; a tap never moves
     // the focus there (mousedown).
     return html`<div class="menu" tabindex="0" @mousedown=${(e: Event) => e.preventDefault()}>
-      ${c.kind === 'loading' || c.kind === 'not-asked' ? html`<div class="menu-note" role="status">Loading Claude's commands…</div>` : nothing}
-      ${c.kind === 'failed' ? html`<div class="menu-note error" role="alert">Claude's commands could not be listed: ${agentText(c.message)}</div>` : nothing}
-      ${c.kind === 'ready' && options.length === 0 ? html`<div class="menu-note" role="status">No command matches.</div>` : nothing}
+      ${c.kind === 'loading' || c.kind === 'not-asked' ? html`<div class="menu-note" role="status">Loading ${agent}'s commands…</div>` : nothing}
+      ${c.kind === 'failed' ? html`<div class="menu-note error" role="alert">${agent}'s commands could not be listed: ${agentText(c.message)}</div>` : nothing}
+      ${
+        c.kind === 'ready' && options.length === 0
+          ? html`<div class="menu-note" role="status">${c.list.length === 0 ? `${agent}'s commands are not listed here: type one and send it.` : 'No command matches.'}</div>`
+          : nothing
+      }
       <ul id="slash-menu" role="listbox" aria-label="Slash commands" ?hidden=${options.length === 0}>
         ${options.map(
           (cmd, i) => html`<li id=${`command-${i}`} role="option" aria-selected=${i === active} @click=${() => pick(cmd)}>

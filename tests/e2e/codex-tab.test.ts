@@ -129,6 +129,10 @@ describe('a Codex tab with the real Codex CLI', () => {
     await timeline.getByText('The marker is written.').waitFor();
     const field = timeline.getByRole('textbox', { name: 'Prompt for Codex' });
     expect(await field.getAttribute('placeholder')).toBe('Message Codex…');
+    // Codex's own slash commands are not listed, and the menu says so rather than offer Claude's.
+    await field.fill('/');
+    await timeline.getByText("Codex's commands are not listed here: type one and send it.").waitFor();
+    await field.fill('');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-codex-timeline-phone.png') });
     // A prompt from the phone's composer reaches Codex, and its answer shows in the timeline.
