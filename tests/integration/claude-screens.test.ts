@@ -192,9 +192,17 @@ describe('the permission mode, guardrails and a phone, with the real CLI', () =>
     expect(requestFor('sent from the phone')).toContain(PHONE_CONTEXT);
 
     // Typed at the keyboard: the same session, no word of a phone.
+    // Its turn may be over before a look at the latest state sees it busy: the states since are read.
+    const seen = client.states(tab.id).length;
     await pane.submit('typed at the keyboard');
-    await client.waitState(tab.id, 'busy');
-    await client.waitState(tab.id, 'ready-for-review');
+    await eventually(
+      () => {
+        const since = client.states(tab.id).slice(seen);
+        return since.includes('busy') && since.at(-1) === 'ready-for-review';
+      },
+      30_000,
+      'the typed turn to run and end',
+    );
     const typed = fake.mainRequests().filter((r) => r.prompt?.includes('typed at the keyboard'));
     expect(typed.length).toBeGreaterThan(0);
     const last = typed.at(-1)?.body?.messages?.at(-1);
