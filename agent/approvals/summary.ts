@@ -13,7 +13,7 @@ import type { ApprovalKind, ApprovalQuestion, ApprovalSummary, QuestionOption } 
 import type { HookPayload } from '../../protocol/hooks.js';
 import { DECISION_LIMITS } from '../../protocol/limits.js';
 import { clipText, firstLine } from '../../protocol/timeline.js';
-import { type PatchFile, patchCounts, readCodexPatch } from '../codex/patch.js';
+import { type PatchFile, patchCounts, readCodexPatch } from '../../protocol/codex-patch.js';
 import { cardText } from '../util/card-text.js';
 
 export type PermissionRequestPayload = HookPayload & { hook_event_name: 'PermissionRequest' };
