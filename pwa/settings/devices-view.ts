@@ -26,8 +26,11 @@ interface ShownPairing {
   response: PairingResponse;
   /** Expiry on this browser's clock. */
   deadline: number;
-  /** Devices that existed when it was made; any other that shows up paired with it. */
-  before: ReadonlySet<string>;
+  /**
+   * Devices that existed when it was made; any other that shows up paired with it. Null while
+   * the list was not loaded yet: the next list read is taken as that, never as a device joining.
+   */
+  before: ReadonlySet<string> | null;
 }
 
 /**
@@ -154,7 +157,12 @@ export class DevicesView extends LitElement {
   private noticeJoined(devices: DeviceView[]): void {
     const shown = this.pairing;
     if (!shown) return;
-    const added = devices.find((d) => !shown.before.has(d.id));
+    if (shown.before === null) {
+      shown.before = new Set(devices.map((d) => d.id));
+      return;
+    }
+    const before = shown.before;
+    const added = devices.find((d) => !before.has(d.id));
     if (!added) return;
     this.joined = added.name;
     this.closePairing();
@@ -165,7 +173,8 @@ export class DevicesView extends LitElement {
     this.pairingError = '';
     this.joined = '';
     try {
-      const before = new Set((this.devices ?? []).map((d) => d.id));
+      // Not loaded yet (Settings just opened): every device listed then would read as one joining.
+      const before = this.devices === null ? null : new Set(this.devices.map((d) => d.id));
       const { body, headers } = await api.newPairing();
       this.pairing = { response: body, deadline: localDeadline(body, headers.get('date')), before };
       // The clock ticks once a second; a countdown started from an older tick would show 10:01.

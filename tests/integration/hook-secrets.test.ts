@@ -66,6 +66,8 @@ describe('hook secrets', () => {
     for (const approval of open) expect((await api(session, 'POST', `/api/approvals/${approval.id}`, { decision: 'allow' })).status).toBe(200);
     for (const run of await Promise.all(held)) {
       expect(run.code).toBe(0);
+      // An empty answer (curl -f on an error status, or a connection cut) says what the agent logged.
+      expect(run.stdout, `no decision came back; the agent said:\n${agent.stderr().slice(-3000)}`).not.toBe('');
       expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'allow' } } });
     }
 
