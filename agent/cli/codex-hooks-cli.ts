@@ -14,7 +14,7 @@ import { type CodexAppServer, CodexAppServerError, codexHookTrust, openCodexAppS
 import { CODEX_USER_HOOKS, type CodexTrust, codexTrustOf } from '../codex/user-hooks.js';
 import { advisedCommand } from '../config/command-name.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { createdRecordPath, installCreated, startHooksCommand, writeSettings } from './hooks-cli.js';
+import { createdRecordPath, installCreated, installedWords, startHooksCommand, writeSettings } from './hooks-cli.js';
 import { EXIT } from './remote.js';
 
 export interface CodexHooksCliOptions {
@@ -89,12 +89,7 @@ export async function runCodexHooks(args: string[], opts: CodexHooksCliOptions):
       out(`${visibleJson({ installed, hooksFile: path, script, events: state.installed, missing: state.missing, untrusted, trustError }, 2)}\n`);
       return EXIT.ok;
     }
-    const what =
-      installed === 'all'
-        ? `installed for every event (${state.installed.length})`
-        : installed === 'none'
-          ? 'not installed'
-          : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${advise('hooks install --codex')})`;
+    const what = installedWords(state, advise('hooks install --codex'));
     const trusted =
       trust.length === 0
         ? ''

@@ -105,6 +105,13 @@ export function startHooksCommand(
   }
 }
 
+/** How far a hooks file holds pocketmux's hooks, in words, with the command that adds what is missing. */
+export function installedWords(state: { installed: readonly string[]; missing: readonly string[] }, install: string): string {
+  if (state.missing.length === 0) return `installed for every event (${state.installed.length})`;
+  if (state.installed.length === 0) return 'not installed';
+  return `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${install})`;
+}
+
 export async function runHooks(args: string[], opts: HooksCliOptions): Promise<number> {
   const advise = (rest: string) => advisedCommand(rest, opts.dataDir);
   const path = userSettingsPath(opts.claudeConfigDir);
@@ -120,12 +127,7 @@ export async function runHooks(args: string[], opts: HooksCliOptions): Promise<n
       out(`${visibleJson({ installed, settings: path, script, events: state.installed, missing: state.missing, statusLine: state.statusLine }, 2)}\n`);
       return EXIT.ok;
     }
-    const what =
-      installed === 'all'
-        ? `installed for every event (${state.installed.length})`
-        : installed === 'none'
-          ? 'not installed'
-          : `installed for ${state.installed.length} of ${state.installed.length + state.missing.length} events; missing: ${state.missing.join(', ')} (run ${advise('hooks install')})`;
+    const what = installedWords(state, advise('hooks install'));
     const statusLine = {
       ours: 'pocketmux reports it',
       'other-pocketmux': "another pocketmux data dir's (left alone)",
