@@ -43,7 +43,7 @@ async function withCodex<T>(opts: CodexHooksCliOptions, talk: (server: CodexAppS
   try {
     return await talk(server);
   } finally {
-    server.close();
+    await server.close();
   }
 }
 

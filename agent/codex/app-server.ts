@@ -13,12 +13,15 @@ export class CodexAppServerError extends Error {}
 /** The longest a line from the server may be; longer is not Codex. */
 const MAX_LINE = 4 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long a closed server may take to exit before it is killed outright. */
+const CLOSE_GRACE_MS = 5_000;
 
 const Reply = z.object({ id: z.number(), result: z.unknown().optional(), error: z.object({ message: z.string() }).passthrough().optional() });
 
 export interface CodexAppServer {
   call(method: string, params: unknown): Promise<unknown>;
-  close(): void;
+  /** Ends the server and waits until it has exited (it writes under CODEX_HOME as it ends). */
+  close(): Promise<void>;
 }
 
 /**
@@ -87,15 +90,23 @@ export async function openCodexAppServer(bin: string, env: NodeJS.ProcessEnv, cw
       child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
     });
   };
-  const close = () => {
+  // A binary that could not start says so through 'error' and may never close.
+  const exited = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
+  const close = async () => {
     child.stdin.end();
-    child.kill();
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    const hard = setTimeout(() => child.kill('SIGKILL'), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(hard);
   };
   try {
     await call('initialize', { clientInfo: { name: 'pocketmux', version: '1' } });
     child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`);
   } catch (err) {
-    close();
+    await close();
     throw err;
   }
   return { call, close };

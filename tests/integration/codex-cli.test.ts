@@ -7,6 +7,7 @@
  * deny message reaching the model.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +92,12 @@ async function appServer<T>(args: string[], method: string, params: unknown): Pr
     child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`);
     return (await Promise.race([call(2, method, params), exited])) as T;
   } finally {
-    child.kill();
+    // Waited for: as it ends it writes under CODEX_HOME, which the test's cleanup then removes.
+    if (child.exitCode === null && child.signalCode === null) {
+      const ended = once(child, 'exit');
+      child.kill();
+      await ended;
+    }
   }
 }
 

@@ -4,10 +4,8 @@
  * Codex CLI (0.169.0) against the stand-in Responses API, a real agent, the person's own tmux
  * server, every state seen by a real `/api/status` client and every answer given over REST.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutsideSessionsResponse } from '../../protocol/outside.js';
 import { codexHookHash } from '../../agent/codex/hook-trust.js';
@@ -17,11 +15,10 @@ import { api, claim, type Session, TerminalClient } from '../support/client.js';
 import { eventually } from '../support/eventually.js';
 import { codexConfigToml, command, FakeOpenAI, message } from '../support/fake-openai.js';
 import { StatusClient } from '../support/status.js';
-import { tmuxSocketPath } from '../support/temp.js';
+import { bareTmuxEnv, TmuxServer } from '../support/tmux-server.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'codex');
 const READY = 'Ask Codex to do anything';
-const run = promisify(execFile);
 
 describe('Codex outside pocketmux, through hooks install --codex', () => {
   let fake: FakeOpenAI;
@@ -38,7 +35,8 @@ describe('Codex outside pocketmux, through hooks install --codex', () => {
   /** A hook of the person's own, there before pocketmux's. */
   const theirs = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 5 }] }] } };
 
-  const personTmux = async (...args: string[]) => (await run('tmux', ['-L', person.tmuxSocket, ...args], { env: agentEnv(person), timeout: 5_000 })).stdout;
+  const personServer = new TmuxServer({ name: person.tmuxSocket }, bareTmuxEnv(person.home));
+  const personTmux = (...args: string[]) => personServer.run(...args);
   const screen = async () => (await personTmux('capture-pane', '-p', '-t', '=mine:')).replaceAll('\u00a0', ' ');
   const waitScreen = (what: string, test: (s: string) => boolean, timeoutMs = 30_000) =>
     eventually(async () => ((s) => (test(s) ? s : null))(await screen()), timeoutMs, what, screen);
@@ -67,11 +65,12 @@ describe('Codex outside pocketmux, through hooks install --codex', () => {
 
   afterAll(async () => {
     client?.ws.close();
-    // The agent first: its sweep looks at the person's server, and must not find it half gone.
+    // Codex first, waited for: as it ends it writes under CODEX_HOME, in the test's dir, which
+    // must not come back after cleanupAgents removed it.
+    await personServer.killPaneProcesses().catch(() => undefined);
+    // The agent before the server: its sweep looks at the person's server, and must not find it half gone.
     await cleanupAgents();
-    await personTmux('kill-server').catch(() => undefined);
-    // kill-server leaves the socket file behind.
-    rmSync(tmuxSocketPath(person.tmuxSocket), { force: true });
+    await personServer.stop();
     await fake?.close();
   });
 

@@ -103,8 +103,10 @@ class OutsideServer {
   }
 
   /** Waits for the pane's claude (cat) to have read `line`: shown twice, as typed and as cat writes it back. */
-  async waitForEcho(pane: string, line: string): Promise<void> {
-    await eventually(async () => (await this.count(pane, line)) >= 2, 15_000, `"${line}" read by the claude in pane ${pane}`);
+  async waitForEcho(pane: string, line: string, timeoutMs = 15_000): Promise<void> {
+    await eventually(async () => (await this.count(pane, line)) >= 2, timeoutMs, `"${line}" read by the claude in pane ${pane}`, async () =>
+      (await this.capture(pane)).join('\n'),
+    );
   }
 
   async paneExists(pane: string): Promise<boolean> {
@@ -616,6 +618,13 @@ describe('an agent restart', () => {
     // could come before the attach and not reach the pane.
     await term.waitForLine(/\S/, 15_000);
     term.type(`${marker}\r`);
+    // A tmux client just attached to a server that was busy may not read the first keys; as a
+    // person would, the line is typed again if the pane shows none of it after a while.
+    const echoed = await server.waitForEcho(pane, marker, 5_000).then(
+      () => true,
+      async () => (await server.count(pane, marker)) > 0,
+    );
+    if (!echoed) term.type(`${marker}\r`);
     await server.waitForEcho(pane, marker);
     term.close();
 

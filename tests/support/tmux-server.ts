@@ -9,7 +9,8 @@
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { descendants, processLister } from '../../agent/claude/process.js';
-import { testSocketName } from './temp.js';
+import { eventually } from './eventually.js';
+import { testSocketName, tmuxSocketPath } from './temp.js';
 
 export type TmuxAddress = { name: string } | { socketPath: string };
 
@@ -94,18 +95,42 @@ export class TmuxServer {
       .flatMap((p) => [Number(p), ...descendants(table, Number(p))]);
   }
 
+  /**
+   * Kills what runs in its panes and waits until it has ended: a process still ending may write
+   * into a test dir (its HOME, CODEX_HOME) after the test removed it.
+   */
+  async killPaneProcesses(): Promise<void> {
+    await killAndWait(await this.paneProcesses());
+  }
+
   /** Kills the server and whatever runs in its panes, and removes its socket file (kill-server leaves it). */
   async stop(): Promise<void> {
     await this.rememberSocketFile().catch(() => undefined);
     const pids = await this.paneProcesses();
     await this.run('kill-server').catch(() => undefined);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Gone with the server.
-      }
+    await killAndWait(pids).catch(() => undefined);
+    // A server that had already exited cannot say where its socket was: a named one's is known.
+    const file = this.socketFile ?? (this.socket ? tmuxSocketPath(this.socket, this.env) : null);
+    if (file) rmSync(file, { force: true });
+  }
+}
+
+async function killAndWait(pids: number[]): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
     }
-    if (this.socketFile) rmSync(this.socketFile, { force: true });
+  }
+  await eventually(() => !pids.some(isRunning), 10_000, 'the processes of the panes to end');
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
