@@ -13,7 +13,7 @@ const theirs = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', t
 /** `hooks/list` as captured, answered by a server that is only that capture. */
 function captured(): CodexAppServer {
   const list = JSON.parse(readFileSync(join(FIXTURES, 'hooks-list-user.json'), 'utf8')) as unknown;
-  return { call: async () => list, close: () => undefined };
+  return { call: async () => list, close: async () => undefined };
 }
 
 describe("pocketmux's hooks in Codex's hooks.json", () => {
@@ -40,7 +40,7 @@ describe("pocketmux's hooks in Codex's hooks.json", () => {
   });
 
   it('refuses an answer to hooks/list that is not a list of hooks', async () => {
-    const odd: CodexAppServer = { call: async () => ({ data: [{ hooks: [{ key: 1 }] }] }), close: () => undefined };
+    const odd: CodexAppServer = { call: async () => ({ data: [{ hooks: [{ key: 1 }] }] }), close: async () => undefined };
     await expect(codexHookTrust(odd)).rejects.toThrow(/something else than hooks/);
   });
 });
