@@ -354,7 +354,9 @@ describe.each(ENGINES)('in %s', (name) => {
     if (blocker === null) await phone.waitFor({ role: 'button', name: 'Enable notifications', within: section });
     else expect(await phone.text({ css: section })).toContain(blockedText(blocker, platform).title);
 
-    // "Show typing at once" is this device's: off, it stays off after a reload.
+    // "Show typing at once" is this device's: off, it stays off after a reload. Pressed once the
+    // page above it (devices, linked machines) has loaded, as it moves the switch down.
+    await eventually(async () => !/Loading (devices|machines)/.test(await phone.text({ css: 'pm-devices-view' })), 15_000, 'Settings loaded');
     const echo = { role: 'switch', name: /^Show typing at once/ } as const;
     expect(await phone.evaluate(() => localStorage.getItem('pocketmux.local-echo'))).toBeNull();
     await phone.click(echo);

@@ -295,16 +295,21 @@ abstract class BasePage implements EnginePage {
     await this.run(`(spec) => (${FIND})(spec).scrollIntoView({ block: 'center' })`, specOf(target));
   }
 
+  /**
+   * Presses the middle of `target` once it is enabled, uncovered, and where it was at the look
+   * before (a page still loading moves it: a press aimed a moment ago would land beside it).
+   */
   async click(target: Target, timeoutMs = 15_000): Promise<void> {
     let last: Aim = { found: false };
     const aim = await eventually(
       async () => {
+        const before = last;
         last = await this.run<Aim>(AIM, specOf(target));
-        return last.ready ? last : null;
+        return last.ready && before.ready && last.x === before.x && last.y === before.y ? last : null;
       },
       timeoutMs,
       `${describeTarget(target)} to click on the ${this.engine} page`,
-      () => (last.found ? `found, but ${last.why}` : 'not found'),
+      () => (!last.found ? 'not found' : last.ready ? 'found, but still moving' : `found, but ${last.why}`),
     );
     await this.pressAt(aim.x as number, aim.y as number);
   }
