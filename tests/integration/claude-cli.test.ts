@@ -22,6 +22,7 @@ import { bash, FakeAnthropic, text } from '../support/fake-anthropic.js';
 import { testSocketName } from '../support/temp.js';
 import { TmuxServer } from '../support/tmux-server.js';
 import { eventually } from '../support/eventually.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 
 const SOCKET = testSocketName('test');
 const SESSION = 'claude';
@@ -96,7 +97,7 @@ describe('the real Claude Code CLI against the stand-in API', () => {
     // A CLI still running (a failed test) writes to HOME as it dies: wait for it before removing.
     const running = panePid === undefined ? [] : [panePid, ...(await childPids(panePid))];
     await tmux('kill-server').catch(() => undefined);
-    await waitFor('the CLI to be gone', () => running.every((pid) => !alive(pid)), 10_000).catch(() => undefined);
+    await waitFor('the CLI to be gone', () => running.every((pid) => !processAlive(pid)), 10_000).catch(() => undefined);
     // kill-server leaves the socket file behind.
     if (socketPath) rmSync(socketPath, { force: true });
     await api?.close();
@@ -206,14 +207,6 @@ describe('the real Claude Code CLI against the stand-in API', () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function childPids(pid: number): Promise<number[]> {
   return new Promise((resolve) => {

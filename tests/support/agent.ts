@@ -12,6 +12,7 @@ import { defaultTmuxSocket } from '../../agent/config/tmux-socket.js';
 import { testSocketName, tmuxSocketPath } from './temp.js';
 import { eventually } from './eventually.js';
 import { collectOutput } from './child-output.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AGENT_BIN = join(REPO_ROOT, 'bin', 'pocketmux.js');
@@ -180,15 +181,6 @@ export function tmux(socket: string, ...args: string[]): Promise<string> {
 }
 
 /** Stops every agent this test file started, kills their tmux servers, removes their dirs. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function cleanupAgents(): Promise<void> {
   const all = started.splice(0);
   // Every process first: a later agent may share an earlier one's dirs (a restart test).
@@ -209,8 +201,8 @@ export async function cleanupAgents(): Promise<void> {
     // kill-server leaves the socket file behind, also where no pane is left to say where it is.
     rmSync(rows[0]?.[1] ?? tmuxSocketPath(socket), { force: true });
   }
-  await eventually(() => !inPanes.some(isRunning), 10_000, 'the processes of the panes to end').catch(() => undefined);
-  for (const pid of inPanes.filter(isRunning)) process.kill(pid, 'SIGKILL');
+  await eventually(() => !inPanes.some(processAlive), 10_000, 'the processes of the panes to end').catch(() => undefined);
+  for (const pid of inPanes.filter(processAlive)) process.kill(pid, 'SIGKILL');
   const roots = new Set([...all.map((a) => a.root), ...environmentRoots]);
   environmentRoots.clear();
   for (const root of roots) {

@@ -15,6 +15,7 @@ import { tmuxEnvArgs } from './claude-env.js';
 import { eventually } from './eventually.js';
 import { testSocketName } from './temp.js';
 import { TmuxServer } from './tmux-server.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 
 /** The line the permission dialog asks in 2.1.332. */
 export const PERMISSION_DIALOG = 'Do you want to proceed?';
@@ -178,7 +179,7 @@ export class ClaudePane {
   async stop(): Promise<void> {
     const running = [...this.pids, ...(await childPids(this.pids))];
     await this.tmux('kill-server').catch(() => undefined);
-    await eventually(() => !running.some(alive), 10_000, 'the CLI to be gone').catch(() => undefined);
+    await eventually(() => !running.some(processAlive), 10_000, 'the CLI to be gone').catch(() => undefined);
     // kill-server leaves the socket file behind.
     if (this.socketPath) rmSync(this.socketPath, { force: true });
   }
@@ -194,14 +195,6 @@ export class ClaudeTabPane extends ClaudePane {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function childPids(pids: number[]): Promise<number[]> {
   return new Promise((resolve) => {

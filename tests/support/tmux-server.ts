@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { descendants, processLister } from '../../agent/claude/process.js';
 import { eventually } from './eventually.js';
 import { testSocketName, tmuxSocketPath } from './temp.js';
+import { processAlive } from '../../agent/util/process-alive.js';
 
 export type TmuxAddress = { name: string } | { socketPath: string };
 
@@ -123,14 +124,6 @@ async function killAndWait(pids: number[]): Promise<void> {
       // Already gone.
     }
   }
-  await eventually(() => !pids.some(isRunning), 10_000, 'the processes of the panes to end');
+  await eventually(() => !pids.some(processAlive), 10_000, 'the processes of the panes to end');
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
