@@ -207,7 +207,6 @@ describe('the real Claude Code CLI against the stand-in API', () => {
   });
 });
 
-
 function childPids(pid: number): Promise<number[]> {
   return new Promise((resolve) => {
     execFile('pgrep', ['-P', String(pid)], (_error, stdout) => resolve(stdout.split('\n').filter(Boolean).map(Number)));

@@ -195,7 +195,6 @@ export class ClaudeTabPane extends ClaudePane {
   }
 }
 
-
 function childPids(pids: number[]): Promise<number[]> {
   return new Promise((resolve) => {
     execFile('pgrep', ['-P', pids.join(',')], (_error, stdout) => resolve(stdout.split('\n').filter(Boolean).map(Number)));

@@ -126,4 +126,3 @@ async function killAndWait(pids: number[]): Promise<void> {
   }
   await eventually(() => !pids.some(processAlive), 10_000, 'the processes of the panes to end');
 }
-
